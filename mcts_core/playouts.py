@@ -1,0 +1,171 @@
+"""Text <-> playout records: the one parser shared by the CLI and the app.
+
+Accepted input (see DESIGN.md, "Input format"):
+
+* the puzzle format: a header line ``N C`` followed by exactly N lines ``moves score``;
+* a header-less list of ``moves score`` lines (C then comes from elsewhere).
+
+CRLF line ends, blank lines and lines starting with ``#`` are ignored. A move is one printable,
+non-space character; scores and C are finite floats and C >= 0. Anything else raises
+:class:`ParseError` with the 1-based line number and a sentence a person understands.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+MAX_PLAYOUTS = 2_000_000
+MAX_MOVES = 1_000
+
+# A header is "<integer> <number>". A one-move playout whose move is a digit ("3 0.1") looks the
+# same; the puzzle format always has a header, so the header reading wins and a wrong N is reported
+# with a hint.
+_HEADER_N = re.compile(r"[+-]?[0-9]+")
+
+
+class ParseError(ValueError):
+    """Bad input: ``line`` is the 1-based input line, ``message`` says what is wrong."""
+
+    def __init__(self, line: int, message: str):
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Playouts:
+    """Parsed input: the playouts in input order and the header's C (None when there is no header).
+
+    ``words[i]`` and ``scores[i]`` are playout i; ``lines[i]`` is its 1-based input line.
+    """
+
+    words: tuple[str, ...]
+    scores: tuple[float, ...]
+    lines: tuple[int, ...]
+    c: float | None = None
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+
+def parse_playouts(text: str, *, max_playouts: int = MAX_PLAYOUTS) -> Playouts:
+    """Parse puzzle input or a header-less playout list.
+
+    Args:
+        text: the whole input.
+        max_playouts: refuse inputs with more playout lines than this.
+
+    Returns:
+        The playouts and the header's C (None if header-less).
+
+    Raises:
+        ParseError: on the first bad line, naming it.
+    """
+    numbered = [
+        (number, line.split())
+        for number, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    if not numbered:
+        raise ParseError(1, "no playouts found: expected lines like `baa 30` (moves, then score)")
+
+    c = None
+    first_line, first_fields = numbered[0]
+    if len(first_fields) == 2 and _HEADER_N.fullmatch(first_fields[0]):
+        declared = int(first_fields[0])
+        c = _parse_c(first_fields[1], first_line)
+        body = numbered[1:]
+        _check_declared_count(declared, len(body), first_line, max_playouts)
+    else:
+        body = numbered
+    if len(body) > max_playouts:
+        raise ParseError(
+            body[max_playouts][0],
+            f"too many playouts: at most {max_playouts:,} are supported",
+        )
+
+    words: list[str] = []
+    scores: list[float] = []
+    lines: list[int] = []
+    for number, fields in body:
+        word, score = _parse_playout(fields, number)
+        words.append(word)
+        scores.append(score)
+        lines.append(number)
+    return Playouts(tuple(words), tuple(scores), tuple(lines), c)
+
+
+def format_playouts(playouts: Playouts, *, c: float | None = None) -> str:
+    """Write playouts back as puzzle text (with a header when a C is known)."""
+    c = playouts.c if c is None else c
+    header = [f"{len(playouts)} {c!r}"] if c is not None else []
+    body = [f"{word} {score!r}" for word, score in zip(playouts.words, playouts.scores)]
+    return "\n".join(header + body) + "\n"
+
+
+def _parse_c(field: str, line: int) -> float:
+    value = _parse_float(field)
+    if value is None or not math.isfinite(value):
+        raise ParseError(line, f"C must be a finite number, got {field!r}")
+    if value < 0:
+        raise ParseError(line, f"C must be >= 0, got {field}")
+    return value
+
+
+def _check_declared_count(declared: int, present: int, line: int, max_playouts: int) -> None:
+    if declared < 0:
+        raise ParseError(line, f"the number of playouts N must not be negative, got {declared}")
+    if declared == 0:
+        raise ParseError(line, "the header says N = 0 playouts; at least one is needed")
+    if declared > max_playouts:
+        raise ParseError(line, f"N = {declared:,} is too large: at most {max_playouts:,} are supported")
+    if declared != present:
+        raise ParseError(
+            line,
+            f"the header says N = {declared} playouts but {present} playout lines follow"
+            " (fix N; if this line is a playout, not a header, put a header `N C` above it)",
+        )
+
+
+def _parse_playout(fields: list[str], line: int) -> tuple[str, float]:
+    if len(fields) != 2:
+        raise ParseError(
+            line, f"expected 2 fields `moves score`, got {len(fields)}: {' '.join(fields)[:60]!r}"
+        )
+    word, score_text = fields
+    if not word.isprintable():
+        bad = next(ch for ch in word if not ch.isprintable())
+        raise ParseError(line, f"move {bad!r} is not a printable character")
+    if len(word) > MAX_MOVES:
+        raise ParseError(line, f"playout has {len(word):,} moves; at most {MAX_MOVES:,} are supported")
+    score = _parse_float(score_text)
+    if score is None:
+        raise ParseError(line, f"score must be a number, got {score_text[:40]!r}")
+    if not math.isfinite(score):
+        raise ParseError(line, f"score must be finite, got {score_text[:40]!r}")
+    return word, score
+
+
+def _parse_float(text: str) -> float | None:
+    # float() also takes "1_000"; a log never means that, so treat it as a typo.
+    if "_" in text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def decode_text(data: bytes) -> str:
+    """Decode uploaded or piped bytes as UTF-8 (a BOM is allowed).
+
+    Raises:
+        ParseError: naming the line of the first byte that is not UTF-8.
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ParseError(line, "the text is not valid UTF-8") from None

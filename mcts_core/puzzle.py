@@ -1,0 +1,28 @@
+"""The puzzle end to end: text in, selected move sequence out."""
+
+from __future__ import annotations
+
+from .playouts import ParseError, parse_playouts
+from .selection import select_path
+from .tree import build_tree
+
+
+def solve(text: str, *, c: float | None = None) -> str:
+    """Solve the CodinGame "Monte Carlo Tree Search exercise" for puzzle input ``text``.
+
+    Args:
+        text: header ``N C`` and N lines ``moves score`` (or header-less lines when ``c`` is given).
+        c: overrides the header's C; required for header-less input.
+
+    Returns:
+        The moves UCB1 selection follows from the root to a leaf.
+
+    Raises:
+        ParseError: bad input, or no C at all.
+    """
+    playouts = parse_playouts(text)
+    if c is None:
+        c = playouts.c
+    if c is None:
+        raise ParseError(1, "no header `N C` and no C given: add a header line like `3 0.1`")
+    return select_path(build_tree(playouts), c=c)

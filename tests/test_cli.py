@@ -1,0 +1,55 @@
+"""``python -m mcts_core``: output, exit codes and the one-line error format."""
+
+import io
+import random
+import subprocess
+import sys
+
+import pytest
+
+from mcts_core.__main__ import main
+from conftest import ROOT, STATEMENT_EXAMPLE
+from cases import random_puzzle
+from reference import reference_solve
+
+
+def run_cli(stdin: bytes, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mcts_core", *args], input=stdin, capture_output=True, cwd=ROOT, timeout=60
+    )
+
+
+def test_statement_example_prints_a():
+    result = run_cli(STATEMENT_EXAMPLE.encode())
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"a\n", b"")
+
+
+@pytest.mark.parametrize(
+    "stdin, message",
+    [
+        (b"3 0.1\nbaa 30\nab x\nbbb 4\n", b"error: line 3: score must be a number, got 'x'\n"),
+        (b"", b"error: line 1: no playouts found: expected lines like `baa 30` (moves, then score)\n"),
+        (b"1 0.1\nb\xffaa 30\n", b"error: line 2: the text is not valid UTF-8\n"),
+        (b"ab 1\n", b"error: line 1: no header `N C` and no C given: add a header line like `3 0.1`\n"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_on_stderr(stdin, message):
+    result = run_cli(stdin)
+    assert (result.returncode, result.stdout, result.stderr) == (2, b"", message)
+
+
+def test_c_option_overrides_header_and_serves_headerless_input():
+    flips = b"a 10\nb 9\na 10\na 10\na 10\n"
+    assert run_cli(flips, "--c", "5").stdout == b"b\n"
+    assert run_cli(b"5 0\n" + flips, "--c", "5").stdout == b"b\n"
+    bad = run_cli(flips, "--c", "-1")
+    assert bad.returncode == 2 and bad.stderr.count(b"\n") == 1
+
+
+def test_cli_agrees_with_reference_on_random_puzzles(monkeypatch, capsys):
+    rng = random.Random(99)
+    for _ in range(1000):
+        text = random_puzzle(rng)
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+        assert main([]) == 0
+        assert capsys.readouterr().out == reference_solve(text) + "\n"

@@ -1,0 +1,18 @@
+"""MCTS Explorer: `streamlit run app.py`.
+
+Builds the navigation over pages/ and the sidebar input panel every page shares.
+"""
+
+import streamlit as st
+
+from pages import input_panel
+
+st.set_page_config(page_title="MCTS Explorer", page_icon="🌳", layout="wide")
+
+PAGES = [
+    st.Page("pages/explorer.py", title="Explorer", icon=":material/account_tree:", default=True),
+]
+
+navigation = st.navigation(PAGES)
+input_panel.render()
+navigation.run()

@@ -1,0 +1,140 @@
+"""Explorer: the tree with the selected path, and the inspected node's children with their terms."""
+
+import streamlit as st
+
+from mcts_core import ROOT
+from mcts_core.explain import explain_choice
+from mcts_core.render import render_tree, visible_nodes
+from mcts_core.selection import score_children
+from mcts_core.tables import children_table
+from pages import input_panel
+from pages.markdown import code, escape
+
+loaded = input_panel.require_input()
+tree, c, path = loaded.tree, loaded.c, loaded.path
+selected = st.session_state["selected_path"]
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_visible_nodes(input_key: str, budget: int, max_depth: int | None, top_k: int | None, _tree):
+    """The C-independent part of the picture, once per input and drawing setting."""
+    return frozenset(visible_nodes(_tree, budget=budget, max_depth=max_depth, top_k=top_k))
+
+
+def set_inspect(path_text: str) -> None:
+    st.session_state["inspect"] = path_text
+
+
+# The answer first, big: what a teacher points at.
+columns = st.columns([3, 1, 1, 1, 1])
+columns[0].metric(
+    "Selected path",
+    selected if selected else "(root is a leaf)",
+    help="The moves UCB1 follows from the root to a leaf at the current C; also in "
+    "st.session_state['selected_path'].",
+)
+columns[1].metric("Playouts", f"{tree.playouts:,}")
+columns[2].metric("Nodes", f"{len(tree):,}")
+columns[3].metric("Depth", tree.max_depth)
+columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
+
+picture, details = st.columns([4, 3], gap="large")
+
+with details:
+    st.subheader("Inspect a node")
+    st.text_input("Node path (empty = root)", key="inspect", help="Moves from the root, e.g. `ba`.")
+    wanted = st.session_state.get("inspect", "")
+    try:
+        inspected = tree.find(wanted)
+    except KeyError as missing:
+        st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
+        inspected = ROOT
+        for length in range(len(wanted), -1, -1):
+            try:
+                inspected = tree.find(wanted[:length])
+                break
+            except KeyError:
+                continue
+    here = tree.path(inspected)
+    children = score_children(tree, inspected, c=c)
+    buttons = st.columns(3)
+    buttons[0].button("⌂ Root", on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch")
+    buttons[1].button("↑ Up", on_click=set_inspect, args=(here[:-1],), disabled=inspected == ROOT, width="stretch")
+    buttons[2].button(
+        "↓ Step in",
+        on_click=set_inspect,
+        args=(here + children[0].move if children else here,),
+        disabled=not children,
+        width="stretch",
+        help="Step into the child UCB1 picks here.",
+    )
+
+    st.markdown(
+        f"Node {code(here) if here else '**root**'}: {tree.visits[inspected]:,} visits, "
+        f"mean {tree.mean(inspected):.4f}. Children at C = {c:.6g}:"
+    )
+    table = children_table(tree, inspected, c=c)
+    st.dataframe(
+        table.style.apply(
+            lambda row: ["background-color: #fde0dd; font-weight: bold" if row["selected"] else ""] * len(row),
+            axis=1,
+        ),
+        hide_index=True,
+        key="children_table",
+        column_order=[name for name in table.columns if name != "selected"],  # the row colour says it
+        column_config={
+            "total": st.column_config.NumberColumn(format="%.4g"),
+            "mean": st.column_config.NumberColumn(format="%.4f"),
+            "exploration": st.column_config.NumberColumn("C·√(ln N/n)", format="%.4f"),
+            "ucb": st.column_config.NumberColumn("UCB1", format="%.4f"),
+        },
+    )
+    choice = explain_choice(children)
+    if choice is None:
+        st.info("This node is a leaf: selection stops here.")
+    elif choice.runner_up is None:
+        st.caption(f"Only one child, {code(choice.winner.move)}: it is selected whatever C is.")
+    elif choice.deciding == "tie":
+        st.caption(
+            f"{code(choice.winner.move)} and {code(choice.runner_up.move)} tie exactly at "
+            f"{choice.winner.value:.6g}: the smaller move wins."
+        )
+    else:
+        mean_gap = choice.differences["mean"]
+        bonus_gap = choice.differences["exploration"]
+        st.caption(
+            f"{code(choice.winner.move)} beats {code(choice.runner_up.move)} by {choice.margin:.4g}: "
+            f"mean {mean_gap:+.4g}, exploration {bonus_gap:+.4g}, so the "
+            f"**{'exploitation (mean)' if choice.deciding == 'mean' else 'exploration'}** term decides."
+        )
+    st.download_button(
+        "Download table (CSV)",
+        table.to_csv(index=False),
+        file_name=f"children_{here or 'root'}.csv",
+        mime="text/csv",
+        key="download_csv",
+    )
+
+with picture:
+    with st.expander("Drawing limits (the table always uses the full tree)"):
+        limits = st.columns(3)
+        budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key="budget")
+        depth_limit = limits[1].number_input("Depth limit (0 = none)", 0, 1000, 0, key="max_depth")
+        top_k = limits[2].number_input("Top-k children (0 = all)", 0, 100, 0, key="top_k")
+    visible = cached_visible_nodes(
+        st.session_state["_input_key"], budget, depth_limit or None, top_k or None, tree
+    )
+    graph = render_tree(tree, visible, path=path, inspected=inspected)
+    hidden = len(tree) - len(visible | set(path) | set(tree.path_nodes(inspected)))
+    st.caption(
+        f"Red: the selected path at C = {c:.6g}. Blue outline: the inspected node. "
+        + (f"{hidden:,} nodes folded into “+k more” boxes." if hidden > 0 else "All nodes drawn.")
+    )
+    st.graphviz_chart(graph, width="stretch")
+    st.download_button(
+        "Download drawn tree (DOT)",
+        graph.source,
+        file_name="mcts_tree.dot",
+        mime="text/vnd.graphviz",
+        key="download_dot",
+    )

@@ -1,0 +1,149 @@
+"""The sidebar input panel shared by every page: playouts in; cached tree, C and selection out.
+
+app.py calls :func:`render` once per run before the page; pages call :func:`require_input`.
+Parsing and building are cached by content (``st.cache_resource``: the tree is shared, never
+copied, and treated as read-only), so moving C never rebuilds the tree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import streamlit as st
+
+from mcts_core import ParseError, Playouts, Tree, build_tree, decode_text, parse_playouts, selected_nodes
+from mcts_core.c_range import suggest_c_range
+from mcts_core.presets import PRESETS, STATEMENT_EXAMPLE
+from pages.markdown import escape
+
+DEFAULT_C = 1.0
+_LOADED = "_loaded_input"
+
+
+@dataclass(frozen=True)
+class LoadedInput:
+    """What a page works with; ``error`` is set (and the rest None) when the input is bad."""
+
+    source: str
+    playouts: Playouts | None = None
+    tree: Tree | None = None
+    error: ParseError | None = None
+    c: float = DEFAULT_C
+    path: tuple[int, ...] = ()  # selected nodes, root first
+
+
+@dataclass(frozen=True)
+class _Built:
+    playouts: Playouts | None
+    tree: Tree | None
+    error: ParseError | None
+
+
+@st.cache_resource(max_entries=8, show_spinner="Reading the playouts and building the tree…")
+def _parse_and_build(key: str, _data: str | bytes) -> _Built:
+    """Parse and build once per distinct input; ``key`` identifies the content, ``_data`` is it."""
+    try:
+        text = decode_text(_data) if isinstance(_data, bytes) else _data
+        playouts = parse_playouts(text)
+    except ParseError as error:
+        return _Built(None, None, error)
+    return _Built(playouts, build_tree(playouts), None)
+
+
+def _load_preset() -> None:
+    name = st.session_state.get("preset")
+    if name:
+        st.session_state["playouts"] = PRESETS[name]
+
+
+def _slider_moved() -> None:
+    st.session_state["c_exact"] = repr(st.session_state["c"])
+
+
+def _exact_typed() -> None:
+    text = st.session_state["c_exact"].strip()
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if value >= 0 and value != float("inf"):
+        st.session_state["c"] = value
+        st.session_state.pop("_c_exact_error", None)
+    else:
+        st.session_state["_c_exact_error"] = f"C must be a finite number >= 0, got {text!r}"
+
+
+def _read_source() -> tuple[str, str, str | bytes]:
+    """(description, cache key, data) of the input in use: an upload wins over the text box."""
+    upload = st.session_state.get("upload")
+    if upload is not None:
+        return f"uploaded file {upload.name}", f"upload:{upload.file_id}", upload.getvalue()
+    text = st.session_state.get("playouts", "")
+    return "text box", "text:" + hashlib.sha256(text.encode()).hexdigest(), text
+
+
+def render() -> LoadedInput:
+    """Draw the sidebar panel and load the input; stores the result for :func:`require_input`."""
+    st.session_state.setdefault("playouts", STATEMENT_EXAMPLE)
+    st.session_state.setdefault("c", DEFAULT_C)
+    with st.sidebar:
+        st.header("Playouts")
+        st.selectbox(
+            "Load an example",
+            list(PRESETS),
+            index=None,
+            placeholder="Choose an example…",
+            key="preset",
+            on_change=_load_preset,
+        )
+        st.text_area(
+            "One playout per line: `moves score`; optional header `N C`",
+            key="playouts",
+            height=200,
+            help="Puzzle format (`3 0.1` then N lines like `baa 30`) or header-less lines. "
+            "Blank lines and `#` comments are ignored. For large logs use the uploader.",
+        )
+        st.file_uploader("…or upload a large log", key="upload", help="Same format; up to 200 MB.")
+        source, key, data = _read_source()
+        if source != "text box":
+            st.caption(escape(f"Using the {source}. Remove it to use the text box again."))
+        built = _parse_and_build(key, data)
+
+        if built.error is None and st.session_state.get("_input_key") != key:
+            # A new input: its header's C sets the slider; the slider rules after that.
+            st.session_state["_input_key"] = key
+            if built.playouts.c is not None:
+                st.session_state["c"] = built.playouts.c
+            st.session_state["c_exact"] = repr(st.session_state["c"])
+        st.session_state.setdefault("c_exact", repr(st.session_state["c"]))
+
+        st.header("Exploration constant")
+        scores = built.playouts.scores if built.playouts else ()
+        max_c, step = suggest_c_range(scores, st.session_state["c"])
+        st.slider("C", 0.0, max_c, step=step, key="c", on_change=_slider_moved, format="%.3f")
+        st.text_input("Exact C", key="c_exact", on_change=_exact_typed, help="Type any C >= 0.")
+        if "_c_exact_error" in st.session_state:
+            st.error(escape(st.session_state["_c_exact_error"]))
+
+    c = st.session_state["c"]
+    if built.error is not None:
+        loaded = LoadedInput(source, error=built.error, c=c)
+        st.session_state["selected_path"] = None
+    else:
+        path = tuple(selected_nodes(built.tree, c=c))
+        loaded = LoadedInput(source, built.playouts, built.tree, None, c, path)
+        st.session_state["selected_path"] = "".join(built.tree.move[node] for node in path[1:])
+    st.session_state[_LOADED] = loaded
+    return loaded
+
+
+def require_input() -> LoadedInput:
+    """The loaded input for a page; shows the parse error and stops the page when it is bad."""
+    loaded = st.session_state[_LOADED]
+    if loaded.error is not None:
+        where = "" if loaded.source == "text box" else f" in the {loaded.source}"
+        st.error(escape(f"Line {loaded.error.line}{where}: {loaded.error.message}"), icon="⚠️")
+        st.caption("Your text is kept in the sidebar; fix the line and the page comes back.")
+        st.stop()
+    return loaded

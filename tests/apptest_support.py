@@ -1,0 +1,38 @@
+"""AppTest for an st.navigation app whose pages live in a folder named ``pages/``.
+
+AppTest (Streamlit 1.67) resets ``PagesManager.uses_pages_directory`` before every run; the
+manager then sees ``pages/`` and turns the flag on, and from the second run on the script runner
+takes the legacy multipage path and executes the page file alone, skipping app.py (and so the
+sidebar). The real server resets the flag once and st.navigation clears it on the first run, so
+only AppTest needs this: a PagesManager that clears the flag after its own detection.
+"""
+
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import app_test as app_test_module
+
+from conftest import ROOT
+
+
+class NavigationPagesManager(PagesManager):
+    """PagesManager that always uses st.navigation (v2) behaviour."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+
+def start_app(monkeypatch, page: str | None = None) -> AppTest:
+    """Run app.py once (optionally switched to ``page``, e.g. "pages/sweep.py") and return it."""
+    monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    app.run()
+    if page is not None:
+        app.switch_page(page).run()
+    assert not app.exception
+    return app
+
+
+def plain(markdown_text: str) -> str:
+    """Undo pages.markdown.escape for assertions on displayed messages."""
+    return markdown_text.replace("\\", "")

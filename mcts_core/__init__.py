@@ -3,19 +3,30 @@
 No streamlit import anywhere in this package.
 """
 
+from .move_values import annotated_values, parse_move_values
 from .playouts import MAX_PLAYOUTS, ParseError, Playouts, decode_text, format_playouts, parse_playouts
 from .puzzle import solve
 from .selection import (
     DEFAULT_RULE,
+    PROBABILITY,
+    RULE_PRESETS,
     RULES,
     ChildScore,
     Rule,
+    Setting,
+    Siblings,
+    progressive_bias,
+    puct,
+    ramped_c,
+    sample_threshold,
     score_children,
     select_child,
     select_path,
     selected_nodes,
     selection_key,
     ucb1,
+    ucb1_tuned,
+    under_threshold,
 )
 from .tree import NO_PARENT, NO_PLAYOUT, ROOT, Tree, build_tree
 
@@ -24,17 +35,27 @@ __all__ = [
     "MAX_PLAYOUTS",
     "NO_PARENT",
     "NO_PLAYOUT",
+    "PROBABILITY",
     "ROOT",
     "RULES",
+    "RULE_PRESETS",
     "ChildScore",
     "ParseError",
     "Playouts",
     "Rule",
+    "Setting",
+    "Siblings",
     "Tree",
+    "annotated_values",
     "build_tree",
     "decode_text",
     "format_playouts",
+    "parse_move_values",
     "parse_playouts",
+    "progressive_bias",
+    "puct",
+    "ramped_c",
+    "sample_threshold",
     "score_children",
     "select_child",
     "select_path",
@@ -42,4 +63,6 @@ __all__ = [
     "selection_key",
     "solve",
     "ucb1",
+    "ucb1_tuned",
+    "under_threshold",
 ]

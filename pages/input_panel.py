@@ -1,13 +1,15 @@
 """The sidebar input panel shared by every page: playouts in; cached tree, C and selection out.
 
 app.py calls :func:`render` once per run before the page; pages call :func:`require_input`.
-Parsing and building are cached by content (``st.cache_resource``: the tree is shared, never
+Parsing and building are cached by content in a process-wide store (the tree is shared, never
 copied, and treated as read-only), so moving C never rebuilds the tree.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import streamlit as st
@@ -40,15 +42,54 @@ class _Built:
     error: ParseError | None
 
 
-@st.cache_resource(max_entries=8, show_spinner="Reading the playouts and building the tree…")
-def _parse_and_build(key: str, _data: str | bytes) -> _Built:
-    """Parse and build once per distinct input; ``key`` identifies the content, ``_data`` is it."""
+class _BuiltInputs:
+    """Process-wide LRU of parsed and built inputs by content key, shared by all sessions.
+
+    Not st.cache_resource on the builder itself: a miss on a large log must show progress, and a
+    cached function cannot drive a progress bar.
+    """
+
+    def __init__(self, capacity: int = 8):
+        self.capacity = capacity
+        self.lock = threading.Lock()
+        self.entries: OrderedDict[str, _Built] = OrderedDict()
+
+    def get(self, key: str) -> _Built | None:
+        with self.lock:
+            if key in self.entries:
+                self.entries.move_to_end(key)
+            return self.entries.get(key)
+
+    def put(self, key: str, built: _Built) -> None:
+        with self.lock:
+            self.entries[key] = built
+            while len(self.entries) > self.capacity:
+                self.entries.popitem(last=False)
+
+
+@st.cache_resource
+def _built_inputs() -> _BuiltInputs:
+    return _BuiltInputs()
+
+
+def _parse_and_build(key: str, data: str | bytes) -> _Built:
+    """Parse and build once per distinct input, with progress while a miss is being built."""
+    store = _built_inputs()
+    built = store.get(key)
+    if built is not None:
+        return built
+    progress = st.progress(0.0, text=f"Reading {len(data) / 1e6:.1f} MB…")
     try:
-        text = decode_text(_data) if isinstance(_data, bytes) else _data
+        text = decode_text(data) if isinstance(data, bytes) else data
+        progress.progress(0.1, text=f"Parsing {text.count(chr(10)) + 1:,} lines…")
         playouts = parse_playouts(text)
+        progress.progress(0.5, text=f"Building the tree from {len(playouts):,} playouts…")
+        built = _Built(playouts, build_tree(playouts), None)
     except ParseError as error:
-        return _Built(None, None, error)
-    return _Built(playouts, build_tree(playouts), None)
+        built = _Built(None, None, error)
+    progress.empty()
+    store.put(key, built)
+    return built
 
 
 def _load_preset() -> None:

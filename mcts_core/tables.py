@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .selection import DEFAULT_RULE, score_children
+from .selection import DEFAULT_RULE, RULES, score_children
 from .tree import Tree
 
 
@@ -13,7 +13,7 @@ def children_table(tree: Tree, node: int, *, rule: str = DEFAULT_RULE, **setting
 
     Columns: move, visits, total, then the rule's terms (for UCB1: mean, exploration), ``ucb`` (the
     value selection maximises), rank (1 = selected) and selected (bool). A leaf gives an empty
-    table with the same columns.
+    table with the columns the rule declares.
     """
     scored = score_children(tree, node, rule=rule, **settings)
     rows = [
@@ -23,5 +23,6 @@ def children_table(tree: Tree, node: int, *, rule: str = DEFAULT_RULE, **setting
         for child in scored
     ]
     if not rows:
-        return pd.DataFrame(columns=["move", "visits", "total", "mean", "exploration", "ucb", "rank", "selected"])
+        terms = [("ucb" if name == "value" else name) for name in RULES[rule].terms]
+        return pd.DataFrame(columns=["move", "visits", "total", *terms, "rank", "selected"])
     return pd.DataFrame(rows)

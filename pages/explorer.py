@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from mcts_core import ROOT
+from mcts_core import ROOT, RULES
 from mcts_core.explain import explain_choice
 from mcts_core.render import render_tree, visible_nodes
 from mcts_core.selection import score_children
@@ -12,6 +12,8 @@ from pages.markdown import code, escape
 
 loaded = input_panel.require_input()
 tree, c, path = loaded.tree, loaded.c, loaded.path
+rule = RULES[loaded.rule]
+scoring = {"rule": loaded.rule, "c": c, **loaded.settings}
 selected = st.session_state["selected_path"]
 
 
@@ -25,12 +27,37 @@ def set_inspect(path_text: str) -> None:
     st.session_state["inspect"] = path_text
 
 
+def explain(choice, children) -> None:
+    """One sentence under the table: why the selected child won, or that the choice is a draw."""
+    if choice is None:
+        st.info("This node is a leaf: selection stops here.")
+    elif choice.winner.random:
+        odds = ", ".join(f"{code(child.move)} {child.probability:.0%}" for child in children)
+        st.warning(
+            f"Below the sample threshold this node draws a child at random ({odds}); the path "
+            "follows the most likely one, ties to the smaller move."
+        )
+    elif choice.runner_up is None:
+        st.caption(f"Only one child, {code(choice.winner.move)}: it is selected whatever C is.")
+    elif choice.deciding == "tie":
+        st.caption(
+            f"{code(choice.winner.move)} and {code(choice.runner_up.move)} tie exactly at "
+            f"{choice.winner.value:.6g}: the smaller move wins."
+        )
+    else:
+        gaps = ", ".join(f"{escape(name)} {gap:+.4g}" for name, gap in choice.differences.items())
+        st.caption(
+            f"{code(choice.winner.move)} beats {code(choice.runner_up.move)} by {choice.margin:.4g} "
+            f"({gaps}): the **{escape(choice.deciding)}** term decides."
+        )
+
+
 # The answer first, big: what a teacher points at.
 columns = st.columns([3, 1, 1, 1, 1])
 columns[0].metric(
     "Selected path",
     selected if selected else "(root is a leaf)",
-    help="The moves UCB1 follows from the root to a leaf at the current C; also in "
+    help="The moves the selection rule follows from the root to a leaf at the current C; also in "
     "st.session_state['selected_path'].",
 )
 columns[1].metric("Playouts", f"{tree.playouts:,}")
@@ -56,7 +83,7 @@ with details:
             except KeyError:
                 continue
     here = tree.path(inspected)
-    children = score_children(tree, inspected, c=c)
+    children = score_children(tree, inspected, **scoring)
     buttons = st.columns(3)
     buttons[0].button("⌂ Root", on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch")
     buttons[1].button("↑ Up", on_click=set_inspect, args=(here[:-1],), disabled=inspected == ROOT, width="stretch")
@@ -66,14 +93,14 @@ with details:
         args=(here + children[0].move if children else here,),
         disabled=not children,
         width="stretch",
-        help="Step into the child UCB1 picks here.",
+        help="Step into the child the rule picks here.",
     )
 
     st.markdown(
         f"Node {code(here) if here else '**root**'}: {tree.visits[inspected]:,} visits, "
-        f"mean {tree.mean(inspected):.4f}. Children at C = {c:.6g}:"
+        f"mean {tree.mean(inspected):.4f}. Children under {escape(rule.name)} at C = {c:.6g}:"
     )
-    table = children_table(tree, inspected, c=c)
+    table = children_table(tree, inspected, **scoring)
     st.dataframe(
         table.style.apply(
             lambda row: ["background-color: #fde0dd; font-weight: bold" if row["selected"] else ""] * len(row),
@@ -84,29 +111,14 @@ with details:
         column_order=[name for name in table.columns if name != "selected"],  # the row colour says it
         column_config={
             "total": st.column_config.NumberColumn(format="%.4g"),
-            "mean": st.column_config.NumberColumn(format="%.4f"),
-            "exploration": st.column_config.NumberColumn("C·√(ln N/n)", format="%.4f"),
-            "ucb": st.column_config.NumberColumn("UCB1", format="%.4f"),
-        },
+            "ucb": st.column_config.NumberColumn("UCB1" if loaded.rule == "ucb1" else "value", format="%.4f"),
+            "exploration": st.column_config.NumberColumn(
+                "C·√(ln N/n)" if loaded.rule == "ucb1" else "exploration", format="%.4f"
+            ),
+        }
+        | {name: st.column_config.NumberColumn(format="%.4f") for name in rule.terms if name not in ("value", "exploration")},
     )
-    choice = explain_choice(children)
-    if choice is None:
-        st.info("This node is a leaf: selection stops here.")
-    elif choice.runner_up is None:
-        st.caption(f"Only one child, {code(choice.winner.move)}: it is selected whatever C is.")
-    elif choice.deciding == "tie":
-        st.caption(
-            f"{code(choice.winner.move)} and {code(choice.runner_up.move)} tie exactly at "
-            f"{choice.winner.value:.6g}: the smaller move wins."
-        )
-    else:
-        mean_gap = choice.differences["mean"]
-        bonus_gap = choice.differences["exploration"]
-        st.caption(
-            f"{code(choice.winner.move)} beats {code(choice.runner_up.move)} by {choice.margin:.4g}: "
-            f"mean {mean_gap:+.4g}, exploration {bonus_gap:+.4g}, so the "
-            f"**{'exploitation (mean)' if choice.deciding == 'mean' else 'exploration'}** term decides."
-        )
+    explain(explain_choice(children), children)
     st.download_button(
         "Download table (CSV)",
         table.to_csv(index=False),

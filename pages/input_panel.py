@@ -10,13 +10,25 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import streamlit as st
 
-from mcts_core import ParseError, Playouts, Tree, build_tree, decode_text, parse_playouts, selected_nodes
+from mcts_core import (
+    RULES,
+    ParseError,
+    Playouts,
+    Tree,
+    annotated_values,
+    build_tree,
+    decode_text,
+    parse_playouts,
+    selected_nodes,
+)
+from mcts_core.move_values import KEYWORDS
 from mcts_core.c_range import suggest_c_range
 from mcts_core.presets import PRESETS, STATEMENT_EXAMPLE
+from pages import rule_panel
 from pages.markdown import escape
 
 DEFAULT_C = 1.0
@@ -29,9 +41,12 @@ class LoadedInput:
 
     source: str
     playouts: Playouts | None = None
+    annotations: dict = field(default_factory=dict)  # #prior / #heuristic values, by keyword
     tree: Tree | None = None
     error: ParseError | None = None
     c: float = DEFAULT_C
+    rule: str = "ucb1"
+    settings: dict = field(default_factory=dict)  # the rule's settings except c
     path: tuple[int, ...] = ()  # selected nodes, root first
 
 
@@ -40,6 +55,7 @@ class _Built:
     playouts: Playouts | None
     tree: Tree | None
     error: ParseError | None
+    annotations: dict = field(default_factory=dict)  # keyword -> {move: value} from #prior lines
 
 
 class _BuiltInputs:
@@ -83,8 +99,9 @@ def _parse_and_build(key: str, data: str | bytes) -> _Built:
         text = decode_text(data) if isinstance(data, bytes) else data
         progress.progress(0.1, text=f"Parsing {text.count(chr(10)) + 1:,} lines…")
         playouts = parse_playouts(text)
+        annotations = {keyword: annotated_values(text, keyword) for keyword in KEYWORDS}
         progress.progress(0.5, text=f"Building the tree from {len(playouts):,} playouts…")
-        built = _Built(playouts, build_tree(playouts), None)
+        built = _Built(playouts, build_tree(playouts), None, annotations)
     except ParseError as error:
         built = _Built(None, None, error)
     progress.empty()
@@ -159,21 +176,27 @@ def render() -> LoadedInput:
             st.session_state["c_exact"] = repr(st.session_state["c"])
         st.session_state.setdefault("c_exact", repr(st.session_state["c"]))
 
+        st.header("Selection rule")
+        rule, settings = rule_panel.render(built.annotations)
+
         st.header("Exploration constant")
         scores = built.playouts.scores if built.playouts else ()
         max_c, step = suggest_c_range(scores, st.session_state["c"])
-        st.slider("C", 0.0, max_c, step=step, key="c", on_change=_slider_moved, format="%.3f")
+        c_label = RULES[rule].settings[0].label if RULES[rule].settings else "C"
+        st.slider(c_label, 0.0, max_c, step=step, key="c", on_change=_slider_moved, format="%.3f")
         st.text_input("Exact C", key="c_exact", on_change=_exact_typed, help="Type any C >= 0.")
         if "_c_exact_error" in st.session_state:
             st.error(escape(st.session_state["_c_exact_error"]))
 
     c = st.session_state["c"]
     if built.error is not None:
-        loaded = LoadedInput(source, error=built.error, c=c)
+        loaded = LoadedInput(source, error=built.error, c=c, rule=rule, settings=settings)
         st.session_state["selected_path"] = None
     else:
-        path = tuple(selected_nodes(built.tree, c=c))
-        loaded = LoadedInput(source, built.playouts, built.tree, None, c, path)
+        path = tuple(selected_nodes(built.tree, rule=rule, c=c, **settings))
+        loaded = LoadedInput(
+            source, built.playouts, built.annotations, built.tree, None, c, rule, settings, path
+        )
         st.session_state["selected_path"] = "".join(built.tree.move[node] for node in path[1:])
     st.session_state[_LOADED] = loaded
     return loaded

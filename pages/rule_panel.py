@@ -1,0 +1,104 @@
+"""Sidebar controls for the selection rule, built from each rule's declared settings.
+
+C is not here: the input panel's C slider drives every rule's ``c``. Per-move values (priors,
+heuristics) come from a text box, or, when it is empty, from ``#prior`` / ``#heuristic`` lines in
+the playout input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import streamlit as st
+
+from mcts_core import RULE_PRESETS, RULES, ParseError, parse_move_values
+from mcts_core.selection import DEFAULT_RULE, Setting
+from pages.markdown import escape
+
+# Setting name -> the annotation keyword that can supply it from the playout input.
+ANNOTATION_OF_SETTING = {"priors": "prior", "heuristic": "heuristic"}
+
+
+def _widget_key(prefix: str, rule: str, setting: str) -> str:
+    return f"{prefix}rule_{rule}_{setting}"
+
+
+def _apply_rule_preset(prefix: str, c_key: str) -> None:
+    name = st.session_state.get(f"{prefix}rule_preset")
+    if not name:
+        return
+    rule, values = RULE_PRESETS[name]
+    st.session_state[f"{prefix}rule"] = rule
+    for setting, value in values.items():
+        if setting == "c":
+            st.session_state[c_key] = value
+            if c_key == "c":  # the sidebar's exact-C box mirrors its slider
+                st.session_state["c_exact"] = repr(value)
+        else:
+            st.session_state[_widget_key(prefix, rule, setting)] = value
+
+
+def _control(prefix: str, rule: str, setting: Setting) -> Any:
+    """Draw one setting's widget and return its value."""
+    key = _widget_key(prefix, rule, setting.name)
+    if setting.kind == "choice":
+        return st.selectbox(setting.label, setting.choices, key=key, help=setting.help or None)
+    if setting.kind == "int":
+        st.session_state.setdefault(key, int(setting.default))
+        return st.number_input(
+            setting.label, min_value=int(setting.low or 0), step=1, key=key, help=setting.help or None
+        )
+    if setting.kind == "float":
+        st.session_state.setdefault(key, float(setting.default))
+        low = None if setting.low is None else float(setting.low)
+        return st.number_input(setting.label, min_value=low, key=key, format="%.6g", help=setting.help or None)
+    st.session_state.setdefault(key, "")
+    return st.text_area(setting.label, key=key, height=90, help=setting.help or None)
+
+
+def render(
+    annotations: Mapping[str, dict[str, float]], *, prefix: str = "", c_key: str = "c"
+) -> tuple[str, dict[str, Any]]:
+    """Draw the rule controls; returns the rule key and its settings except ``c``.
+
+    Args:
+        annotations: ``#prior`` / ``#heuristic`` values found in the playout input, by keyword.
+        prefix: prepended to every widget key, so a page can show a second, independent set
+            (the sidebar's set has none: keys ``rule``, ``rule_preset``, ``rule_<rule>_<setting>``).
+        c_key: the session-state key of the C this set's presets write.
+    """
+    st.session_state.setdefault(f"{prefix}rule", DEFAULT_RULE)
+    st.selectbox(
+        "Rule preset from a contest bot",
+        list(RULE_PRESETS),
+        index=None,
+        placeholder="Choose a preset…",
+        key=f"{prefix}rule_preset",
+        on_change=_apply_rule_preset,
+        args=(prefix, c_key),
+    )
+    rule = st.selectbox("Rule", list(RULES), format_func=lambda key: RULES[key].name, key=f"{prefix}rule")
+    settings: dict[str, Any] = {}
+    for setting in RULES[rule].settings:
+        if setting.name == "c":
+            continue
+        value = _control(prefix, rule, setting)
+        if setting.kind == "move_values":
+            value = _move_values(setting, value, annotations)
+        settings[setting.name] = value
+    return rule, settings
+
+
+def _move_values(setting: Setting, text: str, annotations: Mapping[str, dict[str, float]]) -> dict[str, float] | None:
+    """The values typed in the box, else the input's annotations; a bad line is reported and ignored."""
+    if not text.strip():
+        found = annotations.get(ANNOTATION_OF_SETTING.get(setting.name, ""), {})
+        if found:
+            st.caption(escape(f"Using the {len(found)} #{ANNOTATION_OF_SETTING[setting.name]} lines of the input."))
+        return found or None
+    try:
+        return parse_move_values(text)
+    except ParseError as error:
+        st.error(escape(f"{setting.label}, line {error.line}: {error.message} (ignored until fixed)"))
+        return None

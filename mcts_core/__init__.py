@@ -28,6 +28,8 @@ from .selection import (
     ucb1_tuned,
     under_threshold,
 )
+# The sweep function stays at mcts_core.sweep.sweep: re-exporting it here would shadow the module.
+from .sweep import Breakpoint, Interval, NodeEnvelope, breakpoints, node_envelope
 from .tree import NO_PARENT, NO_PLAYOUT, ROOT, Tree, build_tree
 
 __all__ = [
@@ -65,4 +67,9 @@ __all__ = [
     "ucb1",
     "ucb1_tuned",
     "under_threshold",
+    "Breakpoint",
+    "Interval",
+    "NodeEnvelope",
+    "breakpoints",
+    "node_envelope",
 ]

@@ -1,6 +1,14 @@
 """Command line: ``python -m mcts_core`` solves the puzzle read from stdin.
 
-Bad input exits with status 2 and one line on stderr: ``error: line N: what is wrong``.
+``python -m mcts_core sweep --c-min A --c-max B`` reads the same input (the header's C, if any, is
+ignored; header-less input is fine) and prints where the selected path changes as C goes over
+[A, B): one line per interval, ``c_from c_to path``, in order, floats in ``repr`` precision, a
+breakpoint belonging to the interval it starts (see :mod:`mcts_core.sweep`). An empty path (a root
+without children) would print as an empty last field, ``0.0 1.5 `` with the trailing space; input
+with at least one playout always gives the root a child, so the CLI never prints one.
+
+Bad input exits with status 2 and one line on stderr: ``error: line N: what is wrong``. Bad
+arguments exit with status 2 and one line ``error: what is wrong``.
 """
 
 from __future__ import annotations
@@ -9,8 +17,10 @@ import argparse
 import math
 import sys
 
-from .playouts import ParseError, decode_text
+from .playouts import ParseError, decode_text, parse_playouts
 from .puzzle import solve
+from .sweep import Interval, sweep
+from .tree import build_tree
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,10 +38,37 @@ def _finite_c(text: str) -> float:
     return value
 
 
+def _c_bound(text: str) -> float:
+    """An end of the sweep's C range: a finite number >= 0."""
+    try:
+        return _finite_c(text)
+    except ValueError:  # float() failed; argparse would name the function instead of saying this
+        raise argparse.ArgumentTypeError(f"C must be a finite number >= 0, got {text!r}") from None
+
+
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = _Parser(prog="python -m mcts_core", description="Solve the MCTS exercise from stdin.")
     parser.add_argument("--c", type=_finite_c, help="exploration constant (overrides the header's C)")
-    return parser.parse_args(argv)
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    sweep_parser = commands.add_parser(
+        "sweep",
+        description="Print the intervals of C over which the selected path is constant.",
+        help="print `c_from c_to path` for each interval of C with one selected path",
+        allow_abbrev=False,
+    )
+    sweep_parser.add_argument("--c-min", type=_c_bound, default=0.0, help="start of the C range (default 0)")
+    sweep_parser.add_argument("--c-max", type=_c_bound, required=True, help="end of the C range (excluded)")
+    arguments = parser.parse_args(argv)
+    if arguments.command == "sweep" and not arguments.c_min < arguments.c_max:
+        parser.error(
+            f"--c-min must be smaller than --c-max, got {arguments.c_min!r} and {arguments.c_max!r}"
+        )
+    return arguments
+
+
+def _format_intervals(intervals: list[Interval]) -> str:
+    """``c_from c_to path`` lines; an empty path leaves an empty last field (``0.0 1.5 ``)."""
+    return "".join(f"{part.c_from!r} {part.c_to!r} {part.path}\n" for part in intervals)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -39,7 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     arguments = _arguments(argv)
     try:
         text = decode_text(sys.stdin.buffer.read())
-        print(solve(text, c=arguments.c))
+        if arguments.command == "sweep":
+            tree = build_tree(parse_playouts(text))  # the header's C, if any, plays no part
+            sys.stdout.write(_format_intervals(sweep(tree, arguments.c_min, arguments.c_max)))
+        else:
+            print(solve(text, c=arguments.c))
     except ParseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

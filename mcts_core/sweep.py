@@ -426,3 +426,17 @@ def _bisect(pick: Callable[[float], Line], current: Line, low: int, high: int) -
         else:
             high = middle
     return high
+
+
+def neighbouring_intervals(intervals: Sequence[Interval], c: float) -> tuple[Interval | None, Interval | None]:
+    """The intervals just below and just above the one holding ``c`` (None at either end).
+
+    Their ``c_to`` / ``c_from`` are where the path last changed below ``c`` and next changes
+    above it; ``c`` outside every interval gives (None, None).
+    """
+    for index, interval in enumerate(intervals):
+        if interval.c_from <= c < interval.c_to or (index == len(intervals) - 1 and c == interval.c_to):
+            below = intervals[index - 1] if index > 0 else None
+            above = intervals[index + 1] if index + 1 < len(intervals) else None
+            return below, above
+    return None, None

@@ -28,8 +28,9 @@ from mcts_core import (
 from mcts_core.move_values import KEYWORDS
 from mcts_core.c_range import suggest_c_range
 from mcts_core.presets import PRESETS, STATEMENT_EXAMPLE
+from mcts_core.sweep import neighbouring_intervals, sweep
 from pages import rule_panel
-from pages.markdown import escape
+from pages.markdown import code, escape
 
 DEFAULT_C = 1.0
 _LOADED = "_loaded_input"
@@ -107,6 +108,26 @@ def _parse_and_build(key: str, data: str | bytes) -> _Built:
     progress.empty()
     store.put(key, built)
     return built
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _ucb1_intervals(input_key: str, max_c: float, _tree: Tree) -> list:
+    """The exact UCB1 sweep over the slider's range: it does not depend on C, so once per input."""
+    return sweep(_tree, 0.0, max_c)
+
+
+def _show_nearest_changes(input_key: str, tree: Tree, c: float, max_c: float) -> None:
+    """Under the slider: the C values nearest to the current one where the UCB1 path changes."""
+    below, above = neighbouring_intervals(_ucb1_intervals(input_key, max_c, tree), c)
+    parts = []
+    if below is not None:
+        parts.append(f"below C = {below.c_to:.6g} it is {code(below.path) if below.path else 'empty'}")
+    if above is not None:
+        parts.append(f"from C = {above.c_from:.6g} it becomes {code(above.path) if above.path else 'empty'}")
+    if parts:
+        st.caption("The selected path changes: " + "; ".join(parts) + ".")
+    else:
+        st.caption(f"The selected path is the same for every C in [0, {max_c:g}].")
 
 
 def _load_preset() -> None:
@@ -187,6 +208,8 @@ def render() -> LoadedInput:
         st.text_input("Exact C", key="c_exact", on_change=_exact_typed, help="Type any C >= 0.")
         if "_c_exact_error" in st.session_state:
             st.error(escape(st.session_state["_c_exact_error"]))
+        if built.tree is not None and rule == "ucb1":
+            _show_nearest_changes(key, built.tree, st.session_state["c"], max(max_c, st.session_state["c"]))
 
     c = st.session_state["c"]
     if built.error is not None:

@@ -109,3 +109,13 @@ def test_markup_in_moves_is_shown_not_interpreted(app):
     assert not app.exception
     assert app.session_state["selected_path"] == "\\"
     assert app.metric[0].value == "\\"
+
+
+def test_the_sidebar_says_where_the_path_changes_near_the_current_c(app):
+    app.text_area(key="playouts").input(HEADERLESS_FLIP).run()
+    app.slider(key="c").set_value(1.0).run()
+    assert plain(app.sidebar.caption[-1].value) == "The selected path changes: from C = 2.70292 it becomes ` b `."
+    app.slider(key="c").set_value(5.0).run()
+    assert plain(app.sidebar.caption[-1].value) == "The selected path changes: below C = 2.70292 it is ` aa `."
+    app.text_area(key="playouts").input("a 1\nb 2\n").run()
+    assert "the same for every C" in app.sidebar.caption[-1].value

@@ -19,6 +19,7 @@ from mcts_core import ROOT, build_tree, parse_playouts, select_path, ucb1
 from mcts_core.__main__ import _format_intervals, main
 from mcts_core.playouts import Playouts
 from mcts_core.sweep import (
+    neighbouring_intervals,
     Breakpoint,
     Interval,
     breakpoints,
@@ -493,3 +494,12 @@ def test_cli_sweep_in_process_matches_the_api(monkeypatch, capsys):
     assert main(["sweep", "--c-min", "0", "--c-max", "20"]) == 0
     expected = "".join(f"{p.c_from!r} {p.c_to!r} {p.path}\n" for p in sweep(tree_of(text), 0, 20))
     assert capsys.readouterr().out == expected
+
+
+def test_neighbouring_intervals_name_the_changes_around_c():
+    intervals = [Interval(0.0, 1.0, "a"), Interval(1.0, 2.5, "b"), Interval(2.5, 4.0, "c")]
+    assert neighbouring_intervals(intervals, 1.7) == (intervals[0], intervals[2])
+    assert neighbouring_intervals(intervals, 1.0) == (intervals[0], intervals[2])  # breakpoint: right side
+    assert neighbouring_intervals(intervals, 0.0) == (None, intervals[1])
+    assert neighbouring_intervals(intervals, 4.0) == (intervals[1], None)  # the slider's maximum
+    assert neighbouring_intervals(intervals, 9.0) == (None, None)

@@ -109,3 +109,98 @@ def test_near_miss_inputs_raise_only_parse_error(text):
     except ParseError:
         return
     assert len(parsed.words) == len(parsed.scores) >= 1
+
+
+# --- The fast path for well-formed input: same Playouts as the line-by-line path, or it steps aside
+# so that every error still comes from the line-by-line path.
+
+import random  # noqa: E402
+
+from mcts_core import playouts as playouts_module  # noqa: E402
+
+
+def outcome(parse, text, **limits):
+    try:
+        return parse(text, **limits)
+    except ParseError as error:
+        return ("error", error.line, error.message)
+
+
+def _plain_log(rng, count, header=True):
+    lines = [f"{count} {rng.choice(['0', '1.4', '0.25', '1e2'])}"] if header else []
+    for _ in range(count):
+        word = "".join(rng.choices("abcdefgh0123<&'\"\\", k=rng.randint(1, 12)))
+        score = rng.choice([str(round(rng.uniform(-100, 100), 2)), str(rng.randint(-9, 9)), "1e3", "-0"])
+        lines.append(f"{word} {score}")
+    return lines
+
+
+def test_fast_path_takes_plain_input_and_gives_the_line_by_line_result():
+    rng = random.Random(3)
+    for header in (True, False):
+        for end in ("\n", "\r\n"):
+            lines = _plain_log(rng, 50, header)
+            for text in (end.join(lines) + end, end.join(lines)):
+                fast = playouts_module._parse_plain(text, MAX_PLAYOUTS)
+                assert fast is not None
+                assert fast == playouts_module._parse_lines(text, MAX_PLAYOUTS)
+                assert parse_playouts(text) == fast
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# c\n1 1\na 1\n",
+        "1 1\n\na 1\n",
+        "1 1\na  1\n",
+        "1 1\na\t1\n",
+        "1 1\n a 1\n",
+        "1 1\na 1 \n",
+        "1 1\na 1\r",
+        "1 1\nñ 1\n",
+        "1 1\na_b 1\n",
+        "2 1\na 1\n",
+        "1 1\nab 1\nb\n",
+        "a\nb 1 2\n",
+    ],
+)
+def test_fast_path_steps_aside_for_anything_unusual(text):
+    assert playouts_module._parse_plain(text, MAX_PLAYOUTS) is None
+    assert outcome(parse_playouts, text) == outcome(playouts_module._parse_lines, text, max_playouts=MAX_PLAYOUTS)
+
+
+_piece = st.sampled_from(
+    ["a", "ab", "b0", "3", "-1", "0.5", "1e9", "1e999", "nan", "inf", "-0", "x_1", "#", "ñ", "\x07", "2", "1"]
+)
+_gap = st.sampled_from([" ", " ", " ", "  ", "\t", ""])
+_line = st.lists(_piece, min_size=0, max_size=3).flatmap(
+    lambda pieces: st.lists(_gap, min_size=len(pieces), max_size=len(pieces)).map(
+        lambda gaps: "".join(p + g for p, g in zip(pieces, gaps)).rstrip(" ") if pieces else ""
+    )
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(_line, min_size=1, max_size=8),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+    st.booleans(),
+    st.sampled_from([MAX_PLAYOUTS, 2]),
+)
+def test_fast_path_and_line_by_line_path_agree_on_random_near_plain_input(lines, end, final, limit):
+    text = end.join(lines) + (end if final else "")
+    want = outcome(playouts_module._parse_lines, text, max_playouts=limit)
+    assert outcome(parse_playouts, text, max_playouts=limit) == want
+    fast = playouts_module._parse_plain(text, limit)
+    assert fast is None or fast == want
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fast_path_agrees_with_one_line_broken(seed):
+    rng = random.Random(seed)
+    lines = _plain_log(rng, 20, header=rng.random() < 0.7)
+    where = rng.randrange(len(lines))
+    lines[where] = rng.choice(["ab", "ab 1 2", "ab x", "ab nan", "a\x01 1", "", "  ", "# hi", "ab 1_0", "0 1"])
+    text = "\n".join(lines) + "\n"
+    want = outcome(playouts_module._parse_lines, text, max_playouts=MAX_PLAYOUTS)
+    assert outcome(parse_playouts, text) == want

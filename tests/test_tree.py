@@ -90,3 +90,73 @@ def test_tree_matches_reference_exactly_on_random_inputs(seed):
     parsed = parse_playouts(text)
     expected = reference_tree(zip(parsed.words, parsed.scores))
     assert tree_dict(build_tree(parsed), digits=17) == reference_dict(expected, digits=17)
+
+
+# --- The level-by-level builder (numpy) against the sequential one: identical trees, bit for bit.
+
+import math  # noqa: E402
+
+from mcts_core import Playouts  # noqa: E402
+from mcts_core import tree as tree_module  # noqa: E402
+
+_FIELDS = ("parent", "move", "depth", "visits", "total", "total_sq", "created_by", "children", "reached")
+
+
+def assert_identical_trees(got, want):
+    for name in _FIELDS:
+        got_list, want_list = getattr(got, name), getattr(want, name)
+        assert got_list == want_list, name
+        assert [type(x) for x in got_list] == [type(x) for x in want_list], name
+    for name in ("total", "total_sq"):  # == does not see the sign of a zero
+        signs = [math.copysign(1.0, x) for x in getattr(got, name)]
+        assert signs == [math.copysign(1.0, x) for x in getattr(want, name)], name
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_level_builder_matches_sequential_builder_on_random_inputs(seed):
+    parsed = parse_playouts(random_puzzle(random.Random(seed)))
+    for upto in sorted({0, 1, len(parsed) // 3, len(parsed) - 1, len(parsed)}):
+        want = tree_module._build_sequential(parsed, upto)
+        assert_identical_trees(tree_module._build_levels(parsed, upto), want)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_level_builder_matches_when_keys_are_grouped_by_sorting(seed, monkeypatch):
+    monkeypatch.setattr(tree_module, "DENSE_KEYS", 0)
+    parsed = parse_playouts(random_puzzle(random.Random(1000 + seed)))
+    want = tree_module._build_sequential(parsed, len(parsed))
+    assert_identical_trees(tree_module._build_levels(parsed, len(parsed)), want)
+
+
+def test_level_builder_keeps_negative_zero_unicode_moves_and_empty_words():
+    playouts = Playouts(
+        ("a", "a", "", "ab", "é€x", "é€", "a", "b", "b"),
+        (-0.0, -0.0, -0.0, 1.0, -0.0, 2.5, -0.0, 0.0, -0.0),
+        tuple(range(1, 10)),
+    )
+    for upto in range(len(playouts) + 1):
+        want = tree_module._build_sequential(playouts, upto)
+        assert_identical_trees(tree_module._build_levels(playouts, upto), want)
+    all_negative_zero = Playouts(("a", "a", "ab"), (-0.0, -0.0, -0.0), (1, 2, 3))
+    tree = tree_module._build_levels(all_negative_zero, 3)
+    assert math.copysign(1.0, tree.total[tree.find("a")]) == -1.0  # created with -0.0, kept
+    assert math.copysign(1.0, tree.total[ROOT]) == 1.0  # the root starts from 0.0
+
+
+def test_level_builder_matches_on_a_larger_random_log():
+    rng = random.Random(11)
+    words = tuple("".join(rng.choices("abc", k=rng.randint(1, 12))) for _ in range(6000))
+    scores = tuple(round(rng.uniform(-100, 100), rng.choice([0, 2])) for _ in words)
+    playouts = Playouts(words, scores, tuple(range(1, len(words) + 1)))
+    for upto in (0, 2500, 6000):
+        want = tree_module._build_sequential(playouts, upto)
+        assert_identical_trees(tree_module._build_levels(playouts, upto), want)
+
+
+def test_build_tree_uses_the_level_builder_above_the_threshold(monkeypatch):
+    parsed = parse_playouts(random_puzzle(random.Random(5)))
+    want = tree_module._build_sequential(parsed, len(parsed))
+    monkeypatch.setattr(tree_module, "LEVELS_THRESHOLD", 0)
+    assert_identical_trees(build_tree(parsed), want)
+    expected = reference_tree(zip(parsed.words, parsed.scores))
+    assert tree_dict(build_tree(parsed), digits=17) == reference_dict(expected, digits=17)

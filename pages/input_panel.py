@@ -8,9 +8,11 @@ copied, and treated as read-only), so moving C never rebuilds the tree.
 from __future__ import annotations
 
 import hashlib
+import runpy
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import streamlit as st
 
@@ -34,6 +36,7 @@ from pages.markdown import code, escape
 
 DEFAULT_C = 1.0
 _LOADED = "_loaded_input"
+APP_PATH = Path(__file__).resolve().parent.parent / "app.py"
 
 
 @dataclass(frozen=True)
@@ -227,6 +230,12 @@ def render() -> LoadedInput:
 
 def require_input() -> LoadedInput:
     """The loaded input for a page; shows the parse error and stops the page when it is bad."""
+    if _LOADED not in st.session_state:
+        # Streamlit ran this page file alone: on a fresh server, a first request to a page's URL
+        # takes the legacy pages/-folder route, which skips app.py. Run the app instead; its
+        # st.navigation turns that route off for the process and runs this page inside the shell.
+        runpy.run_path(str(APP_PATH), run_name="__main__")
+        st.stop()
     loaded = st.session_state[_LOADED]
     if loaded.error is not None:
         where = "" if loaded.source == "text box" else f" in the {loaded.source}"

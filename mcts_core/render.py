@@ -5,6 +5,9 @@ Drawing is split in two so the app can cache the part that does not depend on C:
 :func:`render_tree` adds the selected path and the inspected node and emits the picture. Children
 that are not drawn are folded into one "+k more" node per parent. Every label is escaped: moves
 are user text.
+
+To compare two settings, :func:`render_tree` also draws a second selected path (teal, dashed);
+nodes and edges on both paths are purple, and an optional legend names the two paths.
 """
 
 from __future__ import annotations
@@ -21,6 +24,10 @@ PATH_FILL = "#fde0dd"
 INSPECTED_COLOR = "#1f77b4"
 NODE_FILL = "#f7f7f7"
 FOLD_COLOR = "#888888"
+SECOND_PATH_COLOR = "#00897b"
+SECOND_PATH_FILL = "#d7f0ec"
+SHARED_COLOR = "#7b3294"
+SHARED_FILL = "#ead9f0"
 
 
 def ranked_children(tree: Tree, node: int) -> list[int]:
@@ -51,6 +58,20 @@ def visible_nodes(
     return chosen
 
 
+def path_neighbourhood(tree: Tree, *paths: Sequence[int]) -> set[int]:
+    """The nodes on the given paths and every child of those nodes: the choices each path faced.
+
+    A compact alternative to :func:`visible_nodes` when the point is comparing paths: each level
+    shows only the siblings selection chose among, however wide the tree is.
+    """
+    chosen = {ROOT}
+    for path in paths:
+        for node in path:
+            chosen.add(node)
+            chosen.update(tree.children[node])
+    return chosen
+
+
 def render_tree(
     tree: Tree,
     visible: Collection[int],
@@ -58,22 +79,31 @@ def render_tree(
     path: Sequence[int] = (),
     inspected: int | None = None,
     decimals: int = 2,
+    second_path: Sequence[int] = (),
+    legend: tuple[str, str] | None = None,
 ) -> graphviz.Digraph:
-    """Draw the visible nodes, the selected path and the inspected node.
+    """Draw the visible nodes, the selected path(s) and the inspected node.
 
     Args:
         tree: the tree.
-        visible: nodes to draw (from :func:`visible_nodes`); the path and the inspected node's
+        visible: nodes to draw (from :func:`visible_nodes`); the paths and the inspected node's
             ancestors are added so they always show.
         path: selected nodes from the root down, highlighted in red with thick edges.
         inspected: the node whose children the table shows, outlined in blue.
         decimals: digits after the point for means.
+        second_path: another setting's selected nodes, highlighted in teal with thick dashed edges;
+            nodes and edges on both paths are purple.
+        legend: names of ``path`` and ``second_path`` (a newline breaks a long name); when given,
+            a key of the colours (and a "both" entry) is drawn beside the tree.
 
     Returns:
-        A top-down Digraph; node ids are ``n<index>``, never user text.
+        A top-down Digraph; node ids are ``n<index>`` (legend entries ``legend_<k>``), never user text.
     """
-    on_path = set(path)
-    drawn = set(visible) | on_path
+    on_second = set(second_path)
+    on_path = set(path) - on_second
+    on_both = set(path) & on_second
+    on_second -= on_both
+    drawn = set(visible) | on_path | on_second | on_both
     if inspected is not None:
         drawn.update(tree.path_nodes(inspected))
 
@@ -85,16 +115,53 @@ def render_tree(
         attributes = {}
         if node in on_path:
             attributes.update(color=PATH_COLOR, fillcolor=PATH_FILL, penwidth="2.5", fontcolor="#000000")
+        elif node in on_second:
+            attributes.update(
+                color=SECOND_PATH_COLOR, fillcolor=SECOND_PATH_FILL, penwidth="2.5", style="rounded,filled,dashed"
+            )
+        elif node in on_both:
+            attributes.update(color=SHARED_COLOR, fillcolor=SHARED_FILL, penwidth="2.5", fontcolor="#000000")
         if node == inspected:
             attributes.update(color=INSPECTED_COLOR, peripheries="2", penwidth="2")
         graph.node(f"n{node}", label=_label(tree, node, decimals), tooltip=_tooltip(tree, node), **attributes)
         if node != ROOT:
             parent = tree.parent[node]
-            edge = {"color": PATH_COLOR, "penwidth": "3"} if node in on_path and parent in on_path else {}
-            graph.edge(f"n{parent}", f"n{node}", **edge)
+            graph.edge(f"n{parent}", f"n{node}", **_path_edge(parent, node, on_path, on_second, on_both))
     for node in order:  # after the real children, so folds sit rightmost
         _fold_hidden_children(graph, tree, node, drawn)
+    if legend is not None:
+        _draw_legend(graph, legend)
     return graph
+
+
+def _path_edge(
+    parent: int, node: int, on_path: set[int], on_second: set[int], on_both: set[int]
+) -> dict[str, str]:
+    """Edge attributes: an edge belongs to a path when both its ends do (a shared parent counts)."""
+    if node in on_both and parent in on_both:
+        return {"color": SHARED_COLOR, "penwidth": "3"}
+    if node in on_path and parent in on_path | on_both:
+        return {"color": PATH_COLOR, "penwidth": "3"}
+    if node in on_second and parent in on_second | on_both:
+        return {"color": SECOND_PATH_COLOR, "penwidth": "3", "style": "dashed"}
+    return {}
+
+
+def _draw_legend(graph: graphviz.Digraph, names: tuple[str, str]) -> None:
+    """A boxed key of the path colours, stacked beside the tree (so it adds no height to wide trees)."""
+    entries = [
+        (names[0], {"color": PATH_COLOR, "fillcolor": PATH_FILL}),
+        (names[1], {"color": SECOND_PATH_COLOR, "fillcolor": SECOND_PATH_FILL, "style": "rounded,filled,dashed"}),
+        ("on both paths", {"color": SHARED_COLOR, "fillcolor": SHARED_FILL}),
+    ]
+    with graph.subgraph(name="cluster_legend") as key:
+        key.attr(label="Legend", fontname="Helvetica", fontsize="11", color="#cccccc", style="rounded")
+        for k, (name, style) in enumerate(entries):
+            # Names may hold user text: escape each line like node labels, then join with graphviz's "\\n".
+            label = graphviz.nohtml("\\n".join(graphviz.escape(line) for line in name.split("\n")))
+            key.node(f"legend_{k}", label=label, penwidth="2.5", fontsize="11", **style)
+        for k in range(1, len(entries)):  # invisible links stack the entries in this order
+            key.edge(f"legend_{k - 1}", f"legend_{k}", style="invis")
 
 
 def _depth_first_by_move(tree: Tree, drawn: set[int]) -> list[int]:
@@ -134,3 +201,18 @@ def _label(tree: Tree, node: int, decimals: int) -> str:
 
 def _tooltip(tree: Tree, node: int) -> str:
     return graphviz.nohtml(graphviz.escape(f"path {tree.path(node) or '(root)'}, total {tree.total[node]!r}"))
+
+
+def fits_top_down(tree: Tree, visible: Collection[int], *, max_rank_width: int = 12) -> bool:
+    """Whether a top-down drawing of ``visible`` stays readable once scaled to a page column.
+
+    Browsers scale the picture to the column's width, so a level with many boxes (fold boxes
+    included) shrinks every label; such trees read better left to right, where depth runs across.
+    """
+    width_at_depth: dict[int, int] = {}
+    for node in visible:
+        depth = tree.depth[node]
+        width_at_depth[depth] = width_at_depth.get(depth, 0) + 1
+        if any(kid not in visible for kid in tree.children[node]):  # its "+k more" box
+            width_at_depth[depth + 1] = width_at_depth.get(depth + 1, 0) + 1
+    return max(width_at_depth.values()) <= max_rank_width

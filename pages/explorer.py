@@ -4,7 +4,7 @@ import streamlit as st
 
 from mcts_core import ROOT, RULES
 from mcts_core.explain import explain_choice
-from mcts_core.render import render_tree, visible_nodes
+from mcts_core.render import fits_top_down, render_tree, visible_nodes
 from mcts_core.selection import score_children
 from mcts_core.tables import children_table
 from pages import input_panel
@@ -56,7 +56,7 @@ def explain(choice, children) -> None:
 columns = st.columns([3, 1, 1, 1, 1])
 columns[0].metric(
     "Selected path",
-    selected if selected else "(root is a leaf)",
+    escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
     help="The moves the selection rule follows from the root to a leaf at the current C; also in "
     "st.session_state['selected_path'].",
 )
@@ -137,12 +137,17 @@ with picture:
         st.session_state["_input_key"], budget, depth_limit or None, top_k or None, tree
     )
     graph = render_tree(tree, visible, path=path, inspected=inspected)
+    top_down = fits_top_down(tree, visible)
+    if not top_down:
+        graph.graph_attr["rankdir"] = "LR"
     hidden = len(tree) - len(visible | set(path) | set(tree.path_nodes(inspected)))
     st.caption(
         f"Red: the selected path at C = {c:.6g}. Blue outline: the inspected node. "
         + (f"{hidden:,} nodes folded into “+k more” boxes." if hidden > 0 else "All nodes drawn.")
     )
-    st.graphviz_chart(graph, width="stretch")
+    # A wide tree is drawn left to right at a readable scale inside a scrolling box.
+    with st.container(height="content" if top_down else 720, border=not top_down):
+        st.graphviz_chart(graph, width="stretch")
     st.download_button(
         "Download drawn tree (DOT)",
         graph.source,

@@ -108,7 +108,7 @@ def test_markup_in_moves_is_shown_not_interpreted(app):
     app.text_area(key="playouts").input("3 1\n<b> 1\n*_ 2\n\\N 3\n").run()
     assert not app.exception
     assert app.session_state["selected_path"] == "\\"
-    assert app.metric[0].value == "\\"
+    assert app.metric[0].value == "\\\\"  # escaped: the metric shows one literal backslash
 
 
 def test_the_sidebar_says_where_the_path_changes_near_the_current_c(app):

@@ -67,3 +67,89 @@ def test_user_moves_are_escaped_and_dot_renders_them_literally(move):
     escaped = {"<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;"}.get(move, move)
     assert f">{escaped}</text>" in text
     assert "n=1" in text
+
+
+# Two paths in one picture (the Compare page).
+from mcts_core.presets import C_FLIPS_CHOICE  # noqa: E402  (appended section)
+from mcts_core.render import SECOND_PATH_COLOR, SHARED_COLOR, path_neighbourhood  # noqa: E402
+
+
+def flips_paths():
+    """C_FLIPS_CHOICE with the UCB1 path at C = 0.5 ("aa") and a bias path that takes "abb"."""
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    first = selected_nodes(tree, c=0.5)
+    second = selected_nodes(tree, rule="progressive_bias", c=0.5, w=1.0, heuristic={"b": 1.0})
+    assert [tree.path(n) for n in first] == ["", "a", "aa"]
+    assert [tree.path(n) for n in second] == ["", "a", "ab", "abb"]
+    return tree, first, second
+
+
+def node_line(graph, node):
+    return re.search(rf"^\s*n{node} \[.*$", graph.source, flags=re.M).group(0)
+
+
+def edge_line(graph, parent, node):
+    return re.search(rf"^\s*n{parent} -> n{node}\b.*$", graph.source, flags=re.M).group(0)
+
+
+def test_second_path_is_teal_and_dashed_and_shared_part_is_purple():
+    tree, first, second = flips_paths()
+    graph = render_tree(tree, visible_nodes(tree), path=first, second_path=second)
+    a, aa, ab, abb = (tree.find(p) for p in ("a", "aa", "ab", "abb"))
+    for node in (ROOT, a):
+        assert f'color="{SHARED_COLOR}"' in node_line(graph, node)
+    assert f'color="{SHARED_COLOR}"' in edge_line(graph, ROOT, a)
+    assert f'color="{PATH_COLOR}"' in node_line(graph, aa)
+    assert re.search(rf'n{a} -> n{aa} \[color="{PATH_COLOR}" penwidth=3\]', graph.source)  # A: solid red
+    for parent, node in ((a, ab), (ab, abb)):
+        assert f'color="{SECOND_PATH_COLOR}"' in node_line(graph, node) and "dashed" in node_line(graph, node)
+        assert re.search(
+            rf'n{parent} -> n{node} \[color="{SECOND_PATH_COLOR}" penwidth=3 style=dashed\]', graph.source
+        )
+    b, aba = tree.find("b"), tree.find("aba")
+    assert "color=" not in node_line(graph, b) and "color=" not in node_line(graph, aba)
+    assert re.search(rf"n{ROOT} -> n{b}\s*$", graph.source, flags=re.M)  # off both paths: plain
+    assert "legend" not in graph.source
+
+
+def test_without_a_second_path_the_drawing_is_unchanged():
+    tree, first, _ = flips_paths()
+    visible = visible_nodes(tree)
+    assert render_tree(tree, visible, path=first).source == render_tree(tree, visible, path=first, second_path=()).source
+    assert SHARED_COLOR not in render_tree(tree, visible, path=first).source
+
+
+def test_second_path_reaches_beyond_the_cap():
+    tree = build_tree(parse_playouts(deep_tree()))
+    second = selected_nodes(tree, c=50.0)
+    graph = render_tree(tree, visible_nodes(tree, budget=5), path=selected_nodes(tree, c=0.0), second_path=second)
+    assert {str(n) for n in second} <= drawn_ids(graph)
+
+
+@pytest.mark.parametrize("name", ['A: "x"', "B <b>&\\", "{rule}|[c]", "two\nlines\\"])
+def test_legend_names_the_paths_and_is_escaped(name):
+    tree, first, second = flips_paths()
+    graph = render_tree(tree, visible_nodes(tree), path=first, second_path=second, legend=(name, "other"))
+    assert "subgraph cluster_legend" in graph.source
+    for colour in (PATH_COLOR, SECOND_PATH_COLOR, SHARED_COLOR):
+        assert re.search(rf'legend_\d \[label=.* color="{colour}"', graph.source)
+    svg = subprocess.run(["dot", "-Tsvg"], input=graph.source.encode(), capture_output=True, check=True).stdout
+    text = svg.decode()
+    for line in name.split("\n"):  # a newline in a name is a line break in the picture
+        shown = line.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+        assert f">{shown}</text>" in text
+    assert ">other</text>" in text and ">on both paths</text>" in text
+
+
+def test_path_neighbourhood_is_the_paths_and_the_children_they_chose_among():
+    tree, first, second = flips_paths()
+    around = path_neighbourhood(tree, first, second)
+    # aa, ab, abb are leaves or on B's path; aba is a child of ab (on B's path), b a child of the root.
+    assert {tree.path(n) for n in around} == {"", "a", "b", "aa", "ab", "aba", "abb"}
+    deep = build_tree(parse_playouts(deep_tree()))
+    path = selected_nodes(deep, c=1.4)
+    around = path_neighbourhood(deep, path)
+    assert around == set(path) | {kid for node in path for kid in deep.children[node]}
+    assert len(around) < 30 < len(deep)
+    graph = render_tree(deep, around, path=path)
+    assert drawn_ids(graph) == {str(n) for n in around}

@@ -1,0 +1,193 @@
+"""Classroom: predict which child UCB1 picks, then reveal the terms and why, node by node to a leaf."""
+
+import pandas as pd
+import streamlit as st
+
+from mcts_core import RULES, ROOT, score_children
+from mcts_core.explain import explain_choice
+from mcts_core.playback import Playback, ucb1_latex
+from mcts_core.render import render_tree, visible_nodes
+from pages import input_panel
+from pages.markdown import code, escape
+
+PATH = "class_path"  # moves from the root to the node the class is looking at
+GUESS = "class_guess"  # the move the student clicked at that node, None before the guess
+SCORE = "class_score"  # (right guesses, guesses)
+STORY_STEPS = 4
+
+# Static CSS, no user text: bigger type for a projector. The reveal table is an st.table (HTML),
+# so it scales with the page, unlike the canvas of st.dataframe.
+PRESENTATION_CSS = """
+<style>
+.stMainBlockContainer p, .stMainBlockContainer li { font-size: 1.45rem; line-height: 1.5; }
+.stMainBlockContainer h2 { font-size: 2.6rem; }
+.stMainBlockContainer table { font-size: 1.45rem; }
+.stMainBlockContainer .stButton button p { font-size: 1.5rem; }
+.stMainBlockContainer .katex { font-size: 1.6em; }
+.stMainBlockContainer code { font-size: 1em; }
+</style>
+"""
+
+loaded = input_panel.require_input()
+tree, c = loaded.tree, loaded.c
+
+
+def restart() -> None:
+    st.session_state[PATH] = ""
+    st.session_state[GUESS] = None
+    st.session_state[SCORE] = (0, 0)
+
+
+def guess(move: str, right: bool) -> None:
+    st.session_state[GUESS] = move
+    hits, asked = st.session_state[SCORE]
+    st.session_state[SCORE] = (hits + right, asked + 1)
+
+
+def next_node(move: str) -> None:
+    st.session_state[PATH] += move
+    st.session_state[GUESS] = None
+
+
+def node_name(node: int) -> str:
+    return code(tree.path(node)) if node != ROOT else "the root"
+
+
+def subject(node: int) -> str:
+    """The node as the subject of a sentence."""
+    return f"Node {node_name(node)}" if node != ROOT else "The root"
+
+
+# A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
+exercise = (st.session_state["_input_key"], c)
+if st.session_state.get("class_exercise") != exercise:
+    st.session_state["class_exercise"] = exercise
+    restart()
+
+presentation = st.toggle("Presentation view (large text for a projector)", key="class_presentation")
+if presentation:
+    st.html(PRESENTATION_CSS)
+
+node = tree.find(st.session_state[PATH])
+children = score_children(tree, node, c=c)
+choice = explain_choice(children)
+guessed = st.session_state[GUESS]
+hits, asked = st.session_state[SCORE]
+
+if choice is None:
+    st.markdown(f"## {subject(node)} is a leaf")
+else:
+    st.markdown(f"## Which child does UCB1 pick at {node_name(node)}?")
+st.caption(
+    f"C = {c:.6g} (sidebar). {subject(node)}: "
+    f"{tree.visits[node]:,} visits, mean {tree.mean(node):.4g}. Score so far: {hits} of {asked} right."
+)
+
+picture, lesson = st.columns([1, 1], gap="large")
+
+with lesson:
+    if choice is None:
+        st.success(
+            f"Selection stops here. The selected path is {code(tree.path(node))}."
+            if node != ROOT else "The root has no children: the selected path is empty."
+        )
+    else:
+        st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
+        # Buttons in move order, never in rank order: the order must not give the answer away.
+        by_move = sorted(children, key=lambda child: child.move)
+        buttons = st.columns(min(len(by_move), 4))
+        for index, child in enumerate(by_move):
+            buttons[index % len(buttons)].button(
+                f"**{escape(child.move)}** · {child.visits:,} visit{'s' if child.visits != 1 else ''} · "
+                f"mean {child.terms['mean']:.3g}",
+                key=f"class_guess_{index}",
+                on_click=guess,
+                args=(child.move, child.selected),
+                disabled=guessed is not None,
+                type="primary" if child.move == guessed else "secondary",
+                width="stretch",
+            )
+    if choice is not None and guessed is not None:
+        winner = choice.winner
+        if guessed == winner.move:
+            st.success(f"Right: UCB1 picks {code(winner.move)}.")
+        else:
+            st.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
+        st.table(
+            pd.DataFrame(
+                {
+                    "move": code(child.move),
+                    "visits": f"{child.visits:,}",
+                    "mean": f"{child.terms['mean']:.4f}",
+                    "exploration": f"{child.terms['exploration']:.4f}",
+                    "UCB1": f"{child.value:.4f}",
+                    "picked": "✔" if child.selected else "",
+                }
+                for child in children
+            ),
+        )
+        if choice.runner_up is None:
+            st.markdown(f"{code(winner.move)} is the only child: it is picked whatever C is.")
+        elif choice.deciding == "tie":
+            st.markdown(
+                f"{code(winner.move)} and {code(choice.runner_up.move)} tie exactly at UCB1 = "
+                f"{winner.value:.6g}: the smaller move wins."
+            )
+        else:
+            decided = "exploitation (the mean)" if choice.deciding == "mean" else "exploration"
+            st.markdown(
+                f"{code(winner.move)} beats {code(choice.runner_up.move)} by {choice.margin:.4g}: its mean "
+                f"differs by {choice.differences['mean']:+.4g} and its exploration bonus by "
+                f"{choice.differences['exploration']:+.4g}, so **{decided}** decided."
+            )
+        st.button(
+            f"Next node: step into {escape(winner.move)} ▶", key="class_next", on_click=next_node,
+            args=(winner.move,), type="primary",
+        )
+    st.button("↺ Restart from the root", key="class_restart", on_click=restart)
+
+with picture:
+    walked = tree.path_nodes(node)
+    visible = visible_nodes(tree, budget=40 if presentation else 300)
+    st.graphviz_chart(render_tree(tree, visible, path=walked, inspected=node), width="stretch")
+
+with st.expander("Legend and formula", expanded=presentation):
+    st.markdown(
+        ":red[**Red**]: the path walked so far, from the root. :blue[**Blue double outline**]: the "
+        "node choosing now. Each box: the move, n = visits, μ = mean score."
+    )
+    st.latex(r"\mathrm{UCB1}(M) = " + RULES["ucb1"].formula)
+    if choice is not None:
+        st.caption(f"At {node_name(node)}, N.v = {tree.visits[node]:,} and C = {c:.6g}:")
+        st.latex(r"\mathrm{UCB1}(M) = " + ucb1_latex(tree.visits[node], c=c))
+        if guessed is not None:
+            for child in children:
+                st.caption(f"Child {code(child.move)}:")
+                st.latex(ucb1_latex(tree.visits[node], child.visits, child.total, c=c))
+
+with st.expander("How MCTS builds this tree", expanded=False):
+    steps = Playback(loaded.playouts, tree).first_steps(min(STORY_STEPS, tree.playouts))
+    lines = []
+    for step in steps:
+        walked_through = [node_name(n) for n in step.path[1:] if n != step.created]
+        through = f" walked through {', '.join(walked_through)} and" if walked_through else ""
+        if step.created is None:
+            outcome = f" found its whole word already in the tree and created nothing"
+        else:
+            outcome = f" created node {node_name(step.created)} with 1 visit and mean {step.score:g}"
+        root_after = step.after[0]
+        lines.append(
+            f"1. Playout {step.k} {code(f'{step.word} {step.score:g}')}{through}{outcome}. "
+            f"The root now has {root_after.visits} visit{'s' if root_after.visits != 1 else ''}, "
+            f"mean {root_after.mean:.4g}."
+        )
+    st.markdown(
+        "Every playout adds one visit and its score to the root and to each node on its word that "
+        "already exists, creates the first missing node, and stops there.\n\n" + "\n".join(lines)
+    )
+    if tree.playouts > len(steps):
+        st.markdown(f"… and so on for all {tree.playouts:,} playouts. The Playback page replays every one.")
+    st.markdown(
+        "Then selection starts at the root and repeatedly steps into the child with the largest UCB1 "
+        "value until it reaches a node with no children."
+    )

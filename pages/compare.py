@@ -1,0 +1,160 @@
+"""Compare: two selection settings on the same tree (C1 vs C2, or rule A vs rule B) and where they split."""
+
+import pandas as pd
+import streamlit as st
+
+from mcts_core import RULES
+from mcts_core.c_range import suggest_c_range
+from mcts_core.compare import compare_paths, comparison_rows, describe
+from mcts_core.render import PATH_FILL, SECOND_PATH_FILL, path_neighbourhood, render_tree, visible_nodes
+from pages import input_panel, rule_panel
+from pages.markdown import code, escape
+
+RANK_CHANGED = "background-color: #fff3b0; font-weight: bold"
+
+loaded = input_panel.require_input()
+tree = loaded.tree
+setting_a = {"rule": loaded.rule, "c": loaded.c, **loaded.settings}
+if "cmp_c" not in st.session_state or (
+    st.session_state.get("_cmp_input_key") != st.session_state["_input_key"] and loaded.playouts.c is not None
+):
+    # First visit, or an input whose header sets A's C (as it sets the sidebar slider): B explores
+    # twice as much as A, a comparison that often already shows something.
+    st.session_state["cmp_c"] = 2 * loaded.c if loaded.c > 0 else 1.0
+st.session_state["_cmp_input_key"] = st.session_state["_input_key"]
+
+
+def path_text(nodes) -> str:
+    """The moves of a selected path, or a note when the root is a leaf."""
+    return tree.path(nodes[-1]) or "(root is a leaf)"
+
+
+def node_name(node: int) -> str:
+    """A node for markdown: its path as code, or **root**."""
+    return code(tree.path(node)) if tree.path(node) else "**root**"
+
+
+def style_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """Cell styles: each setting's choice in its path colour, changed ranks highlighted."""
+    styles = pd.DataFrame("", index=table.index, columns=table.columns)
+    styles.loc[table["rank A"] == 1, "move"] = f"background-color: {PATH_FILL}; font-weight: bold"
+    styles.loc[table["rank B"] == 1, "move"] = f"background-color: {SECOND_PATH_FILL}; font-weight: bold"
+    styles.loc[table["rank changed"], ["rank A", "rank B"]] = RANK_CHANGED
+    return styles
+
+
+summary = st.container()  # filled once B is known, but shown first: the answer on top
+column_a, column_b = st.columns(2, gap="large", border=True)
+
+with column_a:
+    st.subheader("Setting A: the sidebar")
+    st.markdown(f":red-background[{escape(describe(setting_a))}]")
+    st.latex(RULES[loaded.rule].formula)
+    st.caption("Change A in the sidebar; it drives the Explorer too.")
+with column_b:
+    st.subheader("Setting B")
+    rule_b, settings_b = rule_panel.render(loaded.annotations, prefix="cmp_", c_key="cmp_c")
+    max_c, _ = suggest_c_range(loaded.playouts.scores, st.session_state["cmp_c"])
+    c_b = st.number_input(
+        RULES[rule_b].settings[0].label + " (B)",
+        min_value=0.0,
+        step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
+        format="%.6g",
+        key="cmp_c",
+        help="Any C >= 0; type an exact value or step with +/-.",
+    )
+setting_b = {"rule": rule_b, "c": c_b, **settings_b}
+comparison = compare_paths(tree, setting_a, setting_b)
+name_a, name_b = f"A: {describe(setting_a)}", f"B: {describe(setting_b)}"
+
+with summary:
+    metrics = st.columns([3, 3, 1, 1, 2])
+    metrics[0].metric("Path A", path_text(comparison.path_a), help=escape(name_a))
+    metrics[1].metric("Path B", path_text(comparison.path_b), help=escape(name_b))
+    metrics[2].metric("Length A", len(comparison.path_a) - 1)
+    metrics[3].metric("Length B", len(comparison.path_b) - 1)
+    metrics[4].metric(
+        "Paths",
+        "identical" if comparison.identical else f"split at {tree.path(comparison.split) or 'root'}",
+        help="Where the two selected paths part: the deepest node both contain.",
+    )
+    if comparison.identical:
+        st.success(
+            f"Both settings select the same path, {code(path_text(comparison.path_a))}. "
+            "Change B's rule or C to see where they start to disagree."
+        )
+    else:
+        st.info(
+            f"The paths split at {node_name(comparison.split)}: A takes "
+            f"{code(tree.move[comparison.choice_a])}, B takes {code(tree.move[comparison.choice_b])}."
+        )
+
+with st.expander("What to draw"):
+    around = st.toggle(
+        "Only the paths and the children they chose among",
+        value=True,
+        key="cmp_around_paths",
+        help="Off: the most visited nodes, like the Explorer (the paths are always drawn).",
+    )
+    limits = st.columns(2)
+    budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key="cmp_budget", disabled=around)
+    depth_limit = limits[1].number_input(
+        "Depth limit (0 = none)", 0, 1000, 0, key="cmp_max_depth", disabled=around
+    )
+if around:
+    visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
+else:
+    visible = visible_nodes(tree, budget=budget, max_depth=depth_limit or None)
+graph = render_tree(
+    tree,
+    visible,
+    path=comparison.path_a,
+    second_path=comparison.path_b,
+    legend=("A: " + describe(setting_a, "\n"), "B: " + describe(setting_b, "\n")),  # one part per line
+)
+st.caption(
+    "Red: A's path. Teal, dashed: B's path. Purple: on both. Nodes not drawn fold into “+k more” boxes."
+)
+st.graphviz_chart(graph, width="content")  # natural size, shrunk only when wider than the page
+st.download_button(
+    "Download drawn tree (DOT)",
+    graph.source,
+    file_name="mcts_compare.dot",
+    mime="text/vnd.graphviz",
+    key="cmp_download_dot",
+)
+
+st.subheader("Where the paths split")
+if comparison.identical:
+    st.caption("Nothing to compare: the paths never part.")
+else:
+    split = comparison.split
+    st.markdown(
+        f"Node {node_name(split)}: {tree.visits[split]:,} visits, mean {tree.mean(split):.4f}. "
+        f"A picks {code(tree.move[comparison.choice_a])}, B picks {code(tree.move[comparison.choice_b])}. "
+        "Its children under both settings:"
+    )
+    table = pd.DataFrame(comparison_rows(comparison))
+    terms = [name for name in table.columns if name not in ("move", "visits", "rank A", "rank B", "rank changed")]
+    st.dataframe(
+        table.style.apply(style_rows, axis=None),
+        hide_index=True,
+        key="cmp_table",
+        column_order=[name for name in table.columns if name != "rank changed"],  # the highlight says it
+        column_config={name: st.column_config.NumberColumn(format="%.4f") for name in terms},
+    )
+    notes = [
+        "Move in red: A's choice; in teal: B's. Yellow ranks: the child's rank differs between A and B. "
+        "Δ = B − A; a term without A/B is the same under both."
+    ]
+    if comparison.only_a:
+        notes.append(f"Only A has {escape(', '.join(comparison.only_a))}.")
+    if comparison.only_b:
+        notes.append(f"Only B has {escape(', '.join(comparison.only_b))}.")
+    st.caption(" ".join(notes))
+    for side, scores in (("A", comparison.children[0].a), ("B", comparison.children[0].b)):
+        if scores.random:
+            st.warning(
+                f"Under {side} this node is below the sample threshold and draws a child at random; "
+                "the path follows the most likely one, ties to the smaller move."
+            )

@@ -1,0 +1,160 @@
+"""Playback: watch the tree grow playout by playout, and the root children's statistics race."""
+
+import pandas as pd
+import streamlit as st
+
+from mcts_core import ROOT
+from mcts_core.playback import Frame, Playback, race
+from mcts_core.render import render_tree, visible_nodes
+from pages import input_panel
+from pages.markdown import code, escape
+
+K = "playback_k"
+PLAYING = "playback_playing"
+DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
+
+loaded = input_panel.require_input()
+input_key = st.session_state["_input_key"]
+
+
+@st.cache_resource(max_entries=4, show_spinner="Preparing the playback…")
+def cached_playback(key: str, _playouts, _tree) -> Playback:
+    """One Playback (checkpoints of the replay) per input."""
+    return Playback(_playouts, _tree)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def cached_frame(key: str, k: int, _playback: Playback) -> Frame:
+    """Frames are read-only: back and forth over recent k costs nothing."""
+    return _playback.frame(k)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def cached_race(key: str, _playback: Playback) -> pd.DataFrame:
+    return pd.DataFrame(race(_playback.tree, _playback.playouts).columns())
+
+
+playback = cached_playback(input_key, loaded.playouts, loaded.tree)
+count = len(playback)
+st.session_state.setdefault(K, 1)
+st.session_state[K] = min(max(st.session_state[K], 1), count)  # a shorter input may have come in
+st.session_state.setdefault("playback_stride", max(1, count // 1000))
+
+
+def move_k(steps: int) -> None:
+    st.session_state[K] = min(max(st.session_state[K] + steps * st.session_state["playback_stride"], 1), count)
+
+
+def toggle_play() -> None:
+    playing = not st.session_state.get(PLAYING, False)
+    st.session_state[PLAYING] = playing
+    if playing and st.session_state[K] >= count:  # play again from the start
+        st.session_state[K] = 1
+
+
+def node_name(tree, node: int) -> str:
+    return tree.path(node) if node != ROOT else "(root)"
+
+
+playing = st.session_state.get(PLAYING, False)
+controls = st.columns([1, 2, 2, 3], vertical_alignment="bottom")
+controls[0].button(
+    "Pause" if playing else "Play", key="playback_play", on_click=toggle_play, width="stretch",
+    icon=":material/pause:" if playing else ":material/play_arrow:",
+    disabled=count == 1, type="primary",
+)
+delay = controls[1].select_slider(
+    "Speed (seconds per step)", DELAYS, value=1.0, key="playback_delay",
+    help="How long each tree stays on screen while playing.",
+)
+controls[2].number_input(
+    "Playouts per step", 1, max(count, 1), key="playback_stride",
+    help="How far Previous, Next and Play move k; raise it to skim a large log.",
+)
+budget = controls[3].number_input(
+    "Most nodes drawn", 10, 5000, 300, step=50, key="playback_budget",
+    help="The rest are folded into “+k more” boxes.",
+)
+
+
+def show_frame() -> None:
+    """The tree after k playouts and what playout k changed; re-run alone on every play tick."""
+    if st.session_state.get(PLAYING, False):
+        move_k(1)
+        if st.session_state[K] >= count:
+            st.session_state[PLAYING] = False
+            st.rerun()  # the whole page: drop the timer and turn Pause back into Play
+
+    stepper = st.columns([1, 8, 1], vertical_alignment="bottom")
+    k = st.session_state[K]
+    stepper[0].button("◀ Previous", key="playback_prev", on_click=move_k, args=(-1,), disabled=k <= 1, width="stretch")
+    if count > 1:
+        stepper[1].slider("Playouts replayed (k)", 1, count, key=K)
+    else:
+        stepper[1].caption("The input has a single playout.")
+    stepper[2].button("Next ▶", key="playback_next", on_click=move_k, args=(1,), disabled=k >= count, width="stretch")
+
+    frame = cached_frame(input_key, k, playback)
+    tree, step = frame.tree, frame.step
+    facts = st.columns([1, 3, 1, 2])
+    facts[0].metric("Playout", f"{k:,} / {count:,}")
+    facts[1].metric("Word", escape(step.word), help=f"Input line {step.line}.")
+    facts[2].metric("Score", f"{step.score:g}")
+    facts[3].metric("Created node", escape(node_name(tree, step.created)) if step.created is not None else "none")
+    if step.created is None:
+        st.markdown(
+            f"**No new node:** its whole word {code(step.word)} existed, so every node on it was updated."
+        )
+    else:
+        st.markdown(
+            f"Playout {k:,} walked down {code(step.word)} while the nodes existed and **created node "
+            f"{code(node_name(tree, step.created))}** with 1 visit and mean {step.score:g}; then it stopped."
+        )
+
+    picture, numbers = st.columns([3, 2], gap="large")
+    with picture:
+        visible = visible_nodes(tree, budget=budget)
+        hidden = len(tree) - len(visible | set(step.path))
+        st.caption(
+            "Red: the nodes this playout updated, root first. Blue double outline: the node it created. "
+            + (f"{hidden:,} nodes folded into “+k more” boxes." if hidden > 0 else "All nodes drawn.")
+        )
+        st.graphviz_chart(
+            render_tree(tree, visible, path=step.path, inspected=step.created), width="stretch"
+        )
+    with numbers:
+        st.subheader("The path it updated")
+        rows = [
+            {
+                "node": node_name(tree, node),
+                "visits before": before.visits,
+                "visits after": after.visits,
+                "mean before": before.mean,
+                "mean after": after.mean,
+            }
+            for node, before, after in zip(step.path, step.before, step.after)
+        ]
+        st.dataframe(
+            pd.DataFrame(rows),
+            hide_index=True,
+            key="playback_path_table",
+            column_config={
+                "mean before": st.column_config.NumberColumn(format="%.3f", help="Empty: the node was new."),
+                "mean after": st.column_config.NumberColumn(format="%.3f"),
+            },
+        )
+        st.caption("Each node on the path gets one more visit and the playout's score added to its total.")
+
+
+st.fragment(show_frame, run_every=delay if playing else None)()
+
+st.divider()
+st.subheader("How the root's children race")
+frame_race = cached_race(input_key, playback)
+share, mean = st.columns(2)
+with share:
+    st.caption("Share of the root's visits that went through each child, after k playouts.")
+    st.line_chart(frame_race, x="k", y="share", color="move", height=280)
+with mean:
+    st.caption("Mean score of each root child after k playouts (its UCB1 exploitation term).")
+    st.line_chart(frame_race, x="k", y="mean", color="move", height=280)

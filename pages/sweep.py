@@ -1,0 +1,286 @@
+"""C sweep: exactly where the selected path changes as C moves (UCB1 lines, envelopes, intervals)."""
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from mcts_core import RULES, node_envelope
+from mcts_core.c_range import suggest_c_range
+from mcts_core.sweep import sweep
+from mcts_core.sweep_data import (
+    bands_frame,
+    crossings_frame,
+    envelope_frame,
+    interval_at,
+    lines_frame,
+    on_path_frame,
+    range_problem,
+    sweep_nodes,
+    zoom_range,
+)
+from pages import input_panel
+from pages.markdown import code, escape
+
+CURRENT_C = "#d62728"  # the sidebar C, red as the selected path in the Explorer
+AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
+C_FORMAT = ".10g"  # tooltips: enough digits to tell a breakpoint from its neighbours
+SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
+
+loaded = input_panel.require_input()
+tree, c = loaded.tree, loaded.c
+max_c, _ = suggest_c_range(loaded.playouts.scores, c)
+if st.session_state.get("_sweep_input_key") != st.session_state["_input_key"]:
+    # A new input: sweep the sidebar slider's range, as the slider shows it.
+    st.session_state["sweep_from"], st.session_state["sweep_to"] = 0.0, max_c
+    st.session_state["_sweep_input_key"] = st.session_state["_input_key"]
+
+
+def reset_range() -> None:
+    st.session_state["sweep_from"], st.session_state["sweep_to"] = 0.0, max_c
+
+
+def zoom_in() -> None:
+    # The zoom was worked out by the previous run, from the range the user is looking at.
+    st.session_state["sweep_from"], st.session_state["sweep_to"] = st.session_state["_sweep_zoom"]
+
+
+def name(path: str) -> str:
+    """A node or path for markdown: code, or **root** for the empty path."""
+    return code(path) if path else "**root**"
+
+
+def c_scale(c_from: float, c_to: float) -> alt.Scale:
+    return alt.Scale(domain=[c_from, c_to], nice=False, zero=False)
+
+
+def current_c_layer(scale: alt.Scale) -> alt.Chart:
+    """A red vertical rule at the sidebar C, its value in the tooltip."""
+    marker = pd.DataFrame({"c": [c], "what": ["sidebar C"]})
+    return (
+        alt.Chart(marker)
+        .mark_rule(color=CURRENT_C, strokeWidth=2)
+        .encode(
+            x=alt.X("c:Q", scale=scale),
+            tooltip=[alt.Tooltip("what:N", title=" "), alt.Tooltip("c:Q", title="C", format=C_FORMAT)],
+        )
+    )
+
+
+def band_strip(bands: pd.DataFrame, scale: alt.Scale, show_c: bool) -> alt.LayerChart:
+    """The selected path as colour bands along C, labelled where wide enough."""
+    # A one-category y axis gives the strip the same left margin as the lines chart below it.
+    base = alt.Chart(bands).transform_calculate(row="'path'")
+    rects = base.mark_rect(stroke="white", strokeWidth=1).encode(
+        x=alt.X("c_from:Q", scale=scale, title="C", axis=alt.Axis(orient="top")),
+        x2="c_to:Q",
+        y=alt.Y("row:N", title="path", axis=alt.Axis(labels=False, ticks=False, domain=False)),
+        color=alt.Color("path:N", legend=None, scale=alt.Scale(scheme="tableau20")),
+        tooltip=[
+            alt.Tooltip("path:N", title="selected path"),
+            alt.Tooltip("c_from:Q", title="from C", format=C_FORMAT),
+            alt.Tooltip("c_to:Q", title="to C", format=C_FORMAT),
+            alt.Tooltip("length:Q", title="length"),
+            alt.Tooltip("leaf_visits:Q", title="leaf visits"),
+            alt.Tooltip("leaf_mean:Q", title="leaf mean", format=".4f"),
+        ],
+    )
+    labels = base.mark_text(fontSize=13, fontWeight="bold", color="black").encode(
+        x="middle:Q", y="row:N", text="label:N"
+    )
+    layers = [rects, labels] + ([current_c_layer(scale)] if show_c else [])
+    # Streamlit fits the whole chart, axis included, into this height.
+    return alt.layer(*layers).properties(height=110).configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
+
+
+def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, show_c: bool) -> alt.LayerChart:
+    """The node's children as UCB1 lines in C, the envelope thick, crossings marked."""
+    c_from, c_to = scale.domain
+    move = alt.Color("move:N", title="child", legend=alt.Legend(orient="top", symbolStrokeWidth=4))
+    shading = (
+        alt.Chart(on_path)
+        .mark_rect(color="#f0f0f0")
+        .encode(x=alt.X("c_from:Q", scale=scale), x2="c_to:Q")
+    )
+    lines = (
+        alt.Chart(lines_frame(envelope, c_from, c_to))
+        .mark_line(strokeWidth=1.5, strokeDash=[5, 3], clip=True)
+        .encode(
+            x=alt.X("c:Q", scale=scale, title="C"),
+            y=alt.Y("value:Q", title="UCB1 value = mean + C·slope", scale=alt.Scale(zero=False)),
+            color=move,
+            tooltip=[
+                alt.Tooltip("move:N", title="child"),
+                alt.Tooltip("visits:Q"),
+                alt.Tooltip("mean:Q", format=".6g"),
+                alt.Tooltip("slope:Q", title="slope √(ln N/n)", format=".6g"),
+            ],
+        )
+    )
+    envelope_line = (
+        alt.Chart(envelope_frame(envelope))
+        .mark_line(strokeWidth=6, clip=True)
+        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", color=move, detail="segment:N",
+                tooltip=[alt.Tooltip("move:N", title="chosen child")])
+    )
+    crossings = crossings_frame(envelope)
+    crossing_tooltip = [
+        alt.Tooltip("c:Q", title="C", format=C_FORMAT),
+        alt.Tooltip("before:N", title="chosen below"),
+        alt.Tooltip("after:N", title="chosen from here"),
+    ]
+    rules = (
+        alt.Chart(crossings)
+        .mark_rule(color="black", strokeDash=[2, 2])
+        .encode(x=alt.X("c:Q", scale=scale), tooltip=crossing_tooltip)
+    )
+    points = (
+        alt.Chart(crossings)
+        .mark_point(filled=True, size=120, color="black", shape="diamond")
+        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", tooltip=crossing_tooltip)
+    )
+    values = (
+        alt.Chart(crossings)
+        .mark_text(align="left", dx=7, dy=-10, fontWeight="bold")
+        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
+    )
+    layers = [shading, lines, envelope_line, rules, points, values] + ([current_c_layer(scale)] if show_c else [])
+    return alt.layer(*layers).properties(height=380).configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
+
+
+def summary_sentence(bands: pd.DataFrame) -> str:
+    """The answer in words: which path holds for which C (the first few intervals)."""
+    parts = [
+        f"{name(row.path)} for C in [{row.c_from:.6g}, {row.c_to:.6g})"
+        for row in bands.head(SHOWN_INTERVALS).itertuples()
+    ]
+    more = len(bands) - SHOWN_INTERVALS
+    return "; ".join(parts) + (f"; and {more} more intervals (table below)." if more > 0 else ".")
+
+
+st.title("C sweep")
+st.caption(
+    "Where the selected path changes as C moves. At every node each child's UCB1 value is a straight "
+    "line in C, mean + C·√(ln N / n); selection follows the highest line, so the path is constant "
+    "between exact breakpoints. A breakpoint belongs to the interval on its right."
+)
+if loaded.rule != "ucb1":
+    st.info(
+        f"The sidebar rule is {escape(RULES[loaded.rule].name)}: this sweep is exact for UCB1 only. "
+        "Everything below is the **UCB1** sweep of the same tree."
+    )
+
+controls = st.columns([1, 1, 1, 1, 2], vertical_alignment="bottom")
+c_from = controls[0].number_input("Sweep C from", key="sweep_from", format="%.6g", step=max_c / 100)
+c_to = controls[1].number_input("to", key="sweep_to", format="%.6g", step=max_c / 100)
+controls[2].button(
+    "Slider range", on_click=reset_range, key="sweep_reset", width="stretch", help="Back to 0 … the sidebar slider's maximum."
+)
+problem = range_problem(c_from, c_to)
+if problem is not None:
+    st.error(escape(problem), icon="⚠️")
+    st.stop()
+
+intervals = sweep(tree, c_from, c_to)
+st.session_state["_sweep_zoom"] = zoom = zoom_range(intervals)
+controls[3].button(
+    "Zoom to breakpoints",
+    on_click=zoom_in,
+    key="sweep_zoom",
+    width="stretch",
+    disabled=zoom is None or zoom == (c_from, c_to),
+    help="Narrow the range to where the path changes, with some room after the last breakpoint.",
+)
+bands = bands_frame(tree, intervals)
+current = interval_at(intervals, c)
+scale = c_scale(c_from, c_to)
+
+metrics = st.columns([3, 1, 1, 2])
+metrics[0].metric(
+    "UCB1 path at the sidebar C",
+    (intervals[current].path or "(root is a leaf)") if current is not None else "outside the range",
+    help=f"C = {c!r}",
+)
+metrics[1].metric("Intervals", len(intervals))
+metrics[2].metric("Breakpoints", len(intervals) - 1)
+metrics[3].metric("Swept range", f"[{c_from:.4g}, {c_to:.4g})")
+st.markdown(summary_sentence(bands))
+
+st.subheader("Selected path along C")
+st.altair_chart(band_strip(bands, scale, current is not None), width="stretch", key="sweep_strip")
+st.caption(
+    "Each band is an interval of C with one selected path (hover for its statistics). "
+    + (f"Red line: the sidebar C = {c:.6g}." if current is not None else
+       f"The sidebar C = {c:.6g} is outside this range.")
+)
+
+st.subheader("Why: a node's children as lines in C")
+options = sweep_nodes(intervals) or [""]  # a root without children still has itself
+if st.session_state.get("sweep_node") not in options:
+    st.session_state["sweep_node"] = options[0] if options else ""  # e.g. after a new input
+picker = st.columns([2, 2, 3])
+picked = picker[0].selectbox(
+    "Node on a swept path",
+    options,
+    key="sweep_node",
+    format_func=lambda path: f"{path}  (depth {len(path)})" if path else "root",
+    help="Every node where some interval's path makes a choice, root first.",
+)
+typed = picker[1].text_input("…or any node path", key="sweep_node_path", help="Moves from the root, e.g. `ab`; empty = use the list.")
+node_path = picked or ""
+if typed:
+    try:
+        tree.find(typed)
+        node_path = typed
+    except KeyError as missing:
+        st.error(escape(f"{missing.args[0]}; showing {node_path or 'the root'} instead."))
+node = tree.find(node_path)
+envelope = node_envelope(tree, node, c_from, c_to)
+if not envelope.lines:
+    st.info(f"Node {name(node_path)} is a leaf: there is no choice to draw.")
+else:
+    on_path = on_path_frame(intervals, node_path)
+    st.altair_chart(
+        lines_chart(envelope, on_path, scale, current is not None), width="stretch", key="sweep_lines"
+    )
+    changes = ", ".join(
+        f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
+    )
+    st.caption(
+        f"Node {name(node_path)}, {tree.visits[node]:,} visits. Dashed: each child's line; thick: the "
+        "child selected at that C (the upper envelope); black diamonds: where the choice changes"
+        + (f" ({changes})" if changes else " (never in this range)")
+        + ". Grey background: C where the selected path passes through this node."
+    )
+
+st.subheader("Intervals")
+# The table names the root "(root)": an empty cell would read as "no breakpoint",
+# and the first row, which no breakpoint starts, is left blank rather than "None".
+table = bands.assign(node=bands["node"].replace("", "(root)")).fillna({"node": "", "before": "", "after": ""})
+st.dataframe(
+    table.style.apply(
+        lambda row: ["background-color: #fde0dd; font-weight: bold" if row.name == current else ""] * len(row),
+        axis=1,
+    ),
+    hide_index=True,
+    key="sweep_table",
+    column_order=["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean", "node", "before", "after"],
+    column_config={
+        "c_from": st.column_config.NumberColumn("from C", format="%.10g"),
+        "c_to": st.column_config.NumberColumn("to C (excluded)", format="%.10g"),
+        "path": st.column_config.TextColumn("selected path"),
+        "length": st.column_config.NumberColumn("length"),
+        "leaf_visits": st.column_config.NumberColumn("leaf visits"),
+        "leaf_mean": st.column_config.NumberColumn("leaf mean", format="%.4f"),
+        "node": st.column_config.TextColumn("breakpoint at node", help="Where the choice changes; empty = root."),
+        "before": st.column_config.TextColumn("child before"),
+        "after": st.column_config.TextColumn("child from here"),
+    },
+)
+st.caption("Highlighted: the interval holding the sidebar C. Each row after the first starts at a breakpoint.")
+st.download_button(
+    "Download intervals (CSV)",
+    bands.drop(columns=["middle", "label"]).to_csv(index=False),
+    file_name="c_sweep.csv",
+    mime="text/csv",
+    key="sweep_csv",
+)

@@ -1,0 +1,113 @@
+"""AppTest of the Classroom page: predict the child UCB1 picks, reveal why, walk down to a leaf."""
+
+import pytest
+
+from apptest_support import plain, start_app
+from conftest import STATEMENT_EXAMPLE
+
+
+@pytest.fixture
+def app(monkeypatch):
+    app = start_app(monkeypatch, page="pages/classroom.py")
+    app.text_area(key="playouts").input(STATEMENT_EXAMPLE).run()
+    assert not app.exception
+    return app
+
+
+def guess_buttons(app):
+    return [button for button in app.button if button.key and button.key.startswith("class_guess_")]
+
+
+def test_the_question_hides_the_terms_until_the_guess(app):
+    assert "Which child does UCB1 pick at the root?" in app.markdown[0].value
+    labels = [plain(button.label) for button in guess_buttons(app)]
+    assert labels == ["**a** · 1 visit · mean 20", "**b** · 2 visits · mean 17"]  # move order, not rank
+    assert not app.table and not app.success and not app.error
+    assert len(app.latex) == 2  # the formula, with N.v and C only
+
+
+def test_a_wrong_guess_reveals_the_table_and_the_deciding_term(app):
+    app.button(key="class_guess_1").click().run()  # b
+    assert not app.exception
+    assert plain(app.error[0].value) == "Not this time: you picked ` b `, UCB1 picks ` a `."
+    table = app.table[0].value
+    assert list(table.columns) == ["move", "visits", "mean", "exploration", "UCB1", "picked"]
+    assert table["move"].tolist() == ["` a `", "` b `"]  # best first
+    assert table["UCB1"].tolist() == ["20.1048", "17.0741"] and table["picked"].tolist() == ["✔", ""]
+    assert any("**exploitation (the mean)** decided" in block.value for block in app.markdown)
+    assert all(button.disabled for button in guess_buttons(app))
+    assert app.session_state["class_score"] == (0, 1)
+    assert len(app.latex) == 4  # plus one substituted line per child
+
+
+def test_a_right_guess_then_next_node_reaches_the_leaf(app):
+    app.button(key="class_guess_0").click().run()  # a
+    assert not app.exception
+    assert plain(app.success[0].value) == "Right: UCB1 picks ` a `."
+    app.button(key="class_next").click().run()
+    assert not app.exception
+    assert app.session_state["class_path"] == "a"
+    assert "is a leaf" in app.markdown[0].value
+    assert plain(app.success[0].value) == "Selection stops here. The selected path is ` a `."
+    assert not guess_buttons(app)
+    assert app.session_state["class_score"] == (1, 1)
+
+
+def test_restart_goes_back_to_the_root_and_clears_the_score(app):
+    app.button(key="class_guess_1").click().run()
+    app.button(key="class_next").click().run()
+    app.button(key="class_restart").click().run()
+    assert not app.exception
+    assert app.session_state["class_path"] == "" and app.session_state["class_guess"] is None
+    assert app.session_state["class_score"] == (0, 0)
+    assert not any(button.disabled for button in guess_buttons(app))
+
+
+def test_walking_a_deep_tree_follows_the_selected_path(app):
+    app.selectbox(key="preset").select("Deep tree (400 playouts)").run()
+    selected = app.session_state["selected_path"]
+    for depth, move in enumerate(selected):
+        assert app.session_state["class_path"] == selected[:depth]
+        app.button(key="class_guess_0").click().run()  # whatever the guess, the walk goes UCB1's way
+        assert not app.exception
+        assert any(f"UCB1 picks ` {move} `" in plain(alert.value) for alert in [*app.success, *app.error])
+        app.button(key="class_next").click().run()
+    assert app.session_state["class_path"] == selected
+    assert "is a leaf" in app.markdown[0].value
+    assert app.session_state["class_score"][1] == len(selected)
+
+
+def test_a_new_c_starts_the_exercise_again(app):
+    app.button(key="class_guess_0").click().run()
+    app.button(key="class_next").click().run()
+    app.slider(key="c").set_value(5.0).run()
+    assert not app.exception
+    assert app.session_state["class_path"] == "" and app.session_state["class_score"] == (0, 0)
+
+
+def test_presentation_view_opens_the_legend(app):
+    app.toggle(key="class_presentation").set_value(True).run()
+    assert not app.exception
+    assert app.expander[0].proto.expanded
+    assert app.get("html")
+
+
+def test_the_explainer_tells_the_first_playouts_with_their_numbers(app):
+    story = next(block.value for block in app.markdown if "Playout 1" in block.value)
+    assert "Playout 1 ` baa 30 ` created node ` b ` with 1 visit and mean 30" in story
+    assert "Playout 3 ` bbb 4 ` walked through ` b ` and created node ` bb `" in story
+    assert "The root now has 3 visits, mean 18." in story
+
+
+def test_markup_in_moves_is_shown_not_interpreted(app):
+    app.text_area(key="playouts").input("2 1\n*_ 1\n<b> 2\n").run()
+    assert not app.exception
+    labels = [button.label for button in guess_buttons(app)]
+    assert labels == ["**\\*** · 1 visit · mean 1", "**\\<** · 1 visit · mean 2"]  # escaped, by move
+
+
+def test_bad_input_shows_the_error_and_no_exception(app):
+    app.text_area(key="playouts").input("3 0.1\nbaa 30\nab x\nbbb 4\n").run()
+    assert not app.exception
+    assert plain(app.error[0].value) == "Line 3: score must be a number, got 'x'"
+    assert not guess_buttons(app)

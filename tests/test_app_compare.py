@@ -1,0 +1,115 @@
+"""AppTest of the Compare page: setting B's rule and C move B's path and the split table."""
+
+import pytest
+
+from mcts_core import solve
+from mcts_core.presets import C_FLIPS_CHOICE
+from apptest_support import plain, start_app
+
+
+@pytest.fixture
+def app(monkeypatch):
+    return start_app(monkeypatch, page="pages/compare.py")
+
+
+def metrics(app):
+    return {metric.label: metric.value for metric in app.metric}
+
+
+def split_table(app):
+    return app.dataframe[0].value  # the only table on the page
+
+
+def test_opens_with_b_at_twice_a_c_and_says_the_paths_are_identical(app):
+    # Statement example at C = 0.1: a's mean 20 beats b's 17 for every C (a has the larger
+    # exploration too), so B at C = 0.2 agrees.
+    assert app.number_input(key="cmp_c").value == 0.2
+    assert metrics(app) == {"Path A": "a", "Path B": "a", "Length A": "1", "Length B": "1", "Paths": "identical"}
+    assert "Both settings select the same path" in app.success[0].value
+    assert not app.dataframe
+    assert app.get("graphviz_chart")
+
+
+def test_small_and_large_c_differ_at_the_root(app):
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    assert not app.exception
+    assert app.number_input(key="cmp_c").value == 1.0  # the header's C = 0.5, doubled
+    app.number_input(key="cmp_c").set_value(5.0).run()
+    assert not app.exception
+    assert metrics(app) == {"Path A": "aa", "Path B": "b", "Length A": "2", "Length B": "1", "Paths": "split at root"}
+    assert plain(app.info[0].value) == "The paths split at **root**: A takes ` a `, B takes ` b `."
+    table = split_table(app).set_index("move")
+    assert table.loc["a", "rank A"] == 1 and table.loc["a", "rank B"] == 2
+    assert table.loc["b", "rank A"] == 2 and table.loc["b", "rank B"] == 1
+    assert table["rank changed"].all()
+    # a: 10 + 0.5 * 0.598625 = 10.299313 under A, 10 + 5 * 0.598625 = 12.993125 under B.
+    assert table.loc["a", "value A"] == pytest.approx(10.299313, abs=1e-6)
+    assert table.loc["a", "value B"] == pytest.approx(12.993125, abs=1e-6)
+    assert table.loc["b", "Δ exploration"] == pytest.approx(4.5 * 1.338566, abs=1e-5)
+
+
+def test_switching_b_rule_and_c_changes_b_path_and_the_table(app):
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    app.number_input(key="cmp_c").set_value(0.5).run()
+    assert metrics(app)["Paths"] == "identical"
+
+    # B: progressive bias with H(b) = 1 keeps a at the root but prefers ab (then abb) below it.
+    app.selectbox(key="cmp_rule").select("progressive_bias").run()
+    app.text_area(key="cmp_rule_progressive_bias_heuristic").input("b 1").run()
+    assert not app.exception
+    assert metrics(app)["Path A"] == "aa" and metrics(app)["Path B"] == "abb"
+    assert metrics(app)["Paths"] == "split at a"
+    table = split_table(app)
+    assert table.move.tolist() == ["a", "b"]  # a's children aa and ab, best under A first
+    assert "bias B" in table.columns and "bias A" not in table.columns
+    assert "Only B has bias" in plain(" ".join(caption.value for caption in app.caption))
+
+    # A larger C for B goes back to the root split: b at 5 beats a even with the bias.
+    app.number_input(key="cmp_c").set_value(5.0).run()
+    assert metrics(app)["Path B"] == "b" and metrics(app)["Paths"] == "split at root"
+    assert split_table(app).move.tolist() == ["a", "b"]
+
+    # A rule with other terms: the sample threshold draws below T = 10 visits (a, then aa).
+    app.selectbox(key="cmp_rule").select("sample_threshold").run()
+    assert not app.exception
+    assert metrics(app)["Path B"] == "aa" and metrics(app)["Paths"] == "identical"
+    app.slider(key="c").set_value(5.0).run()  # A now takes b
+    assert metrics(app)["Path A"] == "b"
+    table = split_table(app)
+    assert {"probability B", "heuristic B", "exploration A", "mean", "Δ value"} <= set(table.columns)
+    assert "draws a child at random" in app.warning[0].value
+
+
+def test_identical_settings_say_identical(app):
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    app.number_input(key="cmp_c").set_value(0.5).run()  # A's C
+    assert metrics(app)["Path A"] == metrics(app)["Path B"] == solve(C_FLIPS_CHOICE) == "aa"
+    assert metrics(app)["Paths"] == "identical"
+    assert "Both settings select the same path" in app.success[0].value
+    assert not app.dataframe and not app.info
+
+
+def test_b_preset_sets_b_rule_and_c_only(app):
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    app.selectbox(key="cmp_rule_preset").select("seed 002 (AlphaZero PUCT)").run()
+    assert not app.exception
+    assert app.selectbox(key="cmp_rule").value == "puct" and app.number_input(key="cmp_c").value == 1.25
+    assert app.selectbox(key="rule").value == "ucb1" and app.slider(key="c").value == 0.5
+
+
+def test_bad_input_shows_the_error_and_no_exception(app):
+    app.text_area(key="playouts").input("3 0.1\nbaa 30\nab x\nbbb 4\n").run()
+    assert not app.exception
+    assert plain(app.error[0].value) == "Line 3: score must be a number, got 'x'"
+    assert not app.metric and not app.dataframe
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    assert not app.exception and metrics(app)["Path A"] == "aa"
+
+
+def test_markup_in_moves_is_shown_not_interpreted(app):
+    app.text_area(key="playouts").input("3 1\n<b> 1\n*_ 2\n\\N 3\n").run()
+    app.number_input(key="cmp_c").set_value(0.0).run()
+    assert not app.exception
+    assert metrics(app)["Path A"] == "\\"
+    for element in [*app.info, *app.success]:
+        assert "<b>" not in element.value

@@ -1,0 +1,113 @@
+"""AppTest of the Playback page: step through the playouts, play to the end, bad input."""
+
+import pytest
+
+from apptest_support import plain, start_app
+from conftest import STATEMENT_EXAMPLE
+
+
+@pytest.fixture
+def app(monkeypatch):
+    app = start_app(monkeypatch, page="pages/playback.py")
+    app.text_area(key="playouts").input(STATEMENT_EXAMPLE).run()
+    assert not app.exception
+    return app
+
+
+def shown(app):
+    """(playout, word, score, created node) as the metrics show them."""
+    return tuple(plain(metric.value) for metric in app.metric)
+
+
+def path_table(app):
+    """The before/after table as (node, visits before, visits after, mean before, mean after) rows."""
+    table = app.dataframe[0].value
+    assert list(table.columns) == ["node", "visits before", "visits after", "mean before", "mean after"]
+    return [tuple(None if value != value else value for value in row) for row in table.itertuples(index=False)]
+
+
+def test_next_steps_from_the_first_to_the_last_playout(app):
+    assert app.slider(key="playback_k").value == 1
+    assert shown(app) == ("1 / 3", "baa", "30", "b")
+    assert path_table(app) == [("(root)", 0, 1, None, 30.0), ("b", 0, 1, None, 30.0)]
+    assert app.button(key="playback_prev").disabled
+
+    app.button(key="playback_next").click().run()
+    assert not app.exception
+    assert shown(app) == ("2 / 3", "ab", "20", "a")
+    assert path_table(app) == [("(root)", 1, 2, 30.0, 25.0), ("a", 0, 1, None, 20.0)]
+
+    app.button(key="playback_next").click().run()
+    assert not app.exception
+    assert shown(app) == ("3 / 3", "bbb", "4", "bb")
+    assert path_table(app) == [("(root)", 2, 3, 25.0, 18.0), ("b", 1, 2, 30.0, 17.0), ("bb", 0, 1, None, 4.0)]
+    assert app.button(key="playback_next").disabled
+    assert "created node ` bb `" in app.markdown[0].value
+
+
+def test_the_slider_jumps_and_previous_goes_back(app):
+    app.slider(key="playback_k").set_value(3).run()
+    assert shown(app)[0] == "3 / 3"
+    app.button(key="playback_prev").click().run()
+    assert not app.exception
+    assert shown(app)[:2] == ("2 / 3", "ab")
+
+
+def test_a_playout_whose_word_exists_says_no_new_node(app):
+    app.text_area(key="playouts").input("a 1\nab 2\nab 4\n").run()
+    app.slider(key="playback_k").set_value(3).run()
+    assert not app.exception
+    assert shown(app)[3] == "none"
+    assert "No new node" in app.markdown[0].value and "existed" in app.markdown[0].value
+
+
+def test_play_advances_every_tick_and_stops_at_the_end(app):
+    app.button(key="playback_play").click().run()  # the run that starts playing shows the next step
+    assert not app.exception
+    assert app.session_state["playback_playing"] and shown(app)[0] == "2 / 3"
+    assert app.button(key="playback_play").label == "Pause"
+    app.run()  # a tick
+    assert not app.exception
+    assert shown(app)[0] == "3 / 3"
+    assert not app.session_state["playback_playing"]
+    assert app.button(key="playback_play").label == "Play"
+    app.button(key="playback_play").click().run()  # at the end, play starts again from the start
+    assert shown(app)[0] == "2 / 3"
+    app.button(key="playback_play").click().run()  # pause
+    assert not app.session_state["playback_playing"] and shown(app)[0] == "2 / 3"
+
+
+def test_playouts_per_step_moves_further(app):
+    app.selectbox(key="preset").select("Deep tree (400 playouts)").run()
+    app.number_input(key="playback_stride").set_value(50).run()
+    app.button(key="playback_next").click().run()
+    assert not app.exception
+    assert shown(app)[0] == "51 / 400"
+
+
+def test_race_chart_and_a_shorter_input_keep_k_in_range(app):
+    app.slider(key="playback_k").set_value(3).run()
+    assert len(app.get("vega_lite_chart")) == 2
+    app.text_area(key="playouts").input("x 5\ny 7\n").run()
+    assert not app.exception
+    assert shown(app) == ("2 / 2", "y", "7", "y")
+
+
+def test_a_single_playout_needs_no_slider(app):
+    app.text_area(key="playouts").input("a 1\n").run()
+    assert not app.exception
+    assert shown(app) == ("1 / 1", "a", "1", "a")
+    assert app.button(key="playback_play").disabled
+
+
+def test_markup_in_moves_is_shown_not_interpreted(app):
+    app.text_area(key="playouts").input("*_ 1\n").run()
+    assert not app.exception
+    assert app.metric[1].value == "\\*\\_"
+
+
+def test_bad_input_shows_the_error_and_no_exception(app):
+    app.text_area(key="playouts").input("3 0.1\nbaa 30\nab x\nbbb 4\n").run()
+    assert not app.exception
+    assert plain(app.error[0].value) == "Line 3: score must be a number, got 'x'"
+    assert not app.metric

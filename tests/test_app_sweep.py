@@ -1,0 +1,142 @@
+"""AppTest of the C sweep page: intervals, range controls, node picking, rule notice, bad input."""
+
+import math
+
+import pytest
+
+from mcts_core import build_tree, parse_playouts, solve
+from mcts_core.presets import C_FLIPS_CHOICE
+from mcts_core.sweep import sweep
+from mcts_core.sweep_data import sweep_nodes
+from apptest_support import plain, start_app
+
+FLIP = 2.702917488375908
+
+
+@pytest.fixture
+def app(monkeypatch):
+    return start_app(monkeypatch, page="pages/sweep.py")
+
+
+def table(app):
+    return app.dataframe[0].value  # the only dataframe on the page (AppTest does not expose its key)
+
+
+def flips(app):
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    assert not app.exception
+    return app
+
+
+def test_statement_example_is_one_interval_over_the_slider_range(app):
+    assert app.number_input(key="sweep_from").value == 0.0
+    assert app.number_input(key="sweep_to").value == app.slider(key="c").max == 100.0
+    rows = table(app)
+    assert rows[["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean"]].values.tolist() == [
+        [0.0, 100.0, "a", 1, 1, 20.0]
+    ]
+    assert [metric.value for metric in app.metric[:3]] == ["a", "1", "0"]
+    assert len(app.get("vega_lite_chart")) == 2  # the strip and the root's lines
+
+
+def test_flip_shows_two_intervals_split_at_the_exact_crossing(app):
+    flips(app)
+    rows = table(app)
+    assert rows[["c_from", "c_to", "path"]].values.tolist() == [[0.0, FLIP, "aa"], [FLIP, 10.0, "b"]]
+    assert rows.loc[1, ["node", "before", "after"]].tolist() == ["(root)", "a", "b"]
+    assert app.metric[0].value == "aa"  # the header's C = 0.5 lies in the first interval
+    assert "2.702917488" in plain(app.caption[2].value)  # the root's crossing, in the lines caption
+
+
+def test_current_path_follows_the_slider(app):
+    flips(app)
+    app.slider(key="c").set_value(4.0).run()
+    assert not app.exception
+    assert app.metric[0].value == "b" == solve(C_FLIPS_CHOICE, c=4.0)
+
+
+def test_changing_the_range_updates_the_table(app):
+    flips(app)
+    app.number_input(key="sweep_to").set_value(2.0).run()
+    assert not app.exception
+    assert table(app)[["c_from", "c_to", "path"]].values.tolist() == [[0.0, 2.0, "aa"]]
+    app.number_input(key="sweep_from").set_value(2.5).run()
+    app.number_input(key="sweep_to").set_value(1000.0).run()
+    assert table(app)[["c_from", "c_to", "path"]].values.tolist() == [[2.5, FLIP, "aa"], [FLIP, 1000.0, "b"]]
+    app.button(key="sweep_reset").click().run()
+    assert app.number_input(key="sweep_from").value == 0.0 and app.number_input(key="sweep_to").value == 10.0
+
+
+def test_zoom_narrows_the_range_to_the_breakpoints(app):
+    app.selectbox(key="preset").select("Deep tree (400 playouts)").run()
+    before = table(app)
+    app.button(key="sweep_zoom").click().run()
+    assert not app.exception
+    after = table(app)
+    assert app.number_input(key="sweep_to").value < before["c_to"].iloc[-1]
+    assert after["c_from"].iloc[1:].tolist() == before["c_from"].iloc[1:].tolist()  # same breakpoints
+    assert after["path"].tolist() == before["path"].tolist()
+    assert app.button(key="sweep_zoom").disabled  # already zoomed
+
+
+@pytest.mark.parametrize(
+    ("c_from", "c_to", "message"),
+    [(5.0, 2.0, "must be smaller"), (3.0, 3.0, "must be smaller"), (-1.0, 2.0, "cannot be negative")],
+)
+def test_bad_range_shows_an_error_not_a_traceback(app, c_from, c_to, message):
+    app.number_input(key="sweep_from").set_value(c_from).run()
+    app.number_input(key="sweep_to").set_value(c_to).run()
+    assert not app.exception
+    assert message in plain(app.error[0].value)
+    assert not app.dataframe  # the page stops before the sweep
+
+
+def test_picking_a_node_draws_its_envelope(app):
+    app.selectbox(key="preset").select("Deep tree (400 playouts)").run()
+    assert not app.exception
+    tree = build_tree(parse_playouts(app.text_area(key="playouts").value))
+    intervals = sweep(tree, 0.0, app.number_input(key="sweep_to").value)
+    assert table(app)["path"].tolist() == [interval.path for interval in intervals]
+    nodes = sweep_nodes(intervals)
+    assert app.selectbox(key="sweep_node").options[0] == "root" and len(nodes) > 2
+    picked = nodes[2]  # a node below the root's first choice
+    app.selectbox(key="sweep_node").select(picked).run()
+    assert not app.exception
+    assert app.session_state["sweep_node"] == picked
+    assert f"Node ` {picked} `" in app.caption[2].value
+    assert len(app.get("vega_lite_chart")) == 2
+
+
+def test_typed_node_path_wins_and_bad_paths_are_reported(app):
+    flips(app)
+    app.text_input(key="sweep_node_path").input("ab").run()
+    assert not app.exception
+    assert "Node ` ab `" in app.caption[2].value
+    app.text_input(key="sweep_node_path").input("b").run()
+    assert "is a leaf" in app.info[0].value
+    app.text_input(key="sweep_node_path").input("zz").run()
+    assert not app.exception
+    assert "no move 'z' at the root" in plain(app.error[0].value)
+    assert "Node **root**" in app.caption[2].value  # falls back to the list's node
+
+
+def test_other_rules_get_a_notice_and_the_ucb1_sweep(app):
+    flips(app)
+    app.selectbox(key="rule").select("puct").run()
+    assert not app.exception
+    assert "exact for UCB1 only" in app.info[0].value
+    assert table(app)["path"].tolist() == ["aa", "b"]  # still the UCB1 sweep
+
+
+def test_bad_playouts_show_the_parse_error(app):
+    app.text_area(key="playouts").input("3 0.1\nbaa 30\nab x\nbbb 4\n").run()
+    assert not app.exception
+    assert plain(app.error[0].value) == "Line 3: score must be a number, got 'x'"
+    assert not app.dataframe
+
+
+def test_markup_in_moves_stays_text(app):
+    app.text_area(key="playouts").input("3 1\n<b> 1\n*_ 2\n\\N 3\n").run()
+    assert not app.exception
+    assert table(app)["path"].tolist()[-1] == "\\"
+    assert all(math.isfinite(value) for value in table(app)["c_to"])

@@ -65,7 +65,21 @@ columns[2].metric("Nodes", f"{len(tree):,}")
 columns[3].metric("Depth", tree.max_depth)
 columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
 
-picture, details = st.columns([4, 3], gap="large")
+# Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
+for key, default in (("budget", 300), ("max_depth", 0), ("top_k", 0)):
+    st.session_state.setdefault(key, default)
+visible = cached_visible_nodes(
+    st.session_state["_input_key"],
+    st.session_state["budget"],
+    st.session_state["max_depth"] or None,
+    st.session_state["top_k"] or None,
+    tree,
+)
+top_down = fits_top_down(tree, visible)
+if top_down:
+    picture, details = st.columns([4, 3], gap="large")
+else:  # a wide tree drawn left to right needs the page's full width to stay readable
+    picture, details = st.container(), st.container()
 
 with details:
     st.subheader("Inspect a node")
@@ -130,14 +144,10 @@ with details:
 with picture:
     with st.expander("Drawing limits (the table always uses the full tree)"):
         limits = st.columns(3)
-        budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key="budget")
-        depth_limit = limits[1].number_input("Depth limit (0 = none)", 0, 1000, 0, key="max_depth")
-        top_k = limits[2].number_input("Top-k children (0 = all)", 0, 100, 0, key="top_k")
-    visible = cached_visible_nodes(
-        st.session_state["_input_key"], budget, depth_limit or None, top_k or None, tree
-    )
+        limits[0].number_input("Node budget", 10, 5000, step=50, key="budget")
+        limits[1].number_input("Depth limit (0 = none)", 0, 1000, key="max_depth")
+        limits[2].number_input("Top-k children (0 = all)", 0, 100, key="top_k")
     graph = render_tree(tree, visible, path=path, inspected=inspected)
-    top_down = fits_top_down(tree, visible)
     if not top_down:
         graph.graph_attr["rankdir"] = "LR"
     hidden = len(tree) - len(visible | set(path) | set(tree.path_nodes(inspected)))

@@ -28,9 +28,7 @@ of the text given.
 
 from __future__ import annotations
 
-import math
-
-from .playouts import ParseError, _parse_float
+from .playouts import ParseError, parse_finite
 
 KEYWORDS = ("prior", "heuristic")  # the annotations the app reads from playout input
 
@@ -88,11 +86,7 @@ def _collect(numbered) -> dict[str, float]:
             raise ParseError(number, f"a move is one character, got {move[:20]!r}")
         if not move.isprintable():
             raise ParseError(number, f"move {move!r} is not a printable character")
-        value = _parse_float(text)
-        if value is None:
-            raise ParseError(number, f"value must be a number, got {text[:40]!r}")
-        if not math.isfinite(value):
-            raise ParseError(number, f"value must be finite, got {text[:40]!r}")
+        value = parse_finite(text, number, "value")
         if move in values:
             first = first_line[move]
             raise ParseError(number, f"move {move!r} is listed twice (first on line {first})")

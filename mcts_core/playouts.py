@@ -201,12 +201,17 @@ def _parse_playout(fields: list[str], line: int) -> tuple[str, float]:
         raise ParseError(line, f"move {bad!r} is not a printable character")
     if len(word) > MAX_MOVES:
         raise ParseError(line, f"playout has {len(word):,} moves; at most {MAX_MOVES:,} are supported")
-    score = _parse_float(score_text)
-    if score is None:
-        raise ParseError(line, f"score must be a number, got {score_text[:40]!r}")
-    if not math.isfinite(score):
-        raise ParseError(line, f"score must be finite, got {score_text[:40]!r}")
-    return word, score
+    return word, parse_finite(score_text, line, "score")
+
+
+def parse_finite(text: str, line: int, name: str) -> float:
+    """A finite float from ``text``, else a ParseError saying what ``name`` must be."""
+    value = _parse_float(text)
+    if value is None:
+        raise ParseError(line, f"{name} must be a number, got {text[:40]!r}")
+    if not math.isfinite(value):
+        raise ParseError(line, f"{name} must be finite, got {text[:40]!r}")
+    return value
 
 
 def _parse_float(text: str) -> float | None:

@@ -8,6 +8,7 @@ from mcts_core.explain import explain_choice
 from mcts_core.playback import Playback, ucb1_latex
 from mcts_core.render import render_tree, visible_nodes
 from pages import input_panel
+from pages.choice_text import why_sentence
 from pages.markdown import code, escape
 
 PATH = "class_path"  # moves from the root to the node the class is looking at
@@ -126,20 +127,7 @@ with lesson:
                 for child in children
             ),
         )
-        if choice.runner_up is None:
-            st.markdown(f"{code(winner.move)} is the only child: it is picked whatever C is.")
-        elif choice.deciding == "tie":
-            st.markdown(
-                f"{code(winner.move)} and {code(choice.runner_up.move)} tie exactly at UCB1 = "
-                f"{winner.value:.6g}: the smaller move wins."
-            )
-        else:
-            decided = "exploitation (the mean)" if choice.deciding == "mean" else "exploration"
-            st.markdown(
-                f"{code(winner.move)} beats {code(choice.runner_up.move)} by {choice.margin:.4g}: its mean "
-                f"differs by {choice.differences['mean']:+.4g} and its exploration bonus by "
-                f"{choice.differences['exploration']:+.4g}, so **{decided}** decided."
-            )
+        st.markdown(why_sentence(choice))
         st.button(
             f"Next node: step into {escape(winner.move)} ▶", key="class_next", on_click=next_node,
             args=(winner.move,), type="primary",

@@ -8,6 +8,7 @@ from mcts_core.render import fits_top_down, render_tree, visible_nodes
 from mcts_core.selection import score_children
 from mcts_core.tables import children_table
 from pages import input_panel
+from pages.choice_text import why_sentence
 from pages.markdown import code, escape
 
 loaded = input_panel.require_input()
@@ -37,19 +38,8 @@ def explain(choice, children) -> None:
             f"Below the sample threshold this node draws a child at random ({odds}); the path "
             "follows the most likely one, ties to the smaller move."
         )
-    elif choice.runner_up is None:
-        st.caption(f"Only one child, {code(choice.winner.move)}: it is selected whatever C is.")
-    elif choice.deciding == "tie":
-        st.caption(
-            f"{code(choice.winner.move)} and {code(choice.runner_up.move)} tie exactly at "
-            f"{choice.winner.value:.6g}: the smaller move wins."
-        )
     else:
-        gaps = ", ".join(f"{escape(name)} {gap:+.4g}" for name, gap in choice.differences.items())
-        st.caption(
-            f"{code(choice.winner.move)} beats {code(choice.runner_up.move)} by {choice.margin:.4g} "
-            f"({gaps}): the **{escape(choice.deciding)}** term decides."
-        )
+        st.caption(why_sentence(choice))
 
 
 # The answer first, big: what a teacher points at.

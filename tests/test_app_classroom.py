@@ -34,7 +34,7 @@ def test_a_wrong_guess_reveals_the_table_and_the_deciding_term(app):
     assert list(table.columns) == ["move", "visits", "mean", "exploration", "UCB1", "picked"]
     assert table["move"].tolist() == ["` a `", "` b `"]  # best first
     assert table["UCB1"].tolist() == ["20.1048", "17.0741"] and table["picked"].tolist() == ["✔", ""]
-    assert any("**exploitation (the mean)** decided" in block.value for block in app.markdown)
+    assert any("**exploitation (the mean)** decided" in plain(block.value) for block in app.markdown)
     assert all(button.disabled for button in guess_buttons(app))
     assert app.session_state["class_score"] == (0, 1)
     assert len(app.latex) == 4  # plus one substituted line per child

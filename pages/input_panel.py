@@ -60,6 +60,7 @@ class _Built:
     tree: Tree | None
     error: ParseError | None
     annotations: dict = field(default_factory=dict)  # keyword -> {move: value} from #prior lines
+    score_range: tuple[float, ...] = ()  # (min, max) of the scores: sizes the C slider
 
 
 class _BuiltInputs:
@@ -105,7 +106,8 @@ def _parse_and_build(key: str, data: str | bytes) -> _Built:
         playouts = parse_playouts(text)
         annotations = {keyword: annotated_values(text, keyword) for keyword in KEYWORDS}
         progress.progress(0.5, text=f"Building the tree from {len(playouts):,} playouts…")
-        built = _Built(playouts, build_tree(playouts), None, annotations)
+        score_range = (min(playouts.scores), max(playouts.scores))
+        built = _Built(playouts, build_tree(playouts), None, annotations, score_range)
     except ParseError as error:
         built = _Built(None, None, error)
     progress.empty()
@@ -162,7 +164,12 @@ def _read_source() -> tuple[str, str, str | bytes]:
     if upload is not None:
         return f"uploaded file {upload.name}", f"upload:{upload.file_id}", upload.getvalue()
     text = st.session_state.get("playouts", "")
-    return "text box", "text:" + hashlib.sha256(text.encode()).hexdigest(), text
+    # Hash a text once, not on every rerun: an unchanged widget value is the same str object.
+    memo = st.session_state.get("_text_digest")
+    if memo is None or memo[0] is not text:
+        memo = (text, "text:" + hashlib.sha256(text.encode()).hexdigest())
+        st.session_state["_text_digest"] = memo
+    return "text box", memo[1], text
 
 
 def render() -> LoadedInput:
@@ -204,9 +211,11 @@ def render() -> LoadedInput:
         rule, settings = rule_panel.render(built.annotations)
 
         st.header("Exploration constant")
-        scores = built.playouts.scores if built.playouts else ()
-        max_c, step = suggest_c_range(scores, st.session_state["c"])
+        max_c, step = suggest_c_range(built.score_range, st.session_state["c"])
         c_label = RULES[rule].settings[0].label if RULES[rule].settings else "C"
+        # A new range or step makes a new slider widget, which would fall back to its minimum:
+        # re-assigning the value hands the current C to whichever slider is drawn.
+        st.session_state["c"] = st.session_state["c"]
         st.slider(c_label, 0.0, max_c, step=step, key="c", on_change=_slider_moved, format="%.3f")
         st.text_input("Exact C", key="c_exact", on_change=_exact_typed, help="Type any C >= 0.")
         if "_c_exact_error" in st.session_state:

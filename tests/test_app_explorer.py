@@ -119,3 +119,11 @@ def test_the_sidebar_says_where_the_path_changes_near_the_current_c(app):
     assert plain(app.sidebar.caption[-1].value) == "The selected path changes: below C = 2.70292 it is ` aa `."
     app.text_area(key="playouts").input("a 1\nb 2\n").run()
     assert "the same for every C" in app.sidebar.caption[-1].value
+
+
+def test_a_new_input_with_another_slider_range_keeps_the_current_c(app):
+    assert app.session_state["c"] == 0.1 and app.slider(key="c").max == 100.0
+    app.text_area(key="playouts").input(HEADERLESS_FLIP).run()  # no header: C stays; range 0..10
+    assert app.slider(key="c").max == 10.0
+    assert app.session_state["c"] == 0.1 and app.text_input(key="c_exact").value == "0.1"
+    assert app.session_state["selected_path"] == solve(HEADERLESS_FLIP, c=0.1)

@@ -1,0 +1,173 @@
+"""Helpers for driving the Streamlit app in chromium: wait for runs, read the graph, metrics, table."""
+
+from __future__ import annotations
+
+import random
+import time
+from urllib.parse import urlparse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from mcts_core import build_tree, parse_playouts, selected_nodes
+from mcts_core.render import PATH_FILL
+
+GRAPH = '[data-testid="stGraphVizChart"]'
+SLIDER = ".st-key-c input[type=range]"
+REPO = Path(__file__).resolve().parents[2]
+TABLE_CELLS = '[data-testid="stDataFrame"] table[role=grid]'
+LOAD_TIMEOUT = 60_000  # ms: a cold first run imports pandas, graphviz and the WASM layout
+
+
+@dataclass
+class Watched:
+    """A page plus what went wrong in it: console errors and uncaught exceptions."""
+
+    page: Page
+    errors: list[str] = field(default_factory=list)
+
+    def assert_clean(self) -> None:
+        """No console errors, no uncaught page errors, no Streamlit exception box."""
+        assert not self.errors, "console errors:\n" + "\n".join(self.errors)
+        expect(self.page.locator('[data-testid="stException"]')).to_have_count(0)
+
+
+def _base_path_probe(url: str) -> bool:
+    """Streamlit's frontend, opened on a page URL like /playback, first probes /playback/_stcore/...
+
+    (in case the app is served under that path prefix), gets a 404, then uses the root. Those 404s
+    (and their console lines) are Streamlit's, not the app's.
+    """
+    path = urlparse(url).path
+    return path.endswith(("/_stcore/health", "/_stcore/host-config")) and not path.startswith("/_stcore/")
+
+
+def watch(page: Page) -> Watched:
+    watched = Watched(page)
+    page.on(
+        "console",
+        lambda msg: watched.errors.append(f"console: {msg.text} at {msg.location.get('url')}")
+        if msg.type == "error" and not _base_path_probe(msg.location.get("url") or "")
+        else None,
+    )
+    page.on(
+        "response",
+        lambda response: watched.errors.append(f"HTTP {response.status}: {response.url}")
+        if response.status >= 400 and not _base_path_probe(response.url)
+        else None,
+    )
+    page.on("pageerror", lambda error: watched.errors.append(f"pageerror: {error}"))
+    return watched
+
+
+def wait_idle(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
+    """Connected and the script is not running (Streamlit's own e2e tests wait on these attributes)."""
+    app = page.locator('[data-testid="stApp"]')
+    expect(app).to_have_attribute("data-test-connection-state", "CONNECTED", timeout=timeout)
+    expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=timeout)
+
+
+def open_app(page: Page, url: str, path: str = "/") -> Watched:
+    """Open a page of the app and wait until its first run is over."""
+    watched = watch(page)
+    page.goto(url.rstrip("/") + path)
+    wait_idle(page)
+    wait_rendered(page)
+    return watched
+
+
+def wait_rendered(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
+    """No loading placeholders left: elements whose code is still loading show as skeletons."""
+    skeletons = '[data-testid="stAppSkeleton"], [data-testid="stSkeleton"], [data-testid="stSkeletonElement"]'
+    expect(page.locator(skeletons)).to_have_count(0, timeout=timeout)
+
+
+def wait_for_graph(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
+    """Wait for a drawn node; fail at once (with its text) if the app shows an exception instead."""
+    exception = page.locator('[data-testid="stException"]')
+    expect(page.locator(f"{GRAPH} svg g.node").or_(exception).first).to_be_visible(timeout=timeout)
+    if exception.count():
+        raise AssertionError("the app shows an exception:\n" + exception.first.inner_text())
+
+
+def eventually(read, expected, *, timeout: float = 15.0, page: Page):
+    """Poll ``read()`` until it returns ``expected`` (the graph and grid re-render after a run ends)."""
+    deadline = time.monotonic() + timeout
+    value = read()
+    while value != expected and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+        value = read()
+    assert value == expected, f"after {timeout} s: {value!r} != {expected!r}"
+    return value
+
+
+def graph_nodes(page: Page) -> list[dict]:
+    """Every drawn node: graphviz id (``n3`` real, ``more3`` fold; from its <title>), label lines, fill."""
+    return page.locator(f"{GRAPH} svg g.node").evaluate_all(
+        """nodes => nodes.map(node => {
+            const shape = node.querySelector('path, polygon, ellipse');
+            return {
+                id: node.querySelector('title').textContent.trim(),
+                label: [...node.querySelectorAll('text')].map(t => t.textContent.trim()),
+                fill: shape ? (shape.getAttribute('fill') || '').toLowerCase() : '',
+            };
+        })"""
+    )
+
+
+def real_nodes(nodes: list[dict]) -> list[dict]:
+    """Tree nodes only: fold boxes ("+k more") have ids ``more<k>``."""
+    return [node for node in nodes if node["id"].startswith("n") and node["id"][1:].isdigit()]
+
+
+def fold_nodes(nodes: list[dict]) -> list[dict]:
+    return [node for node in nodes if node["id"].startswith("more")]
+
+
+def red_nodes(page: Page) -> set[str]:
+    """Graphviz ids of the nodes drawn on the selected path (filled with the path colour)."""
+    return {node["id"] for node in real_nodes(graph_nodes(page)) if node["fill"] == PATH_FILL.lower()}
+
+
+def path_ids(text: str, c: float) -> set[str]:
+    """Graphviz ids the app should colour for ``text`` at ``c``: root and the UCB1-selected nodes."""
+    return {f"n{node}" for node in selected_nodes(build_tree(parse_playouts(text)), c=c)}
+
+
+def metric_value(page: Page, label: str):
+    """The value element of the metric with this label (for expect(...).to_have_text)."""
+    box = page.locator('[data-testid="stMetric"]').filter(
+        has=page.locator('[data-testid="stMetricLabel"]', has_text=label)
+    )
+    return box.locator('[data-testid="stMetricValue"]')
+
+
+def table_rows(page: Page) -> list[dict[str, str]]:
+    """The children table as text, from glide-data-grid's accessible table (the grid is a canvas)."""
+    grid = page.locator(TABLE_CELLS).first
+    return grid.evaluate(
+        """grid => {
+            const heads = [...grid.querySelectorAll('thead th')].map(th => th.textContent.trim());
+            return [...grid.querySelectorAll('tbody tr')].map(tr =>
+                Object.fromEntries([...tr.querySelectorAll('td')].map((td, i) => [heads[i], td.textContent.trim()])));
+        }"""
+    )
+
+
+def set_text_area(page: Page, text: str) -> None:
+    """Replace the playouts and commit them: the text area commits on blur."""
+    area = page.locator(".st-key-playouts textarea")
+    area.fill(text)
+    area.blur()
+
+
+def playout_file(path: Path, count: int, *, seed: int = 1, moves: str = "abcdefgh", max_len: int = 49) -> Path:
+    """A header-less log of ``count`` random playouts (words up to ``max_len`` moves, decimal scores)."""
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(count):
+        word = "".join(rng.choices(moves, k=rng.randint(1, max_len)))
+        lines.append(f"{word} {rng.uniform(-50, 100):.3f}")
+    path.write_text("\n".join(lines) + "\n")
+    return path

@@ -1,0 +1,203 @@
+"""The Explorer page in a real chromium: load, paste, move C by keyboard, upload, download, errors."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+
+import pandas as pd
+import pytest
+from playwright.sync_api import expect
+
+from .browser_support import (
+    GRAPH,
+    LOAD_TIMEOUT,
+    SLIDER,
+    TABLE_CELLS,
+    eventually,
+    fold_nodes,
+    graph_nodes,
+    metric_value,
+    open_app,
+    playout_file,
+    path_ids,
+    real_nodes,
+    red_nodes,
+    set_text_area,
+    table_rows,
+    wait_for_graph,
+    wait_idle,
+)
+from mcts_core import build_tree, parse_playouts, solve
+from mcts_core.presets import C_FLIPS_CHOICE
+
+pytestmark = pytest.mark.browser
+
+STATEMENT = "3 0.1\nbaa 30\nab 20\nbbb 4\n"  # what the app opens on
+# Five playouts that build 6 nodes (root, a, b, c, ab, ca); at C = 0.3 the path is "ab".
+PASTED = "5 0.3\na 9\nab 7\nc 3\nca 2\nb 1\n"
+
+
+def rank_one(page) -> str:
+    """The move in the table row ranked 1 (the row the selection rule picks)."""
+    rows = table_rows(page)
+    return next(row["move"] for row in rows if row.get("rank") == "1")
+
+
+def test_loads_without_console_errors(page, app_url, output_dir):
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    expect(metric_value(page, "Selected path")).to_have_text("a")
+    assert sorted(node["id"] for node in real_nodes(graph_nodes(page))) == ["n0", "n1", "n2", "n3"]
+    assert red_nodes(page) == path_ids(STATEMENT, 0.1)
+    page.screenshot(path=output_dir / "explorer_default.png", full_page=True)
+    watched.assert_clean()
+
+
+def test_pasted_playouts_draw_their_tree(page, app_url, output_dir):
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    set_text_area(page, PASTED)
+    expected_nodes = len(build_tree(parse_playouts(PASTED)))
+    assert expected_nodes == 6
+    expect(metric_value(page, "Nodes")).to_have_text(str(expected_nodes))
+    expect(page.locator(f"{GRAPH} svg g.node")).to_have_count(expected_nodes)
+    wait_idle(page)
+    nodes = graph_nodes(page)
+    assert len(real_nodes(nodes)) == expected_nodes and not fold_nodes(nodes)
+    assert solve(PASTED) == "ab"  # a (mean 8) over c and b, then its only child
+    eventually(lambda: red_nodes(page), path_ids(PASTED, 0.3), page=page)
+    page.screenshot(path=output_dir / "explorer_pasted.png", full_page=True)
+    watched.assert_clean()
+
+
+def test_keyboard_on_the_c_slider_moves_the_path_and_the_table(page, app_url, output_dir):
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    page.locator(".st-key-preset").click()
+    page.get_by_role("option", name="A larger C flips the choice").click()
+    expect(page.locator(".st-key-c_exact input")).to_have_value("0.5")
+    expect(metric_value(page, "Selected path")).to_have_text("aa")
+    wait_idle(page)
+    assert solve(C_FLIPS_CHOICE) == "aa"
+    eventually(lambda: red_nodes(page), path_ids(C_FLIPS_CHOICE, 0.5), page=page)
+    eventually(lambda: rank_one(page), "a", page=page)
+    ucb_a = next(row["UCB1"] for row in table_rows(page) if row["move"] == "a")
+
+    slider = page.locator(SLIDER)
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # one step: C = 0.51, still aa
+    expect(page.locator(".st-key-c_exact input")).to_have_value("0.51")
+    # The C-dependent terms are recomputed: a's old UCB1 value leaves the table.
+    expect(page.locator(TABLE_CELLS).first.locator("tbody")).not_to_contain_text(ucb_a)
+    wait_idle(page)
+    assert red_nodes(page) == path_ids(C_FLIPS_CHOICE, 0.51) and rank_one(page) == "a"
+
+    page.keyboard.press("End")  # the slider's maximum, far past the flip at about 2.70
+    expect(metric_value(page, "Selected path")).to_have_text("b")
+    expect(page.locator(".st-key-c_exact input")).not_to_have_value("0.51")
+    wait_idle(page)
+    c = float(page.locator(".st-key-c_exact input").input_value())
+    assert c > 2.71 and solve(C_FLIPS_CHOICE, c=c) == "b"
+    wait_idle(page)
+    expect(page.locator(f"{GRAPH} svg g.node")).to_have_count(len(build_tree(parse_playouts(C_FLIPS_CHOICE))))
+    eventually(lambda: red_nodes(page), path_ids(C_FLIPS_CHOICE, c), page=page)
+    eventually(lambda: rank_one(page), "b", page=page)
+    page.screenshot(path=output_dir / "explorer_c_changed.png", full_page=True)
+
+    page.keyboard.press("Home")  # back to C = 0: pure exploitation, a again
+    expect(metric_value(page, "Selected path")).to_have_text(solve(C_FLIPS_CHOICE, c=0.0))
+    watched.assert_clean()
+
+
+def upload(page, path) -> None:
+    page.locator('.st-key-upload input[type="file"]').set_input_files(path)
+
+
+def slider_c(page) -> float:
+    """The C the slider shows on its thumb (the hidden range input snaps to the step grid)."""
+    return float(page.locator('.st-key-c [data-testid="stSliderThumbValue"]').inner_text())
+
+
+def caption_c(page) -> float:
+    """The C the page computed with, from the caption above the tree ("... at C = 0.1. Blue ...")."""
+    text = page.locator('[data-testid="stCaptionContainer"]', has_text="the selected path at C = ").inner_text()
+    return float(re.search(r"at C = (\S+?)\. ", text).group(1))
+
+
+def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
+    log = playout_file(tmp_path / "playouts_20k.txt", 20_000, seed=3)
+    text = log.read_text()
+    tree = build_tree(parse_playouts(text))
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    upload(page, log)
+    expect(metric_value(page, "Playouts")).to_have_text("20,000", timeout=LOAD_TIMEOUT)
+    expect(metric_value(page, "Nodes")).to_have_text(f"{len(tree):,}")
+    expect(page.locator(f"{GRAPH} svg g.node title").filter(has_text="more")).not_to_have_count(0, timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    budget = int(page.locator(".st-key-budget input").input_value())
+    path = metric_value(page, "Selected path").inner_text().strip()
+    assert path == solve(text, c=slider_c(page))
+    nodes = graph_nodes(page)
+    assert fold_nodes(nodes), "a 20k-playout tree must fold some children"
+    # The budget caps the chosen nodes; the selected path (and the inspected root) are always added.
+    assert min(budget, len(tree)) // 2 <= len(real_nodes(nodes)) <= budget + len(path)
+    assert len(fold_nodes(nodes)) <= len(real_nodes(nodes))  # at most one fold per drawn parent
+    eventually(lambda: red_nodes(page), path_ids(text, slider_c(page)), page=page)
+    page.screenshot(path=output_dir / "explorer_large_upload.png", full_page=True)
+    # The tree is taller than the window (the page scrolls inside Streamlit's main container).
+    root = page.locator(f"{GRAPH} svg g.node").filter(has=page.locator("title", has_text="n0")).first
+    root.scroll_into_view_if_needed()
+    page.screenshot(path=output_dir / "explorer_large_upload_root.png")
+    watched.assert_clean()
+
+
+def test_upload_keeps_the_c_the_user_sees(page, app_url, tmp_path):
+    log = playout_file(tmp_path / "playouts_2k.txt", 2_000, seed=5)
+    open_app(page, app_url)
+    wait_for_graph(page)
+    exact_before = page.locator(".st-key-c_exact input").input_value()
+    upload(page, log)
+    expect(metric_value(page, "Playouts")).to_have_text("2,000", timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    exact = float(page.locator(".st-key-c_exact input").input_value())
+    assert slider_c(page) == caption_c(page) == exact == float(exact_before)
+
+
+def test_downloads_are_valid_dot_and_csv(page, app_url, tmp_path):
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    with page.expect_download() as dot_download:
+        page.locator(".st-key-download_dot button").click()
+    dot_file = tmp_path / "tree.dot"
+    dot_download.value.save_as(dot_file)
+    rendered = subprocess.run(["dot", "-Tsvg", str(dot_file)], capture_output=True, text=True, timeout=30)
+    assert rendered.returncode == 0, rendered.stderr
+    assert rendered.stdout.count('class="node"') == 4  # root, a, b, bb of the statement example
+
+    with page.expect_download() as csv_download:
+        page.locator(".st-key-download_csv button").click()
+    csv_file = tmp_path / "table.csv"
+    csv_download.value.save_as(csv_file)
+    assert csv_download.value.suggested_filename.endswith(".csv")
+    table = pd.read_csv(csv_file)
+    assert {"move", "visits", "mean"} <= set(table.columns)
+    assert sorted(table.move) == ["a", "b"] and sorted(table.visits) == [1, 2]
+    assert dict(zip(table.move, table["mean"].round(6))) == {"a": 20.0, "b": 17.0}
+    watched.assert_clean()
+
+
+def test_bad_input_shows_the_line_not_a_traceback(page, app_url, output_dir):
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    set_text_area(page, "3 0.1\nbaa 30\nab x\nbbb 4\n")
+    alert = page.locator('[data-testid="stMain"] [data-testid="stAlert"]').first
+    expect(alert).to_contain_text("Line 3", timeout=LOAD_TIMEOUT)
+    expect(alert).to_contain_text("score must be a number")
+    wait_idle(page)
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+    expect(page.locator(GRAPH)).to_have_count(0)
+    expect(page.locator(".st-key-playouts textarea")).to_have_value("3 0.1\nbaa 30\nab x\nbbb 4\n")
+    page.screenshot(path=output_dir / "explorer_error.png", full_page=True)
+    watched.assert_clean()

@@ -10,6 +10,7 @@ a straightforward implementation of the statement gets.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .playouts import Playouts
 
@@ -56,8 +57,9 @@ class Tree:
         """Number of playouts the tree was built from."""
         return len(self.reached)
 
-    @property
+    @cached_property
     def max_depth(self) -> int:
+        """Depth of the deepest node (computed once: the app shows it on every rerun)."""
         return max(self.depth)
 
     def mean(self, node: int) -> float:

@@ -24,6 +24,15 @@ def cached_visible_nodes(input_key: str, budget: int, max_depth: int | None, top
     return frozenset(visible_nodes(_tree, budget=budget, max_depth=max_depth, top_k=top_k))
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def cached_dot(input_key: str, visible_key: tuple, path: tuple, inspected: int, top_down: bool, _tree, _visible) -> str:
+    """The DOT text of the picture: dragging C rarely moves the path, so most reruns reuse it."""
+    graph = render_tree(_tree, _visible, path=path, inspected=inspected)
+    if not top_down:
+        graph.graph_attr["rankdir"] = "LR"
+    return graph.source
+
+
 def set_inspect(path_text: str) -> None:
     st.session_state["inspect"] = path_text
 
@@ -58,13 +67,8 @@ columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
 # Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
 for key, default in (("budget", 300), ("max_depth", 0), ("top_k", 0)):
     st.session_state.setdefault(key, default)
-visible = cached_visible_nodes(
-    st.session_state["_input_key"],
-    st.session_state["budget"],
-    st.session_state["max_depth"] or None,
-    st.session_state["top_k"] or None,
-    tree,
-)
+limits_key = (st.session_state["budget"], st.session_state["max_depth"] or None, st.session_state["top_k"] or None)
+visible = cached_visible_nodes(st.session_state["_input_key"], *limits_key, tree)
 top_down = fits_top_down(tree, visible)
 if top_down:
     picture, details = st.columns([4, 3], gap="large")
@@ -137,9 +141,7 @@ with picture:
         limits[0].number_input("Node budget", 10, 5000, step=50, key="budget")
         limits[1].number_input("Depth limit (0 = none)", 0, 1000, key="max_depth")
         limits[2].number_input("Top-k children (0 = all)", 0, 100, key="top_k")
-    graph = render_tree(tree, visible, path=path, inspected=inspected)
-    if not top_down:
-        graph.graph_attr["rankdir"] = "LR"
+    dot = cached_dot(st.session_state["_input_key"], limits_key, path, inspected, top_down, tree, visible)
     hidden = len(tree) - len(visible | set(path) | set(tree.path_nodes(inspected)))
     st.caption(
         f"Red: the selected path at C = {c:.6g}. Blue outline: the inspected node. "
@@ -147,10 +149,10 @@ with picture:
     )
     # A wide tree is drawn left to right at a readable scale inside a scrolling box.
     with st.container(height="content" if top_down else 720, border=not top_down):
-        st.graphviz_chart(graph, width="stretch")
+        st.graphviz_chart(dot, width="stretch")
     st.download_button(
         "Download drawn tree (DOT)",
-        graph.source,
+        dot,
         file_name="mcts_tree.dot",
         mime="text/vnd.graphviz",
         key="download_dot",

@@ -30,7 +30,7 @@ from playwright.sync_api import Page, sync_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, _stop, start_streamlit  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
 
 BARE_APP = '''\
 import streamlit as st
@@ -244,8 +244,8 @@ def main() -> None:
                     page.screenshot(path=str(REPO / "test-output" / "bench_200k.png"), full_page=True)
                 browser.close()
         finally:
-            _stop(ours)
-            _stop(bare)
+            stop_streamlit(ours)
+            stop_streamlit(bare)
 
 
 if __name__ == "__main__":

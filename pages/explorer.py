@@ -116,7 +116,8 @@ with details:
         ),
         hide_index=True,
         key="children_table",
-        column_order=[name for name in table.columns if name != "selected"],  # the row colour says it
+        # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
+        column_order=[name for name in table.columns if name not in ("selected", "rank")],
         column_config={
             "total": st.column_config.NumberColumn(format="%.4g"),
             "ucb": st.column_config.NumberColumn("UCB1" if loaded.rule == "ucb1" else "value", format="%.4f"),

@@ -169,6 +169,17 @@ def upload_to_tree(page: Page, log: Path, count: int) -> dict:
     }
 
 
+def interleaved_trips(ours: Page, bare: Page, rounds: int) -> tuple[list[float], list[float]]:
+    """Slider round trips on both pages, alternating trip by trip after one warm-up each."""
+    for page in (ours, bare):
+        slider_round_trip(page)
+    times = [], []
+    for _ in range(rounds):
+        times[0].append(slider_round_trip(ours))
+        times[1].append(slider_round_trip(bare))
+    return times
+
+
 def median_ms(values: list[float]) -> str:
     return f"{statistics.median(values):.0f} ms (min {min(values):.0f}, max {max(values):.0f}, n={len(values)})"
 
@@ -193,12 +204,7 @@ def main() -> None:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
                 # 1. Slider round trips, interleaved: ours (statement example), bare.
                 our_page, bare_page = open_page(browser, ours_url), open_page(browser, bare_url)
-                for page in (our_page, bare_page):  # warm-up
-                    slider_round_trip(page)
-                times = {"ours": [], "bare": []}
-                for _ in range(args.rounds):
-                    times["ours"].append(slider_round_trip(our_page))
-                    times["bare"].append(slider_round_trip(bare_page))
+                times = dict(zip(("ours", "bare"), interleaved_trips(our_page, bare_page, args.rounds)))
                 print(f"slider round trip, our app (statement example): {median_ms(times['ours'])}; {split_note(our_page)}")
                 print(f"slider round trip, bare one-slider app:         {median_ms(times['bare'])}; {split_note(bare_page)}")
                 ratio = statistics.median(times["ours"]) / statistics.median(times["bare"])
@@ -217,11 +223,7 @@ def main() -> None:
                     )
                     if index == 0:
                         # Slider round trips on the 20k tree, interleaved with the bare app again.
-                        times["ours_20k"], times["bare_20k"] = [], []
-                        slider_round_trip(page)
-                        for _ in range(args.rounds):
-                            times["ours_20k"].append(slider_round_trip(page))
-                            times["bare_20k"].append(slider_round_trip(bare_page))
+                        times["ours_20k"], times["bare_20k"] = interleaved_trips(page, bare_page, args.rounds)
                         print(f"slider round trip, our app with 20k playouts: {median_ms(times['ours_20k'])}; {split_note(page)}")
                         print(f"slider round trip, bare app (same rounds):    {median_ms(times['bare_20k'])}")
                         ratio20 = statistics.median(times["ours_20k"]) / statistics.median(times["bare_20k"])

@@ -22,7 +22,6 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from .playouts import Playouts
-from .render import ranked_children
 from .selection import ucb1
 from .tree import NO_PARENT, ROOT, Tree, build_tree
 
@@ -270,7 +269,7 @@ def race(tree: Tree, playouts: Playouts, *, max_children: int = 8, max_points: i
         The sampled statistics; a child appears from the first sample after its creation.
     """
     count = len(playouts)
-    followed = ranked_children(tree, ROOT)[:max_children]
+    followed = tree.ranked_children(ROOT)[:max_children]
     # The root child above every node: one pass in creation order, parents before children.
     branch = [NO_PARENT] * len(tree)
     for node in range(1, len(tree)):

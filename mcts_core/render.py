@@ -29,10 +29,12 @@ SECOND_PATH_FILL = "#d7f0ec"
 SHARED_COLOR = "#7b3294"
 SHARED_FILL = "#ead9f0"
 
-
-def ranked_children(tree: Tree, node: int) -> list[int]:
-    """Children by visits, most first (ties by move): the order top-k and the budget keep them."""
-    return sorted(tree.children[node], key=lambda kid: (-tree.visits[kid], tree.move[kid]))
+# Node styles of the selected path(s), shared by the drawn nodes and the legend's key.
+PATH_STYLE = {"color": PATH_COLOR, "fillcolor": PATH_FILL, "penwidth": "2.5", "fontcolor": "#000000"}
+SECOND_PATH_STYLE = {
+    "color": SECOND_PATH_COLOR, "fillcolor": SECOND_PATH_FILL, "penwidth": "2.5", "style": "rounded,filled,dashed"
+}
+SHARED_STYLE = {"color": SHARED_COLOR, "fillcolor": SHARED_FILL, "penwidth": "2.5", "fontcolor": "#000000"}
 
 
 def visible_nodes(
@@ -53,7 +55,7 @@ def visible_nodes(
         chosen.add(node)
         if max_depth is not None and tree.depth[node] >= max_depth:
             continue
-        for kid in ranked_children(tree, node)[:top_k]:
+        for kid in tree.ranked_children(node)[:top_k]:
             heapq.heappush(frontier, (-tree.visits[kid], kid))
     return chosen
 
@@ -114,13 +116,11 @@ def render_tree(
     for node in order:
         attributes = {}
         if node in on_path:
-            attributes.update(color=PATH_COLOR, fillcolor=PATH_FILL, penwidth="2.5", fontcolor="#000000")
+            attributes.update(PATH_STYLE)
         elif node in on_second:
-            attributes.update(
-                color=SECOND_PATH_COLOR, fillcolor=SECOND_PATH_FILL, penwidth="2.5", style="rounded,filled,dashed"
-            )
+            attributes.update(SECOND_PATH_STYLE)
         elif node in on_both:
-            attributes.update(color=SHARED_COLOR, fillcolor=SHARED_FILL, penwidth="2.5", fontcolor="#000000")
+            attributes.update(SHARED_STYLE)
         if node == inspected:
             attributes.update(color=INSPECTED_COLOR, peripheries="2", penwidth="2")
         graph.node(f"n{node}", label=_label(tree, node, decimals), tooltip=_tooltip(tree, node), **attributes)
@@ -149,17 +149,13 @@ def _path_edge(
 
 def _draw_legend(graph: graphviz.Digraph, names: tuple[str, str]) -> None:
     """A boxed key of the path colours, stacked beside the tree (so it adds no height to wide trees)."""
-    entries = [
-        (names[0], {"color": PATH_COLOR, "fillcolor": PATH_FILL}),
-        (names[1], {"color": SECOND_PATH_COLOR, "fillcolor": SECOND_PATH_FILL, "style": "rounded,filled,dashed"}),
-        ("on both paths", {"color": SHARED_COLOR, "fillcolor": SHARED_FILL}),
-    ]
+    entries = [(names[0], PATH_STYLE), (names[1], SECOND_PATH_STYLE), ("on both paths", SHARED_STYLE)]
     with graph.subgraph(name="cluster_legend") as key:
         key.attr(label="Legend", fontname="Helvetica", fontsize="11", color="#cccccc", style="rounded")
         for k, (name, style) in enumerate(entries):
             # Names may hold user text: escape each line like node labels, then join with graphviz's "\\n".
             label = graphviz.nohtml("\\n".join(graphviz.escape(line) for line in name.split("\n")))
-            key.node(f"legend_{k}", label=label, penwidth="2.5", fontsize="11", **style)
+            key.node(f"legend_{k}", label=label, fontsize="11", **style)
         for k in range(1, len(entries)):  # invisible links stack the entries in this order
             key.edge(f"legend_{k - 1}", f"legend_{k}", style="invis")
 

@@ -49,6 +49,7 @@ Cesa-Bianchi, Fischer (2002), https://doi.org/10.1023/A:1013689704352.
 
 from __future__ import annotations
 
+import bisect
 import math
 import struct
 from collections.abc import Callable, Sequence
@@ -428,15 +429,28 @@ def _bisect(pick: Callable[[float], Line], current: Line, low: int, high: int) -
     return high
 
 
+def interval_at(intervals: Sequence[Interval], c: float) -> int | None:
+    """Index of the interval holding ``c`` (a breakpoint belongs to the interval it starts), or None.
+
+    None when ``c`` lies outside the swept range [first c_from, last c_to).
+    """
+    if not intervals or not intervals[0].c_from <= c < intervals[-1].c_to:
+        return None
+    return bisect.bisect_right([interval.c_from for interval in intervals], c) - 1
+
+
 def neighbouring_intervals(intervals: Sequence[Interval], c: float) -> tuple[Interval | None, Interval | None]:
     """The intervals just below and just above the one holding ``c`` (None at either end).
 
     Their ``c_to`` / ``c_from`` are where the path last changed below ``c`` and next changes
-    above it; ``c`` outside every interval gives (None, None).
+    above it; ``c`` outside every interval gives (None, None), except that the end of the range
+    counts as inside the last interval (a slider's range includes its maximum).
     """
-    for index, interval in enumerate(intervals):
-        if interval.c_from <= c < interval.c_to or (index == len(intervals) - 1 and c == interval.c_to):
-            below = intervals[index - 1] if index > 0 else None
-            above = intervals[index + 1] if index + 1 < len(intervals) else None
-            return below, above
-    return None, None
+    index = interval_at(intervals, c)
+    if index is None and intervals and c == intervals[-1].c_to:
+        index = len(intervals) - 1
+    if index is None:
+        return None, None
+    below = intervals[index - 1] if index > 0 else None
+    above = intervals[index + 1] if index + 1 < len(intervals) else None
+    return below, above

@@ -10,7 +10,6 @@ breakpoint; every C comes from :func:`~mcts_core.sweep.sweep` or
 
 from __future__ import annotations
 
-import bisect
 import math
 from collections.abc import Sequence
 
@@ -179,16 +178,6 @@ def on_path_frame(intervals: Sequence[Interval], node_path: str) -> pd.DataFrame
         else:
             rows.append({"c_from": interval.c_from, "c_to": interval.c_to})
     return pd.DataFrame(rows, columns=["c_from", "c_to"])
-
-
-def interval_at(intervals: Sequence[Interval], c: float) -> int | None:
-    """Index of the interval holding ``c`` (a breakpoint belongs to the interval it starts), or None.
-
-    None when ``c`` lies outside the swept range [first c_from, last c_to).
-    """
-    if not intervals or not intervals[0].c_from <= c < intervals[-1].c_to:
-        return None
-    return bisect.bisect_right([interval.c_from for interval in intervals], c) - 1
 
 
 def zoom_range(intervals: Sequence[Interval], *, margin: float = 0.25) -> tuple[float, float] | None:

@@ -89,21 +89,31 @@ class Tree:
                 return kid
         return None
 
+    def ranked_children(self, node: int) -> list[int]:
+        """Children by visits, most first (ties by move): the order drawing caps keep them in."""
+        return sorted(self.children[node], key=lambda kid: (-self.visits[kid], self.move[kid]))
+
+    def deepest(self, path: str) -> tuple[int, int]:
+        """The node the longest existing prefix of ``path`` reaches, and that prefix's length."""
+        node = ROOT
+        for depth, move in enumerate(path):
+            kid = self.child(node, move)
+            if kid is None:
+                return node, depth
+            node = kid
+        return node, len(path)
+
     def find(self, path: str) -> int:
         """The node reached from the root by ``path``.
 
         Raises:
             KeyError: with a message saying how far the path exists.
         """
-        node = ROOT
-        for depth, move in enumerate(path):
-            kid = self.child(node, move)
-            if kid is None:
-                where = f"after {path[:depth]!r}" if depth else "at the root"
-                raise KeyError(f"no move {move!r} {where}")
-            node = kid
+        node, depth = self.deepest(path)
+        if depth < len(path):
+            where = f"after {path[:depth]!r}" if depth else "at the root"
+            raise KeyError(f"no move {path[depth]!r} {where}")
         return node
-
 
 def build_tree(playouts: Playouts, upto: int | None = None) -> Tree:
     """Build the tree from the first ``upto`` playouts (all of them when None).

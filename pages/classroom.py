@@ -6,7 +6,7 @@ import streamlit as st
 from mcts_core import RULES, ROOT, score_children
 from mcts_core.explain import explain_choice
 from mcts_core.playback import Playback, ucb1_latex
-from mcts_core.render import render_tree, visible_nodes
+from mcts_core.render import render_tree
 from pages import input_panel
 from pages.choice_text import why_sentence
 from pages.markdown import code, escape
@@ -136,7 +136,7 @@ with lesson:
 
 with picture:
     walked = tree.path_nodes(node)
-    visible = visible_nodes(tree, budget=40 if presentation else 300)
+    visible = input_panel.drawn_nodes(40 if presentation else 300)
     st.graphviz_chart(render_tree(tree, visible, path=walked, inspected=node), width="stretch")
 
 with st.expander("Legend and formula", expanded=presentation):
@@ -160,7 +160,7 @@ with st.expander("How MCTS builds this tree", expanded=False):
         walked_through = [node_name(n) for n in step.path[1:] if n != step.created]
         through = f" walked through {', '.join(walked_through)} and" if walked_through else ""
         if step.created is None:
-            outcome = f" found its whole word already in the tree and created nothing"
+            outcome = " found its whole word already in the tree and created nothing"
         else:
             outcome = f" created node {node_name(step.created)} with 1 visit and mean {step.score:g}"
         root_after = step.after[0]

@@ -6,7 +6,7 @@ import streamlit as st
 from mcts_core import RULES
 from mcts_core.c_range import suggest_c_range
 from mcts_core.compare import compare_paths, comparison_rows, describe
-from mcts_core.render import PATH_FILL, SECOND_PATH_FILL, path_neighbourhood, render_tree, visible_nodes
+from mcts_core.render import PATH_FILL, SECOND_PATH_FILL, path_neighbourhood, render_tree
 from pages import input_panel, rule_panel
 from pages.markdown import code, escape
 
@@ -54,7 +54,7 @@ with column_a:
 with column_b:
     st.subheader("Setting B")
     rule_b, settings_b = rule_panel.render(loaded.annotations, prefix="cmp_", c_key="cmp_c")
-    max_c, _ = suggest_c_range(loaded.playouts.scores, st.session_state["cmp_c"])
+    max_c, _ = suggest_c_range(loaded.score_range, st.session_state["cmp_c"])
     c_b = st.number_input(
         RULES[rule_b].settings[0].label + " (B)",
         min_value=0.0,
@@ -104,7 +104,7 @@ with st.expander("What to draw"):
 if around:
     visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
 else:
-    visible = visible_nodes(tree, budget=budget, max_depth=depth_limit or None)
+    visible = input_panel.drawn_nodes(budget, depth_limit or None)
 graph = render_tree(
     tree,
     visible,

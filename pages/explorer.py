@@ -4,7 +4,7 @@ import streamlit as st
 
 from mcts_core import ROOT, RULES
 from mcts_core.explain import explain_choice
-from mcts_core.render import fits_top_down, render_tree, visible_nodes
+from mcts_core.render import fits_top_down, render_tree
 from mcts_core.selection import score_children
 from mcts_core.tables import children_table
 from pages import input_panel
@@ -16,12 +16,6 @@ tree, c, path = loaded.tree, loaded.c, loaded.path
 rule = RULES[loaded.rule]
 scoring = {"rule": loaded.rule, "c": c, **loaded.settings}
 selected = st.session_state["selected_path"]
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def cached_visible_nodes(input_key: str, budget: int, max_depth: int | None, top_k: int | None, _tree):
-    """The C-independent part of the picture, once per input and drawing setting."""
-    return frozenset(visible_nodes(_tree, budget=budget, max_depth=max_depth, top_k=top_k))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -68,7 +62,7 @@ columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
 for key, default in (("budget", 300), ("max_depth", 0), ("top_k", 0)):
     st.session_state.setdefault(key, default)
 limits_key = (st.session_state["budget"], st.session_state["max_depth"] or None, st.session_state["top_k"] or None)
-visible = cached_visible_nodes(st.session_state["_input_key"], *limits_key, tree)
+visible = input_panel.drawn_nodes(*limits_key)
 top_down = fits_top_down(tree, visible)
 if top_down:
     picture, details = st.columns([4, 3], gap="large")
@@ -83,13 +77,7 @@ with details:
         inspected = tree.find(wanted)
     except KeyError as missing:
         st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
-        inspected = ROOT
-        for length in range(len(wanted), -1, -1):
-            try:
-                inspected = tree.find(wanted[:length])
-                break
-            except KeyError:
-                continue
+        inspected, _ = tree.deepest(wanted)
     here = tree.path(inspected)
     children = score_children(tree, inspected, **scoring)
     buttons = st.columns(3)

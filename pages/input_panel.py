@@ -1,6 +1,7 @@
 """The sidebar input panel shared by every page: playouts in; cached tree, C and selection out.
 
-app.py calls :func:`render` once per run before the page; pages call :func:`require_input`.
+app.py calls :func:`render` once per run before the page; pages call :func:`require_input`, and
+:func:`drawn_nodes` for the C-independent set of nodes a picture of the loaded tree draws.
 Parsing and building are cached by content in a process-wide store (the tree is shared, never
 copied, and treated as read-only), so moving C never rebuilds the tree.
 """
@@ -30,6 +31,7 @@ from mcts_core import (
 from mcts_core.move_values import KEYWORDS
 from mcts_core.c_range import suggest_c_range
 from mcts_core.presets import PRESETS, STATEMENT_EXAMPLE
+from mcts_core.render import visible_nodes
 from mcts_core.sweep import neighbouring_intervals, sweep
 from pages import rule_panel
 from pages.markdown import code, escape
@@ -52,6 +54,7 @@ class LoadedInput:
     rule: str = "ucb1"
     settings: dict = field(default_factory=dict)  # the rule's settings except c
     path: tuple[int, ...] = ()  # selected nodes, root first
+    score_range: tuple[float, ...] = ()  # (min, max) score: sizes any C control via suggest_c_range
 
 
 @dataclass(frozen=True)
@@ -221,7 +224,7 @@ def render() -> LoadedInput:
         if "_c_exact_error" in st.session_state:
             st.error(escape(st.session_state["_c_exact_error"]))
         if built.tree is not None and rule == "ucb1":
-            _show_nearest_changes(key, built.tree, st.session_state["c"], max(max_c, st.session_state["c"]))
+            _show_nearest_changes(key, built.tree, st.session_state["c"], max_c)  # max_c covers C
 
     c = st.session_state["c"]
     if built.error is not None:
@@ -230,11 +233,22 @@ def render() -> LoadedInput:
     else:
         path = tuple(selected_nodes(built.tree, rule=rule, c=c, **settings))
         loaded = LoadedInput(
-            source, built.playouts, built.annotations, built.tree, None, c, rule, settings, path
+            source, built.playouts, built.annotations, built.tree, None, c, rule, settings, path, built.score_range
         )
         st.session_state["selected_path"] = "".join(built.tree.move[node] for node in path[1:])
     st.session_state[_LOADED] = loaded
     return loaded
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _visible_nodes(input_key: str, budget: int, max_depth: int | None, top_k: int | None, _tree: Tree) -> frozenset:
+    """visible_nodes cached by input and limits (the tree is identified by ``input_key``)."""
+    return frozenset(visible_nodes(_tree, budget=budget, max_depth=max_depth, top_k=top_k))
+
+
+def drawn_nodes(budget: int, max_depth: int | None = None, top_k: int | None = None) -> frozenset[int]:
+    """The loaded tree's nodes to draw under these limits: C-independent, so once per input."""
+    return _visible_nodes(st.session_state["_input_key"], budget, max_depth, top_k, st.session_state[_LOADED].tree)
 
 
 def require_input() -> LoadedInput:

@@ -6,12 +6,11 @@ import streamlit as st
 
 from mcts_core import RULES, node_envelope
 from mcts_core.c_range import suggest_c_range
-from mcts_core.sweep import sweep
+from mcts_core.sweep import interval_at, sweep
 from mcts_core.sweep_data import (
     bands_frame,
     crossings_frame,
     envelope_frame,
-    interval_at,
     lines_frame,
     on_path_frame,
     range_problem,
@@ -28,7 +27,7 @@ SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
 
 loaded = input_panel.require_input()
 tree, c = loaded.tree, loaded.c
-max_c, _ = suggest_c_range(loaded.playouts.scores, c)
+max_c, _ = suggest_c_range(loaded.score_range, c)  # the sidebar slider's range
 if st.session_state.get("_sweep_input_key") != st.session_state["_input_key"]:
     # A new input: sweep the sidebar slider's range, as the slider shows it.
     st.session_state["sweep_from"], st.session_state["sweep_to"] = 0.0, max_c

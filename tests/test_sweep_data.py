@@ -13,7 +13,7 @@ import pytest
 
 from mcts_core import ROOT, build_tree, node_envelope, parse_playouts
 from mcts_core.presets import C_FLIPS_CHOICE
-from mcts_core.sweep import Interval, sweep
+from mcts_core.sweep import Interval, interval_at, sweep
 from mcts_core.sweep_data import (
     BAND_COLUMNS,
     CROSSING_COLUMNS,
@@ -24,7 +24,6 @@ from mcts_core.sweep_data import (
     bands_frame,
     crossings_frame,
     envelope_frame,
-    interval_at,
     intervals_frame,
     lines_frame,
     on_path_frame,

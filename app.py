@@ -1,22 +1,18 @@
 """MCTS Explorer: `streamlit run app.py`.
 
-Builds the navigation over pages/ and the sidebar input panel every page shares.
+Registers the pages (ui/navigation.py lists them), draws the sidebar every page shares, runs the page.
 """
 
 import streamlit as st
 
-from pages import input_panel
+from ui import sidebar
+from ui.navigation import PAGES
 
 st.set_page_config(page_title="MCTS Explorer", page_icon="🌳", layout="wide")
 
-PAGES = [
-    st.Page("pages/explorer.py", title="Explorer", icon=":material/account_tree:", default=True),
-    st.Page("pages/sweep.py", title="C sweep", icon=":material/timeline:", url_path="sweep"),
-    st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:"),
-    st.Page("pages/playback.py", title="Playback", icon=":material/play_circle:"),
-    st.Page("pages/classroom.py", title="Classroom", icon=":material/school:"),
-]
-
-navigation = st.navigation(PAGES)
-input_panel.render()
+navigation = st.navigation(
+    [st.Page(page.script, title=page.title, icon=page.icon, url_path=page.url_path or None, default=page.default)
+     for page in PAGES]
+)
+sidebar.render()
 navigation.run()

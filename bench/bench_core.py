@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from mcts_core import build_tree, parse_playouts, select_path  # noqa: E402
+from mcts_core import Scoring, build_tree, parse_playouts, select_path  # noqa: E402
 
 C = 1.4
 ALPHABET = "abcdefgh"
@@ -136,7 +136,7 @@ def run_ours(text):
     t1 = time.perf_counter()
     tree = build_tree(parsed)
     t2 = time.perf_counter()
-    path = select_path(tree, c=C)
+    path = select_path(tree, Scoring(c=C))
     t3 = time.perf_counter()
     return path, {"parse": t1 - t0, "build": t2 - t1, "select": t3 - t2, "total": t3 - t0}
 

@@ -7,7 +7,7 @@ Usage (from the repository root)::
 
 Two families of seeded trees, both built once per size (building is not timed):
 
-* ``deep``: :func:`mcts_core.presets.deep_tree`, the app's "Deep tree" preset scaled up: biased
+* ``deep``: :func:`mcts_core.examples.deep_tree`, the app's "Deep tree" example scaled up: biased
   words of 6..14 moves over ``abc``, a deep and lopsided tree;
 * ``core``: bench/bench_core.py's log, words of 1..49 moves over ``abcdefgh``, scores in (-100, 100).
 
@@ -34,7 +34,7 @@ for folder in (ROOT, ROOT / "bench"):
 from bench_core import input_file  # noqa: E402  (the same seeded logs as the core benchmark)
 
 from mcts_core import build_tree, parse_playouts  # noqa: E402
-from mcts_core.presets import deep_tree  # noqa: E402
+from mcts_core.examples import deep_tree  # noqa: E402
 from mcts_core.sweep import sweep  # noqa: E402
 from mcts_core.sweep_data import bands_frame  # noqa: E402
 

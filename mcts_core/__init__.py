@@ -1,10 +1,21 @@
 """MCTS Explorer's pure core: parse playouts, build the MCTS tree, select, sweep, render, tabulate.
 
-No streamlit import anywhere in this package.
+No streamlit import anywhere in this package; ``render`` (graphviz) and ``tables`` (pandas) are
+imported on their own, so the CLI and the math never load them.
 """
 
-from .move_values import annotated_values, parse_move_values
-from .playouts import MAX_PLAYOUTS, ParseError, Playouts, decode_text, format_playouts, parse_playouts
+from .build import build_tree
+from .formats import (
+    MAX_PLAYOUTS,
+    ParseError,
+    Playouts,
+    annotated_values,
+    decode_text,
+    format_playouts,
+    parse_move_values,
+    parse_playouts,
+)
+from .numbers import is_valid_c, parse_c, parse_number
 from .puzzle import solve
 from .selection import (
     DEFAULT_RULE,
@@ -13,6 +24,7 @@ from .selection import (
     RULES,
     ChildScore,
     Rule,
+    Scoring,
     Setting,
     Siblings,
     progressive_bias,
@@ -28,9 +40,10 @@ from .selection import (
     ucb1_tuned,
     under_threshold,
 )
+
 # The sweep function stays at mcts_core.sweep.sweep: re-exporting it here would shadow the module.
 from .sweep import Breakpoint, Interval, NodeEnvelope, breakpoints, node_envelope
-from .tree import NO_PARENT, NO_PLAYOUT, ROOT, Tree, build_tree
+from .tree import NO_PARENT, NO_PLAYOUT, ROOT, Tree
 
 __all__ = [
     "DEFAULT_RULE",
@@ -41,18 +54,27 @@ __all__ = [
     "ROOT",
     "RULES",
     "RULE_PRESETS",
+    "Breakpoint",
     "ChildScore",
+    "Interval",
+    "NodeEnvelope",
     "ParseError",
     "Playouts",
     "Rule",
+    "Scoring",
     "Setting",
     "Siblings",
     "Tree",
     "annotated_values",
+    "breakpoints",
     "build_tree",
     "decode_text",
     "format_playouts",
+    "is_valid_c",
+    "node_envelope",
+    "parse_c",
     "parse_move_values",
+    "parse_number",
     "parse_playouts",
     "progressive_bias",
     "puct",
@@ -67,9 +89,4 @@ __all__ = [
     "ucb1",
     "ucb1_tuned",
     "under_threshold",
-    "Breakpoint",
-    "Interval",
-    "NodeEnvelope",
-    "breakpoints",
-    "node_envelope",
 ]

@@ -14,13 +14,13 @@ arguments exit with status 2 and one line ``error: what is wrong``.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
-from .playouts import ParseError, decode_text, parse_playouts
+from .build import build_tree
+from .formats.text import ParseError, decode_text, parse_playouts
+from .numbers import parse_c
 from .puzzle import solve
 from .sweep import Interval, sweep
-from .tree import build_tree
 
 
 class _Parser(argparse.ArgumentParser):
@@ -31,24 +31,17 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def _finite_c(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"C must be a finite number >= 0, got {text!r}")
-    return value
-
-
-def _c_bound(text: str) -> float:
-    """An end of the sweep's C range: a finite number >= 0."""
+def _c_argument(text: str) -> float:
+    """A C given on the command line: a finite number >= 0."""
     try:
-        return _finite_c(text)
-    except ValueError:  # float() failed; argparse would name the function instead of saying this
-        raise argparse.ArgumentTypeError(f"C must be a finite number >= 0, got {text!r}") from None
+        return parse_c(text)
+    except ValueError as error:  # argparse would name the function instead of saying this
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = _Parser(prog="python -m mcts_core", description="Solve the MCTS exercise from stdin.")
-    parser.add_argument("--c", type=_finite_c, help="exploration constant (overrides the header's C)")
+    parser.add_argument("--c", type=_c_argument, help="exploration constant (overrides the header's C)")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
     sweep_parser = commands.add_parser(
         "sweep",
@@ -56,8 +49,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         help="print `c_from c_to path` for each interval of C with one selected path",
         allow_abbrev=False,
     )
-    sweep_parser.add_argument("--c-min", type=_c_bound, default=0.0, help="start of the C range (default 0)")
-    sweep_parser.add_argument("--c-max", type=_c_bound, required=True, help="end of the C range (excluded)")
+    sweep_parser.add_argument("--c-min", type=_c_argument, default=0.0, help="start of the C range (default 0)")
+    sweep_parser.add_argument("--c-max", type=_c_argument, required=True, help="end of the C range (excluded)")
     arguments = parser.parse_args(argv)
     if arguments.command == "sweep" and not arguments.c_min < arguments.c_max:
         parser.error(

@@ -1,8 +1,7 @@
 """Two selection settings on the same tree: where their paths split and why.
 
-A *setting* is what :func:`~mcts_core.selection.score_children` takes: a mapping with the rule key
-under ``"rule"`` (UCB1 when absent) and the rule's keyword settings, e.g.
-``{"rule": "ucb1", "c": 0.5}``. Both selected paths start at the root and end at a leaf, so two
+A setting is a :class:`~mcts_core.selection.Scoring`. Both selected paths start at the root and
+end at a leaf, so two
 different paths always part at a node with children where the settings pick different children;
 :func:`compare_paths` scores those children under both settings and lines their terms up.
 
@@ -14,14 +13,11 @@ its threshold, so the terms are matched by name at the split node: the common on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .selection import DEFAULT_RULE, RULES, ChildScore, score_children, selected_nodes
+from .selection import ChildScore, Scoring, score_children, selected_nodes
 from .tree import Tree
-
-Scoring = Mapping[str, Any]  # {"rule": key, **the rule's settings}
 
 
 @dataclass(frozen=True)
@@ -99,15 +95,15 @@ def compare_paths(tree: Tree, a: Scoring, b: Scoring) -> Comparison:
 
     Args:
         tree: the tree.
-        a: setting A, ``{"rule": key, **settings}`` (the rule defaults to UCB1).
-        b: setting B, in the same form.
+        a: setting A.
+        b: setting B.
 
     Returns:
         The :class:`Comparison`. Random draws (under a sample threshold) are compared like any other
         choice: the path follows the most likely child, and :attr:`ChildScore.random` tells.
     """
-    path_a = tuple(selected_nodes(tree, **_keywords(a)))
-    path_b = tuple(selected_nodes(tree, **_keywords(b)))
+    path_a = tuple(selected_nodes(tree, a))
+    path_b = tuple(selected_nodes(tree, b))
     shared = 0
     while shared < min(len(path_a), len(path_b)) and path_a[shared] == path_b[shared]:
         shared += 1
@@ -115,8 +111,8 @@ def compare_paths(tree: Tree, a: Scoring, b: Scoring) -> Comparison:
     if path_a == path_b:
         return Comparison(path_a, path_b, split, (), (), (), ())
 
-    under_a = score_children(tree, split, **_keywords(a))
-    under_b = {child.node: child for child in score_children(tree, split, **_keywords(b))}
+    under_a = score_children(tree, split, a)
+    under_b = {child.node: child for child in score_children(tree, split, b)}
     # Every child of one node is scored by the same branch of a rule, so the first child's term
     # names are everyone's.
     names_a = list(under_a[0].terms)
@@ -170,37 +166,6 @@ def comparison_rows(comparison: Comparison) -> list[dict[str, Any]]:
         row |= {f"{name} B": child.b.terms[name] for name in comparison.only_b}
         rows.append(row)
     return rows
-
-
-def describe(setting: Scoring, separator: str = ", ") -> str:
-    """A short plain-text name of a setting: the rule, C, and every other setting not at its default.
-
-    Per-move values (priors, heuristics) are counted, not listed. The text is not escaped: it can
-    hold no user text, but callers treat it as plain text anyway.
-
-    Args:
-        setting: ``{"rule": key, **settings}``.
-        separator: between the parts (a newline for a legend entry).
-    """
-    keywords = _keywords(setting)
-    rule = RULES[keywords.pop("rule")]
-    parts = [rule.name, f"C = {keywords.pop('c', rule.defaults.get('c')):.6g}"]
-    for spec in rule.settings:
-        value = keywords.get(spec.name, spec.default)
-        if spec.name == "c" or value == spec.default or (spec.kind == "move_values" and not value):
-            continue
-        if spec.kind == "move_values":
-            parts.append(f"{spec.name}: {len(value)} move{'s' if len(value) != 1 else ''}")
-        elif isinstance(value, float):
-            parts.append(f"{spec.name} = {value:.6g}")
-        else:
-            parts.append(f"{spec.name} = {value}")
-    return separator.join(parts)
-
-
-def _keywords(setting: Scoring) -> dict[str, Any]:
-    """A setting as keyword arguments of the selection functions."""
-    return {"rule": DEFAULT_RULE, **setting}
 
 
 def _after(path: tuple[int, ...], node: int) -> int | None:

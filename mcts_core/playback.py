@@ -9,8 +9,6 @@ the statistics every ``interval`` playouts and replays from the nearest one, add
 playout order exactly as ``build_tree`` does, so every snapshot equals ``build_tree(playouts,
 upto=k)`` bit for bit. :func:`race` walks the log once and samples the root children's visit share
 and mean over k.
-
-The classroom helpers at the end (:func:`ucb1_latex`) turn numbers the app already has into text.
 """
 
 from __future__ import annotations
@@ -21,9 +19,9 @@ from array import array
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from .playouts import Playouts
-from .selection import ucb1
-from .tree import NO_PARENT, ROOT, Tree, build_tree
+from .build import build_tree
+from .formats.text import Playouts
+from .tree import NO_PARENT, ROOT, Tree
 
 MIN_INTERVAL = 2048  # replaying this many playouts costs about a millisecond: no checkpoint needed
 MAX_CHECKPOINTS = 16  # bounds the memory: each checkpoint holds three numbers per node
@@ -294,28 +292,3 @@ def race(tree: Tree, playouts: Playouts, *, max_children: int = 8, max_points: i
                     shares.append(visits[kid] / k)
                     means.append(totals[kid] / visits[kid])
     return Race(tuple(ks), tuple(moves), tuple(shares), tuple(means), tuple(tree.move[kid] for kid in followed))
-
-
-def ucb1_latex(parent_visits: int, visits: int | None = None, total: float | None = None, *, c: float) -> str:
-    """The UCB1 formula with the current numbers substituted, as LaTeX (no user text in it).
-
-    With only the parent's visits it substitutes N.v and C; with a child's visits and total it
-    substitutes everything and shows the two terms and their sum, computed as :func:`ucb1` does.
-    """
-    number = _latex_number
-    if visits is None or total is None:
-        return rf"\frac{{M.s}}{{M.v}} + {number(c)}\sqrt{{\frac{{\ln {parent_visits}}}{{M.v}}}}"
-    terms = ucb1(parent_visits, visits, total, c=c)
-    return (
-        rf"\frac{{{number(total)}}}{{{visits}}} + {number(c)}\sqrt{{\frac{{\ln {parent_visits}}}{{{visits}}}}}"
-        rf" = {number(terms['mean'])} + {number(terms['exploration'])} = {number(terms['value'])}"
-    )
-
-
-def _latex_number(value: float) -> str:
-    """A float for LaTeX: 4 significant digits, scientific notation as a power of ten."""
-    text = f"{value:.4g}"
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        return rf"{mantissa} \times 10^{{{int(exponent)}}}"
-    return text

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .playouts import ParseError, parse_playouts
-from .selection import select_path
-from .tree import build_tree
+from .build import build_tree
+from .formats.text import ParseError, parse_playouts
+from .selection import Scoring, select_path
 
 
 def solve(text: str, *, c: float | None = None) -> str:
@@ -25,4 +25,4 @@ def solve(text: str, *, c: float | None = None) -> str:
         c = playouts.c
     if c is None:
         raise ParseError(1, "no header `N C` and no C given: add a header line like `3 0.1`")
-    return select_path(build_tree(playouts), c=c)
+    return select_path(build_tree(playouts), Scoring(c=c))

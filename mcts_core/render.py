@@ -105,9 +105,7 @@ def render_tree(
     on_path = set(path) - on_second
     on_both = set(path) & on_second
     on_second -= on_both
-    drawn = set(visible) | on_path | on_second | on_both
-    if inspected is not None:
-        drawn.update(tree.path_nodes(inspected))
+    drawn = drawn_nodes(tree, visible, path, second_path, inspected=inspected)
 
     graph = graphviz.Digraph("mcts", graph_attr={"rankdir": "TB", "nodesep": "0.15", "ranksep": "0.35"})
     graph.attr("node", shape="box", style="rounded,filled", fillcolor=NODE_FILL, fontname="Helvetica", fontsize="12")
@@ -197,6 +195,23 @@ def _label(tree: Tree, node: int, decimals: int) -> str:
 
 def _tooltip(tree: Tree, node: int) -> str:
     return graphviz.nohtml(graphviz.escape(f"path {tree.path(node) or '(root)'}, total {tree.total[node]!r}"))
+
+
+def drawn_nodes(
+    tree: Tree, visible: Collection[int], *paths: Sequence[int], inspected: int | None = None
+) -> set[int]:
+    """What :func:`render_tree` draws: the visible nodes, the paths, the inspected node and its ancestors."""
+    drawn = set(visible)
+    for path in paths:
+        drawn.update(path)
+    if inspected is not None:
+        drawn.update(tree.path_nodes(inspected))
+    return drawn
+
+
+def hidden_count(tree: Tree, drawn: Collection[int]) -> int:
+    """How many nodes of the tree a picture of ``drawn`` folds into "+k more" boxes."""
+    return len(tree) - len(drawn)
 
 
 def fits_top_down(tree: Tree, visible: Collection[int], *, max_rank_width: int = 12) -> bool:

@@ -10,7 +10,6 @@ breakpoint; every C comes from :func:`~mcts_core.sweep.sweep` or
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import pandas as pd
@@ -27,21 +26,6 @@ INTERVAL_COLUMNS = [
 ]
 BAND_COLUMNS = [*INTERVAL_COLUMNS, "middle", "label"]
 ELLIPSIS = "…"
-
-
-def range_problem(c_min: float, c_max: float) -> str | None:
-    """Why [c_min, c_max) cannot be swept, as a sentence for the user; None when it can.
-
-    The same conditions :func:`~mcts_core.sweep.sweep` enforces (finite, c_min >= 0,
-    c_min < c_max), worded for a person rather than raised.
-    """
-    if not (math.isfinite(c_min) and math.isfinite(c_max)):
-        return f"The C range must be finite, got from {c_min!r} to {c_max!r}."
-    if c_min < 0:
-        return f"C cannot be negative: “from” is {c_min!r}; use 0 or more."
-    if not c_min < c_max:
-        return f"“From” ({c_min!r}) must be smaller than “to” ({c_max!r})."
-    return None
 
 
 def lines_frame(envelope: NodeEnvelope, c_min: float, c_max: float) -> pd.DataFrame:

@@ -3,17 +3,18 @@
 import pandas as pd
 import streamlit as st
 
-from mcts_core import RULES, ROOT, score_children
-from mcts_core.explain import explain_choice
-from mcts_core.playback import Playback, ucb1_latex
+from mcts_core import RULES, ROOT, Scoring, score_children
+from mcts_core.explain import explain_choice, ucb1_latex
+from mcts_core.playback import Playback
 from mcts_core.render import render_tree
-from pages import input_panel
-from pages.choice_text import why_sentence
-from pages.markdown import code, escape
+from ui import sidebar, state
+from ui.drawing import cached_visible_nodes
+from ui.markdown import code, escape
+from ui.wording import node_markdown, plural, why_sentence
 
-PATH = "class_path"  # moves from the root to the node the class is looking at
-GUESS = "class_guess"  # the move the student clicked at that node, None before the guess
-SCORE = "class_score"  # (right guesses, guesses)
+PATH = state.CLASS_PATH  # moves from the root to the node the class is looking at
+GUESS = state.CLASS_GUESS  # the move the student clicked at that node, None before the guess
+SCORE = state.CLASS_SCORE  # (right guesses, guesses)
 STORY_STEPS = 4
 
 # Static CSS, no user text: bigger type for a projector. The reveal table is an st.table (HTML),
@@ -29,8 +30,8 @@ PRESENTATION_CSS = """
 </style>
 """
 
-loaded = input_panel.require_input()
-tree, c = loaded.tree, loaded.c
+current = sidebar.require()
+tree, c = current.tree, current.scoring.c
 
 
 def restart() -> None:
@@ -51,7 +52,7 @@ def next_node(move: str) -> None:
 
 
 def node_name(node: int) -> str:
-    return code(tree.path(node)) if node != ROOT else "the root"
+    return node_markdown(tree.path(node), root="the root")
 
 
 def subject(node: int) -> str:
@@ -60,17 +61,15 @@ def subject(node: int) -> str:
 
 
 # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
-exercise = (st.session_state["_input_key"], c)
-if st.session_state.get("class_exercise") != exercise:
-    st.session_state["class_exercise"] = exercise
+if state.first_run_for_input("classroom", f"{current.input.key}|{c!r}"):
     restart()
 
-presentation = st.toggle("Presentation view (large text for a projector)", key="class_presentation")
+presentation = st.toggle("Presentation view (large text for a projector)", key=state.CLASS_PRESENTATION)
 if presentation:
     st.html(PRESENTATION_CSS)
 
 node = tree.find(st.session_state[PATH])
-children = score_children(tree, node, c=c)
+children = score_children(tree, node, Scoring("ucb1", c))
 choice = explain_choice(children)
 guessed = st.session_state[GUESS]
 hits, asked = st.session_state[SCORE]
@@ -99,9 +98,8 @@ with lesson:
         buttons = st.columns(min(len(by_move), 4))
         for index, child in enumerate(by_move):
             buttons[index % len(buttons)].button(
-                f"**{escape(child.move)}** · {child.visits:,} visit{'s' if child.visits != 1 else ''} · "
-                f"mean {child.terms['mean']:.3g}",
-                key=f"class_guess_{index}",
+                f"**{escape(child.move)}** · {plural(child.visits, 'visit')} · mean {child.terms['mean']:.3g}",
+                key=state.guess_button_key(index),
                 on_click=guess,
                 args=(child.move, child.selected),
                 disabled=guessed is not None,
@@ -129,14 +127,14 @@ with lesson:
         )
         st.markdown(why_sentence(choice))
         st.button(
-            f"Next node: step into {escape(winner.move)} ▶", key="class_next", on_click=next_node,
+            f"Next node: step into {escape(winner.move)} ▶", key=state.CLASS_NEXT, on_click=next_node,
             args=(winner.move,), type="primary",
         )
-    st.button("↺ Restart from the root", key="class_restart", on_click=restart)
+    st.button("↺ Restart from the root", key=state.CLASS_RESTART, on_click=restart)
 
 with picture:
     walked = tree.path_nodes(node)
-    visible = input_panel.drawn_nodes(40 if presentation else 300)
+    visible = cached_visible_nodes(current.input.key, tree, 40 if presentation else 300)
     st.graphviz_chart(render_tree(tree, visible, path=walked, inspected=node), width="stretch")
 
 with st.expander("Legend and formula", expanded=presentation):
@@ -154,7 +152,7 @@ with st.expander("Legend and formula", expanded=presentation):
                 st.latex(ucb1_latex(tree.visits[node], child.visits, child.total, c=c))
 
 with st.expander("How MCTS builds this tree", expanded=False):
-    steps = Playback(loaded.playouts, tree).first_steps(min(STORY_STEPS, tree.playouts))
+    steps = Playback(current.input.playouts, tree).first_steps(min(STORY_STEPS, tree.playouts))
     lines = []
     for step in steps:
         walked_through = [node_name(n) for n in step.path[1:] if n != step.created]
@@ -166,7 +164,7 @@ with st.expander("How MCTS builds this tree", expanded=False):
         root_after = step.after[0]
         lines.append(
             f"1. Playout {step.k} {code(f'{step.word} {step.score:g}')}{through}{outcome}. "
-            f"The root now has {root_after.visits} visit{'s' if root_after.visits != 1 else ''}, "
+            f"The root now has {plural(root_after.visits, 'visit')}, "
             f"mean {root_after.mean:.4g}."
         )
     st.markdown(

@@ -3,35 +3,36 @@
 import pandas as pd
 import streamlit as st
 
-from mcts_core import RULES
+from mcts_core import Scoring
 from mcts_core.c_range import suggest_c_range
-from mcts_core.compare import compare_paths, comparison_rows, describe
+from mcts_core.compare import compare_paths, comparison_rows
 from mcts_core.render import PATH_FILL, SECOND_PATH_FILL, path_neighbourhood, render_tree
-from pages import input_panel, rule_panel
-from pages.markdown import code, escape
+from ui import rule_panel, sidebar, state
+from ui.drawing import cached_visible_nodes
+from ui.markdown import code, escape
+from ui.wording import node_markdown, random_draw_warning
 
 RANK_CHANGED = "background-color: #fff3b0; font-weight: bold"
 
-loaded = input_panel.require_input()
-tree = loaded.tree
-setting_a = {"rule": loaded.rule, "c": loaded.c, **loaded.settings}
-if "cmp_c" not in st.session_state or (
-    st.session_state.get("_cmp_input_key") != st.session_state["_input_key"] and loaded.playouts.c is not None
-):
+current = sidebar.require()
+tree = current.tree
+setting_a = current.scoring
+
+
+def set_c_b(c: float) -> None:
+    st.session_state[state.COMPARE_C] = c
+
+
+new_input = state.first_run_for_input("compare", current.input.key)
+if state.COMPARE_C not in st.session_state or (new_input and current.input.playouts.c is not None):
     # First visit, or an input whose header sets A's C (as it sets the sidebar slider): B explores
     # twice as much as A, a comparison that often already shows something.
-    st.session_state["cmp_c"] = 2 * loaded.c if loaded.c > 0 else 1.0
-st.session_state["_cmp_input_key"] = st.session_state["_input_key"]
+    set_c_b(2 * setting_a.c if setting_a.c > 0 else 1.0)
 
 
 def path_text(nodes) -> str:
     """The moves of a selected path, or a note when the root is a leaf."""
     return tree.path(nodes[-1]) or "(root is a leaf)"
-
-
-def node_name(node: int) -> str:
-    """A node for markdown: its path as code, or **root**."""
-    return code(tree.path(node)) if tree.path(node) else "**root**"
 
 
 def style_rows(table: pd.DataFrame) -> pd.DataFrame:
@@ -48,24 +49,24 @@ column_a, column_b = st.columns(2, gap="large", border=True)
 
 with column_a:
     st.subheader("Setting A: the sidebar")
-    st.markdown(f":red-background[{escape(describe(setting_a))}]")
-    st.latex(RULES[loaded.rule].formula)
+    st.markdown(f":red-background[{escape(setting_a.describe())}]")
+    st.latex(setting_a.spec.formula)
     st.caption("Change A in the sidebar; it drives the Explorer too.")
 with column_b:
     st.subheader("Setting B")
-    rule_b, settings_b = rule_panel.render(loaded.annotations, prefix="cmp_", c_key="cmp_c")
-    max_c, _ = suggest_c_range(loaded.score_range, st.session_state["cmp_c"])
+    rule_b, settings_b = rule_panel.render(current.input.annotations, set_c=set_c_b, prefix=state.COMPARE_PREFIX)
+    max_c, _ = suggest_c_range(current.input.score_range, st.session_state[state.COMPARE_C])
     c_b = st.number_input(
-        RULES[rule_b].settings[0].label + " (B)",
+        Scoring(rule_b).spec.c_label + " (B)",
         min_value=0.0,
         step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
         format="%.6g",
-        key="cmp_c",
+        key=state.COMPARE_C,
         help="Any C >= 0; type an exact value or step with +/-.",
     )
-setting_b = {"rule": rule_b, "c": c_b, **settings_b}
+setting_b = Scoring(rule_b, c_b, settings_b)
 comparison = compare_paths(tree, setting_a, setting_b)
-name_a, name_b = f"A: {describe(setting_a)}", f"B: {describe(setting_b)}"
+name_a, name_b = f"A: {setting_a.describe()}", f"B: {setting_b.describe()}"
 
 with summary:
     metrics = st.columns([3, 3, 1, 1, 2])
@@ -85,7 +86,7 @@ with summary:
         )
     else:
         st.info(
-            f"The paths split at {node_name(comparison.split)}: A takes "
+            f"The paths split at {node_markdown(tree.path(comparison.split))}: A takes "
             f"{code(tree.move[comparison.choice_a])}, B takes {code(tree.move[comparison.choice_b])}."
         )
 
@@ -93,24 +94,24 @@ with st.expander("What to draw"):
     around = st.toggle(
         "Only the paths and the children they chose among",
         value=True,
-        key="cmp_around_paths",
+        key=state.COMPARE_AROUND_PATHS,
         help="Off: the most visited nodes, like the Explorer (the paths are always drawn).",
     )
     limits = st.columns(2)
-    budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key="cmp_budget", disabled=around)
+    budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key=state.COMPARE_BUDGET, disabled=around)
     depth_limit = limits[1].number_input(
-        "Depth limit (0 = none)", 0, 1000, 0, key="cmp_max_depth", disabled=around
+        "Depth limit (0 = none)", 0, 1000, 0, key=state.COMPARE_MAX_DEPTH, disabled=around
     )
 if around:
     visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
 else:
-    visible = input_panel.drawn_nodes(budget, depth_limit or None)
+    visible = cached_visible_nodes(current.input.key, tree, budget, depth_limit or None)
 graph = render_tree(
     tree,
     visible,
     path=comparison.path_a,
     second_path=comparison.path_b,
-    legend=("A: " + describe(setting_a, "\n"), "B: " + describe(setting_b, "\n")),  # one part per line
+    legend=("A: " + setting_a.describe("\n"), "B: " + setting_b.describe("\n")),  # one part per line
 )
 st.caption(
     "Red: A's path. Teal, dashed: B's path. Purple: on both. Nodes not drawn fold into “+k more” boxes."
@@ -121,7 +122,7 @@ st.download_button(
     graph.source,
     file_name="mcts_compare.dot",
     mime="text/vnd.graphviz",
-    key="cmp_download_dot",
+    key=state.COMPARE_DOWNLOAD_DOT,
 )
 
 st.subheader("Where the paths split")
@@ -130,7 +131,7 @@ if comparison.identical:
 else:
     split = comparison.split
     st.markdown(
-        f"Node {node_name(split)}: {tree.visits[split]:,} visits, mean {tree.mean(split):.4f}. "
+        f"Node {node_markdown(tree.path(split))}: {tree.visits[split]:,} visits, mean {tree.mean(split):.4f}. "
         f"A picks {code(tree.move[comparison.choice_a])}, B picks {code(tree.move[comparison.choice_b])}. "
         "Its children under both settings:"
     )
@@ -139,7 +140,7 @@ else:
     st.dataframe(
         table.style.apply(style_rows, axis=None),
         hide_index=True,
-        key="cmp_table",
+        key=state.COMPARE_TABLE,
         column_order=[name for name in table.columns if name != "rank changed"],  # the highlight says it
         column_config={name: st.column_config.NumberColumn(format="%.4f") for name in terms},
     )
@@ -152,9 +153,6 @@ else:
     if comparison.only_b:
         notes.append(f"Only B has {escape(', '.join(comparison.only_b))}.")
     st.caption(" ".join(notes))
-    for side, scores in (("A", comparison.children[0].a), ("B", comparison.children[0].b)):
-        if scores.random:
-            st.warning(
-                f"Under {side} this node is below the sample threshold and draws a child at random; "
-                "the path follows the most likely one, ties to the smaller move."
-            )
+    for side, scores in (("A", [child.a for child in comparison.children]), ("B", [child.b for child in comparison.children])):
+        if scores[0].random:
+            st.warning(random_draw_warning(scores, whose=f"this node (setting {side})"))

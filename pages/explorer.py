@@ -2,20 +2,19 @@
 
 import streamlit as st
 
-from mcts_core import ROOT, RULES
+from mcts_core import ROOT, score_children
 from mcts_core.explain import explain_choice
-from mcts_core.render import fits_top_down, render_tree
-from mcts_core.selection import score_children
+from mcts_core.render import drawn_nodes, fits_top_down, hidden_count, render_tree
 from mcts_core.tables import children_table
-from pages import input_panel
-from pages.choice_text import why_sentence
-from pages.markdown import code, escape
+from ui import sidebar, state
+from ui.drawing import cached_visible_nodes, highlight_rows
+from ui.markdown import escape
+from ui.wording import folded_caption, node_markdown, random_draw_warning, why_sentence
 
-loaded = input_panel.require_input()
-tree, c, path = loaded.tree, loaded.c, loaded.path
-rule = RULES[loaded.rule]
-scoring = {"rule": loaded.rule, "c": c, **loaded.settings}
-selected = st.session_state["selected_path"]
+current = sidebar.require()
+tree, scoring, path = current.tree, current.scoring, current.path
+rule = scoring.spec
+selected = st.session_state[state.SELECTED_PATH]
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -28,7 +27,7 @@ def cached_dot(input_key: str, visible_key: tuple, path: tuple, inspected: int, 
 
 
 def set_inspect(path_text: str) -> None:
-    st.session_state["inspect"] = path_text
+    st.session_state[state.INSPECT] = path_text
 
 
 def explain(choice, children) -> None:
@@ -36,11 +35,7 @@ def explain(choice, children) -> None:
     if choice is None:
         st.info("This node is a leaf: selection stops here.")
     elif choice.winner.random:
-        odds = ", ".join(f"{code(child.move)} {child.probability:.0%}" for child in children)
-        st.warning(
-            f"Below the sample threshold this node draws a child at random ({odds}); the path "
-            "follows the most likely one, ties to the smaller move."
-        )
+        st.warning(random_draw_warning(children))
     else:
         st.caption(why_sentence(choice))
 
@@ -59,10 +54,12 @@ columns[3].metric("Depth", tree.max_depth)
 columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
 
 # Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
-for key, default in (("budget", 300), ("max_depth", 0), ("top_k", 0)):
+for key, default in ((state.BUDGET, 300), (state.MAX_DEPTH, 0), (state.TOP_K, 0)):
     st.session_state.setdefault(key, default)
-limits_key = (st.session_state["budget"], st.session_state["max_depth"] or None, st.session_state["top_k"] or None)
-visible = input_panel.drawn_nodes(*limits_key)
+limits_key = (
+    st.session_state[state.BUDGET], st.session_state[state.MAX_DEPTH] or None, st.session_state[state.TOP_K] or None
+)
+visible = cached_visible_nodes(current.input.key, tree, *limits_key)
 top_down = fits_top_down(tree, visible)
 if top_down:
     picture, details = st.columns([4, 3], gap="large")
@@ -71,20 +68,25 @@ else:  # a wide tree drawn left to right needs the page's full width to stay rea
 
 with details:
     st.subheader("Inspect a node")
-    st.text_input("Node path (empty = root)", key="inspect", help="Moves from the root, e.g. `ba`.")
-    wanted = st.session_state.get("inspect", "")
+    st.text_input("Node path (empty = root)", key=state.INSPECT, help="Moves from the root, e.g. `ba`.")
+    wanted = st.session_state.get(state.INSPECT, "")
     try:
         inspected = tree.find(wanted)
     except KeyError as missing:
         st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
         inspected, _ = tree.deepest(wanted)
     here = tree.path(inspected)
-    children = score_children(tree, inspected, **scoring)
+    children = score_children(tree, inspected, scoring)
     buttons = st.columns(3)
-    buttons[0].button("⌂ Root", on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch")
-    buttons[1].button("↑ Up", on_click=set_inspect, args=(here[:-1],), disabled=inspected == ROOT, width="stretch")
+    buttons[0].button(
+        "⌂ Root", key=state.INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch"
+    )
+    buttons[1].button(
+        "↑ Up", key=state.INSPECT_UP, on_click=set_inspect, args=(here[:-1],), disabled=inspected == ROOT, width="stretch"
+    )
     buttons[2].button(
         "↓ Step in",
+        key=state.INSPECT_STEP_IN,
         on_click=set_inspect,
         args=(here + children[0].move if children else here,),
         disabled=not children,
@@ -93,27 +95,22 @@ with details:
     )
 
     st.markdown(
-        f"Node {code(here) if here else '**root**'}: {tree.visits[inspected]:,} visits, "
-        f"mean {tree.mean(inspected):.4f}. Children under {escape(rule.name)} at C = {c:.6g}:"
+        f"Node {node_markdown(here)}: {tree.visits[inspected]:,} visits, "
+        f"mean {tree.mean(inspected):.4f}. Children under {escape(rule.name)} at C = {scoring.c:.6g}:"
     )
-    table = children_table(tree, inspected, **scoring)
+    table = children_table(tree, inspected, scoring)
     st.dataframe(
-        table.style.apply(
-            lambda row: ["background-color: #fde0dd; font-weight: bold" if row["selected"] else ""] * len(row),
-            axis=1,
-        ),
+        highlight_rows(table, table["selected"]),
         hide_index=True,
-        key="children_table",
+        key=state.CHILDREN_TABLE,
         # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
         column_order=[name for name in table.columns if name not in ("selected", "rank")],
-        column_config={
-            "total": st.column_config.NumberColumn(format="%.4g"),
-            "ucb": st.column_config.NumberColumn("UCB1" if loaded.rule == "ucb1" else "value", format="%.4f"),
-            "exploration": st.column_config.NumberColumn(
-                "C·√(ln N/n)" if loaded.rule == "ucb1" else "exploration", format="%.4f"
-            ),
-        }
-        | {name: st.column_config.NumberColumn(format="%.4f") for name in rule.terms if name not in ("value", "exploration")},
+        column_config={"total": st.column_config.NumberColumn(format="%.4g")}
+        | {
+            name: st.column_config.NumberColumn(rule.label(name), format="%.4f")
+            for name in rule.terms
+            if name in table.columns
+        },
     )
     explain(explain_choice(children), children)
     st.download_button(
@@ -121,20 +118,19 @@ with details:
         table.to_csv(index=False),
         file_name=f"children_{here or 'root'}.csv",
         mime="text/csv",
-        key="download_csv",
+        key=state.DOWNLOAD_CSV,
     )
 
 with picture:
     with st.expander("Drawing limits (the table always uses the full tree)"):
         limits = st.columns(3)
-        limits[0].number_input("Node budget", 10, 5000, step=50, key="budget")
-        limits[1].number_input("Depth limit (0 = none)", 0, 1000, key="max_depth")
-        limits[2].number_input("Top-k children (0 = all)", 0, 100, key="top_k")
-    dot = cached_dot(st.session_state["_input_key"], limits_key, path, inspected, top_down, tree, visible)
-    hidden = len(tree) - len(visible | set(path) | set(tree.path_nodes(inspected)))
+        limits[0].number_input("Node budget", 10, 5000, step=50, key=state.BUDGET)
+        limits[1].number_input("Depth limit (0 = none)", 0, 1000, key=state.MAX_DEPTH)
+        limits[2].number_input("Top-k children (0 = all)", 0, 100, key=state.TOP_K)
+    dot = cached_dot(current.input.key, limits_key, path, inspected, top_down, tree, visible)
+    hidden = hidden_count(tree, drawn_nodes(tree, visible, path, inspected=inspected))
     st.caption(
-        f"Red: the selected path at C = {c:.6g}. Blue outline: the inspected node. "
-        + (f"{hidden:,} nodes folded into “+k more” boxes." if hidden > 0 else "All nodes drawn.")
+        f"Red: the selected path at C = {scoring.c:.6g}. Blue outline: the inspected node. " + folded_caption(hidden)
     )
     # A wide tree is drawn left to right at a readable scale inside a scrolling box.
     with st.container(height="content" if top_down else 720, border=not top_down):
@@ -144,5 +140,5 @@ with picture:
         dot,
         file_name="mcts_tree.dot",
         mime="text/vnd.graphviz",
-        key="download_dot",
+        key=state.DOWNLOAD_DOT,
     )

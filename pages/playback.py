@@ -3,18 +3,18 @@
 import pandas as pd
 import streamlit as st
 
-from mcts_core import ROOT
 from mcts_core.playback import Frame, Playback, race
-from mcts_core.render import render_tree, visible_nodes
-from pages import input_panel
-from pages.markdown import code, escape
+from mcts_core.render import drawn_nodes, hidden_count, render_tree, visible_nodes
+from ui import sidebar, state
+from ui.markdown import code, escape
+from ui.wording import folded_caption, node_label
 
-K = "playback_k"
-PLAYING = "playback_playing"
+K = state.PLAYBACK_K
+PLAYING = state.PLAYBACK_PLAYING
 DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
 
-loaded = input_panel.require_input()
-input_key = st.session_state["_input_key"]
+current = sidebar.require()
+input_key = current.input.key
 
 
 @st.cache_resource(max_entries=4, show_spinner="Preparing the playback…")
@@ -34,15 +34,15 @@ def cached_race(key: str, _playback: Playback) -> pd.DataFrame:
     return pd.DataFrame(race(_playback.tree, _playback.playouts).columns())
 
 
-playback = cached_playback(input_key, loaded.playouts, loaded.tree)
+playback = cached_playback(input_key, current.input.playouts, current.tree)
 count = len(playback)
 st.session_state.setdefault(K, 1)
 st.session_state[K] = min(max(st.session_state[K], 1), count)  # a shorter input may have come in
-st.session_state.setdefault("playback_stride", max(1, count // 1000))
+st.session_state.setdefault(state.PLAYBACK_STRIDE, max(1, count // 1000))
 
 
 def move_k(steps: int) -> None:
-    st.session_state[K] = min(max(st.session_state[K] + steps * st.session_state["playback_stride"], 1), count)
+    st.session_state[K] = min(max(st.session_state[K] + steps * st.session_state[state.PLAYBACK_STRIDE], 1), count)
 
 
 def toggle_play() -> None:
@@ -52,27 +52,23 @@ def toggle_play() -> None:
         st.session_state[K] = 1
 
 
-def node_name(tree, node: int) -> str:
-    return tree.path(node) if node != ROOT else "(root)"
-
-
 playing = st.session_state.get(PLAYING, False)
 controls = st.columns([1, 2, 2, 3], vertical_alignment="bottom")
 controls[0].button(
-    "Pause" if playing else "Play", key="playback_play", on_click=toggle_play, width="stretch",
+    "Pause" if playing else "Play", key=state.PLAYBACK_PLAY, on_click=toggle_play, width="stretch",
     icon=":material/pause:" if playing else ":material/play_arrow:",
     disabled=count == 1, type="primary",
 )
 delay = controls[1].select_slider(
-    "Speed (seconds per step)", DELAYS, value=1.0, key="playback_delay",
+    "Speed (seconds per step)", DELAYS, value=1.0, key=state.PLAYBACK_DELAY,
     help="How long each tree stays on screen while playing.",
 )
 controls[2].number_input(
-    "Playouts per step", 1, max(count, 1), key="playback_stride",
+    "Playouts per step", 1, max(count, 1), key=state.PLAYBACK_STRIDE,
     help="How far Previous, Next and Play move k; raise it to skim a large log.",
 )
 budget = controls[3].number_input(
-    "Most nodes drawn", 10, 5000, 300, step=50, key="playback_budget",
+    "Most nodes drawn", 10, 5000, 300, step=50, key=state.PLAYBACK_BUDGET,
     help="The rest are folded into “+k more” boxes.",
 )
 
@@ -87,12 +83,12 @@ def show_frame() -> None:
 
     stepper = st.columns([1, 8, 1], vertical_alignment="bottom")
     k = st.session_state[K]
-    stepper[0].button("◀ Previous", key="playback_prev", on_click=move_k, args=(-1,), disabled=k <= 1, width="stretch")
+    stepper[0].button("◀ Previous", key=state.PLAYBACK_PREVIOUS, on_click=move_k, args=(-1,), disabled=k <= 1, width="stretch")
     if count > 1:
         stepper[1].slider("Playouts replayed (k)", 1, count, key=K)
     else:
         stepper[1].caption("The input has a single playout.")
-    stepper[2].button("Next ▶", key="playback_next", on_click=move_k, args=(1,), disabled=k >= count, width="stretch")
+    stepper[2].button("Next ▶", key=state.PLAYBACK_NEXT, on_click=move_k, args=(1,), disabled=k >= count, width="stretch")
 
     frame = cached_frame(input_key, k, playback)
     tree, step = frame.tree, frame.step
@@ -100,7 +96,7 @@ def show_frame() -> None:
     facts[0].metric("Playout", f"{k:,} / {count:,}")
     facts[1].metric("Word", escape(step.word), help=f"Input line {step.line}.")
     facts[2].metric("Score", f"{step.score:g}")
-    facts[3].metric("Created node", escape(node_name(tree, step.created)) if step.created is not None else "none")
+    facts[3].metric("Created node", escape(node_label(tree.path(step.created))) if step.created is not None else "none")
     if step.created is None:
         st.markdown(
             f"**No new node:** its whole word {code(step.word)} existed, so every node on it was updated."
@@ -108,16 +104,16 @@ def show_frame() -> None:
     else:
         st.markdown(
             f"Playout {k:,} walked down {code(step.word)} while the nodes existed and **created node "
-            f"{code(node_name(tree, step.created))}** with 1 visit and mean {step.score:g}; then it stopped."
+            f"{code(node_label(tree.path(step.created)))}** with 1 visit and mean {step.score:g}; then it stopped."
         )
 
     picture, numbers = st.columns([3, 2], gap="large")
     with picture:
         visible = visible_nodes(tree, budget=budget)
-        hidden = len(tree) - len(visible | set(step.path))
+        hidden = hidden_count(tree, drawn_nodes(tree, visible, step.path))
         st.caption(
             "Red: the nodes this playout updated, root first. Blue double outline: the node it created. "
-            + (f"{hidden:,} nodes folded into “+k more” boxes." if hidden > 0 else "All nodes drawn.")
+            + folded_caption(hidden)
         )
         st.graphviz_chart(
             render_tree(tree, visible, path=step.path, inspected=step.created), width="stretch"
@@ -126,7 +122,7 @@ def show_frame() -> None:
         st.subheader("The path it updated")
         rows = [
             {
-                "node": node_name(tree, node),
+                "node": node_label(tree.path(node)),
                 "visits before": before.visits,
                 "visits after": after.visits,
                 "mean before": before.mean,
@@ -137,7 +133,7 @@ def show_frame() -> None:
         st.dataframe(
             pd.DataFrame(rows),
             hide_index=True,
-            key="playback_path_table",
+            key=state.PLAYBACK_PATH_TABLE,
             column_config={
                 "mean before": st.column_config.NumberColumn(format="%.3f", help="Empty: the node was new."),
                 "mean after": st.column_config.NumberColumn(format="%.3f"),

@@ -4,48 +4,44 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mcts_core import RULES, node_envelope
+from mcts_core import node_envelope
 from mcts_core.c_range import suggest_c_range
-from mcts_core.sweep import interval_at, sweep
+from mcts_core.sweep import interval_at, range_problem, sweep
 from mcts_core.sweep_data import (
     bands_frame,
     crossings_frame,
     envelope_frame,
     lines_frame,
     on_path_frame,
-    range_problem,
     sweep_nodes,
     zoom_range,
 )
-from pages import input_panel
-from pages.markdown import code, escape
+from ui import sidebar, state
+from ui.drawing import highlight_rows
+from ui.markdown import code, escape
+from ui.wording import node_markdown
 
 CURRENT_C = "#d62728"  # the sidebar C, red as the selected path in the Explorer
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
 C_FORMAT = ".10g"  # tooltips: enough digits to tell a breakpoint from its neighbours
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
 
-loaded = input_panel.require_input()
-tree, c = loaded.tree, loaded.c
-max_c, _ = suggest_c_range(loaded.score_range, c)  # the sidebar slider's range
-if st.session_state.get("_sweep_input_key") != st.session_state["_input_key"]:
-    # A new input: sweep the sidebar slider's range, as the slider shows it.
-    st.session_state["sweep_from"], st.session_state["sweep_to"] = 0.0, max_c
-    st.session_state["_sweep_input_key"] = st.session_state["_input_key"]
+current = sidebar.require()
+tree, c = current.tree, current.scoring.c
+max_c, _ = suggest_c_range(current.input.score_range, c)  # the sidebar slider's range
 
 
 def reset_range() -> None:
-    st.session_state["sweep_from"], st.session_state["sweep_to"] = 0.0, max_c
+    st.session_state[state.SWEEP_FROM], st.session_state[state.SWEEP_TO] = 0.0, max_c
 
 
 def zoom_in() -> None:
     # The zoom was worked out by the previous run, from the range the user is looking at.
-    st.session_state["sweep_from"], st.session_state["sweep_to"] = st.session_state["_sweep_zoom"]
+    st.session_state[state.SWEEP_FROM], st.session_state[state.SWEEP_TO] = st.session_state[state.SWEEP_ZOOM_RANGE]
 
 
-def name(path: str) -> str:
-    """A node or path for markdown: code, or **root** for the empty path."""
-    return code(path) if path else "**root**"
+if state.first_run_for_input("sweep", current.input.key):
+    reset_range()  # a new input: sweep the sidebar slider's range, as the slider shows it
 
 
 def c_scale(c_from: float, c_to: float) -> alt.Scale:
@@ -149,7 +145,7 @@ def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, show_c: bool)
 def summary_sentence(bands: pd.DataFrame) -> str:
     """The answer in words: which path holds for which C (the first few intervals)."""
     parts = [
-        f"{name(row.path)} for C in [{row.c_from:.6g}, {row.c_to:.6g})"
+        f"{node_markdown(row.path)} for C in [{row.c_from:.6g}, {row.c_to:.6g})"
         for row in bands.head(SHOWN_INTERVALS).itertuples()
     ]
     more = len(bands) - SHOWN_INTERVALS
@@ -162,17 +158,17 @@ st.caption(
     "line in C, mean + C·√(ln N / n); selection follows the highest line, so the path is constant "
     "between exact breakpoints. A breakpoint belongs to the interval on its right."
 )
-if loaded.rule != "ucb1":
+if current.scoring.rule != "ucb1":
     st.info(
-        f"The sidebar rule is {escape(RULES[loaded.rule].name)}: this sweep is exact for UCB1 only. "
+        f"The sidebar rule is {escape(current.scoring.spec.name)}: this sweep is exact for UCB1 only. "
         "Everything below is the **UCB1** sweep of the same tree."
     )
 
 controls = st.columns([1, 1, 1, 1, 2], vertical_alignment="bottom")
-c_from = controls[0].number_input("Sweep C from", key="sweep_from", format="%.6g", step=max_c / 100)
-c_to = controls[1].number_input("to", key="sweep_to", format="%.6g", step=max_c / 100)
+c_from = controls[0].number_input("Sweep C from", key=state.SWEEP_FROM, format="%.6g", step=max_c / 100)
+c_to = controls[1].number_input("to", key=state.SWEEP_TO, format="%.6g", step=max_c / 100)
 controls[2].button(
-    "Slider range", on_click=reset_range, key="sweep_reset", width="stretch", help="Back to 0 … the sidebar slider's maximum."
+    "Slider range", on_click=reset_range, key=state.SWEEP_RESET, width="stretch", help="Back to 0 … the sidebar slider's maximum."
 )
 problem = range_problem(c_from, c_to)
 if problem is not None:
@@ -180,23 +176,23 @@ if problem is not None:
     st.stop()
 
 intervals = sweep(tree, c_from, c_to)
-st.session_state["_sweep_zoom"] = zoom = zoom_range(intervals)
+st.session_state[state.SWEEP_ZOOM_RANGE] = zoom = zoom_range(intervals)
 controls[3].button(
     "Zoom to breakpoints",
     on_click=zoom_in,
-    key="sweep_zoom",
+    key=state.SWEEP_ZOOM,
     width="stretch",
     disabled=zoom is None or zoom == (c_from, c_to),
     help="Narrow the range to where the path changes, with some room after the last breakpoint.",
 )
 bands = bands_frame(tree, intervals)
-current = interval_at(intervals, c)
+holding_c = interval_at(intervals, c)
 scale = c_scale(c_from, c_to)
 
 metrics = st.columns([3, 1, 1, 2])
 metrics[0].metric(
     "UCB1 path at the sidebar C",
-    (intervals[current].path or "(root is a leaf)") if current is not None else "outside the range",
+    (intervals[holding_c].path or "(root is a leaf)") if holding_c is not None else "outside the range",
     help=f"C = {c!r}",
 )
 metrics[1].metric("Intervals", len(intervals))
@@ -205,26 +201,26 @@ metrics[3].metric("Swept range", f"[{c_from:.4g}, {c_to:.4g})")
 st.markdown(summary_sentence(bands))
 
 st.subheader("Selected path along C")
-st.altair_chart(band_strip(bands, scale, current is not None), width="stretch", key="sweep_strip")
+st.altair_chart(band_strip(bands, scale, holding_c is not None), width="stretch", key=state.SWEEP_STRIP)
 st.caption(
     "Each band is an interval of C with one selected path (hover for its statistics). "
-    + (f"Red line: the sidebar C = {c:.6g}." if current is not None else
+    + (f"Red line: the sidebar C = {c:.6g}." if holding_c is not None else
        f"The sidebar C = {c:.6g} is outside this range.")
 )
 
 st.subheader("Why: a node's children as lines in C")
 options = sweep_nodes(intervals) or [""]  # a root without children still has itself
-if st.session_state.get("sweep_node") not in options:
-    st.session_state["sweep_node"] = options[0] if options else ""  # e.g. after a new input
+if st.session_state.get(state.SWEEP_NODE) not in options:
+    st.session_state[state.SWEEP_NODE] = options[0]  # e.g. after a new input
 picker = st.columns([2, 2, 3])
 picked = picker[0].selectbox(
     "Node on a swept path",
     options,
-    key="sweep_node",
+    key=state.SWEEP_NODE,
     format_func=lambda path: f"{path}  (depth {len(path)})" if path else "root",
     help="Every node where some interval's path makes a choice, root first.",
 )
-typed = picker[1].text_input("…or any node path", key="sweep_node_path", help="Moves from the root, e.g. `ab`; empty = use the list.")
+typed = picker[1].text_input("…or any node path", key=state.SWEEP_NODE_PATH, help="Moves from the root, e.g. `ab`; empty = use the list.")
 node_path = picked or ""
 if typed:
     try:
@@ -235,17 +231,17 @@ if typed:
 node = tree.find(node_path)
 envelope = node_envelope(tree, node, c_from, c_to)
 if not envelope.lines:
-    st.info(f"Node {name(node_path)} is a leaf: there is no choice to draw.")
+    st.info(f"Node {node_markdown(node_path)} is a leaf: there is no choice to draw.")
 else:
     on_path = on_path_frame(intervals, node_path)
     st.altair_chart(
-        lines_chart(envelope, on_path, scale, current is not None), width="stretch", key="sweep_lines"
+        lines_chart(envelope, on_path, scale, holding_c is not None), width="stretch", key=state.SWEEP_LINES
     )
     changes = ", ".join(
         f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
     )
     st.caption(
-        f"Node {name(node_path)}, {tree.visits[node]:,} visits. Dashed: each child's line; thick: the "
+        f"Node {node_markdown(node_path)}, {tree.visits[node]:,} visits. Dashed: each child's line; thick: the "
         "child selected at that C (the upper envelope); black diamonds: where the choice changes"
         + (f" ({changes})" if changes else " (never in this range)")
         + ". Grey background: C where the selected path passes through this node."
@@ -256,12 +252,9 @@ st.subheader("Intervals")
 # and the first row, which no breakpoint starts, is left blank rather than "None".
 table = bands.assign(node=bands["node"].replace("", "(root)")).fillna({"node": "", "before": "", "after": ""})
 st.dataframe(
-    table.style.apply(
-        lambda row: ["background-color: #fde0dd; font-weight: bold" if row.name == current else ""] * len(row),
-        axis=1,
-    ),
+    highlight_rows(table, table.index == holding_c),
     hide_index=True,
-    key="sweep_table",
+    key=state.SWEEP_TABLE,
     column_order=["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean", "node", "before", "after"],
     column_config={
         "c_from": st.column_config.NumberColumn("from C", format="%.10g"),
@@ -281,5 +274,5 @@ st.download_button(
     bands.drop(columns=["middle", "label"]).to_csv(index=False),
     file_name="c_sweep.csv",
     mime="text/csv",
-    key="sweep_csv",
+    key=state.SWEEP_CSV,
 )

@@ -7,11 +7,13 @@ sidebar). The real server resets the flag once and st.navigation clears it on th
 only AppTest needs this: a PagesManager that clears the flag after its own detection.
 """
 
+from pathlib import Path
+
 from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
-from conftest import ROOT
+REPO = Path(__file__).resolve().parent.parent
 
 
 class NavigationPagesManager(PagesManager):
@@ -25,7 +27,7 @@ class NavigationPagesManager(PagesManager):
 def start_app(monkeypatch, page: str | None = None) -> AppTest:
     """Run app.py once (optionally switched to ``page``, e.g. "pages/sweep.py") and return it."""
     monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
-    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    app = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
     app.run()
     if page is not None:
         app.switch_page(page).run()
@@ -34,5 +36,5 @@ def start_app(monkeypatch, page: str | None = None) -> AppTest:
 
 
 def plain(markdown_text: str) -> str:
-    """Undo pages.markdown.escape for assertions on displayed messages."""
+    """Undo ui.markdown.escape for assertions on displayed messages."""
     return markdown_text.replace("\\", "")

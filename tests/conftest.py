@@ -1,14 +1,19 @@
-"""Shared pytest setup: the repository root on sys.path, markers, small helpers."""
+"""Shared fixtures. Helpers live in importable modules (apptest_support, cases, reference)."""
 
-import sys
-from pathlib import Path
+import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-STATEMENT_EXAMPLE = "3 0.1\nbaa 30\nab 20\nbbb 4\n"
+from apptest_support import start_app
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "browser: drives the app in a real chromium (Playwright)")
+@pytest.fixture
+def app(monkeypatch, request):
+    """The app after its first run, on the test module's ``PAGE`` (the Explorer if unset).
+
+    A module's ``INPUT``, if set, is typed into the text area first.
+    """
+    app = start_app(monkeypatch, getattr(request.module, "PAGE", None))
+    text = getattr(request.module, "INPUT", None)
+    if text is not None:
+        app.text_area(key="playouts").input(text).run()
+        assert not app.exception
+    return app

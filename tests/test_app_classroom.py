@@ -1,17 +1,12 @@
 """AppTest of the Classroom page: predict the child UCB1 picks, reveal why, walk down to a leaf."""
 
-import pytest
 
-from apptest_support import plain, start_app
-from conftest import STATEMENT_EXAMPLE
+from apptest_support import plain
+from mcts_core.examples import STATEMENT_EXAMPLE
 
 
-@pytest.fixture
-def app(monkeypatch):
-    app = start_app(monkeypatch, page="pages/classroom.py")
-    app.text_area(key="playouts").input(STATEMENT_EXAMPLE).run()
-    assert not app.exception
-    return app
+PAGE = "pages/classroom.py"
+INPUT = STATEMENT_EXAMPLE
 
 
 def guess_buttons(app):
@@ -64,7 +59,7 @@ def test_restart_goes_back_to_the_root_and_clears_the_score(app):
 
 
 def test_walking_a_deep_tree_follows_the_selected_path(app):
-    app.selectbox(key="preset").select("Deep tree (400 playouts)").run()
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
     selected = app.session_state["selected_path"]
     for depth, move in enumerate(selected):
         assert app.session_state["class_path"] == selected[:depth]

@@ -3,13 +3,11 @@
 import pytest
 
 from mcts_core import solve
-from mcts_core.presets import C_FLIPS_CHOICE
-from apptest_support import plain, start_app
+from mcts_core.examples import C_FLIPS_CHOICE
+from apptest_support import plain
 
 
-@pytest.fixture
-def app(monkeypatch):
-    return start_app(monkeypatch, page="pages/compare.py")
+PAGE = "pages/compare.py"
 
 
 def metrics(app):
@@ -91,7 +89,7 @@ def test_identical_settings_say_identical(app):
 
 def test_b_preset_sets_b_rule_and_c_only(app):
     app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
-    app.selectbox(key="cmp_rule_preset").select("seed 002 (AlphaZero PUCT)").run()
+    app.selectbox(key="cmp_rule_preset").select("AlphaZero PUCT (c = 1.25, min-max Q)").run()
     assert not app.exception
     assert app.selectbox(key="cmp_rule").value == "puct" and app.number_input(key="cmp_c").value == 1.25
     assert app.selectbox(key="rule").value == "ucb1" and app.slider(key="c").value == 0.5

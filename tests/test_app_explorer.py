@@ -1,17 +1,18 @@
 """AppTest of the Explorer page: paste, move C, inspect; errors never become tracebacks."""
 
-import pytest
 
 from mcts_core import solve, ucb1
-from mcts_core.presets import C_FLIPS_CHOICE, PRESETS
-from apptest_support import plain, start_app
+from mcts_core.examples import C_FLIPS_CHOICE, EXAMPLES
+from apptest_support import plain
 
 HEADERLESS_FLIP = "a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"
 
 
-@pytest.fixture
-def app(monkeypatch):
-    return start_app(monkeypatch)
+
+
+def path_changes(app) -> str:
+    """The sidebar's sentence on where the selected path changes with C."""
+    return next(caption.value for caption in app.sidebar.caption if "selected path" in caption.value)
 
 
 def test_opens_on_the_statement_example_with_its_answer(app):
@@ -38,9 +39,9 @@ def test_selected_path_follows_the_slider_for_every_c(app):
 def test_table_shows_the_terms_at_the_current_c(app):
     app.slider(key="c").set_value(12.5).run()
     table = app.dataframe[0].value
-    assert list(table.columns) == ["move", "visits", "total", "mean", "exploration", "ucb", "rank", "selected"]
+    assert list(table.columns) == ["move", "visits", "total", "mean", "exploration", "value", "rank", "selected"]
     rows = {row.move: row for row in table.itertuples()}
-    assert rows["b"].ucb == ucb1(3, 2, 34.0, c=12.5)["value"]
+    assert rows["b"].value == ucb1(3, 2, 34.0, c=12.5)["value"]
     assert rows["a"].exploration == ucb1(3, 1, 20.0, c=12.5)["exploration"]
     assert table[table.selected].move.tolist() == ["a"]
 
@@ -84,18 +85,18 @@ def test_bad_input_shows_the_line_and_keeps_the_text(app):
 
 
 def test_every_preset_loads_and_selects(app):
-    for name, text in PRESETS.items():
-        app.selectbox(key="preset").select(name).run()
+    for name, text in EXAMPLES.items():
+        app.selectbox(key="example").select(name).run()
         assert not app.exception, name
         assert app.text_area(key="playouts").value == text
         assert app.session_state["selected_path"] == solve(text), name
 
 
 def test_inspect_steps_into_the_selected_child_and_reports_bad_paths(app):
-    app.selectbox(key="preset").select("Deep tree (400 playouts)").run()
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
     path = app.session_state["selected_path"]
     for depth in range(1, 4):
-        app.button[2].click().run()  # "↓ Step in" (into the selected child)
+        app.button(key="inspect_step_in").click().run()  # into the selected child
         assert app.session_state["inspect"] == path[:depth]
         assert app.dataframe[0].value[lambda t: t.selected].move.tolist() == [path[depth]]
     app.text_input(key="inspect").input("azz").run()
@@ -114,11 +115,11 @@ def test_markup_in_moves_is_shown_not_interpreted(app):
 def test_the_sidebar_says_where_the_path_changes_near_the_current_c(app):
     app.text_area(key="playouts").input(HEADERLESS_FLIP).run()
     app.slider(key="c").set_value(1.0).run()
-    assert plain(app.sidebar.caption[-1].value) == "The selected path changes: from C = 2.70292 it becomes ` b `."
+    assert plain(path_changes(app)) == "The selected path changes: from C = 2.70292 it becomes ` b `."
     app.slider(key="c").set_value(5.0).run()
-    assert plain(app.sidebar.caption[-1].value) == "The selected path changes: below C = 2.70292 it is ` aa `."
+    assert plain(path_changes(app)) == "The selected path changes: below C = 2.70292 it is ` aa `."
     app.text_area(key="playouts").input("a 1\nb 2\n").run()
-    assert "the same for every C" in app.sidebar.caption[-1].value
+    assert "the same for every C" in path_changes(app)
 
 
 def test_a_new_input_with_another_slider_range_keeps_the_current_c(app):

@@ -1,17 +1,12 @@
 """AppTest of the Playback page: step through the playouts, play to the end, bad input."""
 
-import pytest
 
-from apptest_support import plain, start_app
-from conftest import STATEMENT_EXAMPLE
+from apptest_support import plain
+from mcts_core.examples import STATEMENT_EXAMPLE
 
 
-@pytest.fixture
-def app(monkeypatch):
-    app = start_app(monkeypatch, page="pages/playback.py")
-    app.text_area(key="playouts").input(STATEMENT_EXAMPLE).run()
-    assert not app.exception
-    return app
+PAGE = "pages/playback.py"
+INPUT = STATEMENT_EXAMPLE
 
 
 def shown(app):
@@ -78,7 +73,7 @@ def test_play_advances_every_tick_and_stops_at_the_end(app):
 
 
 def test_playouts_per_step_moves_further(app):
-    app.selectbox(key="preset").select("Deep tree (400 playouts)").run()
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
     app.number_input(key="playback_stride").set_value(50).run()
     app.button(key="playback_next").click().run()
     assert not app.exception

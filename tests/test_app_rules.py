@@ -2,18 +2,14 @@
 
 import math
 
-import pytest
 
-from mcts_core import build_tree, parse_playouts, select_path, solve
-from mcts_core.presets import STATEMENT_EXAMPLE
-from apptest_support import plain, start_app
+from mcts_core import Scoring, build_tree, parse_playouts, select_path, solve
+from mcts_core.examples import STATEMENT_EXAMPLE
+from apptest_support import plain
 
 PRIORS_INPUT = "3 1\n#prior b 0.9\n#prior a 0.1\nbaa 30\nab 20\nbbb 4\n"
 
 
-@pytest.fixture
-def app(monkeypatch):
-    return start_app(monkeypatch)
 
 
 def test_ucb1_is_the_default_and_matches_the_cli(app):
@@ -27,7 +23,7 @@ def test_switching_rules_changes_the_table_columns_and_the_c_label(app):
     app.selectbox(key="rule").select("puct").run()
     assert not app.exception
     assert app.dataframe[0].value.columns.tolist() == [
-        "move", "visits", "total", "mean", "q", "prior", "exploration", "ucb", "rank", "selected"
+        "move", "visits", "total", "mean", "q", "prior", "exploration", "value", "rank", "selected"
     ]
     assert app.slider(key="c").label == "c_puct"
     app.selectbox(key="rule").select("ucb1_tuned").run()
@@ -41,13 +37,13 @@ def test_rule_settings_drive_the_selected_path(app):
     app.text_area(key="rule_progressive_bias_heuristic").input("b 1\n").run()
     assert not app.exception
     tree = build_tree(parse_playouts(STATEMENT_EXAMPLE))
-    expected = select_path(tree, rule="progressive_bias", c=0.1, w=100.0, heuristic={"b": 1.0})
+    expected = select_path(tree, Scoring.of("progressive_bias", c=0.1, w=100.0, heuristic={"b": 1.0}))
     assert expected.startswith("b")  # a heuristic for b outweighs a's better mean
     assert app.session_state["selected_path"] == expected
 
 
 def test_seed_004_preset_sets_rule_constants_and_shows_the_draw_as_probabilities(app):
-    app.selectbox(key="rule_preset").select("seed 004 (CodeCup 2022)").run()
+    app.selectbox(key="rule_preset").select("Contest bot: random below 1000 visits, then UCB + progressive bias (W = 34)").run()
     assert not app.exception
     assert app.selectbox(key="rule").value == "sample_threshold"
     assert app.session_state["c"] == math.sqrt(7)

@@ -5,17 +5,20 @@ import math
 import pytest
 
 from mcts_core import build_tree, parse_playouts, solve
-from mcts_core.presets import C_FLIPS_CHOICE
+from mcts_core.examples import C_FLIPS_CHOICE
 from mcts_core.sweep import sweep
 from mcts_core.sweep_data import sweep_nodes
-from apptest_support import plain, start_app
+from apptest_support import plain
 
 FLIP = 2.702917488375908
 
 
-@pytest.fixture
-def app(monkeypatch):
-    return start_app(monkeypatch, page="pages/sweep.py")
+PAGE = "pages/sweep.py"
+
+
+def lines_caption(app) -> str:
+    """The caption under the lines chart, which names the node drawn."""
+    return next(caption.value for caption in app.caption if caption.value.startswith("Node "))
 
 
 def table(app):
@@ -45,7 +48,7 @@ def test_flip_shows_two_intervals_split_at_the_exact_crossing(app):
     assert rows[["c_from", "c_to", "path"]].values.tolist() == [[0.0, FLIP, "aa"], [FLIP, 10.0, "b"]]
     assert rows.loc[1, ["node", "before", "after"]].tolist() == ["(root)", "a", "b"]
     assert app.metric[0].value == "aa"  # the header's C = 0.5 lies in the first interval
-    assert "2.702917488" in plain(app.caption[2].value)  # the root's crossing, in the lines caption
+    assert "2.702917488" in plain(lines_caption(app))  # the root's crossing, in the lines caption
 
 
 def test_current_path_follows_the_slider(app):
@@ -68,7 +71,7 @@ def test_changing_the_range_updates_the_table(app):
 
 
 def test_zoom_narrows_the_range_to_the_breakpoints(app):
-    app.selectbox(key="preset").select("Deep tree (400 playouts)").run()
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
     before = table(app)
     app.button(key="sweep_zoom").click().run()
     assert not app.exception
@@ -92,7 +95,7 @@ def test_bad_range_shows_an_error_not_a_traceback(app, c_from, c_to, message):
 
 
 def test_picking_a_node_draws_its_envelope(app):
-    app.selectbox(key="preset").select("Deep tree (400 playouts)").run()
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
     assert not app.exception
     tree = build_tree(parse_playouts(app.text_area(key="playouts").value))
     intervals = sweep(tree, 0.0, app.number_input(key="sweep_to").value)
@@ -103,7 +106,7 @@ def test_picking_a_node_draws_its_envelope(app):
     app.selectbox(key="sweep_node").select(picked).run()
     assert not app.exception
     assert app.session_state["sweep_node"] == picked
-    assert f"Node ` {picked} `" in app.caption[2].value
+    assert f"Node ` {picked} `" in lines_caption(app)
     assert len(app.get("vega_lite_chart")) == 2
 
 
@@ -111,13 +114,13 @@ def test_typed_node_path_wins_and_bad_paths_are_reported(app):
     flips(app)
     app.text_input(key="sweep_node_path").input("ab").run()
     assert not app.exception
-    assert "Node ` ab `" in app.caption[2].value
+    assert "Node ` ab `" in lines_caption(app)
     app.text_input(key="sweep_node_path").input("b").run()
     assert "is a leaf" in app.info[0].value
     app.text_input(key="sweep_node_path").input("zz").run()
     assert not app.exception
     assert "no move 'z' at the root" in plain(app.error[0].value)
-    assert "Node **root**" in app.caption[2].value  # falls back to the list's node
+    assert "Node **root**" in lines_caption(app)  # falls back to the list's node
 
 
 def test_other_rules_get_a_notice_and_the_ucb1_sweep(app):

@@ -8,7 +8,8 @@ import sys
 import pytest
 
 from mcts_core.__main__ import main
-from conftest import ROOT, STATEMENT_EXAMPLE
+from apptest_support import REPO as ROOT
+from mcts_core.examples import STATEMENT_EXAMPLE
 from cases import random_puzzle
 from reference import reference_solve
 

@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from mcts_core import ROOT, build_tree, parse_playouts
-from mcts_core.compare import compare_paths, comparison_rows, describe
-from mcts_core.presets import C_FLIPS_CHOICE
-from conftest import STATEMENT_EXAMPLE
+from mcts_core import ROOT, Scoring, build_tree, parse_playouts
+from mcts_core.compare import compare_paths, comparison_rows
+from mcts_core.examples import C_FLIPS_CHOICE
+from mcts_core.examples import STATEMENT_EXAMPLE
 
 # C_FLIPS_CHOICE builds (visits, total):
 #   root (6, 58)
@@ -33,7 +33,7 @@ def by_move(comparison):
 
 def test_small_and_large_c_split_at_the_root():
     tree = flips_tree()
-    comparison = compare_paths(tree, {"rule": "ucb1", "c": 0.5}, {"rule": "ucb1", "c": 5.0})
+    comparison = compare_paths(tree, Scoring.of("ucb1", c=0.5), Scoring.of("ucb1", c=5.0))
     # C = 0.5: a 10 + 0.5 * 0.598625 = 10.299313 beats b 8 + 0.5 * 1.338566 = 8.669283; then at a,
     # aa 10 + 0.5 * 1.268636 = 10.634318 beats ab 10 + 0.5 * 0.732447 = 10.366224: "aa".
     # C = 5: a 10 + 5 * 0.598625 = 12.993125 loses to b 8 + 5 * 1.338566 = 14.692831: "b" (a leaf).
@@ -63,7 +63,7 @@ def test_small_and_large_c_split_at_the_root():
 def test_identical_paths_have_no_split_children():
     tree = flips_tree()
     # C = 1: a 10 + 0.598625 = 10.598625 beats b 8 + 1.338566 = 9.338566, then aa (11.27) beats ab (10.73).
-    comparison = compare_paths(tree, {"rule": "ucb1", "c": 0.5}, {"rule": "ucb1", "c": 1.0})
+    comparison = compare_paths(tree, Scoring.of("ucb1", c=0.5), Scoring.of("ucb1", c=1.0))
     assert comparison.identical
     assert moves(tree, comparison.path_a) == moves(tree, comparison.path_b) == "aa"
     assert comparison.split == tree.find("aa")  # the common leaf
@@ -74,8 +74,8 @@ def test_identical_paths_have_no_split_children():
 
 def test_a_bias_term_makes_the_paths_split_below_the_root():
     tree = flips_tree()
-    bias = {"rule": "progressive_bias", "c": 0.5, "w": 1.0, "heuristic": {"b": 1.0}}
-    comparison = compare_paths(tree, {"rule": "ucb1", "c": 0.5}, bias)
+    bias = Scoring.of("progressive_bias", c=0.5, w=1.0, heuristic={"b": 1.0})
+    comparison = compare_paths(tree, Scoring.of("ucb1", c=0.5), bias)
     # Root: b gets 8.669283 + 1 * 1 / sqrt(1) = 9.669283 < a 10.299313 (H(a) = 0): both pick a.
     # At a: ab gets 10.366224 + 1 / sqrt(3) = 10.943574 > aa 10.634318: B picks ab, A picks aa.
     # At ab (ln 3 = 1.098612): aba 10 + 0.5 * 1.048147 = 10.524074, abb the same + 1 = 11.524074.
@@ -99,7 +99,7 @@ def test_statement_example_heuristic_flips_a_to_b():
     # A, UCB1 at C = 0.1: a 20 + 0.1 * sqrt(ln 3) = 20.104815, b 17 + 0.1 * sqrt(ln 3 / 2) = 17.074115.
     # B adds W * H / sqrt(n) = 10 / sqrt(2) = 7.071068 to b: 24.145183 beats a; then bb, b's only child.
     comparison = compare_paths(
-        tree, {"rule": "ucb1", "c": 0.1}, {"rule": "progressive_bias", "c": 0.1, "w": 1.0, "heuristic": {"b": 10.0}}
+        tree, Scoring.of("ucb1", c=0.1), Scoring.of("progressive_bias", c=0.1, w=1.0, heuristic={"b": 10.0})
     )
     assert moves(tree, comparison.path_a) == "a" and moves(tree, comparison.path_b) == "bb"
     assert comparison.split == ROOT
@@ -115,7 +115,7 @@ def test_rules_with_different_terms_compare_the_common_ones_and_list_the_rest():
     tree = flips_tree()
     # Below T = 10 (the root has 6 visits) the sample-threshold rule draws: a and b each 1/2, the
     # tie goes to a, then aa (also 1/2 each). UCB1 at C = 5 picks b.
-    comparison = compare_paths(tree, {"rule": "ucb1", "c": 5.0}, {"rule": "sample_threshold", "c": 1.0})
+    comparison = compare_paths(tree, Scoring.of("ucb1", c=5.0), Scoring.of("sample_threshold", c=1.0))
     assert moves(tree, comparison.path_a) == "b" and moves(tree, comparison.path_b) == "aa"
     assert comparison.common_terms == ("mean", "value")
     assert comparison.only_a == ("exploration",)
@@ -136,8 +136,8 @@ def test_rules_with_different_terms_compare_the_common_ones_and_list_the_rest():
 
 def test_rule_defaults_to_ucb1_and_swapping_settings_swaps_sides():
     tree = flips_tree()
-    forward = compare_paths(tree, {"c": 0.5}, {"rule": "ucb1", "c": 5.0})
-    backward = compare_paths(tree, {"c": 5.0}, {"c": 0.5})
+    forward = compare_paths(tree, Scoring(c=0.5), Scoring.of("ucb1", c=5.0))
+    backward = compare_paths(tree, Scoring(c=5.0), Scoring(c=0.5))
     assert forward.path_a == backward.path_b and forward.path_b == backward.path_a
     assert forward.split == backward.split == ROOT
     assert [child.move for child in backward.children] == ["b", "a"]  # best under A (now C = 5) first
@@ -150,12 +150,12 @@ def test_children_order_does_not_matter():
     # playout first, so each node keeps its statistics, but siblings are created in another order.
     lines = [line for line in C_FLIPS_CHOICE.splitlines()[3:] if line]
     original = flips_tree()
-    baseline = compare_paths(original, {"c": 0.5}, {"c": 5.0})
+    baseline = compare_paths(original, Scoring(c=0.5), Scoring(c=5.0))
     for seed in range(5):
         shuffled = lines[:]
         random.Random(seed).shuffle(shuffled)
         tree = build_tree(parse_playouts("\n".join(sorted(shuffled, key=lambda line: len(line.split()[0]))) + "\n"))
-        comparison = compare_paths(tree, {"c": 0.5}, {"c": 5.0})
+        comparison = compare_paths(tree, Scoring(c=0.5), Scoring(c=5.0))
         assert moves(tree, comparison.path_a) == moves(original, baseline.path_a)
         assert moves(tree, comparison.path_b) == moves(original, baseline.path_b)
         assert [(c.move, c.a.rank, c.b.rank) for c in comparison.children] == [
@@ -165,7 +165,7 @@ def test_children_order_does_not_matter():
 
 def test_rows_keep_a_and_b_columns_only_for_terms_that_differ():
     tree = flips_tree()
-    rows = comparison_rows(compare_paths(tree, {"c": 0.5}, {"c": 5.0}))
+    rows = comparison_rows(compare_paths(tree, Scoring(c=0.5), Scoring(c=5.0)))
     assert list(rows[0]) == [
         "move", "visits", "rank A", "rank B", "rank changed",
         "mean", "exploration A", "exploration B", "Δ exploration", "value A", "value B", "Δ value",
@@ -175,11 +175,11 @@ def test_rows_keep_a_and_b_columns_only_for_terms_that_differ():
 
 
 def test_describe_names_the_rule_c_and_the_settings_off_their_defaults():
-    assert describe({"c": 0.5}) == "UCB1, C = 0.5"
-    assert describe({"rule": "puct", "c": 1.25, "normalise": "minmax", "priors": None}) == (
+    assert Scoring(c=0.5).describe() == "UCB1, C = 0.5"
+    assert Scoring.of("puct", c=1.25, normalise="minmax", priors=None).describe() == (
         "PUCT (AlphaZero), C = 1.25, normalise = minmax"
     )
-    bias = {"rule": "progressive_bias", "c": 2.0, "w": 34.0, "heuristic": {"a": 1.0, "b": 2.0}}
-    assert describe(bias, "\n") == "UCB1 + progressive bias\nC = 2\nw = 34\nheuristic: 2 moves"
-    threshold = {"rule": "sample_threshold", "c": 1.0, "t": 10, "t2": 200, "fallback": "random"}
-    assert describe(threshold) == "Sample threshold + ramping C, C = 1, t2 = 200"
+    bias = Scoring.of("progressive_bias", c=2.0, w=34.0, heuristic={"a": 1.0, "b": 2.0})
+    assert bias.describe("\n") == "UCB1 + progressive bias\nC = 2\nw = 34\nheuristic: 2 moves"
+    threshold = Scoring.of("sample_threshold", c=1.0, t=10, t2=200, fallback="random")
+    assert threshold.describe() == "Sample threshold + ramping C, C = 1, t2 = 200"

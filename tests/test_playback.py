@@ -5,10 +5,11 @@ import math
 
 import pytest
 
-from conftest import STATEMENT_EXAMPLE
+from mcts_core.examples import STATEMENT_EXAMPLE
 from mcts_core import ROOT, build_tree, parse_playouts, ucb1
-from mcts_core.playback import NodeStats, Playback, race, ucb1_latex
-from mcts_core.presets import deep_tree
+from mcts_core.explain import ucb1_latex
+from mcts_core.playback import NodeStats, Playback, race
+from mcts_core.examples import deep_tree
 
 
 def assert_same_tree(actual, expected):

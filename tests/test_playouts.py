@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcts_core import MAX_PLAYOUTS, ParseError, decode_text, format_playouts, parse_playouts
-from conftest import STATEMENT_EXAMPLE
+from mcts_core.examples import STATEMENT_EXAMPLE
 
 
 def test_statement_example_parses_with_header_c():
@@ -43,7 +43,7 @@ def test_any_printable_character_is_a_move():
         ("1 0.1\nab 1\nb 2\n", 1, "N = 1 playouts but 2"),
         ("-2 0.1\nab 1\nb 2\n", 1, "must not be negative"),
         ("0 0.1\n", 1, "N = 0"),
-        ("1 -0.5\nab 1\n", 1, "C must be >= 0"),
+        ("1 -0.5\nab 1\n", 1, "C must be a finite number >= 0"),
         ("1 nan\nab 1\n", 1, "C must be a finite number"),
         ("1 inf\nab 1\n", 1, "C must be a finite number"),
         ("1 x\nab 1\n", 1, "C must be a finite number"),
@@ -116,7 +116,7 @@ def test_near_miss_inputs_raise_only_parse_error(text):
 
 import random  # noqa: E402
 
-from mcts_core import playouts as playouts_module  # noqa: E402
+from mcts_core.formats import text as playouts_module  # noqa: E402
 
 
 def outcome(parse, text, **limits):

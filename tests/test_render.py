@@ -5,10 +5,10 @@ import subprocess
 
 import pytest
 
-from mcts_core import ROOT, build_tree, parse_playouts, selected_nodes
-from mcts_core.presets import deep_tree
+from mcts_core import Scoring, ROOT, build_tree, parse_playouts, selected_nodes
+from mcts_core.examples import deep_tree
 from mcts_core.render import PATH_COLOR, render_tree, visible_nodes
-from conftest import STATEMENT_EXAMPLE
+from mcts_core.examples import STATEMENT_EXAMPLE
 
 
 def drawn_ids(graph):
@@ -17,7 +17,7 @@ def drawn_ids(graph):
 
 def test_small_tree_draws_every_node_with_move_visits_and_mean():
     tree = build_tree(parse_playouts(STATEMENT_EXAMPLE))
-    graph = render_tree(tree, visible_nodes(tree), path=selected_nodes(tree, c=0.1))
+    graph = render_tree(tree, visible_nodes(tree), path=selected_nodes(tree, Scoring(c=0.1)))
     assert drawn_ids(graph) == {"0", "1", "2", "3"}
     assert 'label="b\\nn=2  μ=17.00"' in graph.source
     assert "more" not in graph.source
@@ -51,7 +51,7 @@ def test_budget_top_k_and_depth_limit_cap_the_picture_and_fold_the_rest():
 
 def test_path_and_inspected_node_are_drawn_even_beyond_the_cap():
     tree = build_tree(parse_playouts(deep_tree()))
-    path = selected_nodes(tree, c=50.0)
+    path = selected_nodes(tree, Scoring(c=50.0))
     deepest = max(range(len(tree)), key=tree.depth.__getitem__)
     graph = render_tree(tree, visible_nodes(tree, budget=5), path=path, inspected=deepest)
     assert {str(n) for n in path} | {str(n) for n in tree.path_nodes(deepest)} <= drawn_ids(graph)
@@ -70,15 +70,15 @@ def test_user_moves_are_escaped_and_dot_renders_them_literally(move):
 
 
 # Two paths in one picture (the Compare page).
-from mcts_core.presets import C_FLIPS_CHOICE  # noqa: E402  (appended section)
+from mcts_core.examples import C_FLIPS_CHOICE  # noqa: E402  (appended section)
 from mcts_core.render import SECOND_PATH_COLOR, SHARED_COLOR, path_neighbourhood  # noqa: E402
 
 
 def flips_paths():
     """C_FLIPS_CHOICE with the UCB1 path at C = 0.5 ("aa") and a bias path that takes "abb"."""
     tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
-    first = selected_nodes(tree, c=0.5)
-    second = selected_nodes(tree, rule="progressive_bias", c=0.5, w=1.0, heuristic={"b": 1.0})
+    first = selected_nodes(tree, Scoring(c=0.5))
+    second = selected_nodes(tree, Scoring.of("progressive_bias", c=0.5, w=1.0, heuristic={"b": 1.0}))
     assert [tree.path(n) for n in first] == ["", "a", "aa"]
     assert [tree.path(n) for n in second] == ["", "a", "ab", "abb"]
     return tree, first, second
@@ -121,8 +121,8 @@ def test_without_a_second_path_the_drawing_is_unchanged():
 
 def test_second_path_reaches_beyond_the_cap():
     tree = build_tree(parse_playouts(deep_tree()))
-    second = selected_nodes(tree, c=50.0)
-    graph = render_tree(tree, visible_nodes(tree, budget=5), path=selected_nodes(tree, c=0.0), second_path=second)
+    second = selected_nodes(tree, Scoring(c=50.0))
+    graph = render_tree(tree, visible_nodes(tree, budget=5), path=selected_nodes(tree, Scoring(c=0.0)), second_path=second)
     assert {str(n) for n in second} <= drawn_ids(graph)
 
 
@@ -147,7 +147,7 @@ def test_path_neighbourhood_is_the_paths_and_the_children_they_chose_among():
     # aa, ab, abb are leaves or on B's path; aba is a child of ab (on B's path), b a child of the root.
     assert {tree.path(n) for n in around} == {"", "a", "b", "aa", "ab", "aba", "abb"}
     deep = build_tree(parse_playouts(deep_tree()))
-    path = selected_nodes(deep, c=1.4)
+    path = selected_nodes(deep, Scoring(c=1.4))
     around = path_neighbourhood(deep, path)
     assert around == set(path) | {kid for node in path for kid in deep.children[node]}
     assert len(around) < 30 < len(deep)

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from mcts_core import (
+    Scoring,
     PROBABILITY,
     ROOT,
     RULE_PRESETS,
@@ -20,7 +21,6 @@ from mcts_core import (
     progressive_bias,
     puct,
     ramped_c,
-    sample_threshold,
     score_children,
     select_child,
     select_path,
@@ -29,7 +29,7 @@ from mcts_core import (
     ucb1_tuned,
     under_threshold,
 )
-from mcts_core.playouts import Playouts
+from mcts_core.formats.text import Playouts
 from cases import random_puzzle
 from reference import reference_solve
 
@@ -58,20 +58,20 @@ def random_trees(count, seed=2026):
 
 def test_ucb1_by_name_equals_the_default_and_the_reference_on_random_puzzles():
     for tree, c, text in random_trees(500):
-        default = select_path(tree, c=c)
-        assert select_path(tree, rule="ucb1", c=c) == default == reference_solve(text)
-        assert selected_nodes(tree, rule="ucb1", c=c) == selected_nodes(tree, c=c)
-        for node in selected_nodes(tree, c=c):
-            for child in score_children(tree, node, rule="ucb1", c=c):
+        default = select_path(tree, Scoring(c=c))
+        assert select_path(tree, Scoring.of("ucb1", c=c)) == default == reference_solve(text)
+        assert selected_nodes(tree, Scoring.of("ucb1", c=c)) == selected_nodes(tree, Scoring(c=c))
+        for node in selected_nodes(tree, Scoring(c=c)):
+            for child in score_children(tree, node, Scoring.of("ucb1", c=c)):
                 assert child.terms == ucb1(tree.visits[node], child.visits, child.total, c=c)
 
 
 def test_ucb1_children_have_deterministic_probabilities():
     tree = make_tree(("a", 1), ("b", 2), ("c", 3))
-    scored = score_children(tree, ROOT, c=1.0)
+    scored = score_children(tree, ROOT, Scoring(c=1.0))
     assert [child.probability for child in scored] == [1.0, 0.0, 0.0]
     assert not any(child.random for child in scored)
-    assert not under_threshold(tree, ROOT, c=1.0)
+    assert not under_threshold(tree, ROOT, Scoring(c=1.0))
 
 
 # --- UCB1-Tuned --------------------------------------------------------------------------------
@@ -96,7 +96,7 @@ def test_ucb1_tuned_terms_are_hand_computed_values():
 
 def test_ucb1_tuned_gets_total_sq_from_the_tree():
     tree = make_tree(("a", 1), ("a", 3), ("b", 2))  # root N = 3; a: v 2, s 4, s2 10; b: v 1, s 2, s2 4
-    scored = score_children(tree, ROOT, rule="ucb1_tuned", c=1.0, cap=100.0)
+    scored = score_children(tree, ROOT, Scoring.of("ucb1_tuned", c=1.0, cap=100.0))
     a, b = by_move(scored)["a"], by_move(scored)["b"]
     assert a.terms == ucb1_tuned(3, 2, 4.0, c=1.0, total_sq=10.0, cap=100.0)
     # b: mean 2, variance 4/1 - 4 = 0; V = 0 + sqrt(2 ln 3) ~ 1.482; exploration = sqrt(ln 3 * 1.482)
@@ -148,15 +148,15 @@ def test_puct_normalisation_choice_can_flip_the_selection():
     # raw:    a = 100 + 0.5 * sqrt(21) / 21 ~ 100.11,  b = 90 + 0.5 * sqrt(21) / 2 ~ 91.15   -> a
     # minmax: a = 1 + 0.109 ~ 1.109,                    b = 0 + 1.146                        -> b
     tree = make_tree(*[("a", 100)] * 20, ("b", 90))
-    assert select_path(tree, rule="puct", c=1.0) == "a"
-    assert select_path(tree, rule="puct", c=1.0, normalise="minmax") == "b"
-    b = by_move(score_children(tree, ROOT, rule="puct", c=1.0, normalise="minmax"))["b"]
+    assert select_path(tree, Scoring.of("puct", c=1.0)) == "a"
+    assert select_path(tree, Scoring.of("puct", c=1.0, normalise="minmax")) == "b"
+    b = by_move(score_children(tree, ROOT, Scoring.of("puct", c=1.0, normalise="minmax")))["b"]
     assert b.terms["q"] == 0.0 and b.terms["exploration"] == pytest.approx(0.5 * math.sqrt(21) / 2)
 
 
 def test_puct_rejects_an_unknown_normalisation():
     with pytest.raises(ValueError, match="normalise"):
-        select_path(make_tree(("a", 1), ("b", 1)), rule="puct", c=1.0, normalise="zscore")
+        select_path(make_tree(("a", 1), ("b", 1)), Scoring.of("puct", c=1.0, normalise="zscore"))
 
 
 # --- progressive bias --------------------------------------------------------------------------
@@ -175,23 +175,23 @@ def test_progressive_bias_terms_by_hand():
 
 def test_progressive_bias_without_a_heuristic_is_ucb1_bit_for_bit():
     for tree, c, _ in random_trees(200, seed=11):
-        assert select_path(tree, rule="progressive_bias", c=c, w=34.0) == select_path(tree, c=c)
-        for child in score_children(tree, ROOT, rule="progressive_bias", c=c, heuristic={"z": 5.0}):
+        assert select_path(tree, Scoring.of("progressive_bias", c=c, w=34.0)) == select_path(tree, Scoring(c=c))
+        for child in score_children(tree, ROOT, Scoring.of("progressive_bias", c=c, heuristic={"z": 5.0})):
             assert child.value == ucb1(tree.visits[ROOT], child.visits, child.total, c=c)["value"]
 
 
 def test_heuristic_steers_selection_and_negative_values_push_away():
     tree = make_tree(("a", 10), ("b", 10), ("a", 10), ("b", 10))  # a and b identical: a wins the tie
-    assert select_path(tree, rule="progressive_bias", c=1.0) == "a"
-    assert select_path(tree, rule="progressive_bias", c=1.0, heuristic={"b": 0.5}) == "b"
-    assert select_path(tree, rule="progressive_bias", c=1.0, heuristic={"a": -0.5}) == "b"
+    assert select_path(tree, Scoring.of("progressive_bias", c=1.0)) == "a"
+    assert select_path(tree, Scoring.of("progressive_bias", c=1.0, heuristic={"b": 0.5})) == "b"
+    assert select_path(tree, Scoring.of("progressive_bias", c=1.0, heuristic={"a": -0.5})) == "b"
 
 
-def test_seed_004_bias_preset_matches_the_write_up():
-    # seeds/004: Value + 34 MoveScore / sqrt(n) + sqrt(7 ln N) / sqrt(n)
-    rule, settings = RULE_PRESETS["seed 004, bias term only"]
-    assert rule == "progressive_bias" and settings["w"] == 34.0
-    terms = progressive_bias(50, 8, 40.0, move="a", heuristic={"a": 1.5}, **settings)
+def test_contest_bias_preset_matches_the_write_up():
+    # CodeCup 2022 bot: Value + 34 MoveScore / sqrt(n) + sqrt(7 ln N) / sqrt(n)
+    preset = RULE_PRESETS["Contest bot: UCB + progressive bias (W = 34, C = √7)"]
+    assert preset.rule == "progressive_bias" and preset.settings["w"] == 34.0
+    terms = progressive_bias(50, 8, 40.0, move="a", heuristic={"a": 1.5}, **preset.keywords())
     assert terms["bias"] == 34 * 1.5 / math.sqrt(8)
     assert terms["exploration"] == pytest.approx(math.sqrt(7 * math.log(50)) / math.sqrt(8), rel=1e-12)
 
@@ -216,30 +216,30 @@ def random_tree():
 
 def test_under_threshold_random_fallback_is_uniform():
     tree = random_tree()
-    scored = score_children(tree, ROOT, rule="sample_threshold", c=1.0, t=7)  # N = 6 < T = 7
-    assert under_threshold(tree, ROOT, rule="sample_threshold", c=1.0, t=7)
+    scored = score_children(tree, ROOT, Scoring.of("sample_threshold", c=1.0, t=7))  # N = 6 < T = 7
+    assert under_threshold(tree, ROOT, Scoring.of("sample_threshold", c=1.0, t=7))
     assert all(child.random for child in scored)
     assert [child.probability for child in scored] == [1 / 3] * 3
     assert math.fsum(child.probability for child in scored) == 1.0
     assert list(scored[0].terms) == ["mean", "heuristic", PROBABILITY, "value"]
     # All equally likely: the path follows the smaller move, a, then a again (a's N = 3 < 7).
-    assert select_path(tree, rule="sample_threshold", c=1.0, t=7) == "aa"
+    assert select_path(tree, Scoring.of("sample_threshold", c=1.0, t=7)) == "aa"
 
 
 def test_under_threshold_heuristic_fallback_is_argmax_with_ties_shared():
     tree = random_tree()
     settings = dict(c=1.0, t=7, fallback="heuristic")
     settings["heuristic"] = {"c": 2.0, "b": 2.0}
-    scored = by_move(score_children(tree, ROOT, rule="sample_threshold", **settings))
+    scored = by_move(score_children(tree, ROOT, Scoring.of("sample_threshold", **settings)))
     assert {move: child.probability for move, child in scored.items()} == {"a": 0.0, "b": 0.5, "c": 0.5}
-    assert select_child(tree, ROOT, rule="sample_threshold", **settings) == tree.find("b")
+    assert select_child(tree, ROOT, Scoring.of("sample_threshold", **settings)) == tree.find("b")
     # No heuristic: every H is 0, all tie, uniform.
     settings["heuristic"] = None
-    uniform = score_children(tree, ROOT, rule="sample_threshold", **settings)
+    uniform = score_children(tree, ROOT, Scoring.of("sample_threshold", **settings))
     assert [ch.probability for ch in uniform] == [1 / 3] * 3
     # Negative H: the unlisted moves (H = 0) are the best.
     settings["heuristic"] = {"a": -1.0, "b": -1.0}
-    only = score_children(tree, ROOT, rule="sample_threshold", **settings)
+    only = score_children(tree, ROOT, Scoring.of("sample_threshold", **settings))
     assert [(ch.move, ch.probability) for ch in only] == [("c", 1.0), ("a", 0.0), ("b", 0.0)]
 
 
@@ -247,14 +247,14 @@ def test_at_the_threshold_the_formula_takes_over_with_c0():
     tree = random_tree()
     # N = 6 = T: deterministic, C = C0 = 0 (pure exploitation): c (mean 9) beats a (mean 5) and b (1.5)
     settings = dict(c=5.0, c0=0.0, t=6, t2=100)
-    assert not under_threshold(tree, ROOT, rule="sample_threshold", **settings)
-    best = score_children(tree, ROOT, rule="sample_threshold", **settings)[0]
+    assert not under_threshold(tree, ROOT, Scoring.of("sample_threshold", **settings))
+    best = score_children(tree, ROOT, Scoring.of("sample_threshold", **settings))[0]
     assert list(best.terms) == ["mean", "bias", "effective_c", "exploration", "value"]
     assert (best.move, best.terms["effective_c"]) == ("c", 0.0)
     assert (best.probability, best.random) == (1.0, False)
     # Past the threshold the terms are progressive bias with the ramped C: at N = 6, T = 2, T2 = 10,
     # C = 0 + 5 * 4 / 8 = 2.5.
-    a = by_move(score_children(tree, ROOT, rule="sample_threshold", c=5.0, t=2, t2=10))["a"]
+    a = by_move(score_children(tree, ROOT, Scoring.of("sample_threshold", c=5.0, t=2, t2=10)))["a"]
     assert a.terms["effective_c"] == 2.5
     assert a.terms["value"] == progressive_bias(6, 3, 15.0, c=2.5, move="a", w=0.0)["value"]
 
@@ -262,23 +262,23 @@ def test_at_the_threshold_the_formula_takes_over_with_c0():
 def test_path_continues_through_random_nodes_and_flags_them():
     tree = random_tree()
     settings = dict(c=0.0, t=4)  # root (N = 6) decides by the formula, a (N = 3) draws at random
-    nodes = selected_nodes(tree, rule="sample_threshold", **settings)
+    nodes = selected_nodes(tree, Scoring.of("sample_threshold", **settings))
     assert [tree.path(node) for node in nodes] == ["", "c"]  # greedy: c has the best mean
-    assert not any(under_threshold(tree, node, rule="sample_threshold", **settings) for node in nodes)
+    assert not any(under_threshold(tree, node, Scoring.of("sample_threshold", **settings)) for node in nodes)
     a = tree.find("a")
-    assert under_threshold(tree, a, rule="sample_threshold", **settings)
+    assert under_threshold(tree, a, Scoring.of("sample_threshold", **settings))
     # From a, both children are equally likely: the path follows the smaller move.
-    below = selected_nodes(tree, rule="sample_threshold", start=a, **settings)
+    below = selected_nodes(tree, Scoring.of("sample_threshold", **settings), start=a)
     assert [tree.path(node) for node in below] == ["a", "aa"]
-    drawn = score_children(tree, a, rule="sample_threshold", **settings)
+    drawn = score_children(tree, a, Scoring.of("sample_threshold", **settings))
     assert [ch.probability for ch in drawn] == [0.5, 0.5]
 
 
 def test_threshold_zero_without_bias_is_ucb1_bit_for_bit():
     for tree, c, text in random_trees(300, seed=5):
-        path = select_path(tree, rule="sample_threshold", c=c, t=0, t2=0)
-        assert path == select_path(tree, c=c) == reference_solve(text)
-        for child in score_children(tree, ROOT, rule="sample_threshold", c=c, t=0, t2=0):
+        path = select_path(tree, Scoring.of("sample_threshold", c=c, t=0, t2=0))
+        assert path == select_path(tree, Scoring(c=c)) == reference_solve(text)
+        for child in score_children(tree, ROOT, Scoring.of("sample_threshold", c=c, t=0, t2=0)):
             assert child.value == ucb1(tree.visits[ROOT], child.visits, child.total, c=c)["value"]
 
 
@@ -288,7 +288,7 @@ def test_probabilities_sum_to_one_at_every_node_under_any_threshold():
             heuristic = {"a": 1.0, "b": 1.0, "c": -1.0}
             settings = dict(c=c, t=50, t2=80, fallback=fallback, heuristic=heuristic)
             for node in range(len(tree)):
-                scored = score_children(tree, node, rule="sample_threshold", **settings)
+                scored = score_children(tree, node, Scoring.of("sample_threshold", **settings))
                 if scored:
                     assert math.isclose(math.fsum(ch.probability for ch in scored), 1.0)
                     assert scored[0].probability == max(ch.probability for ch in scored)
@@ -296,19 +296,21 @@ def test_probabilities_sum_to_one_at_every_node_under_any_threshold():
 
 def test_sample_threshold_rejects_an_unknown_fallback():
     with pytest.raises(ValueError, match="fallback"):
-        select_path(make_tree(("a", 1), ("b", 1)), rule="sample_threshold", c=1.0, fallback="greedy")
+        select_path(make_tree(("a", 1), ("b", 1)), Scoring.of("sample_threshold", c=1.0, fallback="greedy"))
 
 
-def test_seed_004_preset_draws_below_1000_visits_and_uses_34_and_sqrt_7_after():
-    rule, settings = RULE_PRESETS["seed 004 (CodeCup 2022)"]
-    assert rule == "sample_threshold"
+def test_contest_threshold_preset_draws_below_1000_visits_and_uses_34_and_sqrt_7_after():
+    preset = RULE_PRESETS["Contest bot: random below 1000 visits, then UCB + progressive bias (W = 34)"]
+    settings = preset.settings
+    assert preset.rule == "sample_threshold"
     assert (settings["t"], settings["fallback"], settings["w"]) == (1000, "random", 34.0)
-    assert settings["c"] ** 2 == pytest.approx(7.0) and settings["c0"] == settings["c"]
+    assert preset.c ** 2 == pytest.approx(7.0) and settings["c0"] == preset.c
     small = random_tree()
-    assert under_threshold(small, ROOT, rule=rule, **settings)
+    assert under_threshold(small, ROOT, preset)
     # 1000 playouts: root N = 1000 >= T, so the formula decides with C = sqrt(7) from the start.
     big = make_tree(*[("a", 1)] * 600, *[("b", 2)] * 400)
-    b = by_move(score_children(big, ROOT, rule=rule, heuristic={"b": 1.0}, **settings))["b"]
+    with_heuristic = Scoring(preset.rule, preset.c, {**settings, "heuristic": {"b": 1.0}})
+    b = by_move(score_children(big, ROOT, with_heuristic))["b"]
     assert b.terms["effective_c"] == math.sqrt(7)
     assert b.terms["bias"] == 34.0 / math.sqrt(400)
     # sqrt(7 ln 1000) / sqrt(400) = sqrt(7 * 6.9078) / 20 ~ 0.3477
@@ -344,7 +346,7 @@ def test_every_rule_returns_its_declared_terms_in_order_with_value_last():
             if extra and "t" not in rule.defaults:
                 continue
             for node in (ROOT, tree.find("a")):
-                for child in score_children(tree, node, rule=key, **(rule.defaults | extra)):
+                for child in score_children(tree, node, Scoring.of(key, **(rule.defaults | extra))):
                     names = list(child.terms)
                     assert names[-1] == "value"
                     assert names == [term for term in rule.terms if term in names], key
@@ -352,14 +354,31 @@ def test_every_rule_returns_its_declared_terms_in_order_with_value_last():
 
 def test_an_input_cannot_be_passed_as_a_setting():
     with pytest.raises(TypeError, match="move"):
-        score_children(random_tree(), ROOT, rule="puct", c=1.0, move="a")
+        score_children(random_tree(), ROOT, Scoring.of("puct", c=1.0, move="a"))
 
 
 def test_every_preset_names_a_rule_and_only_its_settings_and_runs():
     tree = random_tree()
-    for name, (key, settings) in RULE_PRESETS.items():
-        assert set(settings) <= {s.name for s in RULES[key].settings}, name
-        assert select_path(tree, rule=key, **settings)
+    for name, preset in RULE_PRESETS.items():
+        assert set(preset.settings) <= {s.name for s in RULES[preset.rule].settings}, name
+        assert select_path(tree, preset)
+
+
+def test_a_scoring_refuses_an_unknown_rule_setting_or_c():
+    with pytest.raises(ValueError, match="unknown rule"):
+        Scoring("ucb2")
+    with pytest.raises(TypeError, match="no setting w"):
+        Scoring.of("ucb1", c=1.0, w=3.0)
+    for bad_c in (-1.0, math.inf, math.nan):
+        with pytest.raises(ValueError, match="C must be a finite number >= 0"):
+            Scoring(c=bad_c)
+
+
+def test_equal_scorings_are_one_cache_key():
+    first = Scoring.of("puct", c=1.25, priors={"a": 0.5, "b": 0.5})
+    second = Scoring.of("puct", c=1.25, priors={"b": 0.5, "a": 0.5})
+    assert first == second and hash(first) == hash(second)
+    assert first != first.with_c(2.0)
 
 
 def test_rule_order_is_independent_of_input_order():
@@ -367,7 +386,7 @@ def test_rule_order_is_independent_of_input_order():
     for seed in range(10):
         random.Random(seed).shuffle(rows)
         tree = make_tree(*rows)
-        paths = tuple(select_path(tree, rule=key, **rule.defaults) for key, rule in RULES.items())
+        paths = tuple(select_path(tree, Scoring.of(key, **rule.defaults)) for key, rule in RULES.items())
         assert paths == ("b",) * len(RULES)
 
 
@@ -419,7 +438,7 @@ def test_annotations_ride_along_in_playout_input():
     assert len(parse_playouts(ANNOTATED)) == 3  # the playout parser skips them as comments
     tree = build_tree(parse_playouts(ANNOTATED))
     priors = annotated_values(ANNOTATED, "prior")
-    a, b = sorted(score_children(tree, ROOT, rule="puct", c=1.0, priors=priors), key=lambda ch: ch.move)
+    a, b = sorted(score_children(tree, ROOT, Scoring.of("puct", c=1.0, priors=priors)), key=lambda ch: ch.move)
     assert (a.terms["prior"], b.terms["prior"]) == (0.6, 0.4)
 
 

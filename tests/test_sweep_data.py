@@ -12,8 +12,8 @@ import math
 import pytest
 
 from mcts_core import ROOT, build_tree, node_envelope, parse_playouts
-from mcts_core.presets import C_FLIPS_CHOICE
-from mcts_core.sweep import Interval, interval_at, sweep
+from mcts_core.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
+from mcts_core.sweep import Interval, interval_at, range_problem, sweep
 from mcts_core.sweep_data import (
     BAND_COLUMNS,
     CROSSING_COLUMNS,
@@ -27,11 +27,9 @@ from mcts_core.sweep_data import (
     intervals_frame,
     lines_frame,
     on_path_frame,
-    range_problem,
     sweep_nodes,
     zoom_range,
 )
-from conftest import STATEMENT_EXAMPLE
 
 FLIP = 2.702917488375908
 SLOPE_A = math.sqrt(math.log(3) / 1)  # 1.0481470739...

@@ -2,11 +2,11 @@
 
 import pytest
 
-from mcts_core import ROOT, build_tree, parse_playouts, score_children
+from mcts_core import Scoring, ROOT, build_tree, parse_playouts, score_children
 from mcts_core.c_range import nice_ceiling, suggest_c_range
 from mcts_core.explain import explain_choice
 from mcts_core.tables import children_table
-from conftest import STATEMENT_EXAMPLE
+from mcts_core.examples import STATEMENT_EXAMPLE
 
 
 @pytest.fixture
@@ -15,34 +15,34 @@ def example_tree():
 
 
 def test_children_table_has_every_term_best_first(example_tree):
-    table = children_table(example_tree, ROOT, c=0.1)
-    assert list(table.columns) == ["move", "visits", "total", "mean", "exploration", "ucb", "rank", "selected"]
+    table = children_table(example_tree, ROOT, Scoring(c=0.1))
+    assert list(table.columns) == ["move", "visits", "total", "mean", "exploration", "value", "rank", "selected"]
     assert table.move.tolist() == ["a", "b"]
     assert table.visits.tolist() == [1, 2] and table["mean"].tolist() == [20.0, 17.0]
     assert table["rank"].tolist() == [1, 2] and table.selected.tolist() == [True, False]
-    assert table.ucb.tolist() == [r.value for r in score_children(example_tree, ROOT, c=0.1)]
+    assert table.value.tolist() == [r.value for r in score_children(example_tree, ROOT, Scoring(c=0.1))]
 
 
 def test_a_leaf_gives_an_empty_table_with_the_same_columns(example_tree):
-    table = children_table(example_tree, example_tree.find("a"), c=0.1)
-    assert table.empty and "ucb" in table.columns
+    table = children_table(example_tree, example_tree.find("a"), Scoring(c=0.1))
+    assert table.empty and "value" in table.columns
 
 
 def test_explanation_names_the_term_that_decided(example_tree):
-    choice = explain_choice(score_children(example_tree, ROOT, c=0.1))
+    choice = explain_choice(score_children(example_tree, ROOT, Scoring(c=0.1)))
     assert (choice.winner.move, choice.runner_up.move, choice.deciding) == ("a", "b", "mean")
     assert choice.differences["mean"] == 3.0
     flips = build_tree(parse_playouts("a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"))
-    choice = explain_choice(score_children(flips, ROOT, c=5.0))
+    choice = explain_choice(score_children(flips, ROOT, Scoring(c=5.0)))
     assert (choice.winner.move, choice.deciding) == ("b", "exploration")
     assert choice.differences["mean"] == -2.0
 
 
 def test_explanation_of_ties_and_single_children():
     tie = build_tree(parse_playouts("b 5\na 5\n"))
-    assert explain_choice(score_children(tie, ROOT, c=1.0)).deciding == "tie"
+    assert explain_choice(score_children(tie, ROOT, Scoring(c=1.0))).deciding == "tie"
     single = build_tree(parse_playouts("a 5\n"))
-    assert explain_choice(score_children(single, ROOT, c=1.0)).deciding == "only child"
+    assert explain_choice(score_children(single, ROOT, Scoring(c=1.0))).deciding == "only child"
     assert explain_choice([]) is None
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mcts_core import NO_PLAYOUT, ROOT, build_tree, parse_playouts
-from conftest import STATEMENT_EXAMPLE
+from mcts_core.examples import STATEMENT_EXAMPLE
 from cases import random_puzzle
 from reference import reference_dict, reference_tree
 
@@ -97,7 +97,7 @@ def test_tree_matches_reference_exactly_on_random_inputs(seed):
 import math  # noqa: E402
 
 from mcts_core import Playouts  # noqa: E402
-from mcts_core import tree as tree_module  # noqa: E402
+from mcts_core import build as tree_module  # noqa: E402
 
 _FIELDS = ("parent", "move", "depth", "visits", "total", "total_sq", "created_by", "children", "reached")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from mcts_core import build_tree, parse_playouts, selected_nodes
+from mcts_core import Scoring, build_tree, parse_playouts, selected_nodes
 from mcts_core.render import PATH_FILL
 
 GRAPH = '[data-testid="stGraphVizChart"]'
@@ -132,7 +132,7 @@ def red_nodes(page: Page) -> set[str]:
 
 def path_ids(text: str, c: float) -> set[str]:
     """Graphviz ids the app should colour for ``text`` at ``c``: root and the UCB1-selected nodes."""
-    return {f"n{node}" for node in selected_nodes(build_tree(parse_playouts(text)), c=c)}
+    return {f"n{node}" for node in selected_nodes(build_tree(parse_playouts(text)), Scoring(c=c))}
 
 
 def metric_value(page: Page, label: str):

@@ -29,7 +29,7 @@ from .browser_support import (
     wait_idle,
 )
 from mcts_core import build_tree, parse_playouts, solve
-from mcts_core.presets import C_FLIPS_CHOICE
+from mcts_core.examples import C_FLIPS_CHOICE
 
 pytestmark = pytest.mark.browser
 
@@ -74,7 +74,7 @@ def test_pasted_playouts_draw_their_tree(page, app_url, output_dir):
 def test_keyboard_on_the_c_slider_moves_the_path_and_the_table(page, app_url, output_dir):
     watched = open_app(page, app_url)
     wait_for_graph(page)
-    page.locator(".st-key-preset").click()
+    page.locator(".st-key-example").click()
     page.get_by_role("option", name="A larger C flips the choice").click()
     expect(page.locator(".st-key-c_exact input")).to_have_value("0.5")
     expect(metric_value(page, "Selected path")).to_have_text("aa")

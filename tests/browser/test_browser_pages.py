@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
+from ui.navigation import PAGES
+
 from .browser_support import LOAD_TIMEOUT, REPO, open_app
-from .conftest import start_streamlit, stop_streamlit
+from .server import start_streamlit, stop_streamlit
 
 pytestmark = pytest.mark.browser
 
-
-def registered_pages() -> list[str]:
-    """URL paths of the pages st.navigation serves (a Page's default url_path is its file's stem)."""
-    source = (REPO / "app.py").read_text()
-    stems = re.findall(r"""st\.Page\(\s*["']pages/(\w+)\.py["']""", source)
-    return [stem for stem in stems if stem != "explorer"]  # the default page, covered in detail elsewhere
+# The default page (the Explorer, at "/") is covered in detail elsewhere.
+OTHER_PAGES = [page.url_path for page in PAGES if not page.default]
 
 
-@pytest.mark.parametrize("stem", registered_pages() or [pytest.param("none", marks=pytest.mark.skip("no extra pages"))])
+def test_there_are_pages_besides_the_explorer():
+    assert len(OTHER_PAGES) >= 4
+
+
+@pytest.mark.parametrize("stem", OTHER_PAGES)
 def test_page_loads_cleanly(page, app_url, output_dir, stem):
     watched = open_app(page, app_url, f"/{stem}")
     main = page.locator('[data-testid="stMain"]')
@@ -45,8 +45,19 @@ def test_a_page_link_opened_first_on_a_fresh_server_shows_the_whole_app(page, tm
         watched = open_app(page, url, "/playback")
         expect(page.locator('[data-testid="stGraphVizChart"] svg g.node').first).to_be_visible(timeout=LOAD_TIMEOUT)
         expect(page.locator(".st-key-playouts textarea")).to_be_visible()
-        expect(page.locator('[data-testid="stSidebarNavLink"]')).to_have_count(len(registered_pages()) + 1)
+        expect(page.locator('[data-testid="stSidebarNavLink"]')).to_have_count(len(PAGES))
         assert page.locator('[data-testid="stException"]').count() == 0
         watched.assert_clean()
     finally:
         stop_streamlit(process)
+
+
+def test_the_menu_lists_exactly_the_registered_pages_and_no_helper_is_a_route(page, app_url):
+    open_app(page, app_url)
+    links = page.locator('[data-testid="stSidebarNavLink"]')
+    expect(links).to_have_count(len(PAGES))
+    assert [link.inner_text().strip().splitlines()[-1] for link in links.all()] == [spec.title for spec in PAGES]
+    # Helpers once lived in pages/ and were served as blank pages; now such a URL is not a page.
+    page.goto(app_url.rstrip("/") + "/markdown")
+    expect(page.locator('[data-testid="stSidebarNavLink"]')).to_have_count(len(PAGES))
+    expect(page.get_by_text("Page not found")).to_be_visible(timeout=LOAD_TIMEOUT)

@@ -1,16 +1,16 @@
-"""Instructive example inputs for the app's "Load an example" menu (plain puzzle text)."""
+"""Example inputs for the app's "Load an example" menu (plain puzzle text)."""
 
 from __future__ import annotations
 
 import random
 
-STATEMENT_EXAMPLE = """\
-# The puzzle statement's example: UCB1 picks a (mean 20) over b (mean 17) at C = 0.1.
-3 0.1
-baa 30
-ab 20
-bbb 4
-"""
+# The puzzle statement's example, as the statement prints it.
+STATEMENT_EXAMPLE = "3 0.1\nbaa 30\nab 20\nbbb 4\n"
+
+STATEMENT_EXAMPLE_EXPLAINED = (
+    "# The puzzle statement's example: UCB1 picks a (mean 20) over b (mean 17) at C = 0.1.\n"
+    + STATEMENT_EXAMPLE
+)
 
 C_FLIPS_CHOICE = """\
 # a is well explored (5 visits, mean 10); b was tried once (mean 8).
@@ -46,8 +46,8 @@ def deep_tree(playouts: int = 400, seed: int = 7) -> str:
     return "\n".join(lines) + "\n"
 
 
-PRESETS: dict[str, str] = {
-    "Statement example": STATEMENT_EXAMPLE,
+EXAMPLES: dict[str, str] = {
+    "Statement example": STATEMENT_EXAMPLE_EXPLAINED,
     "A larger C flips the choice": C_FLIPS_CHOICE,
     "Exact tie: the smaller move wins": EXACT_TIE,
     "Deep tree (400 playouts)": deep_tree(),

@@ -22,13 +22,13 @@ parser ignores like any other ``#`` line::
 
 An annotation line is ``#<keyword> move value`` with no space between ``#`` and the keyword (so an
 ordinary comment such as ``# prior work`` stays a comment); :func:`annotated_values` collects one
-keyword's lines. Bad lines raise :class:`~mcts_core.playouts.ParseError` with the 1-based line number
+keyword's lines. Bad lines raise :class:`~mcts_core.formats.text.ParseError` with the 1-based line number
 of the text given.
 """
 
 from __future__ import annotations
 
-from .playouts import ParseError, parse_finite
+from .text import ParseError, parse_finite
 
 KEYWORDS = ("prior", "heuristic")  # the annotations the app reads from playout input
 

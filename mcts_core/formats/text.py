@@ -1,12 +1,13 @@
-"""Text <-> playout records: the one parser shared by the CLI and the app.
+"""Puzzle text <-> playout records: the one parser shared by the CLI and the app.
 
-Accepted input (see DESIGN.md, "Input format"):
+Accepted input:
 
 * the puzzle format: a header line ``N C`` followed by exactly N lines ``moves score``;
 * a header-less list of ``moves score`` lines (C then comes from elsewhere).
 
 CRLF line ends, blank lines and lines starting with ``#`` are ignored. A move is one printable,
-non-space character; scores and C are finite floats and C >= 0. Anything else raises
+non-space character; scores and C are finite numbers (:func:`~mcts_core.numbers.parse_number`)
+and C >= 0. Anything else raises
 :class:`ParseError` with the 1-based line number and a sentence a person understands.
 """
 
@@ -15,6 +16,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+
+from ..numbers import C_RULE, is_valid_c, parse_number
 
 MAX_PLAYOUTS = 2_000_000
 MAX_MOVES = 1_000
@@ -140,9 +143,9 @@ def _parse_plain(text: str, max_playouts: int) -> Playouts | None:
     c = None
     first = 1
     if _HEADER_N.fullmatch(fields[0]):
-        c = _parse_float(fields[1])
+        c = parse_number(fields[1])
         declared = int(fields[0])
-        if c is None or not math.isfinite(c) or c < 0 or not 0 < declared == count - 1:
+        if c is None or not is_valid_c(c) or not 0 < declared == count - 1:
             return None
         first = 2
     words = fields[2 * first - 2 :: 2]
@@ -167,11 +170,9 @@ def format_playouts(playouts: Playouts, *, c: float | None = None) -> str:
 
 
 def _parse_c(field: str, line: int) -> float:
-    value = _parse_float(field)
-    if value is None or not math.isfinite(value):
-        raise ParseError(line, f"C must be a finite number, got {field!r}")
-    if value < 0:
-        raise ParseError(line, f"C must be >= 0, got {field}")
+    value = parse_number(field)
+    if value is None or not is_valid_c(value):
+        raise ParseError(line, f"{C_RULE}, got {field[:40]!r}")
     return value
 
 
@@ -206,22 +207,12 @@ def _parse_playout(fields: list[str], line: int) -> tuple[str, float]:
 
 def parse_finite(text: str, line: int, name: str) -> float:
     """A finite float from ``text``, else a ParseError saying what ``name`` must be."""
-    value = _parse_float(text)
+    value = parse_number(text)
     if value is None:
         raise ParseError(line, f"{name} must be a number, got {text[:40]!r}")
     if not math.isfinite(value):
         raise ParseError(line, f"{name} must be finite, got {text[:40]!r}")
     return value
-
-
-def _parse_float(text: str) -> float | None:
-    # float() also takes "1_000"; a log never means that, so treat it as a typo.
-    if "_" in text:
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        return None
 
 
 def decode_text(data: bytes) -> str:

@@ -1,47 +1,39 @@
-"""Sidebar controls for the selection rule, built from each rule's declared settings.
+"""Controls for the selection rule, built from each rule's declared settings.
 
-C is not here: the input panel's C slider drives every rule's ``c``. Per-move values (priors,
-heuristics) come from a text box, or, when it is empty, from ``#prior`` / ``#heuristic`` lines in
-the playout input.
+C is not here: the C control drives every rule's ``c``. Per-move values (priors, heuristics) come
+from a text box, or, when it is empty, from ``#prior`` / ``#heuristic`` lines in the input.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import streamlit as st
 
 from mcts_core import RULE_PRESETS, RULES, ParseError, parse_move_values
 from mcts_core.selection import DEFAULT_RULE, Setting
-from pages.markdown import escape
+from ui import state
+from ui.markdown import escape
 
-# Setting name -> the annotation keyword that can supply it from the playout input.
+# Setting name -> the annotation keyword that can supply it from the input.
 ANNOTATION_OF_SETTING = {"priors": "prior", "heuristic": "heuristic"}
 
 
-def _widget_key(prefix: str, rule: str, setting: str) -> str:
-    return f"{prefix}rule_{rule}_{setting}"
-
-
-def _apply_rule_preset(prefix: str, c_key: str) -> None:
-    name = st.session_state.get(f"{prefix}rule_preset")
+def _apply_rule_preset(prefix: str, set_c: Callable[[float], None]) -> None:
+    name = st.session_state.get(prefix + state.RULE_PRESET)
     if not name:
         return
-    rule, values = RULE_PRESETS[name]
-    st.session_state[f"{prefix}rule"] = rule
-    for setting, value in values.items():
-        if setting == "c":
-            st.session_state[c_key] = value
-            if c_key == "c":  # the sidebar's exact-C box mirrors its slider
-                st.session_state["c_exact"] = repr(value)
-        else:
-            st.session_state[_widget_key(prefix, rule, setting)] = value
+    preset = RULE_PRESETS[name]
+    st.session_state[prefix + state.RULE] = preset.rule
+    set_c(preset.c)
+    for setting, value in preset.settings.items():
+        st.session_state[state.rule_setting_key(prefix, preset.rule, setting)] = value
 
 
 def _control(prefix: str, rule: str, setting: Setting) -> Any:
     """Draw one setting's widget and return its value."""
-    key = _widget_key(prefix, rule, setting.name)
+    key = state.rule_setting_key(prefix, rule, setting.name)
     if setting.kind == "choice":
         return st.selectbox(setting.label, setting.choices, key=key, help=setting.help or None)
     if setting.kind == "int":
@@ -58,31 +50,29 @@ def _control(prefix: str, rule: str, setting: Setting) -> Any:
 
 
 def render(
-    annotations: Mapping[str, dict[str, float]], *, prefix: str = "", c_key: str = "c"
+    annotations: Mapping[str, dict[str, float]], *, set_c: Callable[[float], None], prefix: str = ""
 ) -> tuple[str, dict[str, Any]]:
     """Draw the rule controls; returns the rule key and its settings except ``c``.
 
     Args:
-        annotations: ``#prior`` / ``#heuristic`` values found in the playout input, by keyword.
+        annotations: ``#prior`` / ``#heuristic`` values found in the input, by keyword.
+        set_c: called with a preset's C (the caller owns its C control).
         prefix: prepended to every widget key, so a page can show a second, independent set
             (the sidebar's set has none: keys ``rule``, ``rule_preset``, ``rule_<rule>_<setting>``).
-        c_key: the session-state key of the C this set's presets write.
     """
-    st.session_state.setdefault(f"{prefix}rule", DEFAULT_RULE)
+    st.session_state.setdefault(prefix + state.RULE, DEFAULT_RULE)
     st.selectbox(
         "Rule preset from a contest bot",
         list(RULE_PRESETS),
         index=None,
         placeholder="Choose a preset…",
-        key=f"{prefix}rule_preset",
+        key=prefix + state.RULE_PRESET,
         on_change=_apply_rule_preset,
-        args=(prefix, c_key),
+        args=(prefix, set_c),
     )
-    rule = st.selectbox("Rule", list(RULES), format_func=lambda key: RULES[key].name, key=f"{prefix}rule")
+    rule = st.selectbox("Rule", list(RULES), format_func=lambda key: RULES[key].name, key=prefix + state.RULE)
     settings: dict[str, Any] = {}
-    for setting in RULES[rule].settings:
-        if setting.name == "c":
-            continue
+    for setting in RULES[rule].settings[1:]:  # the first is c
         value = _control(prefix, rule, setting)
         if setting.kind == "move_values":
             value = _move_values(setting, value, annotations)

@@ -1,0 +1,38 @@
+"""Numbers typed or read by a person: one rule for what counts as a number, one for what C may be."""
+
+from __future__ import annotations
+
+import math
+
+C_RULE = "C must be a finite number >= 0"
+
+
+def parse_number(text: str) -> float | None:
+    """The float ``text`` spells, or None.
+
+    Python's ``float`` syntax, except that ``_`` digit separators (``1_000``) are refused: a log
+    or a typed value never means them, so they are treated as a typo everywhere.
+    """
+    if "_" in text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def is_valid_c(c: float) -> bool:
+    """Whether ``c`` can be an exploration constant: a finite number >= 0."""
+    return isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0
+
+
+def parse_c(text: str) -> float:
+    """The exploration constant ``text`` spells (surrounding spaces ignored).
+
+    Raises:
+        ValueError: ``C must be a finite number >= 0, got '<text>'``.
+    """
+    value = parse_number(text.strip())
+    if value is None or not is_valid_c(value):
+        raise ValueError(f"{C_RULE}, got {text.strip()[:40]!r}")
+    return value

@@ -1,0 +1,54 @@
+"""Selection: formulas, the registry that presents them, and scoring a tree with one of them."""
+
+from .formulas import (
+    PROBABILITY,
+    RuleFunction,
+    Siblings,
+    Terms,
+    progressive_bias,
+    puct,
+    ramped_c,
+    sample_threshold,
+    ucb1,
+    ucb1_tuned,
+)
+from .presets import RULE_PRESETS
+from .registry import DEFAULT_RULE, RULES, Rule, Setting
+from .scoring import (
+    ChildScore,
+    Scoring,
+    score_children,
+    select_child,
+    select_path,
+    selected_nodes,
+    selection_key,
+    siblings_of,
+    under_threshold,
+)
+
+__all__ = [
+    "DEFAULT_RULE",
+    "PROBABILITY",
+    "RULES",
+    "RULE_PRESETS",
+    "ChildScore",
+    "Rule",
+    "RuleFunction",
+    "Scoring",
+    "Setting",
+    "Siblings",
+    "Terms",
+    "progressive_bias",
+    "puct",
+    "ramped_c",
+    "sample_threshold",
+    "score_children",
+    "select_child",
+    "select_path",
+    "selected_nodes",
+    "selection_key",
+    "siblings_of",
+    "ucb1",
+    "ucb1_tuned",
+    "under_threshold",
+]

@@ -1,0 +1,187 @@
+"""The registered selection rules: each formula with its settings, terms, labels and LaTeX.
+
+A UI builds its controls from :attr:`Rule.settings` and its table headers from :meth:`Rule.label`,
+so adding a rule here adds it everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .formulas import (
+    FALLBACKS,
+    NORMALISATIONS,
+    PROBABILITY,
+    RuleFunction,
+    progressive_bias,
+    puct,
+    sample_threshold,
+    ucb1,
+    ucb1_tuned,
+)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One keyword setting of a rule, described so that a UI can build its control.
+
+    Attributes:
+        name: the keyword argument.
+        label: what the UI shows.
+        kind: ``"float"``, ``"int"``, ``"choice"`` or ``"move_values"`` (``move value`` lines,
+            parsed by :func:`mcts_core.formats.move_values.parse_move_values`).
+        default: the value used when the setting is not given (mirrors the function's default).
+        low: smallest sensible value (numbers), None for no bound.
+        high: largest value a slider should offer (numbers), None for no bound.
+        choices: the allowed values of a ``"choice"``.
+        help: one sentence for a tooltip.
+    """
+
+    name: str
+    label: str
+    kind: str
+    default: Any
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered selection rule: the formula plus what a UI needs to present it.
+
+    Attributes:
+        name: display name.
+        function: the formula (:class:`~mcts_core.selection.formulas.RuleFunction`).
+        formula: LaTeX.
+        source: where the formula comes from (papers, links).
+        settings: the keyword settings, in the order a UI should show them (``c`` first).
+        inputs: per-child data the scoring passes: ``"move"``, ``"total_sq"``, ``"siblings"``.
+        terms: every term key the rule can return, in display order (``"value"`` last).
+        labels: column headers for terms whose key is not what a reader expects.
+    """
+
+    name: str
+    function: RuleFunction
+    formula: str
+    source: str
+    settings: tuple[Setting, ...] = ()
+    inputs: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ("mean", "exploration", "value")
+    labels: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Setting name -> default."""
+        return {setting.name: setting.default for setting in self.settings}
+
+    @property
+    def c_label(self) -> str:
+        """The name of this rule's exploration constant (its ``c`` setting's label)."""
+        return self.settings[0].label
+
+    def label(self, term: str) -> str:
+        """The header a table shows for ``term``: ``value`` is the rule's name for what it maximises."""
+        return self.labels.get(term, term)
+
+
+def _c(label: str = "exploration constant C") -> Setting:
+    """The ``c`` setting every rule has (the app's C control drives it)."""
+    return Setting("c", label, "float", 1.0, low=0.0, high=10.0, help="weight of the exploration term")
+
+
+def _w(default: float) -> Setting:
+    """The progressive-bias weight W."""
+    return Setting("w", "bias weight W", "float", default, high=100.0, help="weight of W·H/√n")
+
+
+_HEURISTIC = Setting(
+    "heuristic", "heuristic H per move", "move_values", None,
+    help="one `move value` per line; unlisted moves get H = 0",
+)
+
+RULES: dict[str, Rule] = {
+    "ucb1": Rule(
+        name="UCB1",
+        function=ucb1,
+        formula=r"\frac{M.s}{M.v} + C\sqrt{\frac{\ln N.v}{M.v}}",
+        source="https://www.codingame.com/training/hard/monte-carlo-tree-search-exercise",
+        settings=(_c(),),
+        labels={"value": "UCB1", "exploration": "C·√(ln N/n)"},
+    ),
+    "ucb1_tuned": Rule(
+        name="UCB1-Tuned",
+        function=ucb1_tuned,
+        formula=(
+            r"\bar{x} + C\sqrt{\frac{\ln N.v}{M.v}\min\left(\mathit{cap},\ "
+            r"\frac{M.s_2}{M.v} - \bar{x}^2 + \sqrt{\frac{2\ln N.v}{M.v}}\right)}, "
+            r"\quad \bar{x} = \frac{M.s}{M.v}"
+        ),
+        source="Auer, Cesa-Bianchi, Fischer (2002), section 4, https://doi.org/10.1023/A:1013689704352",
+        settings=(
+            _c(),
+            Setting("cap", "variance cap", "float", 0.25, low=0.0, high=10_000.0,
+                    help="1/4 for scores in [0, 1]; (b - a)²/4 for scores in [a, b]"),
+        ),
+        inputs=("total_sq",),
+        terms=("mean", "variance", "exploration", "value"),
+    ),
+    "puct": Rule(
+        name="PUCT (AlphaZero)",
+        function=puct,
+        formula=r"Q(M) + C\,P(M)\,\frac{\sqrt{N.v}}{1 + M.v}",
+        source=(
+            "Silver et al. (2018), https://doi.org/10.1126/science.aar6404; min-max "
+            "normalisation: Schrittwieser et al. (2020), https://doi.org/10.1038/s41586-020-03051-4"
+        ),
+        settings=(
+            _c("c_puct"),
+            Setting("normalise", "value normalisation", "choice", "raw", choices=NORMALISATIONS,
+                    help="Q = raw mean, or (mean - min) / (max - min) over the siblings"),
+            Setting("priors", "prior P per move", "move_values", None,
+                    help="one `move value` per line; empty = uniform 1/children; unlisted moves get 0"),
+        ),
+        inputs=("move", "siblings"),
+        terms=("mean", "q", "prior", "exploration", "value"),
+    ),
+    "progressive_bias": Rule(
+        name="UCB1 + progressive bias",
+        function=progressive_bias,
+        formula=r"\frac{M.s}{M.v} + \frac{W\,H(M)}{\sqrt{M.v}} + C\sqrt{\frac{\ln N.v}{M.v}}",
+        source=(
+            "Chaslot et al. (2008), https://doi.org/10.1142/S1793005708001094; "
+            "https://github.com/Mangara/CodeCup2022"
+        ),
+        settings=(_c(), _w(1.0), _HEURISTIC),
+        inputs=("move",),
+        terms=("mean", "bias", "exploration", "value"),
+    ),
+    "sample_threshold": Rule(
+        name="Sample threshold + ramping C",
+        function=sample_threshold,
+        formula=(
+            r"\begin{cases} \text{fallback policy (random draw)} & N.v < T \\ "
+            r"\frac{M.s}{M.v} + \frac{W\,H(M)}{\sqrt{M.v}} + C_{N.v}\sqrt{\frac{\ln N.v}{M.v}} "
+            r"& N.v \ge T "
+            r"\end{cases}, \quad C_{N.v} = C_0 + (C - C_0)\min\left(1, \frac{N.v - T}{T_2 - T}\right)"
+        ),
+        source="Smitsimax (a policy below a sample threshold, then a ramping exploration); CodeCup 2022",
+        settings=(
+            _c("normal exploration constant C"),
+            Setting("t", "sample threshold T", "int", 10, low=0, high=10_000,
+                    help="below T parent visits the node draws a child by the fallback policy"),
+            Setting("fallback", "below T", "choice", "random", choices=FALLBACKS,
+                    help="uniformly random child, or a random one of the children of largest H"),
+            Setting("t2", "ramp end T2", "int", 10, low=0, high=10_000,
+                    help="C climbs linearly from C0 at T to C at T2 (no ramp if T2 <= T)"),
+            Setting("c0", "exploration constant C0 at T", "float", 0.0, low=0.0, high=10.0),
+            _w(0.0),
+            _HEURISTIC,
+        ),
+        inputs=("move", "siblings"),
+        terms=("mean", "heuristic", "bias", "effective_c", "exploration", PROBABILITY, "value"),
+    ),
+}
+DEFAULT_RULE = "ucb1"

@@ -1,0 +1,205 @@
+"""A selection setting as one value, and selection itself: score a node's children, walk the path.
+
+:class:`Scoring` is the rule plus its settings (C included); every function that selects takes one.
+Ties between exactly equal values go to the smaller move (:func:`selection_key`). Where a rule
+draws at random (below a sample threshold) the path follows the most likely child, and
+:attr:`ChildScore.random` says the choice was a draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+from ..numbers import is_valid_c
+from ..tree import ROOT, Tree
+from .formulas import PROBABILITY, Siblings, Terms
+from .registry import DEFAULT_RULE, RULES, Rule
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A selection rule with its settings: what selection maximises at every node.
+
+    Attributes:
+        rule: a key of :data:`~mcts_core.selection.registry.RULES`.
+        c: the exploration constant (every rule has one).
+        settings: the rule's other keyword settings; missing ones take the rule's defaults.
+            Per-move values (priors, heuristics) are mappings ``move -> value``.
+
+    Hashable and comparable by value, so it can key a cache.
+    """
+
+    rule: str = DEFAULT_RULE
+    c: float = 1.0
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.rule not in RULES:
+            raise ValueError(f"unknown rule {self.rule!r}; known: {', '.join(RULES)}")
+        if not is_valid_c(self.c):
+            raise ValueError(f"C must be a finite number >= 0, got {self.c!r}")
+        spec = RULES[self.rule]
+        clash = set(spec.inputs) & set(self.settings)
+        if clash:
+            raise TypeError(f"{sorted(clash)} are filled in per child and cannot be given as settings")
+        unknown = set(self.settings) - set(spec.defaults) | ({"c"} & set(self.settings))
+        if unknown:
+            raise TypeError(f"{spec.name} has no setting {', '.join(sorted(unknown))}")
+        frozen = {
+            name: MappingProxyType(dict(value)) if isinstance(value, Mapping) else value
+            for name, value in self.settings.items()
+        }
+        object.__setattr__(self, "settings", MappingProxyType(frozen))
+
+    @classmethod
+    def of(cls, rule: str = DEFAULT_RULE, *, c: float | None = None, **settings) -> Scoring:
+        """``Scoring(rule, c, settings)`` with settings as keywords; C defaults to the rule's."""
+        return cls(rule, RULES[rule].defaults["c"] if c is None else c, settings)
+
+    @property
+    def spec(self) -> Rule:
+        """The registered rule."""
+        return RULES[self.rule]
+
+    def with_c(self, c: float) -> Scoring:
+        """The same rule and settings at another C."""
+        return replace(self, c=c)
+
+    def keywords(self) -> dict[str, Any]:
+        """The formula's keyword arguments: ``c`` and the settings."""
+        return {"c": self.c, **self.settings}
+
+    def __hash__(self) -> int:
+        return hash((self.rule, self.c, tuple(sorted((k, _hashable(v)) for k, v in self.settings.items()))))
+
+    def describe(self, separator: str = ", ") -> str:
+        """A short plain-text name: the rule, C, and every other setting not at its default.
+
+        Per-move values (priors, heuristics) are counted, not listed; the text holds no user text.
+        """
+        spec = self.spec
+        parts = [spec.name, f"C = {self.c:.6g}"]
+        for setting in spec.settings[1:]:
+            value = self.settings.get(setting.name, setting.default)
+            if value == setting.default or (setting.kind == "move_values" and not value):
+                continue
+            if setting.kind == "move_values":
+                parts.append(f"{setting.name}: {len(value)} move{'s' if len(value) != 1 else ''}")
+            elif isinstance(value, float):
+                parts.append(f"{setting.name} = {value:.6g}")
+            else:
+                parts.append(f"{setting.name} = {value}")
+        return separator.join(parts)
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(sorted(value.items())) if isinstance(value, Mapping) else value
+
+
+def selection_key(value: float, move: str) -> tuple[float, str]:
+    """Sort key putting the child that selection picks first.
+
+    Larger value first; exactly equal floats tie, and a tie goes to the smaller move (by code
+    point, so ``a`` before ``b``, ``0`` before ``a``).
+    """
+    return (-value, move)
+
+
+@dataclass(frozen=True)
+class ChildScore:
+    """One child's statistics and terms under a rule; ``rank`` 1 is the child selection picks."""
+
+    node: int
+    move: str
+    visits: int
+    total: float
+    terms: Terms
+    rank: int
+
+    @property
+    def value(self) -> float:
+        return self.terms["value"]
+
+    @property
+    def selected(self) -> bool:
+        return self.rank == 1
+
+    @property
+    def random(self) -> bool:
+        """True when the choice at this child's parent is a random draw (under a sample threshold)."""
+        return PROBABILITY in self.terms
+
+    @property
+    def probability(self) -> float:
+        """The chance selection picks this child: the drawn probability, or 1 / 0 when deterministic."""
+        return self.terms.get(PROBABILITY, 1.0 if self.selected else 0.0)
+
+
+def siblings_of(tree: Tree, node: int) -> Siblings:
+    """The siblings among which ``node`` chooses (``node`` must have children)."""
+    kids = tree.children[node]
+    means = [tree.mean(kid) for kid in kids]
+    return Siblings(tuple(tree.move[kid] for kid in kids), min(means), max(means))
+
+
+def _child_terms(tree: Tree, node: int, scoring: Scoring) -> Iterator[tuple[int, Terms]]:
+    """(child, terms) for every child of ``node`` in creation order, inputs filled in."""
+    kids = tree.children[node]
+    if not kids:
+        return
+    spec = scoring.spec
+    arguments = scoring.keywords()
+    per_child = [name for name in spec.inputs if name != "siblings"]
+    if "siblings" in spec.inputs:
+        arguments["siblings"] = siblings_of(tree, node)
+    parent_visits = tree.visits[node]
+    for kid in kids:
+        for name in per_child:
+            arguments[name] = getattr(tree, name)[kid]
+        yield kid, spec.function(parent_visits, tree.visits[kid], tree.total[kid], **arguments)
+
+
+def score_children(tree: Tree, node: int, scoring: Scoring) -> list[ChildScore]:
+    """Score every child of ``node``, best first (sorted by :func:`selection_key`; empty for a leaf)."""
+    scored = sorted(
+        _child_terms(tree, node, scoring),
+        key=lambda item: selection_key(item[1]["value"], tree.move[item[0]]),
+    )
+    return [
+        ChildScore(kid, tree.move[kid], tree.visits[kid], tree.total[kid], terms, rank)
+        for rank, (kid, terms) in enumerate(scored, start=1)
+    ]
+
+
+def select_child(tree: Tree, node: int, scoring: Scoring) -> int | None:
+    """The child selection picks at ``node`` (the most likely one if drawn), or None at a leaf."""
+    best, best_key = None, None
+    for kid, terms in _child_terms(tree, node, scoring):
+        key = selection_key(terms["value"], tree.move[kid])
+        if best_key is None or key < best_key:  # no "best so far = 0": values may be negative
+            best, best_key = kid, key
+    return best
+
+
+def under_threshold(tree: Tree, node: int, scoring: Scoring) -> bool:
+    """True when the choice at ``node`` is a random draw (False at a leaf)."""
+    first = next(_child_terms(tree, node, scoring), None)
+    return first is not None and PROBABILITY in first[1]
+
+
+def selected_nodes(tree: Tree, scoring: Scoring, *, start: int = ROOT) -> list[int]:
+    """Nodes on the selected path from ``start`` down to a leaf, both included."""
+    nodes = [start]
+    kid = select_child(tree, start, scoring)
+    while kid is not None:
+        nodes.append(kid)
+        kid = select_child(tree, kid, scoring)
+    return nodes
+
+
+def select_path(tree: Tree, scoring: Scoring) -> str:
+    """The moves selection follows from the root to a leaf (the puzzle's answer)."""
+    return "".join(tree.move[node] for node in selected_nodes(tree, scoring)[1:])

@@ -1,0 +1,1 @@
+"""The Streamlit side shared by the pages: sidebar panels, loading inputs, state keys, wording."""

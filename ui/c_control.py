@@ -1,0 +1,90 @@
+"""The exploration constant C: a slider sized to the scores, an exact box, and where the path changes."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from mcts_core import Tree, parse_c
+from mcts_core.c_range import suggest_c_range
+from mcts_core.sweep import neighbouring_intervals, sweep
+from ui import state
+from ui.inputs import LoadedInput
+from ui.markdown import code, escape
+
+DEFAULT_C = 1.0
+
+
+def current_c() -> float:
+    """The C every page uses."""
+    return st.session_state.get(state.C, DEFAULT_C)
+
+
+def adopt_header_c(c: float | None) -> None:
+    """A new input: its header's C (if any) sets C; the controls rule after that."""
+    if c is not None:
+        st.session_state[state.C] = c
+    st.session_state[state.C_EXACT] = repr(st.session_state.get(state.C, DEFAULT_C))
+
+
+def set_c(c: float) -> None:
+    """Set C from elsewhere (a rule preset): the slider and the exact box follow."""
+    st.session_state[state.C] = c
+    st.session_state[state.C_EXACT] = repr(c)
+
+
+def _slider_moved() -> None:
+    st.session_state[state.C_EXACT] = repr(st.session_state[state.C])
+
+
+def _exact_typed() -> None:
+    try:
+        st.session_state[state.C] = parse_c(st.session_state[state.C_EXACT])
+        st.session_state.pop(state.C_EXACT_ERROR, None)
+    except ValueError as error:
+        st.session_state[state.C_EXACT_ERROR] = str(error)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _ucb1_intervals(input_key: str, max_c: float, _tree: Tree) -> list:
+    """The exact UCB1 sweep over the slider's range: it does not depend on C, so once per input."""
+    return sweep(_tree, 0.0, max_c)
+
+
+def _show_nearest_changes(loaded: LoadedInput, c: float, max_c: float) -> None:
+    """Under the slider: the C values nearest to the current one where the UCB1 path changes."""
+    below, above = neighbouring_intervals(_ucb1_intervals(loaded.key, max_c, loaded.tree), c)
+    parts = []
+    if below is not None:
+        parts.append(f"below C = {below.c_to:.6g} it is {code(below.path) if below.path else 'empty'}")
+    if above is not None:
+        parts.append(f"from C = {above.c_from:.6g} it becomes {code(above.path) if above.path else 'empty'}")
+    if parts:
+        st.caption("The selected path changes: " + "; ".join(parts) + ".")
+    else:
+        st.caption(f"The selected path is the same for every C in [0, {max_c:g}].")
+
+
+def render(loaded: LoadedInput | None, label: str, *, show_changes: bool) -> float:
+    """Draw the C slider and the exact box; returns C.
+
+    Args:
+        loaded: the input (sizes the slider to its scores), None when the input is bad.
+        label: the rule's name for C (e.g. c_puct).
+        show_changes: say where the UCB1 path changes (only meaningful under UCB1).
+    """
+    st.session_state.setdefault(state.C, DEFAULT_C)
+    st.session_state.setdefault(state.C_EXACT, repr(st.session_state[state.C]))
+    st.header("Exploration constant")
+    score_range = loaded.score_range if loaded is not None else ()
+    max_c, step = suggest_c_range(score_range, st.session_state[state.C])
+    # A new range or step makes a new slider widget, which would fall back to its minimum:
+    # re-assigning the value hands the current C to whichever slider is drawn.
+    st.session_state[state.C] = st.session_state[state.C]
+    st.slider(label, 0.0, max_c, step=step, key=state.C, on_change=_slider_moved, format="%.3f")
+    st.text_input("Exact C", key=state.C_EXACT, on_change=_exact_typed, help="Type any C >= 0.")
+    if state.C_EXACT_ERROR in st.session_state:
+        st.error(escape(st.session_state[state.C_EXACT_ERROR]))
+    c = st.session_state[state.C]
+    if loaded is not None and show_changes:
+        _show_nearest_changes(loaded, c, max_c)  # max_c covers C
+    return c

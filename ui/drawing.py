@@ -1,0 +1,30 @@
+"""What the pages' pictures and tables share: the C-independent set of drawn nodes, row highlights."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from mcts_core import Tree
+from mcts_core.render import PATH_FILL, visible_nodes
+
+SELECTED_ROW = f"background-color: {PATH_FILL}; font-weight: bold"
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _visible_nodes(input_key: str, budget: int, max_depth: int | None, top_k: int | None, _tree: Tree) -> frozenset:
+    """visible_nodes cached by input and limits (the tree is identified by ``input_key``)."""
+    return frozenset(visible_nodes(_tree, budget=budget, max_depth=max_depth, top_k=top_k))
+
+
+def cached_visible_nodes(
+    input_key: str, tree: Tree, budget: int, max_depth: int | None = None, top_k: int | None = None
+) -> frozenset[int]:
+    """The tree's nodes to draw under these limits: C-independent, so computed once per input."""
+    return _visible_nodes(input_key, budget, max_depth, top_k, tree)
+
+
+def highlight_rows(table: pd.DataFrame, selected) -> "pd.io.formats.style.Styler":
+    """``table`` styled with the rows where ``selected`` (booleans, one per row) holds in the path colour."""
+    mask = pd.Series(list(selected), index=table.index, dtype=bool)
+    return table.style.apply(lambda row: [SELECTED_ROW if mask[row.name] else ""] * len(row), axis=1)

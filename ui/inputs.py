@@ -1,0 +1,103 @@
+"""Loading an input: parse and build once per distinct content, with progress, shared by sessions.
+
+:func:`load` gives a :class:`LoadedInput` or an :class:`InputError`, never both; the result is
+kept in a process-wide store keyed by content, and the tree is shared between sessions (read-only).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import streamlit as st
+
+from mcts_core import ParseError, Playouts, Tree, annotated_values, build_tree, decode_text, parse_playouts
+from mcts_core.formats import KEYWORDS
+
+
+@dataclass(frozen=True)
+class LoadedInput:
+    """A parsed input and its tree.
+
+    Attributes:
+        key: identifies the content (same content, same key), so caches can key on it.
+        source: where it came from, in words ("text box", "uploaded file x.txt").
+        playouts: the parsed playouts.
+        tree: the tree built from them (shared, read-only).
+        annotations: ``#prior`` / ``#heuristic`` values of the input, by keyword.
+        score_range: (smallest, largest) score, for sizing C controls.
+    """
+
+    key: str
+    source: str
+    playouts: Playouts
+    tree: Tree
+    annotations: dict[str, dict[str, float]]
+    score_range: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class InputError:
+    """An input that could not be read: where it came from and the first problem."""
+
+    key: str
+    source: str
+    error: ParseError
+
+    def message(self) -> str:
+        """The problem as a sentence naming the line (and the file, for an upload)."""
+        where = "" if self.source == "text box" else f" in the {self.source}"
+        return f"Line {self.error.line}{where}: {self.error.message}"
+
+
+class _Store:
+    """Process-wide LRU of loaded inputs by content key.
+
+    Not st.cache_resource on the loader itself: a miss on a large log must show progress, and a
+    cached function cannot drive a progress bar.
+    """
+
+    def __init__(self, capacity: int = 8):
+        self.capacity = capacity
+        self.lock = threading.Lock()
+        self.entries: OrderedDict[str, LoadedInput | InputError] = OrderedDict()
+
+    def get(self, key: str) -> LoadedInput | InputError | None:
+        with self.lock:
+            if key in self.entries:
+                self.entries.move_to_end(key)
+            return self.entries.get(key)
+
+    def put(self, key: str, loaded: LoadedInput | InputError) -> None:
+        with self.lock:
+            self.entries[key] = loaded
+            while len(self.entries) > self.capacity:
+                self.entries.popitem(last=False)
+
+
+@st.cache_resource
+def _store() -> _Store:
+    return _Store()
+
+
+def load(key: str, source: str, data: str | bytes) -> LoadedInput | InputError:
+    """Parse and build ``data`` once per ``key``, showing progress while a miss is being built."""
+    store = _store()
+    loaded = store.get(key)
+    if loaded is not None:
+        return loaded
+    progress = st.progress(0.0, text=f"Reading {len(data) / 1e6:.1f} MB…")
+    try:
+        text = decode_text(data) if isinstance(data, bytes) else data
+        progress.progress(0.1, text=f"Parsing {text.count(chr(10)) + 1:,} lines…")
+        playouts = parse_playouts(text)
+        annotations = {keyword: annotated_values(text, keyword) for keyword in KEYWORDS}
+        progress.progress(0.5, text=f"Building the tree from {len(playouts):,} playouts…")
+        score_range = (min(playouts.scores), max(playouts.scores))
+        loaded = LoadedInput(key, source, playouts, build_tree(playouts), annotations, score_range)
+    except ParseError as error:
+        loaded = InputError(key, source, error)
+    progress.empty()
+    store.put(key, loaded)
+    return loaded

@@ -1,0 +1,173 @@
+"""Every session-state key the app uses, each with the one module that owns (writes) it.
+
+Widgets own their keys through ``key=``; other values are written only by their owner. Other
+modules read them through the owner's functions or, for contract keys, directly.
+:func:`first_run_for_input` is the one way a page notices a new input.
+"""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+# Contract keys: tests outside the project find widgets and results by these names.
+PLAYOUTS = "playouts"  # the text area
+UPLOAD = "upload"  # the file uploader
+C = "c"  # the C slider
+C_EXACT = "c_exact"  # the typed exact C
+BUDGET = "budget"  # the Explorer's drawn-node budget
+SELECTED_PATH = "selected_path"  # the selected move sequence after each run, as a string
+
+# ui.input_panel
+EXAMPLE = "example"
+TEXT_DIGEST = "_text_digest"
+# ui.c_control
+C_EXACT_ERROR = "_c_exact_error"
+# ui.rule_panel (a second set, for Compare's setting B, has the prefix "cmp_")
+RULE = "rule"
+RULE_PRESET = "rule_preset"
+# ui.sidebar
+CURRENT = "_current"
+# ui.state
+SEEN_INPUTS = "_seen_inputs"
+# pages.explorer
+MAX_DEPTH = "max_depth"
+TOP_K = "top_k"
+INSPECT = "inspect"
+INSPECT_ROOT = "inspect_root"
+INSPECT_UP = "inspect_up"
+INSPECT_STEP_IN = "inspect_step_in"
+CHILDREN_TABLE = "children_table"
+DOWNLOAD_CSV = "download_csv"
+DOWNLOAD_DOT = "download_dot"
+# pages.sweep
+SWEEP_FROM = "sweep_from"
+SWEEP_TO = "sweep_to"
+SWEEP_ZOOM_RANGE = "_sweep_zoom"
+SWEEP_RESET = "sweep_reset"
+SWEEP_ZOOM = "sweep_zoom"
+SWEEP_NODE = "sweep_node"
+SWEEP_NODE_PATH = "sweep_node_path"
+SWEEP_STRIP = "sweep_strip"
+SWEEP_LINES = "sweep_lines"
+SWEEP_TABLE = "sweep_table"
+SWEEP_CSV = "sweep_csv"
+# pages.compare
+COMPARE_PREFIX = "cmp_"
+COMPARE_C = "cmp_c"
+COMPARE_AROUND_PATHS = "cmp_around_paths"
+COMPARE_BUDGET = "cmp_budget"
+COMPARE_MAX_DEPTH = "cmp_max_depth"
+COMPARE_TABLE = "cmp_table"
+COMPARE_DOWNLOAD_DOT = "cmp_download_dot"
+# pages.playback
+PLAYBACK_K = "playback_k"
+PLAYBACK_PLAYING = "playback_playing"
+PLAYBACK_STRIDE = "playback_stride"
+PLAYBACK_DELAY = "playback_delay"
+PLAYBACK_BUDGET = "playback_budget"
+PLAYBACK_PLAY = "playback_play"
+PLAYBACK_PREVIOUS = "playback_prev"
+PLAYBACK_NEXT = "playback_next"
+PLAYBACK_PATH_TABLE = "playback_path_table"
+# pages.classroom
+CLASS_PATH = "class_path"
+CLASS_GUESS = "class_guess"
+CLASS_SCORE = "class_score"
+CLASS_PRESENTATION = "class_presentation"
+CLASS_NEXT = "class_next"
+CLASS_RESTART = "class_restart"
+
+OWNERS: dict[str, str] = {
+    PLAYOUTS: "ui.input_panel",
+    UPLOAD: "ui.input_panel",
+    EXAMPLE: "ui.input_panel",
+    TEXT_DIGEST: "ui.input_panel",
+    C: "ui.c_control",
+    C_EXACT: "ui.c_control",
+    C_EXACT_ERROR: "ui.c_control",
+    RULE: "ui.rule_panel",
+    RULE_PRESET: "ui.rule_panel",
+    CURRENT: "ui.sidebar",
+    SELECTED_PATH: "ui.sidebar",
+    SEEN_INPUTS: "ui.state",
+    BUDGET: "pages.explorer",
+    MAX_DEPTH: "pages.explorer",
+    TOP_K: "pages.explorer",
+    INSPECT: "pages.explorer",
+    INSPECT_ROOT: "pages.explorer",
+    INSPECT_UP: "pages.explorer",
+    INSPECT_STEP_IN: "pages.explorer",
+    CHILDREN_TABLE: "pages.explorer",
+    DOWNLOAD_CSV: "pages.explorer",
+    DOWNLOAD_DOT: "pages.explorer",
+    SWEEP_FROM: "pages.sweep",
+    SWEEP_TO: "pages.sweep",
+    SWEEP_ZOOM_RANGE: "pages.sweep",
+    SWEEP_RESET: "pages.sweep",
+    SWEEP_ZOOM: "pages.sweep",
+    SWEEP_NODE: "pages.sweep",
+    SWEEP_NODE_PATH: "pages.sweep",
+    SWEEP_STRIP: "pages.sweep",
+    SWEEP_LINES: "pages.sweep",
+    SWEEP_TABLE: "pages.sweep",
+    SWEEP_CSV: "pages.sweep",
+    COMPARE_C: "pages.compare",
+    COMPARE_AROUND_PATHS: "pages.compare",
+    COMPARE_BUDGET: "pages.compare",
+    COMPARE_MAX_DEPTH: "pages.compare",
+    COMPARE_TABLE: "pages.compare",
+    COMPARE_DOWNLOAD_DOT: "pages.compare",
+    PLAYBACK_K: "pages.playback",
+    PLAYBACK_PLAYING: "pages.playback",
+    PLAYBACK_STRIDE: "pages.playback",
+    PLAYBACK_DELAY: "pages.playback",
+    PLAYBACK_BUDGET: "pages.playback",
+    PLAYBACK_PLAY: "pages.playback",
+    PLAYBACK_PREVIOUS: "pages.playback",
+    PLAYBACK_NEXT: "pages.playback",
+    PLAYBACK_PATH_TABLE: "pages.playback",
+    CLASS_PATH: "pages.classroom",
+    CLASS_GUESS: "pages.classroom",
+    CLASS_SCORE: "pages.classroom",
+    CLASS_PRESENTATION: "pages.classroom",
+    CLASS_NEXT: "pages.classroom",
+    CLASS_RESTART: "pages.classroom",
+}
+
+# Keys made from a pattern, with their owners.
+PATTERNS: dict[str, str] = {
+    r"(cmp_)?rule_[a-z0-9_]+": "ui.rule_panel",  # rule_setting_key
+    r"(cmp_)?rule(_preset)?": "ui.rule_panel",
+    r"class_guess_[0-9]+": "pages.classroom",  # guess_button_key
+}
+
+
+def rule_setting_key(prefix: str, rule: str, setting: str) -> str:
+    """The widget key of one rule setting in the rule panel with this prefix."""
+    return f"{prefix}rule_{rule}_{setting}"
+
+
+def guess_button_key(index: int) -> str:
+    """The Classroom's guess button for the child at ``index`` in move order."""
+    return f"class_guess_{index}"
+
+
+def owner_of(key: str) -> str | None:
+    """The module that owns ``key``, None for a key nobody declared."""
+    if key in OWNERS:
+        return OWNERS[key]
+    return next((owner for pattern, owner in PATTERNS.items() if re.fullmatch(pattern, key)), None)
+
+
+def first_run_for_input(scope: str, input_key: str) -> bool:
+    """True on the first run of ``scope`` (a page) with this input, False on every later run.
+
+    Pages reset what depends on the input (a range, a walk, a step) when this says so.
+    """
+    seen = st.session_state.setdefault(SEEN_INPUTS, {})
+    if seen.get(scope) == input_key:
+        return False
+    seen[scope] = input_key
+    return True

@@ -1,0 +1,59 @@
+"""Sentences the pages share: node names, counts, why a child won, draws and folded nodes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mcts_core import ChildScore
+from mcts_core.explain import Choice
+from ui.markdown import code, escape
+
+# How a deciding term is named in a sentence; other terms keep their own names.
+_TERM_WORDS = {"mean": "exploitation (the mean)", "exploration": "exploration"}
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 visit``, ``2 visits``, ``1,500 visits``."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
+def node_markdown(path: str, root: str = "**root**") -> str:
+    """A node for markdown: its path as code, or ``root`` for the root."""
+    return code(path) if path else root
+
+
+def node_label(path: str) -> str:
+    """A node as plain text (tables, metrics): its path, or ``(root)``."""
+    return path or "(root)"
+
+
+def why_sentence(choice: Choice) -> str:
+    """Markdown: the winner against the runner-up, the term gaps, and the term that decided."""
+    winner, runner_up = choice.winner, choice.runner_up
+    if runner_up is None:
+        return f"{code(winner.move)} is the only child: it is selected whatever C is."
+    if choice.deciding == "tie":
+        return (
+            f"{code(winner.move)} and {code(runner_up.move)} tie exactly at {winner.value:.6g}: "
+            "the smaller move wins."
+        )
+    gaps = ", ".join(f"{escape(name)} {gap:+.4g}" for name, gap in choice.differences.items())
+    deciding = _TERM_WORDS.get(choice.deciding, choice.deciding)
+    return (
+        f"{code(winner.move)} beats {code(runner_up.move)} by {choice.margin:.4g} ({gaps}), "
+        f"so **{escape(deciding)}** decided."
+    )
+
+
+def random_draw_warning(children: Sequence[ChildScore], whose: str = "this node") -> str:
+    """Markdown: the node draws a child at random; the path follows the most likely one."""
+    odds = ", ".join(f"{code(child.move)} {child.probability:.0%}" for child in children)
+    return (
+        f"Below the sample threshold {whose} draws a child at random ({odds}); the path "
+        "follows the most likely one, ties to the smaller move."
+    )
+
+
+def folded_caption(hidden: int) -> str:
+    """How many nodes the picture folds into "+k more" boxes."""
+    return f"{hidden:,} nodes folded into “+k more” boxes." if hidden > 0 else "All nodes drawn."

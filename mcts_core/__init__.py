@@ -8,7 +8,6 @@ from .build import build_tree
 from .formats import (
     MAX_PLAYOUTS,
     ParseError,
-    Playouts,
     annotated_values,
     decode_text,
     format_playouts,
@@ -16,6 +15,7 @@ from .formats import (
     parse_playouts,
 )
 from .numbers import is_valid_c, parse_c, parse_number
+from .playouts import Playouts
 from .puzzle import solve
 from .selection import (
     DEFAULT_RULE,

@@ -1,12 +1,19 @@
 """Command line: ``python -m mcts_core`` solves the puzzle read from stdin.
 
-``python -m mcts_core sweep --c-min A --c-max B`` reads the same input (the header's C, if any, is
-ignored; header-less input is fine) and prints where the selected path changes as C goes over
-[A, B): one line per interval, ``c_from c_to path``, in order, floats in ``repr`` precision, a
-breakpoint belonging to the interval it starts (see :mod:`mcts_core.sweep`). An empty path (a root
-without children) would print as an empty last field, ``0.0 1.5 `` with the trailing space; input
-with at least one playout always gives the root a child, so the CLI never prints one.
+Every command reads any accepted input on stdin: puzzle text, a JSON Lines log or a JSON tree dump.
 
+* ``python -m mcts_core [--c C] [--rule R]``: the selected path. Puzzle text prints the moves run
+  together (the puzzle's answer); JSON input prints them joined by single spaces.
+* ``python -m mcts_core sweep --c-min A --c-max B``: where the UCB1 path changes as C goes over
+  [A, B) (the input's C plays no part): one line per interval, ``c_from c_to path``, in order,
+  floats in ``repr`` precision, a breakpoint belonging to the interval it starts (see
+  :mod:`mcts_core.sweep`). An empty path (a root without children) would print as an empty last
+  field, ``0.0 1.5 `` with the trailing space; input with at least one playout always gives the
+  root a child.
+* ``python -m mcts_core tree [--c C] [--rule R]``: the tree as a JSON tree dump, with
+  ``"selected": move`` on every node with children (the child the rule picks there at that C).
+
+C comes from ``--c``, else from the input; the rule from ``--rule``, else from the input, else UCB1.
 Bad input exits with status 2 and one line on stderr: ``error: line N: what is wrong``. Bad
 arguments exit with status 2 and one line ``error: what is wrong``.
 """
@@ -16,11 +23,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .build import build_tree
-from .formats.text import ParseError, decode_text, parse_playouts
+from .formats.common import ParseError, decode_text
 from .numbers import parse_c
-from .puzzle import solve
-from .sweep import Interval, sweep
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,27 +43,54 @@ def _c_argument(text: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _selection_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--c", type=_c_argument, help="exploration constant (overrides the input's C)")
+    parser.add_argument("--rule", help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
+
+
 def _arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = _Parser(prog="python -m mcts_core", description="Solve the MCTS exercise from stdin.")
-    parser.add_argument("--c", type=_c_argument, help="exploration constant (overrides the header's C)")
+    parser = _Parser(prog="python -m mcts_core", description="Solve the MCTS exercise (or read a search) from stdin.")
+    _selection_options(parser)
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
     sweep_parser = commands.add_parser(
         "sweep",
-        description="Print the intervals of C over which the selected path is constant.",
+        description="Print the intervals of C over which the UCB1-selected path is constant.",
         help="print `c_from c_to path` for each interval of C with one selected path",
         allow_abbrev=False,
     )
     sweep_parser.add_argument("--c-min", type=_c_argument, default=0.0, help="start of the C range (default 0)")
     sweep_parser.add_argument("--c-max", type=_c_argument, required=True, help="end of the C range (excluded)")
+    tree_parser = commands.add_parser(
+        "tree",
+        description="Print the tree as a JSON tree dump, with each node's selected child.",
+        help="print the tree as JSON with each node's selected child",
+        allow_abbrev=False,
+    )
+    _selection_options(tree_parser)
     arguments = parser.parse_args(argv)
     if arguments.command == "sweep" and not arguments.c_min < arguments.c_max:
         parser.error(
             f"--c-min must be smaller than --c-max, got {arguments.c_min!r} and {arguments.c_max!r}"
         )
+    if arguments.rule is not None:
+        from .selection.registry import RULES
+
+        if arguments.rule not in RULES:
+            parser.error(f"unknown rule {arguments.rule!r}; known: {', '.join(RULES)}")
     return arguments
 
 
-def _format_intervals(intervals: list[Interval]) -> str:
+def _scoring(arguments: argparse.Namespace, c: float | None, rule: str | None):
+    """The rule and C the command uses: the options first, then the input's."""
+    from .selection import DEFAULT_RULE, Scoring
+
+    c = arguments.c if arguments.c is not None else c
+    if c is None:
+        raise ParseError(1, "no C: give --c, or a header `N C` (text) or \"c\" (JSON) in the input")
+    return Scoring(arguments.rule or rule or DEFAULT_RULE, c)
+
+
+def _format_intervals(intervals) -> str:
     """``c_from c_to path`` lines; an empty path leaves an empty last field (``0.0 1.5 ``)."""
     return "".join(f"{part.c_from!r} {part.c_to!r} {part.path}\n" for part in intervals)
 
@@ -69,11 +100,35 @@ def main(argv: list[str] | None = None) -> int:
     arguments = _arguments(argv)
     try:
         text = decode_text(sys.stdin.buffer.read())
-        if arguments.command == "sweep":
-            tree = build_tree(parse_playouts(text))  # the header's C, if any, plays no part
-            sys.stdout.write(_format_intervals(sweep(tree, arguments.c_min, arguments.c_max)))
-        else:
+        if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):
+            # The puzzle: the shortest road, which imports neither numpy nor the JSON readers.
+            from .puzzle import solve
+
             print(solve(text, c=arguments.c))
+            return 0
+        from .loading import TEXT, read_input
+
+        read = read_input(text)
+        if arguments.command == "sweep":
+            from .sweep import sweep
+
+            intervals = sweep(read.tree, arguments.c_min, arguments.c_max)
+            sys.stdout.write(_format_intervals(intervals))
+            return 0
+        scoring = _scoring(arguments, read.c, read.rule)
+        from .selection import select_child, selected_nodes
+
+        if arguments.command == "tree":
+            from .formats.tree_json import write_tree_json
+
+            write_tree_json(
+                read.tree, sys.stdout, c=scoring.c, rule=scoring.rule,
+                selected=lambda node: select_child(read.tree, node, scoring),
+            )
+            return 0
+        leaf = selected_nodes(read.tree, scoring)[-1]
+        moves = read.tree.path_moves(leaf)
+        print("".join(moves) if read.kind == TEXT else " ".join(moves))
     except ParseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -1,36 +1,24 @@
-"""Building the tree from playouts, playout by playout, with the puzzle's rule.
+"""Building the tree from playouts with the puzzle's rule, and the node facts a log declares.
 
-The rule: every playout adds its score and one visit to the root, walks down its word while the
+The rule: every playout adds its return and one visit to the root, walks down its path while the
 next node exists (updating each node it enters), and creates the first missing node with that one
-visit and score, then stops. A playout whose whole word exists creates nothing. Scores are summed
+visit and return, then stops. A playout whose whole path exists creates nothing. Returns are summed
 in playout order, node by node, so every total is the same float a straightforward implementation
-of the rule gets.
+of the rule gets. Each node adds the return of the player who moved into it.
+
+Facts (from a JSON log) apply in input order between playouts: they create declared nodes with 0
+visits, set who moves, order a node's children, give priors, mark chance and terminal nodes and
+proven outcomes. The tree after k playouts holds every record before playout k + 1.
 """
 
 from __future__ import annotations
 
-from .formats.text import Playouts
-from .tree import NO_PARENT, NO_PLAYOUT, ROOT, Tree
+import math
+from array import array
 
-
-def build_tree(playouts: Playouts, upto: int | None = None) -> Tree:
-    """Build the tree from the first ``upto`` playouts (all of them when None).
-
-    Args:
-        playouts: parsed input.
-        upto: number of playouts to use, 0 <= upto <= len(playouts).
-
-    Returns:
-        The tree after those playouts.
-    """
-    count = len(playouts) if upto is None else upto
-    if not 0 <= count <= len(playouts):
-        raise ValueError(f"upto must be between 0 and {len(playouts)}, got {upto}")
-    # Both builders give identical trees (tests/test_tree.py checks it); the level-by-level numpy
-    # one is faster once numpy's fixed costs are paid (bench/RESULTS.md).
-    build = _build_levels if count >= LEVELS_THRESHOLD else _build_sequential
-    return build(playouts, count)
-
+from .formats.common import ParseError
+from .playouts import Fact, Playouts
+from .tree import CHANCE, DECLARED, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, Tree
 
 # Below this many playouts the sequential builder takes milliseconds and spares a fresh process
 # (the CLI on puzzle-sized input) numpy's import; above it the level builder wins (bench/RESULTS.md).
@@ -40,78 +28,219 @@ LEVELS_THRESHOLD = 5_000
 DENSE_KEYS = 1 << 16
 
 
+def build_tree(playouts: Playouts, upto: int | None = None) -> Tree:
+    """Build the tree from the first ``upto`` playouts (all of them when None).
+
+    Args:
+        playouts: parsed input.
+        upto: number of playouts to use, 0 <= upto <= len(playouts); the facts before playout
+            ``upto + 1`` apply.
+
+    Raises:
+        ValueError: a bad ``upto``.
+        ParseError: a fact about a node whose parent does not exist, or a player declared after
+            playouts went through the node.
+    """
+    count = len(playouts) if upto is None else upto
+    if not 0 <= count <= len(playouts):
+        raise ValueError(f"upto must be between 0 and {len(playouts)}, got {upto}")
+    # Both builders give identical trees (tests/test_tree.py checks it); the level-by-level numpy
+    # one is faster once numpy's fixed costs are paid (bench/RESULTS.md).
+    if count >= LEVELS_THRESHOLD and not playouts.facts:
+        return _build_levels(playouts, count)
+    return _build_sequential(playouts, count)
+
+
 def _build_sequential(playouts: Playouts, count: int) -> Tree:
-    """The statement's rule, playout by playout (the reference shape of the algorithm)."""
-    parent, move, depth = [NO_PARENT], [""], [0]
-    visits, total, total_sq = [0], [0.0], [0.0]
-    created_by, children, reached = [NO_PLAYOUT], [[]], []
-    # Prefix -> node: one dict probe per step instead of a scan of the children.
-    index = {"": ROOT}
-    words, scores = playouts.words, playouts.scores
-    for p in range(count):
-        word, score = words[p], scores[p]
-        square = score * score
-        node = ROOT
-        visits[ROOT] += 1
-        total[ROOT] += score
-        total_sq[ROOT] += square
-        for k in range(1, len(word) + 1):
-            prefix = word[:k]
-            kid = index.get(prefix)
-            if kid is None:  # expand: the first missing node is created and the playout stops
-                kid = len(parent)
-                index[prefix] = kid
-                parent.append(node)
-                move.append(word[k - 1])
-                depth.append(k)
-                visits.append(1)
-                total.append(score)
-                total_sq.append(square)
-                created_by.append(p)
-                children.append([])
-                children[node].append(kid)
-                node = kid
+    """The rule, playout by playout and fact by fact (the reference shape of the algorithm)."""
+    return _Builder(playouts).build(count)
+
+
+def default_player(depth: int, players: int) -> int:
+    """Who moves at a node nobody declared: the players take turns, player 0 at the root."""
+    return depth % players
+
+
+class _Builder:
+    """The columns of a tree being built, and the steps that fill them."""
+
+    def __init__(self, playouts: Playouts):
+        self.playouts = playouts
+        self.parent = array("i", [NO_PARENT])
+        self.move_id = array("i", [0])
+        self.depth = array("i", [0])
+        self.visits = array("q", [0])
+        self.total = array("d", [0.0])
+        self.total_sq = array("d", [0.0])
+        self.created_by = array("i", [NO_PLAYOUT])
+        self.player = array("b", [0])
+        self.flags = array("B", [0])
+        self.prior: array | None = None
+        self.outcome: array | None = None
+        self.kids: list[list[int]] = [[]]
+        self.index: dict[tuple[int, int], int] = {}  # (parent, move id) -> child
+        self.reached = array("i")
+
+    def build(self, count: int) -> Tree:
+        playouts, facts = self.playouts, self.playouts.facts
+        starts, ids, returns, players = playouts.starts, playouts.move_ids, playouts.returns, playouts.players
+        player, visits, total, total_sq = self.player, self.visits, self.total, self.total_sq
+        index, next_fact = self.index, 0
+        for p in range(count + 1):
+            while next_fact < len(facts) and facts[next_fact].after <= p:
+                self._apply(facts[next_fact])
+                next_fact += 1
+            if p == count:
                 break
-            visits[kid] += 1
-            total[kid] += score
-            total_sq[kid] += square
+            r = returns[p * players : (p + 1) * players]
+            node = ROOT
+            score = r[player[ROOT]]
+            visits[ROOT] += 1
+            total[ROOT] += score
+            total_sq[ROOT] += score * score
+            for move in ids[starts[p] : starts[p + 1]]:
+                score = r[player[node]]
+                kid = index.get((node, move))
+                if kid is None:  # expand: the first missing node is created and the playout stops
+                    node = self._create(node, move, p, 1, score, score * score, 0)
+                    break
+                visits[kid] += 1
+                total[kid] += score
+                total_sq[kid] += score * score
+                node = kid
+            self.reached.append(node)
+        return self._tree()
+
+    def _create(self, parent: int, move: int, created_by: int, visits: int, total: float, square: float, flags: int) -> int:
+        """Append a node: the parent's last child, with these statistics."""
+        kid = len(self.parent)
+        self.index[(parent, move)] = kid
+        self.parent.append(parent)
+        self.move_id.append(move)
+        depth = self.depth[parent] + 1
+        self.depth.append(depth)
+        self.visits.append(visits)
+        self.total.append(total)
+        self.total_sq.append(square)
+        self.created_by.append(created_by)
+        self.player.append(default_player(depth, self.playouts.players))
+        self.flags.append(flags)
+        if self.prior is not None:
+            self.prior.append(math.nan)
+        if self.outcome is not None:
+            self.outcome.append(math.nan)
+        self.kids.append([])
+        self.kids[parent].append(kid)
+        return kid
+
+    def _declared(self, parent: int, move: int, fact: Fact) -> int:
+        """The child of ``parent`` by ``move``, created with 0 visits if it does not exist."""
+        kid = self.index.get((parent, move))
+        if kid is None:
+            kid = self._create(parent, move, fact.after - 1, 0, 0.0, 0.0, DECLARED)
+        return kid
+
+    def _apply(self, fact: Fact) -> None:
+        node = ROOT
+        for depth, move in enumerate(fact.path):
+            kid = self.index.get((node, move))
+            if kid is None:
+                if depth + 1 < len(fact.path):
+                    moves = self.playouts.moves
+                    missing = [moves[m] for m in fact.path[: depth + 1]]
+                    raise ParseError(
+                        fact.line,
+                        f'key "node": node {missing} does not exist yet; a simulation or a '
+                        "fact must create a node's parent before a fact names the node",
+                    )
+                kid = self._declared(node, move, fact)
             node = kid
-        reached.append(node)
-    return Tree(parent, move, depth, visits, total, total_sq, created_by, children, reached)
+        if fact.player is not None and fact.player != self.player[node]:
+            # The children's totals (and the root's own) were summed from this player's view.
+            if any(self.visits[kid] for kid in self.kids[node]) or (node == ROOT and self.visits[ROOT]):
+                moves = [self.playouts.moves[m] for m in fact.path]
+                raise ParseError(
+                    fact.line,
+                    f'key "player": node {moves} already has visits counted for player '
+                    f"{self.player[node]}; declare who moves at a node before simulations go through it",
+                )
+            self.player[node] = fact.player
+        if fact.chance is not None:
+            self._flag(node, CHANCE, fact.chance)
+        if fact.terminal is not None:
+            self._flag(node, TERMINAL, fact.terminal)
+        if fact.outcome is not None:
+            if self.outcome is None:
+                self.outcome = array("d", [math.nan]) * len(self.parent)
+            mover = self.player[self.parent[node]] if node else self.player[ROOT]
+            self.outcome[node] = fact.outcome[mover]
+        if fact.children is not None:
+            declared = [self._declared(node, move, fact) for move in fact.children]
+            chosen = set(declared)
+            self.kids[node] = declared + [kid for kid in self.kids[node] if kid not in chosen]
+        for move, prior in fact.priors.items():
+            kid = self._declared(node, move, fact)
+            if self.prior is None:
+                self.prior = array("d", [math.nan]) * len(self.parent)
+            self.prior[kid] = prior
+
+    def _flag(self, node: int, bit: int, on: bool) -> None:
+        self.flags[node] = self.flags[node] | bit if on else self.flags[node] & ~bit
+
+    def _tree(self) -> Tree:
+        start, flat = array("i", [0]), array("i")
+        for kids in self.kids:
+            flat.extend(kids)
+            start.append(len(flat))
+        playouts = self.playouts
+        return Tree(
+            moves=playouts.moves,
+            parent=self.parent,
+            move_id=self.move_id,
+            depth=self.depth,
+            visits=self.visits,
+            total=self.total,
+            total_sq=self.total_sq,
+            created_by=self.created_by,
+            child_start=start,
+            child_list=flat,
+            reached=self.reached,
+            player=self.player,
+            flags=self.flags,
+            prior=self.prior,
+            outcome=self.outcome,
+            players=playouts.players,
+            ties=playouts.ties,
+            compact=playouts.compact,
+        )
 
 
 def _build_levels(playouts: Playouts, count: int) -> Tree:
-    """The same tree, computed one depth at a time over all playouts at once (numpy).
+    """The same tree, computed one depth at a time over all playouts at once (numpy; no facts).
 
     Why this is the same tree: node P (a prefix, parent Q) is created by the first playout that has
     P as a prefix and comes after Q's creator, because only such a playout walks past Q; every
     later playout with prefix P enters P. So at depth k the playouts still walking (those that
-    neither created a node nor ended their word above k) are grouped by (node at depth k-1, k-th
+    neither created a node nor ended their path above k) are grouped by (node at depth k-1, k-th
     move): each group is one node, its first playout creates it, all of them enter it. A node's
-    visits and scores come only from its own group, added in playout order by ``np.bincount``
-    (a sequential loop), so totals are the same floats as the sequential build. Nodes are named
-    by their creating playout while building and numbered in creation order at the end.
+    visits and returns come only from its own group, added in playout order by ``np.bincount``
+    (a sequential loop), so totals are the same floats as the sequential build. Without facts the
+    players take turns, so every node at depth k adds player ``(k - 1) % players``'s return. Nodes
+    are named by their creating playout while building and numbered in creation order at the end.
     """
     import numpy as np
 
-    words = playouts.words[:count]
-    joined = "".join(words)
-    if joined.isascii():
-        codes = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
-    else:
-        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    lengths = np.fromiter(map(len, words), dtype=np.int64, count=count)
-    starts = np.cumsum(lengths) - lengths
-    scores = np.fromiter(playouts.scores[:count], dtype=np.float64, count=count)
-    squares = scores * scores
-    # A sum that starts from a node's first score keeps a -0.0; bincount's sums start from +0.0.
-    negative_zero = (scores == 0.0) & np.signbit(scores)
-    has_negative_zero = bool(negative_zero.any())
+    players = playouts.players
+    ids = np.frombuffer(playouts.move_ids, dtype=_numpy_type(playouts.move_ids))
+    offsets = np.frombuffer(playouts.starts, dtype=_numpy_type(playouts.starts))[: count + 1].astype(np.int64)
+    starts, lengths = offsets[:-1], np.diff(offsets)
+    returns = np.frombuffer(playouts.returns, dtype=np.float64)[: count * players].reshape(count, players)
+    distinct = len(playouts.moves)
 
     # Per node, indexed by the creating playout.
     is_creator = np.zeros(count, dtype=bool)
     node_parent = np.empty(count, dtype=np.int64)
-    node_move = np.empty(count, dtype=codes.dtype)
+    node_move = np.empty(count, dtype=np.int64)
     node_depth = np.empty(count, dtype=np.int64)
     node_visits = np.empty(count, dtype=np.int64)
     node_total = np.empty(count, dtype=np.float64)
@@ -125,9 +254,9 @@ def _build_levels(playouts: Playouts, count: int) -> Tree:
     while walking.size:
         k += 1
         size = walking.size
-        moves = codes[starts[walking] + (k - 1)]
-        if codes.dtype == np.uint8:
-            seen = np.bincount(moves, minlength=256) > 0
+        moves = ids[starts[walking] + (k - 1)].astype(np.int64)
+        if distinct <= DENSE_KEYS:
+            seen = np.bincount(moves, minlength=distinct) > 0
             letters = int(seen.sum())
             letter = (np.cumsum(seen) - 1)[moves]
         else:
@@ -153,12 +282,9 @@ def _build_levels(playouts: Playouts, count: int) -> Tree:
         node_move[creators] = moves[first]
         node_depth[creators] = k
         node_visits[creators] = np.bincount(group, minlength=groups)
-        totals = np.bincount(group, weights=scores[walking], minlength=groups)
-        if has_negative_zero:
-            zeros = np.bincount(group, weights=negative_zero[walking], minlength=groups)
-            totals[zeros == node_visits[creators]] = -0.0
-        node_total[creators] = totals
-        node_total_sq[creators] = np.bincount(group, weights=squares[walking], minlength=groups)
+        scores = returns[walking, (k - 1) % players]
+        node_total[creators] = _group_sums(np, group, scores, groups, node_visits[creators])
+        node_total_sq[creators] = np.bincount(group, weights=scores * scores, minlength=groups)
         stops = lengths[walking] == k
         stops[first] = True  # a creator stops at the node it created
         reached[walking[stops]] = creators[group[stops]]
@@ -173,40 +299,60 @@ def _build_levels(playouts: Playouts, count: int) -> Tree:
     number[:count] = np.cumsum(is_creator)
     number[count] = ROOT
 
-    def with_root(root_value, values):
+    def with_root(code: str, root_value, values) -> array:
         out = np.empty(nodes, dtype=values.dtype)
         out[0] = root_value
         out[1:] = values
-        return out.tolist()
+        return array(code, out.astype(_NUMPY_OF[code]).tobytes())
 
     parents = number[node_parent[created]]
-    if codes.dtype == np.uint8:
-        move_text = node_move[created].tobytes().decode("ascii")
-    else:
-        move_text = node_move[created].astype("<u4").tobytes().decode("utf-32-le")
+    root_scores = returns[:, 0]
     # The root's sums start from 0.0: 0.0 + s0 + s1 + ... (cumsum is a sequential loop).
-    root_total = float(np.cumsum(scores)[-1]) + 0.0 if count else 0.0
-    root_total_sq = float(np.cumsum(squares)[-1]) + 0.0 if count else 0.0
+    root_total = float(np.cumsum(root_scores)[-1]) + 0.0 if count else 0.0
+    root_total_sq = float(np.cumsum(root_scores * root_scores)[-1]) + 0.0 if count else 0.0
 
     # Children in creation order: node numbers sorted by (parent, number), one sort of unique keys.
-    kids = (np.sort(parents * nodes + np.arange(1, nodes)) % nodes).tolist()
-    sizes = np.bincount(parents, minlength=nodes)
-    inner = np.flatnonzero(sizes)
-    ends = np.cumsum(sizes[inner])
-    children: list[list[int]] = [[] for _ in range(nodes)]
-    begin = 0
-    for node, end in zip(inner.tolist(), ends.tolist()):
-        children[node] = kids[begin:end]
-        begin = end
-
+    child_list = np.sort(parents * nodes + np.arange(1, nodes)) % nodes
+    child_start = np.zeros(nodes + 1, dtype=np.int64)
+    np.cumsum(np.bincount(parents, minlength=nodes), out=child_start[1:])
+    depths = node_depth[created]
     return Tree(
-        parent=with_root(NO_PARENT, parents),
-        move=["", *move_text],
-        depth=with_root(0, node_depth[created]),
-        visits=with_root(count, node_visits[created]),
-        total=with_root(root_total, node_total[created]),
-        total_sq=with_root(root_total_sq, node_total_sq[created]),
-        created_by=with_root(NO_PLAYOUT, created),
-        children=children,
-        reached=number[reached].tolist(),
+        moves=playouts.moves,
+        parent=with_root("i", NO_PARENT, parents),
+        move_id=with_root(playouts.move_ids.typecode, 0, node_move[created]),
+        depth=with_root("i", 0, depths),
+        visits=with_root("q", count, node_visits[created]),
+        total=with_root("d", root_total, node_total[created]),
+        total_sq=with_root("d", root_total_sq, node_total_sq[created]),
+        created_by=with_root("i", NO_PLAYOUT, created),
+        child_start=array("i", child_start.astype(np.int32).tobytes()),
+        child_list=array("i", child_list.astype(np.int32).tobytes()),
+        reached=array("i", number[reached].astype(np.int32).tobytes()),
+        player=with_root("b", 0, depths % players),
+        flags=array("B", bytes(nodes)),
+        players=players,
+        ties=playouts.ties,
+        compact=playouts.compact,
     )
+
+
+def _group_sums(np, group, scores, groups: int, visits):
+    """Per group, the sum of its scores in playout order, starting from the group's first score.
+
+    ``np.bincount`` sums from +0.0, so a group whose every score is -0.0 would come out +0.0 where
+    the sequential sum (which starts from the first score) keeps -0.0.
+    """
+    totals = np.bincount(group, weights=scores, minlength=groups)
+    negative_zero = (scores == 0.0) & np.signbit(scores)
+    if negative_zero.any():
+        zeros = np.bincount(group, weights=negative_zero, minlength=groups)
+        totals[zeros == visits] = -0.0
+    return totals
+
+
+_NUMPY_OF = {"b": "int8", "B": "uint8", "H": "uint16", "i": "int32", "q": "int64", "d": "float64"}
+
+
+def _numpy_type(column) -> str:
+    """The numpy dtype viewing an ``array.array`` (or ``range``) column."""
+    return _NUMPY_OF[column.typecode]

@@ -2,7 +2,10 @@
 
 At a node N, child M's UCB1 value is a line in C, ``mean + C * slope`` with ``mean = M.s / M.v`` and
 ``slope = sqrt(ln(N.v) / M.v)``; the child selection picks as C grows is the upper envelope of
-those lines (ties to the smaller move).
+those lines (ties to the child first in tie order: the smaller move, or the first in the node's
+order). A child with a proven outcome is a flat line at that outcome. Where the choice does not
+depend on C at all (:func:`fixed_choice`: a chance node, or an unvisited child worth +infinity)
+there is no envelope to walk.
 
 Floats. :func:`mcts_core.selection.ucb1` evaluates ``total / visits + c * sqrt(log(N.v) / visits)``
 in floats, so near a crossing the float choice can differ from the real envelope. Every crossing
@@ -28,10 +31,10 @@ interval select_path equals the interval's path too, with two exceptions:
   and 1.47 tie at C = 0 and alternate up to C = 3e-14.
 * Twins. Siblings with equal visit counts have bit-identical slopes, so their lines are parallel
   and the one with the larger mean is never below the other; but once ``C * slope`` is large,
-  ``mean + C * slope`` can round to the same float for both, and the tie goes to the smaller move.
+  ``mean + C * slope`` can round to the same float for both, and the tie goes to the one first in tie order.
   When the twins' means differ only by rounding (0.1 + 0.2 against 0.3 + 0), select_path flickers
   between them from one float C to the next, all over the range. The sweep does not follow that:
-  of each set of twins it keeps the one with the larger mean (the smaller move on equal means),
+  of each set of twins it keeps the one with the larger mean (the first in tie order on equal means),
   which is what select_path picks at C = 0 and wherever rounding does not hide the difference.
   :func:`twins_may_tie` says whether a node has twins that can tie in a range; only at such nodes
   can select_path disagree with the sweep at an interval end, or far from every breakpoint.
@@ -61,8 +64,11 @@ class Line:
         node: the child node.
         move: the move leading into it.
         visits: M.v.
-        mean: ``M.s / M.v``, the same float :func:`~mcts_core.selection.ucb1` computes.
-        slope: ``sqrt(ln(N.v) / M.v)``, likewise; ``C * slope`` is ucb1's exploration term.
+        mean: ``M.s / M.v``, the same float :func:`~mcts_core.selection.ucb1` computes (a proven
+            child: its outcome).
+        slope: ``sqrt(ln(N.v) / M.v)``, likewise; ``C * slope`` is ucb1's exploration term (a
+            proven child: 0).
+        rank: the child's place in tie order: of two equal values the smaller rank wins.
     """
 
     node: int
@@ -70,6 +76,7 @@ class Line:
     visits: int
     mean: float
     slope: float
+    rank: int = 0
 
     def value(self, c: float) -> float:
         """The float ucb1 returns as ``value`` for this child at ``c`` (same operations, same order)."""
@@ -77,28 +84,39 @@ class Line:
 
 
 def child_lines(tree: Tree, node: int) -> list[Line]:
-    """Each child of ``node`` as a UCB1 line, ordered by move (empty for a leaf)."""
+    """Each visited or proven child of ``node`` as a UCB1 line, in tie order (empty for a leaf)."""
+    kids = tree.tie_order(node)
     # log(N.v) / M.v, then sqrt, exactly as ucb1 does, so that mean + c * slope is bit for bit
     # ucb1's value for every c.
-    log_n = math.log(tree.visits[node]) if tree.children[node] else 0.0
-    lines = [
-        Line(
-            kid,
-            tree.move[kid],
-            tree.visits[kid],
-            tree.total[kid] / tree.visits[kid],
-            math.sqrt(log_n / tree.visits[kid]),
-        )
-        for kid in tree.children[node]
-    ]
-    lines.sort(key=lambda line: line.move)
+    log_n = math.log(tree.visits[node]) if kids and tree.visits[node] else 0.0
+    lines = []
+    for rank, kid in enumerate(kids):
+        visits, outcome = tree.visits[kid], tree.outcome_of(kid)
+        if outcome is not None:
+            lines.append(Line(kid, tree.move[kid], visits, outcome, 0.0, rank))
+        elif visits:
+            lines.append(Line(kid, tree.move[kid], visits, tree.total[kid] / visits, math.sqrt(log_n / visits), rank))
     return lines
+
+
+def fixed_choice(tree: Tree, node: int) -> int | None:
+    """The child UCB1 picks at ``node`` whatever C is, or None when the choice depends on C.
+
+    A chance node follows its most visited outcome; a node with an unvisited, unproven child picks
+    the first such child in tie order (it is worth +infinity).
+    """
+    kids = tree.tie_order(node)
+    if not kids:
+        return None
+    if tree.is_chance(node):
+        return max(kids, key=lambda kid: tree.visits[kid])  # max keeps the first of equals
+    return next((kid for kid in kids if not tree.visits[kid] and tree.outcome_of(kid) is None), None)
 
 
 def twins_may_tie(lines: Sequence[Line], c_max: float) -> bool:
     """Whether rounding can tie two parallel twins for some C < ``c_max`` (module docstring).
 
-    True when two children have bit-identical slopes, the one with the smaller move has the
+    True when two children have bit-identical slopes, the one first in tie order has the
     smaller mean (so a rounding tie would hand it the choice), and the means are close enough for
     ``mean + C * slope`` to round to the same float. The sweep follows the twin with the larger
     mean; select_path may pick the other one at some C, anywhere in the range.
@@ -107,11 +125,11 @@ def twins_may_tie(lines: Sequence[Line], c_max: float) -> bool:
     for line in lines:
         groups.setdefault(line.slope, []).append(line)
     for slope, twins in groups.items():
-        twins.sort(key=lambda line: line.move)
-        kept = max(twins, key=lambda line: line.mean)  # max keeps the first (smaller move) of equals
+        twins.sort(key=lambda line: line.rank)
+        kept = max(twins, key=lambda line: line.mean)  # max keeps the first (in tie order) of equals
         # Two reals round to one float only if they are within an ulp of the larger magnitude.
         reach = 2 * math.ulp(abs(kept.mean) + c_max * slope)
-        if any(line.move < kept.move and kept.mean - line.mean <= reach for line in twins):
+        if any(line.rank < kept.rank and kept.mean - line.mean <= reach for line in twins):
             return True
     return False
 
@@ -133,11 +151,11 @@ def rounding_band(a: Line, b: Line, c: float) -> float:
 def representatives(lines: list[Line]) -> list[Line]:
     """Drop each twin that never beats its sibling in real arithmetic (see module docstring)."""
     best: dict[float, Line] = {}
-    for line in lines:  # ordered by move, so on equal means the first (smaller move) stays
+    for line in lines:  # in tie order, so on equal means the first stays
         kept = best.get(line.slope)
         if kept is None or line.mean > kept.mean:
             best[line.slope] = line
-    return sorted(best.values(), key=lambda line: line.move)
+    return sorted(best.values(), key=lambda line: line.rank)
 
 
 def _bits(x: float) -> int:
@@ -151,14 +169,14 @@ def _float(bits: int) -> float:
 
 
 def _picker(lines: list[Line]) -> Callable[[float], Line]:
-    """The float choice among ``lines`` at a C: largest value, exact ties to the smaller move."""
-    terms = [(line.mean, line.slope, line) for line in lines]  # lines are ordered by move
+    """The float choice among ``lines`` at a C: largest value, exact ties to the earlier line."""
+    terms = [(line.mean, line.slope, line) for line in lines]  # lines are in tie order
 
     def pick(c: float) -> Line:
         best, best_value = None, None
         for mean, slope, line in terms:
             value = mean + c * slope  # ucb1's float, see child_lines
-            if best_value is None or value > best_value:  # strict: earlier (smaller) move keeps ties
+            if best_value is None or value > best_value:  # strict: the earlier line keeps ties
                 best, best_value = line, value
         return best
 

@@ -4,7 +4,8 @@ how the root children's statistics race, without rebuilding the tree k times.
 Everything is derived from the tree built from the whole log (:func:`~mcts_core.tree.build_tree`):
 nodes are numbered in creation order, so the tree after k playouts holds exactly the nodes created by
 playouts 0..k-1 (a prefix of the numbering), and ``tree.reached[p]`` with the parent pointers gives
-the nodes playout p updated. Only the statistics need a replay. :class:`Playback` keeps checkpoints of
+the nodes playout p updated. Only the statistics need a replay, each node adding the return of the
+player who moved into it. :class:`Playback` keeps checkpoints of
 the statistics every ``interval`` playouts and replays from the nearest one, adding the scores in
 playout order exactly as ``build_tree`` does, so every snapshot equals ``build_tree(playouts,
 upto=k)`` bit for bit. :func:`race` walks the log once and samples the root children's visit share
@@ -20,8 +21,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from .build import build_tree
-from .formats.text import Playouts
-from .tree import NO_PARENT, ROOT, Tree
+from .playouts import Playouts
+from .tree import DECLARED, NO_PARENT, ROOT, Tree
 
 MIN_INTERVAL = 2048  # replaying this many playouts costs about a millisecond: no checkpoint needed
 MAX_CHECKPOINTS = 16  # bounds the memory: each checkpoint holds three numbers per node
@@ -75,16 +76,19 @@ class Frame:
 
 @dataclass
 class _Stats:
-    """Mutable statistics of the first ``count`` nodes after ``k`` playouts."""
+    """Mutable statistics of the first ``len(visits)`` nodes after ``k`` playouts."""
 
     k: int
-    visits: list[int]
-    total: list[float]
-    total_sq: list[float]
+    visits: array
+    total: array
+    total_sq: array
 
 
 class Playback:
     """Snapshots of a log's tree after any number of playouts, by replay from checkpoints.
+
+    A log with node facts (a JSON log) is rebuilt with :func:`~mcts_core.build.build_tree` for each
+    frame instead: its facts can change a node between playouts.
 
     Args:
         playouts: the parsed log.
@@ -117,6 +121,8 @@ class Playback:
             A tree equal field for field to ``build_tree(playouts, upto=k)``, and the step.
         """
         self._check(k)
+        if self.playouts.facts:
+            return self._rebuilt_frame(k)
         stats = self._replay(max(k - 1, 0))
         step = self._advance(stats) if k else None
         return Frame(self._snapshot(stats), step)
@@ -124,6 +130,8 @@ class Playback:
     def first_steps(self, count: int) -> list[Step]:
         """The steps of playouts 1..count, in one replay (for a story of how the tree grew)."""
         self._check(count)
+        if self.playouts.facts:
+            return [self._rebuilt_frame(k).step for k in range(1, count + 1)]
         stats = self._replay(0)
         return [self._advance(stats) for _ in range(count)]
 
@@ -131,8 +139,32 @@ class Playback:
         if not 0 <= k <= len(self):
             raise ValueError(f"k must be between 0 and {len(self)}, got {k}")
 
+    def _rebuilt_frame(self, k: int) -> Frame:
+        """A frame of a log with facts: the trees before and after playout k, built anew."""
+        tree = build_tree(self.playouts, upto=k)
+        if not k:
+            return Frame(tree, None)
+        before = build_tree(self.playouts, upto=k - 1)
+        p, end = k - 1, tree.reached[k - 1]
+        created = end if tree.created_by[end] == p and not tree.flags[end] else None
+        path = tuple(tree.path_nodes(end))
+        return Frame(tree, self._step(p, created, path, lambda node: _stats_of(before, node), lambda node: _stats_of(tree, node)))
+
+    def _step(self, p: int, created, path, stats_before, stats_after) -> Step:
+        playouts = self.playouts
+        return Step(
+            k=p + 1,
+            word=playouts.word(p),
+            score=playouts.score(p),
+            line=playouts.lines[p],
+            created=created,
+            path=path,
+            before=tuple(NodeStats(0, 0.0) if node == created else stats_before(node) for node in path),
+            after=tuple(stats_after(node) for node in path),
+        )
+
     def _empty(self) -> _Stats:
-        return _Stats(0, [0], [0.0], [0.0])
+        return _Stats(0, array("q", [0]), array("d", [0.0]), array("d", [0.0]))
 
     def _replay(self, k: int) -> _Stats:
         """Fresh statistics after ``k`` playouts: the nearest checkpoint, then playout by playout."""
@@ -140,7 +172,7 @@ class Playback:
             stats = self._empty()
         else:
             visits, total, total_sq = self.checkpoints()[k // self.interval]
-            stats = _Stats(k - k % self.interval, visits.tolist(), total.tolist(), total_sq.tolist())
+            stats = _Stats(k - k % self.interval, array("q", visits), array("d", total), array("d", total_sq))
         while stats.k < k:
             self._apply(stats)
         return stats
@@ -155,10 +187,7 @@ class Playback:
                 checkpoints, stats = [], self._empty()
                 for k in range(len(self) + 1):
                     if k % self.interval == 0:
-                        # array: 8 bytes a number instead of a list's pointer plus a float object.
-                        checkpoints.append(
-                            (array("q", stats.visits), array("d", stats.total), array("d", stats.total_sq))
-                        )
+                        checkpoints.append((array("q", stats.visits), array("d", stats.total), array("d", stats.total_sq)))
                     if k < len(self):
                         self._apply(stats)
                 self._checkpoints = checkpoints
@@ -167,23 +196,25 @@ class Playback:
     def _apply(self, stats: _Stats) -> None:
         """Add playout ``stats.k`` (0-based) to the statistics.
 
-        Each node gets the score added in playout order, as ``build_tree`` adds it, and a node the
-        playout creates starts at the score itself (not 0.0 + score, which loses the sign of -0.0).
+        Each node gets the return of the player who moved into it, added in playout order as
+        ``build_tree`` adds it; a node the playout creates starts at the return itself (not 0.0 +
+        return, which loses the sign of -0.0).
         """
-        tree, p = self.tree, stats.k
-        score = self.playouts.scores[p]
-        square = score * score
-        visits, total, total_sq, parent = stats.visits, stats.total, stats.total_sq, tree.parent
+        tree, p, players = self.tree, stats.k, self.playouts.players
+        returns = self.playouts.returns[p * players : (p + 1) * players]
+        visits, total, total_sq, parent, player = stats.visits, stats.total, stats.total_sq, tree.parent, tree.player
         node = tree.reached[p]
         if tree.created_by[node] == p:
+            score = returns[player[parent[node]]]
             visits.append(1)
             total.append(score)
-            total_sq.append(square)
+            total_sq.append(score * score)
             node = parent[node]
         while node != NO_PARENT:  # up the parent pointers: no path list to build
+            score = returns[player[parent[node]] if node else player[ROOT]]
             visits[node] += 1
             total[node] += score
-            total_sq[node] += square
+            total_sq[node] += score * score
             node = parent[node]
         stats.k += 1
 
@@ -192,42 +223,44 @@ class Playback:
         p, end = stats.k, self.tree.reached[stats.k]
         created = end if self.tree.created_by[end] == p else None
         path = tuple(self.tree.path_nodes(end))
-        before = tuple(
-            NodeStats(0, 0.0) if node == created else NodeStats(stats.visits[node], stats.total[node])
-            for node in path
-        )
+        before = {node: NodeStats(stats.visits[node], stats.total[node]) for node in path if node != created}
         self._apply(stats)
-        return Step(
-            k=p + 1,
-            word=self.playouts.words[p],
-            score=self.playouts.scores[p],
-            line=self.playouts.lines[p],
-            created=created,
-            path=path,
-            before=before,
-            after=tuple(NodeStats(stats.visits[node], stats.total[node]) for node in path),
+        return self._step(
+            p, created, path, before.__getitem__, lambda node: NodeStats(stats.visits[node], stats.total[node])
         )
 
     def _snapshot(self, stats: _Stats) -> Tree:
         """The Tree of ``stats``: structure sliced from the full tree, children cut at the node count."""
         full, count = self.tree, len(stats.visits)
-        # Children are numbered in creation order, so only a parent of a node not created yet has a
-        # list to cut; every other list is shared as it is (trees are read-only).
-        children = full.children[:count]
-        for parent in {parent for parent in full.parent[count:] if parent < count}:
-            kids = children[parent]
-            children[parent] = kids[: bisect_left(kids, count)]
+        # Children are numbered in creation order, so the tree after k playouts keeps, of each
+        # node's children, those numbered below ``count``: a prefix of its list.
+        start, kids = array("i", [0]), array("i")
+        for node in range(count):
+            own = full.child_list[full.child_start[node] : full.child_start[node + 1]]
+            kids.extend(own[: bisect_left(own, count)])
+            start.append(len(kids))
         return Tree(
+            moves=full.moves,
             parent=full.parent[:count],
-            move=full.move[:count],
+            move_id=full.move_id[:count],
             depth=full.depth[:count],
             visits=stats.visits,
             total=stats.total,
             total_sq=stats.total_sq,
             created_by=full.created_by[:count],
-            children=children,
+            child_start=start,
+            child_list=kids,
             reached=full.reached[: stats.k],
+            player=full.player[:count],
+            flags=full.flags[:count],
+            players=full.players,
+            ties=full.ties,
+            compact=full.compact,
         )
+
+
+def _stats_of(tree: Tree, node: int) -> NodeStats:
+    return NodeStats(tree.visits[node], tree.total[node]) if node < len(tree) else NodeStats(0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -275,13 +308,18 @@ def race(tree: Tree, playouts: Playouts, *, max_children: int = 8, max_points: i
         branch[node] = node if parent == ROOT else branch[parent]
     visits = dict.fromkeys(followed, 0)
     totals = dict.fromkeys(followed, 0.0)
+    declared = {kid for kid in followed if tree.flags[kid] & DECLARED}
     stride = max(1, math.ceil(count / max_points))
+    players, view = playouts.players, tree.player[ROOT]  # the root's children add this player's return
+    returns = playouts.returns
     ks, moves, shares, means = [], [], [], []
-    for p, (end, score) in enumerate(zip(tree.reached, playouts.scores)):
+    for p, end in enumerate(tree.reached):
         child = branch[end]
         if child in visits:
-            # The same additions in the same order as build_tree: the means match it exactly.
-            totals[child] = totals[child] + score if visits[child] else score
+            # The same additions in the same order as build_tree: the means match it exactly (a
+            # declared child starts at 0.0, a created one at its first return).
+            score = returns[p * players + view]
+            totals[child] = totals[child] + score if visits[child] or child in declared else score
             visits[child] += 1
         k = p + 1
         if k % stride == 0 or k == count:

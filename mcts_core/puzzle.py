@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .build import build_tree
-from .formats.text import ParseError, parse_playouts
+from .formats.common import ParseError
+from .formats.text import parse_playouts
 from .selection import Scoring, select_path
 
 

@@ -38,7 +38,12 @@ SHARED_STYLE = {"color": SHARED_COLOR, "fillcolor": SHARED_FILL, "penwidth": "2.
 
 
 def visible_nodes(
-    tree: Tree, *, budget: int = 300, max_depth: int | None = None, top_k: int | None = None
+    tree: Tree,
+    *,
+    budget: int = 300,
+    max_depth: int | None = None,
+    top_k: int | None = None,
+    unvisited: bool = False,
 ) -> set[int]:
     """Choose at most ``budget`` nodes to draw, most-visited first, connected to the root.
 
@@ -47,6 +52,7 @@ def visible_nodes(
         budget: most nodes to draw (the root always is).
         max_depth: deepest level drawn (None: no limit).
         top_k: most children drawn per node (None: all).
+        unvisited: also draw children with 0 visits (a log's declared children).
     """
     chosen: set[int] = set()
     frontier = [(-tree.visits[ROOT], ROOT)]
@@ -55,7 +61,10 @@ def visible_nodes(
         chosen.add(node)
         if max_depth is not None and tree.depth[node] >= max_depth:
             continue
-        for kid in tree.ranked_children(node)[:top_k]:
+        kids = tree.ranked_children(node)
+        if not unvisited:
+            kids = [kid for kid in kids if tree.visits[kid]]
+        for kid in kids[:top_k]:
             heapq.heappush(frontier, (-tree.visits[kid], kid))
     return chosen
 
@@ -112,7 +121,7 @@ def render_tree(
     graph.attr("edge", color="#999999", arrowsize="0.6")
     order = _depth_first_by_move(tree, drawn)
     for node in order:
-        attributes = {}
+        attributes = _shape(tree, node)
         if node in on_path:
             attributes.update(PATH_STYLE)
         elif node in on_second:
@@ -159,13 +168,12 @@ def _draw_legend(graph: graphviz.Digraph, names: tuple[str, str]) -> None:
 
 
 def _depth_first_by_move(tree: Tree, drawn: set[int]) -> list[int]:
-    """Drawn nodes in depth-first order, siblings by move, so graphviz lays them out a, b, c."""
+    """Drawn nodes in depth-first order, siblings in tie order, so graphviz lays them out a, b, c."""
     order, stack = [], [ROOT]
     while stack:
         node = stack.pop()
         order.append(node)
-        kids = [kid for kid in tree.children[node] if kid in drawn]
-        stack.extend(sorted(kids, key=lambda kid: tree.move[kid], reverse=True))
+        stack.extend(reversed([kid for kid in tree.tie_order(node) if kid in drawn]))
     return order
 
 
@@ -174,9 +182,15 @@ def _fold_hidden_children(graph: graphviz.Digraph, tree: Tree, node: int, drawn:
     if not hidden:
         return
     visits = sum(tree.visits[kid] for kid in hidden)
+    unvisited = sum(1 for kid in hidden if not tree.visits[kid])
+    lines = []
+    if len(hidden) > unvisited:
+        lines.append(f"+{len(hidden) - unvisited} more\\n{visits} visit{'s' if visits != 1 else ''}")
+    if unvisited:
+        lines.append(f"+{unvisited} unvisited")
     graph.node(
         f"more{node}",
-        label=f"+{len(hidden)} more\\n{visits} visit{'s' if visits != 1 else ''}",
+        label="\\n".join(lines),
         shape="box",
         style="dashed,rounded",
         color=FOLD_COLOR,
@@ -188,13 +202,21 @@ def _fold_hidden_children(graph: graphviz.Digraph, tree: Tree, node: int, drawn:
 
 def _label(tree: Tree, node: int, decimals: int) -> str:
     name = "root" if node == ROOT else graphviz.escape(tree.move[node])
+    visits = tree.visits[node]
+    mean = f"{tree.mean(node):.{decimals}f}" if visits else "–"
+    marks = "  ■ end" if tree.is_terminal(node) else ""
     # nohtml: a move like "<" must never turn the label into an HTML-like label.
     # "\\n" is graphviz's line break inside a label (a Python newline is not).
-    return graphviz.nohtml(f"{name}\\nn={tree.visits[node]}  μ={tree.mean(node):.{decimals}f}")
+    return graphviz.nohtml(f"{name}{marks}\\nn={visits}  μ={mean}")
 
 
 def _tooltip(tree: Tree, node: int) -> str:
     return graphviz.nohtml(graphviz.escape(f"path {tree.path(node) or '(root)'}, total {tree.total[node]!r}"))
+
+
+def _shape(tree: Tree, node: int) -> dict[str, str]:
+    """Chance nodes are drawn as ellipses (their children are sampled, not selected)."""
+    return {"shape": "ellipse"} if tree.is_chance(node) else {}
 
 
 def drawn_nodes(

@@ -24,9 +24,9 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .envelope import Line, child_lines, envelope_segments, representatives
+from .envelope import Line, child_lines, envelope_segments, fixed_choice, representatives
 from .tree import ROOT, Tree
 
 
@@ -42,14 +42,16 @@ class Segment:
 
 @dataclass(frozen=True)
 class Interval:
-    """A stretch ``[c_from, c_to)`` of C over which the selected path is ``path``.
+    """A stretch ``[c_from, c_to)`` of C over which the selected path is ``moves``.
 
     ``c_from`` is included, ``c_to`` is not: a breakpoint belongs to the interval it starts.
+    ``path`` is the path as text (:meth:`~mcts_core.tree.Tree.path`).
     """
 
     c_from: float
     c_to: float
     path: str
+    moves: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class Breakpoint:
         c: a float where the choice really changes: select_path at ``c`` is the new path, at the
             float just below ``c`` the old one. It is the smallest such float unless rounding makes
             the choice alternate near the crossing (see :func:`rounding_band`).
-        node_path: the node where the choice changes, as the moves leading to it ("" = root).
+        node_path: the node where the choice changes, as text ("" = root).
         before_move: the child chosen there just below ``c``.
         after_move: the child chosen there from ``c`` on.
     """
@@ -77,10 +79,10 @@ class NodeEnvelope:
 
     Attributes:
         node: the node choosing.
-        node_path: its moves from the root.
-        lines: one line per child, ordered by move.
+        node_path: its path as text.
+        lines: one line per visited or proven child, in tie order.
         segments: the envelope over the range, in order, adjacent segments picking different
-            children; empty for a leaf.
+            children; empty for a leaf, one segment where the choice does not depend on C.
     """
 
     node: int
@@ -114,13 +116,13 @@ def node_envelope(tree: Tree, node: int, c_min: float, c_max: float) -> NodeEnve
     """
     lo, hi = _check_range(c_min, c_max)
     lines = child_lines(tree, node)
-    pieces = envelope_segments(representatives(lines), lo, hi) if lines else []
-    return NodeEnvelope(
-        node,
-        tree.path(node),
-        tuple(lines),
-        tuple(Segment(a, b, line.move, line.node) for a, b, line in pieces),
-    )
+    fixed = fixed_choice(tree, node)
+    if fixed is not None:
+        segments = (Segment(lo, hi, tree.move[fixed], fixed),)
+    else:
+        pieces = envelope_segments(representatives(lines), lo, hi) if lines else []
+        segments = tuple(Segment(a, b, line.move, line.node) for a, b, line in pieces)
+    return NodeEnvelope(node, tree.path(node), tuple(lines), segments)
 
 
 def sweep(tree: Tree, c_min: float, c_max: float) -> list[Interval]:
@@ -134,7 +136,7 @@ def sweep(tree: Tree, c_min: float, c_max: float) -> list[Interval]:
     Returns:
         Half-open intervals ``[c_from, c_to)`` covering the range in order, the first starting at
         ``c_min`` and the last ending at ``c_max``; adjacent intervals have different paths. A
-        breakpoint C belongs to the interval on its right: ``select_path(tree, c=c_from)`` is that
+        breakpoint C belongs to the interval on its right: the UCB1 path at ``c_from`` is that
         interval's path, and the path just below ``c_from`` is the previous interval's (see the
         module docstring for the float details and the twins caveat). A tree without children gives
         one interval with the empty path.
@@ -147,20 +149,24 @@ def sweep(tree: Tree, c_min: float, c_max: float) -> list[Interval]:
     intervals: list[Interval] = []
     # An explicit stack instead of recursion: paths can be 1,000 moves deep. Pieces are pushed in
     # reverse so they pop, and land in ``intervals``, in order of C.
-    stack: list[tuple[int, float, float, str]] = [(ROOT, lo, hi, "")]
+    stack: list[tuple[int, float, float, tuple[str, ...]]] = [(ROOT, lo, hi, ())]
     while stack:
-        node, a, b, path = stack.pop()
+        node, a, b, moves = stack.pop()
         if not tree.children[node]:
-            if intervals and intervals[-1].path == path and intervals[-1].c_to == a:
-                intervals[-1] = Interval(intervals[-1].c_from, b, path)
+            if intervals and intervals[-1].moves == moves and intervals[-1].c_to == a:
+                intervals[-1] = Interval(intervals[-1].c_from, b, intervals[-1].path, moves)
             else:
-                intervals.append(Interval(a, b, path))
+                intervals.append(Interval(a, b, tree.format_path(moves), moves))
+            continue
+        fixed = fixed_choice(tree, node)
+        if fixed is not None:
+            stack.append((fixed, a, b, (*moves, tree.move[fixed])))
             continue
         lines = kept_lines.get(node)
         if lines is None:
             lines = kept_lines[node] = representatives(child_lines(tree, node))
         for start, end, line in reversed(envelope_segments(lines, a, b)):
-            stack.append((line.node, start, end, path + line.move))
+            stack.append((line.node, start, end, (*moves, line.move)))
     return intervals
 
 
@@ -170,19 +176,20 @@ def breakpoints(tree: Tree, c_min: float, c_max: float) -> list[Breakpoint]:
     Each says at which node the choice changes and which two children swap there; see
     :func:`sweep` for the float convention (the breakpoint C already has the new path).
     """
-    return breakpoints_of(sweep(tree, c_min, c_max))
+    return breakpoints_of(tree, sweep(tree, c_min, c_max))
 
 
-def breakpoints_of(intervals: Sequence[Interval]) -> list[Breakpoint]:
-    """The breakpoints between consecutive intervals of a :func:`sweep` result."""
+def breakpoints_of(tree: Tree, intervals: Sequence[Interval]) -> list[Breakpoint]:
+    """The breakpoints between consecutive intervals of a :func:`sweep` result of ``tree``."""
     points = []
     for before, after in zip(intervals, intervals[1:]):
         # Two different root-to-leaf paths: neither is a prefix of the other (a leaf has no
         # children), so they part at a node strictly above both ends.
         depth = 0
-        while before.path[depth] == after.path[depth]:
+        while before.moves[depth] == after.moves[depth]:
             depth += 1
-        points.append(Breakpoint(after.c_from, before.path[:depth], before.path[depth], after.path[depth]))
+        node_path = tree.format_path(before.moves[:depth])
+        points.append(Breakpoint(after.c_from, node_path, before.moves[depth], after.moves[depth]))
     return points
 
 

@@ -78,15 +78,15 @@ def intervals_frame(tree: Tree, intervals: Sequence[Interval]) -> pd.DataFrame:
     breakpoint starting it: node (path of the node whose choice changes, "" = root), before and
     after (the two children that swap there). The first interval has them missing (NA).
     """
-    starts = [None, *breakpoints_of(intervals)]
+    starts = [None, *breakpoints_of(tree, intervals)]
     rows = []
     for interval, start in zip(intervals, starts):
-        leaf = tree.find(interval.path)
+        leaf = tree.find(interval.moves)
         rows.append({
             "c_from": interval.c_from,
             "c_to": interval.c_to,
             "path": interval.path,
-            "length": len(interval.path),
+            "length": len(interval.moves),
             "leaf_visits": tree.visits[leaf],
             "leaf_mean": tree.mean(leaf),
             "node": None if start is None else start.node_path,
@@ -133,29 +133,29 @@ def bands_frame(tree: Tree, intervals: Sequence[Interval], *, chars_across: floa
     return frame
 
 
-def sweep_nodes(intervals: Sequence[Interval]) -> list[str]:
-    """The nodes that choose along the swept paths: every proper prefix of every path, root first.
+def sweep_nodes(intervals: Sequence[Interval]) -> list[tuple[str, ...]]:
+    """The nodes that choose along the swept paths (as moves): every proper prefix of every path.
 
-    Ordered by depth, then by first appearance along C. Leaves (whole paths) are left out: they
-    have no children to choose from.
+    Root first, then by depth and by first appearance along C. Leaves (whole paths) are left out:
+    they have no children to choose from.
     """
-    seen: dict[str, None] = {}
-    for depth in range(max((len(interval.path) for interval in intervals), default=0)):
+    seen: dict[tuple[str, ...], None] = {}
+    for depth in range(max((len(interval.moves) for interval in intervals), default=0)):
         for interval in intervals:
-            if depth < len(interval.path):
-                seen.setdefault(interval.path[:depth])
+            if depth < len(interval.moves):
+                seen.setdefault(interval.moves[:depth])
     return list(seen)
 
 
-def on_path_frame(intervals: Sequence[Interval], node_path: str) -> pd.DataFrame:
-    """The stretches of C where the selected path passes through ``node_path``: c_from, c_to.
+def on_path_frame(intervals: Sequence[Interval], node_moves: Sequence[str]) -> pd.DataFrame:
+    """The stretches of C where the selected path passes through the node ``node_moves``: c_from, c_to.
 
     Adjacent intervals are merged, so each row is a maximal stretch in which that node's choice
     matters for the selected path.
     """
     rows: list[dict[str, float]] = []
     for interval in intervals:
-        if not interval.path.startswith(node_path):
+        if interval.moves[: len(node_moves)] != tuple(node_moves):
             continue
         if rows and rows[-1]["c_to"] == interval.c_from:
             rows[-1]["c_to"] = interval.c_to

@@ -152,6 +152,9 @@ with st.expander("Legend and formula", expanded=presentation):
                 st.latex(ucb1_latex(tree.visits[node], child.visits, child.total, c=c))
 
 with st.expander("How MCTS builds this tree", expanded=False):
+    if current.input.playouts is None:
+        st.markdown("This input is a finished tree (a JSON tree dump): it does not record how it was built.")
+        st.stop()
     steps = Playback(current.input.playouts, tree).first_steps(min(STORY_STEPS, tree.playouts))
     lines = []
     for step in steps:

@@ -8,8 +8,8 @@ from mcts_core.render import drawn_nodes, fits_top_down, hidden_count, render_tr
 from mcts_core.tables import children_table
 from ui import sidebar, state
 from ui.drawing import cached_visible_nodes, highlight_rows
-from ui.markdown import escape
-from ui.wording import folded_caption, node_markdown, random_draw_warning, why_sentence
+from ui.markdown import code, escape
+from ui.wording import folded_caption, mean_label, node_sentence, random_draw_warning, why_sentence
 
 current = sidebar.require()
 tree, scoring, path = current.tree, current.scoring, current.path
@@ -34,6 +34,11 @@ def explain(choice, children) -> None:
     """One sentence under the table: why the selected child won, or that the choice is a draw."""
     if choice is None:
         st.info("This node is a leaf: selection stops here.")
+    elif choice.winner.sampled:
+        st.info(
+            f"A chance node: its outcomes are sampled, not selected. The path follows the most "
+            f"visited one, {code(choice.winner.move)} ({choice.winner.terms['share']:.0%} of the visits)."
+        )
     elif choice.winner.random:
         st.warning(random_draw_warning(children))
     else:
@@ -54,10 +59,13 @@ columns[3].metric("Depth", tree.max_depth)
 columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
 
 # Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
-for key, default in ((state.BUDGET, 300), (state.MAX_DEPTH, 0), (state.TOP_K, 0)):
+for key, default in ((state.BUDGET, 300), (state.MAX_DEPTH, 0), (state.TOP_K, 0), (state.SHOW_UNVISITED, False)):
     st.session_state.setdefault(key, default)
 limits_key = (
-    st.session_state[state.BUDGET], st.session_state[state.MAX_DEPTH] or None, st.session_state[state.TOP_K] or None
+    st.session_state[state.BUDGET],
+    st.session_state[state.MAX_DEPTH] or None,
+    st.session_state[state.TOP_K] or None,
+    st.session_state[state.SHOW_UNVISITED],
 )
 visible = cached_visible_nodes(current.input.key, tree, *limits_key)
 top_down = fits_top_down(tree, visible)
@@ -68,7 +76,11 @@ else:  # a wide tree drawn left to right needs the page's full width to stay rea
 
 with details:
     st.subheader("Inspect a node")
-    st.text_input("Node path (empty = root)", key=state.INSPECT, help="Moves from the root, e.g. `ba`.")
+    st.text_input(
+        "Node path (empty = root)",
+        key=state.INSPECT,
+        help="Moves from the root: `ba` when every move is one character, else separated by spaces (`e4 e5`).",
+    )
     wanted = st.session_state.get(state.INSPECT, "")
     try:
         inspected = tree.find(wanted)
@@ -82,22 +94,24 @@ with details:
         "⌂ Root", key=state.INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch"
     )
     buttons[1].button(
-        "↑ Up", key=state.INSPECT_UP, on_click=set_inspect, args=(here[:-1],), disabled=inspected == ROOT, width="stretch"
+        "↑ Up",
+        key=state.INSPECT_UP,
+        on_click=set_inspect,
+        args=(tree.path(tree.parent[inspected]) if inspected != ROOT else "",),
+        disabled=inspected == ROOT,
+        width="stretch",
     )
     buttons[2].button(
         "↓ Step in",
         key=state.INSPECT_STEP_IN,
         on_click=set_inspect,
-        args=(here + children[0].move if children else here,),
+        args=(tree.path(children[0].node) if children else here,),
         disabled=not children,
         width="stretch",
         help="Step into the child the rule picks here.",
     )
 
-    st.markdown(
-        f"Node {node_markdown(here)}: {tree.visits[inspected]:,} visits, "
-        f"mean {tree.mean(inspected):.4f}. Children under {escape(rule.name)} at C = {scoring.c:.6g}:"
-    )
+    st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
     table = children_table(tree, inspected, scoring)
     st.dataframe(
         highlight_rows(table, table["selected"]),
@@ -108,9 +122,10 @@ with details:
         column_config={"total": st.column_config.NumberColumn(format="%.4g")}
         | {
             name: st.column_config.NumberColumn(rule.label(name), format="%.4f")
-            for name in rule.terms
+            for name in (*rule.terms, "share", "declared prior")
             if name in table.columns
-        },
+        }
+        | {"mean": st.column_config.NumberColumn(mean_label(tree, inspected), format="%.4f")},
     )
     explain(explain_choice(children), children)
     st.download_button(
@@ -127,6 +142,11 @@ with picture:
         limits[0].number_input("Node budget", 10, 5000, step=50, key=state.BUDGET)
         limits[1].number_input("Depth limit (0 = none)", 0, 1000, key=state.MAX_DEPTH)
         limits[2].number_input("Top-k children (0 = all)", 0, 100, key=state.TOP_K)
+        st.toggle(
+            "Draw unvisited children",
+            key=state.SHOW_UNVISITED,
+            help="Children a log declared but no simulation has entered yet (0 visits).",
+        )
     dot = cached_dot(current.input.key, limits_key, path, inspected, top_down, tree, visible)
     hidden = hidden_count(tree, drawn_nodes(tree, visible, path, inspected=inspected))
     st.caption(

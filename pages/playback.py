@@ -34,6 +34,12 @@ def cached_race(key: str, _playback: Playback) -> pd.DataFrame:
     return pd.DataFrame(race(_playback.tree, _playback.playouts).columns())
 
 
+if current.input.playouts is None or not len(current.input.playouts):
+    st.info(
+        "This input is a finished tree (a JSON tree dump): it has no simulations to replay. "
+        "Playback needs puzzle text or a JSON Lines log, which record each simulation in order."
+    )
+    st.stop()
 playback = cached_playback(input_key, current.input.playouts, current.tree)
 count = len(playback)
 st.session_state.setdefault(K, 1)

@@ -209,7 +209,7 @@ st.caption(
 )
 
 st.subheader("Why: a node's children as lines in C")
-options = sweep_nodes(intervals) or [""]  # a root without children still has itself
+options = [tree.format_path(moves) for moves in sweep_nodes(intervals)] or [""]  # a leaf root: itself
 if st.session_state.get(state.SWEEP_NODE) not in options:
     st.session_state[state.SWEEP_NODE] = options[0]  # e.g. after a new input
 picker = st.columns([2, 2, 3])
@@ -233,7 +233,7 @@ envelope = node_envelope(tree, node, c_from, c_to)
 if not envelope.lines:
     st.info(f"Node {node_markdown(node_path)} is a leaf: there is no choice to draw.")
 else:
-    on_path = on_path_frame(intervals, node_path)
+    on_path = on_path_frame(intervals, tree.path_moves(node))
     st.altair_chart(
         lines_chart(envelope, on_path, scale, holding_c is not None), width="stretch", key=state.SWEEP_LINES
     )

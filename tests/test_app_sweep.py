@@ -100,7 +100,7 @@ def test_picking_a_node_draws_its_envelope(app):
     tree = build_tree(parse_playouts(app.text_area(key="playouts").value))
     intervals = sweep(tree, 0.0, app.number_input(key="sweep_to").value)
     assert table(app)["path"].tolist() == [interval.path for interval in intervals]
-    nodes = sweep_nodes(intervals)
+    nodes = [tree.format_path(moves) for moves in sweep_nodes(intervals)]
     assert app.selectbox(key="sweep_node").options[0] == "root" and len(nodes) > 2
     picked = nodes[2]  # a node below the root's first choice
     app.selectbox(key="sweep_node").select(picked).run()

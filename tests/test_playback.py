@@ -50,7 +50,7 @@ def test_a_playout_whose_word_exists_creates_nothing_and_updates_every_node():
 
 def test_frame_zero_is_the_bare_root_without_a_step():
     frame = Playback(parse_playouts(STATEMENT_EXAMPLE)).frame(0)
-    assert frame.step is None and len(frame.tree) == 1 and frame.tree.visits == [0]
+    assert frame.step is None and len(frame.tree) == 1 and list(frame.tree.visits) == [0]
 
 
 def test_a_created_node_keeps_the_sign_of_a_negative_zero_score():
@@ -84,7 +84,7 @@ def test_checkpoints_are_built_once_every_interval():
     assert len(checkpoints) == 4 and playback.checkpoints() is checkpoints
     visits, total, _ = checkpoints[2]
     reference = build_tree(playback.playouts, upto=60)
-    assert list(visits) == reference.visits and list(total) == reference.total
+    assert list(visits) == list(reference.visits) and list(total) == list(reference.total)
 
 
 def test_race_matches_the_rebuilt_root_children_at_every_k():

@@ -29,14 +29,14 @@ from mcts_core import (
     ucb1_tuned,
     under_threshold,
 )
-from mcts_core.formats.text import Playouts
+from mcts_core.formats.text import playouts_of
 from cases import random_puzzle
 from reference import reference_solve
 
 
 def make_tree(*rows):
     """A tree from ``("word", score)`` rows."""
-    return build_tree(Playouts(tuple(w for w, _ in rows), tuple(float(s) for _, s in rows), ()))
+    return build_tree(playouts_of([w for w, _ in rows], [float(s) for _, s in rows], range(1, len(rows) + 1), None))
 
 
 def by_move(scored):

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from mcts_core import Scoring, ROOT, build_tree, parse_playouts, score_children, select_path, solve, ucb1
-from mcts_core.formats.text import Playouts
+from mcts_core.formats.text import playouts_of
 from mcts_core.examples import STATEMENT_EXAMPLE
 from cases import random_puzzle
 from reference import reference_solve
@@ -14,7 +14,7 @@ from reference import reference_solve
 
 def make_tree(*rows):
     """A tree from ``("word", score)`` rows."""
-    return build_tree(Playouts(tuple(w for w, _ in rows), tuple(float(s) for _, s in rows), ()))
+    return build_tree(playouts_of([w for w, _ in rows], [float(s) for _, s in rows], range(1, len(rows) + 1), None))
 
 
 def test_statement_example_selects_a():

@@ -6,6 +6,7 @@ bisection, using the naive solver in tests/reference.py.
 """
 
 import bisect
+from array import array
 import dataclasses
 import io
 import math
@@ -17,7 +18,7 @@ import pytest
 
 from mcts_core import Scoring, ROOT, build_tree, parse_playouts, select_path, ucb1
 from mcts_core.__main__ import _format_intervals, main
-from mcts_core.formats.text import Playouts
+from mcts_core.formats.text import playouts_of
 from mcts_core.envelope import child_lines, rounding_band, twins_may_tie
 from mcts_core.sweep import (
     Breakpoint,
@@ -39,7 +40,7 @@ RANGES = [(0.0, 1.0), (0.0, 10.0), (0.0, 100.0), (0.0, 1000.0), (0.3, 2.7), (5.0
 
 def make_tree(*rows):
     """A tree from ``("word", score)`` rows."""
-    return build_tree(Playouts(tuple(w for w, _ in rows), tuple(float(s) for _, s in rows), ()))
+    return build_tree(playouts_of([w for w, _ in rows], [float(s) for _, s in rows], range(1, len(rows) + 1), None))
 
 
 def tree_of(text):
@@ -57,7 +58,7 @@ def has_rounding_twins(tree, c_max):
 
 def bands(tree, intervals):
     """``(low, high)`` around each breakpoint where rounding may make select_path alternate."""
-    for point in breakpoints_of(intervals):
+    for point in breakpoints_of(tree, intervals):
         lines = {line.move: line for line in child_lines(tree, tree.find(point.node_path))}
         width = rounding_band(lines[point.before_move], lines[point.after_move], point.c)
         yield point.c - width, point.c + width
@@ -148,7 +149,7 @@ def test_single_child_chain_is_one_interval():
 
 
 def test_leaf_root_gives_one_interval_with_the_empty_path():
-    tree = build_tree(Playouts(("a",), (1.0,), ()), upto=0)
+    tree = build_tree(playouts_of(["a"], [1.0], [1], None), upto=0)
     assert sweep(tree, 0.5, 2) == [Interval(0.5, 2.0, "")]
     assert breakpoints(tree, 0.5, 2) == []
     envelope = node_envelope(tree, ROOT, 0.5, 2)
@@ -226,8 +227,12 @@ def test_sweep_does_not_depend_on_the_order_of_children():
     assert [part.path for part in expected] == ["ad", "ac", "db", "bb"]
     for seed in range(10):
         rng = random.Random(seed)
-        children = [rng.sample(kids, len(kids)) for kids in tree.children]
-        assert sweep(dataclasses.replace(tree, children=children), 0, 100) == expected
+        start, flat = array("i", [0]), array("i")
+        for node in range(len(tree)):
+            kids = list(tree.children[node])
+            flat.extend(rng.sample(kids, len(kids)))
+            start.append(len(flat))
+        assert sweep(dataclasses.replace(tree, child_start=start, child_list=flat), 0, 100) == expected
 
 
 def test_envelope_segments_and_crossings_at_a_node():
@@ -421,8 +426,9 @@ def test_deep_random_tree_sweeps_into_well_formed_intervals():
 
 
 def test_breakpoints_of_names_the_node_where_paths_part():
-    intervals = [Interval(0.0, 1.0, "abc"), Interval(1.0, 2.0, "abd"), Interval(2.0, 3.0, "b")]
-    assert breakpoints_of(intervals) == [Breakpoint(1.0, "ab", "c", "d"), Breakpoint(2.0, "", "a", "b")]
+    intervals = [Interval(a, b, path, tuple(path)) for a, b, path in [(0.0, 1.0, "abc"), (1.0, 2.0, "abd"), (2.0, 3.0, "b")]]
+    compact_tree = make_tree(("a", 1.0))
+    assert breakpoints_of(compact_tree, intervals) == [Breakpoint(1.0, "ab", "c", "d"), Breakpoint(2.0, "", "a", "b")]
 
 
 # --- CLI ------------------------------------------------------------------------------------------

@@ -141,21 +141,26 @@ def test_band_label_shortens_or_drops_long_paths():
     assert band_label("", 0.5, chars_across=20) == "(root)"
 
 
+def interval(c_from, c_to, path):
+    """An interval of a compact tree (one-character moves)."""
+    return Interval(c_from, c_to, path, tuple(path))
+
+
 def test_sweep_nodes_lists_choosing_nodes_root_first():
-    intervals = [Interval(0.0, 1.0, "aab"), Interval(1.0, 2.0, "b"), Interval(2.0, 3.0, "aba")]
-    assert sweep_nodes(intervals) == ["", "a", "aa", "ab"]
-    assert sweep_nodes([Interval(0.0, 1.0, "")]) == []
+    intervals = [interval(0.0, 1.0, "aab"), interval(1.0, 2.0, "b"), interval(2.0, 3.0, "aba")]
+    assert sweep_nodes(intervals) == [(), ("a",), ("a", "a"), ("a", "b")]
+    assert sweep_nodes([interval(0.0, 1.0, "")]) == []
 
 
 def test_on_path_merges_adjacent_stretches():
     intervals = [
-        Interval(0.0, 1.0, "aa"), Interval(1.0, 2.0, "ab"), Interval(2.0, 3.0, "b"), Interval(3.0, 4.0, "ac"),
+        interval(0.0, 1.0, "aa"), interval(1.0, 2.0, "ab"), interval(2.0, 3.0, "b"), interval(3.0, 4.0, "ac"),
     ]
-    assert on_path_frame(intervals, "a").to_dict("records") == [
+    assert on_path_frame(intervals, ("a",)).to_dict("records") == [
         {"c_from": 0.0, "c_to": 2.0}, {"c_from": 3.0, "c_to": 4.0},
     ]
-    assert on_path_frame(intervals, "").to_dict("records") == [{"c_from": 0.0, "c_to": 4.0}]
-    assert on_path_frame(intervals, "c").empty
+    assert on_path_frame(intervals, ()).to_dict("records") == [{"c_from": 0.0, "c_to": 4.0}]
+    assert on_path_frame(intervals, ("c",)).empty
 
 
 def test_interval_at_puts_a_breakpoint_on_its_right(flips):

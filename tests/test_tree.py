@@ -37,7 +37,7 @@ def test_each_playout_creates_one_node_and_remembers_which():
     tree = build_tree(parse_playouts(STATEMENT_EXAMPLE))
     assert len(tree) == 4
     assert [tree.path(n) for n in range(len(tree))] == ["", "b", "a", "bb"]
-    assert tree.created_by == [NO_PLAYOUT, 0, 1, 2]
+    assert list(tree.created_by) == [NO_PLAYOUT, 0, 1, 2]
     assert [tree.path(n) for n in tree.reached] == ["b", "a", "bb"]
 
 
@@ -96,15 +96,24 @@ def test_tree_matches_reference_exactly_on_random_inputs(seed):
 
 import math  # noqa: E402
 
-from mcts_core import Playouts  # noqa: E402
 from mcts_core import build as tree_module  # noqa: E402
+from mcts_core.formats.text import playouts_of  # noqa: E402
 
-_FIELDS = ("parent", "move", "depth", "visits", "total", "total_sq", "created_by", "children", "reached")
+_FIELDS = (
+    "parent", "move", "depth", "visits", "total", "total_sq", "created_by", "children", "reached", "player", "flags",
+)
+
+
+def column(tree, name):
+    """A field of the tree as a plain list (children: a list per node)."""
+    if name in ("move", "children"):
+        return [getattr(tree, name)[node] if name == "move" else list(tree.children[node]) for node in range(len(tree))]
+    return list(getattr(tree, name))
 
 
 def assert_identical_trees(got, want):
     for name in _FIELDS:
-        got_list, want_list = getattr(got, name), getattr(want, name)
+        got_list, want_list = column(got, name), column(want, name)
         assert got_list == want_list, name
         assert [type(x) for x in got_list] == [type(x) for x in want_list], name
     for name in ("total", "total_sq"):  # == does not see the sign of a zero
@@ -129,15 +138,16 @@ def test_level_builder_matches_when_keys_are_grouped_by_sorting(seed, monkeypatc
 
 
 def test_level_builder_keeps_negative_zero_unicode_moves_and_empty_words():
-    playouts = Playouts(
+    playouts = playouts_of(
         ("a", "a", "", "ab", "é€x", "é€", "a", "b", "b"),
         (-0.0, -0.0, -0.0, 1.0, -0.0, 2.5, -0.0, 0.0, -0.0),
-        tuple(range(1, 10)),
+        range(1, 10),
+        None,
     )
     for upto in range(len(playouts) + 1):
         want = tree_module._build_sequential(playouts, upto)
         assert_identical_trees(tree_module._build_levels(playouts, upto), want)
-    all_negative_zero = Playouts(("a", "a", "ab"), (-0.0, -0.0, -0.0), (1, 2, 3))
+    all_negative_zero = playouts_of(("a", "a", "ab"), (-0.0, -0.0, -0.0), (1, 2, 3), None)
     tree = tree_module._build_levels(all_negative_zero, 3)
     assert math.copysign(1.0, tree.total[tree.find("a")]) == -1.0  # created with -0.0, kept
     assert math.copysign(1.0, tree.total[ROOT]) == 1.0  # the root starts from 0.0
@@ -147,7 +157,7 @@ def test_level_builder_matches_on_a_larger_random_log():
     rng = random.Random(11)
     words = tuple("".join(rng.choices("abc", k=rng.randint(1, 12))) for _ in range(6000))
     scores = tuple(round(rng.uniform(-100, 100), rng.choice([0, 2])) for _ in words)
-    playouts = Playouts(words, scores, tuple(range(1, len(words) + 1)))
+    playouts = playouts_of(words, scores, range(1, len(words) + 1), None)
     for upto in (0, 2500, 6000):
         want = tree_module._build_sequential(playouts, upto)
         assert_identical_trees(tree_module._build_levels(playouts, upto), want)

@@ -12,16 +12,23 @@ SELECTED_ROW = f"background-color: {PATH_FILL}; font-weight: bold"
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _visible_nodes(input_key: str, budget: int, max_depth: int | None, top_k: int | None, _tree: Tree) -> frozenset:
+def _visible_nodes(
+    input_key: str, budget: int, max_depth: int | None, top_k: int | None, unvisited: bool, _tree: Tree
+) -> frozenset:
     """visible_nodes cached by input and limits (the tree is identified by ``input_key``)."""
-    return frozenset(visible_nodes(_tree, budget=budget, max_depth=max_depth, top_k=top_k))
+    return frozenset(visible_nodes(_tree, budget=budget, max_depth=max_depth, top_k=top_k, unvisited=unvisited))
 
 
 def cached_visible_nodes(
-    input_key: str, tree: Tree, budget: int, max_depth: int | None = None, top_k: int | None = None
+    input_key: str,
+    tree: Tree,
+    budget: int,
+    max_depth: int | None = None,
+    top_k: int | None = None,
+    unvisited: bool = False,
 ) -> frozenset[int]:
     """The tree's nodes to draw under these limits: C-independent, so computed once per input."""
-    return _visible_nodes(input_key, budget, max_depth, top_k, tree)
+    return _visible_nodes(input_key, budget, max_depth, top_k, unvisited, tree)
 
 
 def highlight_rows(table: pd.DataFrame, selected) -> "pd.io.formats.style.Styler":

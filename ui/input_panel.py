@@ -11,6 +11,8 @@ from ui import state
 from ui.inputs import InputError, LoadedInput, load
 from ui.markdown import escape
 
+UPLOAD_TYPES = ("txt", "log", "jsonl", "json")
+
 
 def _load_example() -> None:
     name = st.session_state.get(state.EXAMPLE)
@@ -48,10 +50,17 @@ def render() -> LoadedInput | InputError:
         "One playout per line: `moves score`; optional header `N C`",
         key=state.PLAYOUTS,
         height=200,
-        help="Puzzle format (`3 0.1` then N lines like `baa 30`) or header-less lines. "
-        "Blank lines and `#` comments are ignored. For large logs use the uploader.",
+        help="Puzzle format (`3 0.1` then N lines like `baa 30`) or header-less lines; blank lines "
+        "and `#` comments are ignored (`#players 2`, `#ties first` set the perspective and tie "
+        "order). Also a JSON Lines MCTS log (`{\"mcts_log\": 1}` first) or a JSON tree dump "
+        "(`{\"mcts_tree\": 1, ...}`). For large logs use the uploader.",
     )
-    st.file_uploader("…or upload a large log", key=state.UPLOAD, help="Same format; up to 200 MB.")
+    st.file_uploader(
+        "…or upload a large log",
+        type=list(UPLOAD_TYPES),
+        key=state.UPLOAD,
+        help="Puzzle text, a JSON Lines log or a JSON tree dump; up to 200 MB.",
+    )
     key, source, data = _source()
     if source != "text box":
         st.caption(escape(f"Using the {source}. Remove it to use the text box again."))

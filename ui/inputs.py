@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from mcts_core import ParseError, Playouts, Tree, annotated_values, build_tree, decode_text, parse_playouts
+from mcts_core import ParseError, Playouts, Tree, annotated_values, decode_text
 from mcts_core.formats import KEYWORDS
+from mcts_core.loading import TEXT, TREE, Input, input_kind, read_input
 
 
 @dataclass(frozen=True)
@@ -23,18 +24,26 @@ class LoadedInput:
     Attributes:
         key: identifies the content (same content, same key), so caches can key on it.
         source: where it came from, in words ("text box", "uploaded file x.txt").
-        playouts: the parsed playouts.
-        tree: the tree built from them (shared, read-only).
-        annotations: ``#prior`` / ``#heuristic`` values of the input, by keyword.
-        score_range: (smallest, largest) score, for sizing C controls.
+        read: the parsed input: its tree, its playouts (None for a tree dump), what it states.
+        annotations: ``#prior`` / ``#heuristic`` values of a text input, by keyword.
+        score_range: (smallest, largest) return (a tree dump: mean), for sizing C controls.
     """
 
     key: str
     source: str
-    playouts: Playouts
-    tree: Tree
+    read: Input
     annotations: dict[str, dict[str, float]]
     score_range: tuple[float, float]
+
+    @property
+    def tree(self) -> Tree:
+        """The tree (shared, read-only)."""
+        return self.read.tree
+
+    @property
+    def playouts(self) -> Playouts | None:
+        """The playouts the tree was built from; None for a finished tree (a tree dump)."""
+        return self.read.playouts
 
 
 @dataclass(frozen=True)
@@ -90,14 +99,22 @@ def load(key: str, source: str, data: str | bytes) -> LoadedInput | InputError:
     progress = st.progress(0.0, text=f"Reading {len(data) / 1e6:.1f} MB…")
     try:
         text = decode_text(data) if isinstance(data, bytes) else data
-        progress.progress(0.1, text=f"Parsing {text.count(chr(10)) + 1:,} lines…")
-        playouts = parse_playouts(text)
-        annotations = {keyword: annotated_values(text, keyword) for keyword in KEYWORDS}
-        progress.progress(0.5, text=f"Building the tree from {len(playouts):,} playouts…")
-        score_range = (min(playouts.scores), max(playouts.scores))
-        loaded = LoadedInput(key, source, playouts, build_tree(playouts), annotations, score_range)
+        progress.progress(0.1, text=f"Parsing {text.count(chr(10)) + 1:,} lines and building the tree…")
+        read = read_input(text)
+        text_input = input_kind(text) == TEXT
+        annotations = {keyword: annotated_values(text, keyword) for keyword in KEYWORDS} if text_input else {}
+        loaded = LoadedInput(key, source, read, annotations, _score_range(read))
     except ParseError as error:
         loaded = InputError(key, source, error)
     progress.empty()
     store.put(key, loaded)
     return loaded
+
+
+def _score_range(read: Input) -> tuple[float, float]:
+    """The spread of what C is weighed against: the returns, or for a tree dump its nodes' means."""
+    if read.kind != TREE:
+        return read.playouts.score_range()
+    tree = read.tree
+    means = [tree.total[node] / tree.visits[node] for node in range(len(tree)) if tree.visits[node]]
+    return (min(means), max(means)) if means else (0.0, 0.0)

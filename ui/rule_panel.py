@@ -20,6 +20,11 @@ from ui.markdown import escape
 ANNOTATION_OF_SETTING = {"priors": "prior", "heuristic": "heuristic"}
 
 
+def adopt_rule(rule: str) -> None:
+    """A new input states the rule it was searched with: the sidebar's rule follows."""
+    st.session_state[state.RULE] = rule
+
+
 def _apply_rule_preset(prefix: str, set_c: Callable[[float], None]) -> None:
     name = st.session_state.get(prefix + state.RULE_PRESET)
     if not name:

@@ -35,7 +35,9 @@ def render() -> None:
         loaded = input_panel.render()
         good = loaded if isinstance(loaded, LoadedInput) else None
         if good is not None and state.first_run_for_input("sidebar", good.key):
-            c_control.adopt_header_c(good.playouts.c)
+            c_control.adopt_header_c(good.read.c)  # a new input's own C and rule, when it states them
+            if good.read.rule is not None:
+                rule_panel.adopt_rule(good.read.rule)
         st.header("Selection rule")
         rule, settings = rule_panel.render(good.annotations if good else {}, set_c=c_control.set_c)
         c = c_control.render(good, RULES[rule].c_label, show_changes=rule == "ucb1")
@@ -46,7 +48,7 @@ def render() -> None:
         return
     path = tuple(selected_nodes(good.tree, scoring))
     st.session_state[state.CURRENT] = Current(good, scoring, path)
-    st.session_state[state.SELECTED_PATH] = "".join(good.tree.move[node] for node in path[1:])
+    st.session_state[state.SELECTED_PATH] = good.tree.path(path[-1])
 
 
 def require() -> Current:

@@ -34,6 +34,7 @@ SEEN_INPUTS = "_seen_inputs"
 # pages.explorer
 MAX_DEPTH = "max_depth"
 TOP_K = "top_k"
+SHOW_UNVISITED = "show_unvisited"
 INSPECT = "inspect"
 INSPECT_ROOT = "inspect_root"
 INSPECT_UP = "inspect_up"
@@ -95,6 +96,7 @@ OWNERS: dict[str, str] = {
     BUDGET: "pages.explorer",
     MAX_DEPTH: "pages.explorer",
     TOP_K: "pages.explorer",
+    SHOW_UNVISITED: "pages.explorer",
     INSPECT: "pages.explorer",
     INSPECT_ROOT: "pages.explorer",
     INSPECT_UP: "pages.explorer",

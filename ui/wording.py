@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from mcts_core import ChildScore
+from mcts_core import ChildScore, Tree
 from mcts_core.explain import Choice
 from ui.markdown import code, escape
 
@@ -57,3 +57,28 @@ def random_draw_warning(children: Sequence[ChildScore], whose: str = "this node"
 def folded_caption(hidden: int) -> str:
     """How many nodes the picture folds into "+k more" boxes."""
     return f"{hidden:,} nodes folded into “+k more” boxes." if hidden > 0 else "All nodes drawn."
+
+
+def mean_label(tree: Tree, node: int) -> str:
+    """The header of the children's mean column: whose view their means take (the player to move)."""
+    return f"mean for player {tree.player[node]}" if tree.players > 1 else "mean"
+
+
+def node_sentence(tree: Tree, node: int) -> str:
+    """Markdown: the node, its visits and mean, who moves there, and whether it is special."""
+    path = tree.path(node)
+    visits = tree.visits[node]
+    parts = [f"Node {node_markdown(path)}: {plural(visits, 'visit')}"]
+    if visits:
+        view = f" for player {tree.mover(node)}" if tree.players > 1 else ""
+        parts.append(f"mean{view} {tree.mean(node):.4f}")
+    if tree.players > 1:
+        parts.append(f"player {tree.player[node]} to move")
+    if tree.is_chance(node):
+        parts.append("a chance node")
+    if tree.is_terminal(node):
+        parts.append("the game ended here")
+    outcome = tree.outcome_of(node)
+    if outcome is not None:
+        parts.append(f"proven value {outcome:.4g}")
+    return ", ".join(parts) + "."

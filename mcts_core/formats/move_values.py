@@ -28,7 +28,8 @@ of the text given.
 
 from __future__ import annotations
 
-from .text import ParseError, parse_finite
+from .common import ParseError
+from .text import parse_finite
 
 KEYWORDS = ("prior", "heuristic")  # the annotations the app reads from playout input
 

@@ -1,56 +1,36 @@
-"""Puzzle text <-> playout records: the one parser shared by the CLI and the app.
+"""Puzzle text -> playouts: the one text parser shared by the CLI and the app.
 
 Accepted input:
 
 * the puzzle format: a header line ``N C`` followed by exactly N lines ``moves score``;
 * a header-less list of ``moves score`` lines (C then comes from elsewhere).
 
-CRLF line ends, blank lines and lines starting with ``#`` are ignored. A move is one printable,
-non-space character; scores and C are finite numbers (:func:`~mcts_core.numbers.parse_number`)
-and C >= 0. Anything else raises
-:class:`ParseError` with the 1-based line number and a sentence a person understands.
+CRLF line ends, blank lines and lines starting with ``#`` are ignored, except the directives
+``#players 2`` (each score is player 0's return; the other player's is its negation) and
+``#ties first`` (exact ties go to the first child created, not the smaller move). A move is one
+printable, non-space character; scores and C are finite numbers
+(:func:`~mcts_core.numbers.parse_number`) and C >= 0. Anything else raises :class:`ParseError`
+with the 1-based line number and a sentence a person understands.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from array import array
+from collections.abc import Sequence
 
 from ..numbers import C_RULE, is_valid_c, parse_number
-
-MAX_PLAYOUTS = 2_000_000
-MAX_MOVES = 1_000
+from ..playouts import TIES, Playouts
+from .common import MAX_MOVES, MAX_PLAYOUTS, ParseError
 
 # A header is "<integer> <number>". A one-move playout whose move is a digit ("3 0.1") looks the
 # same; the puzzle format always has a header, so the header reading wins and a wrong N is reported
 # with a hint.
 _HEADER_N = re.compile(r"[+-]?[0-9]+")
-
-
-class ParseError(ValueError):
-    """Bad input: ``line`` is the 1-based input line, ``message`` says what is wrong."""
-
-    def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class Playouts:
-    """Parsed input: the playouts in input order and the header's C (None when there is no header).
-
-    ``words[i]`` and ``scores[i]`` are playout i; ``lines[i]`` is its 1-based input line.
-    """
-
-    words: tuple[str, ...]
-    scores: tuple[float, ...]
-    lines: tuple[int, ...]
-    c: float | None = None
-
-    def __len__(self) -> int:
-        return len(self.words)
+DIRECTIVES = ("#players", "#ties")
+# Above this many characters of moves, numpy turns them into move ids faster than a Python loop.
+_NUMPY_MOVES = 200_000
 
 
 def parse_playouts(text: str, *, max_playouts: int = MAX_PLAYOUTS) -> Playouts:
@@ -74,11 +54,16 @@ def parse_playouts(text: str, *, max_playouts: int = MAX_PLAYOUTS) -> Playouts:
 
 def _parse_lines(text: str, max_playouts: int) -> Playouts:
     """The general path: line by line; it also finds and words every error."""
-    numbered = [
-        (number, line.split())
-        for number, line in enumerate(text.splitlines(), start=1)
-        if line.strip() and not line.lstrip().startswith("#")
-    ]
+    numbered, directives = [], {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if not fields:
+            continue
+        if fields[0] in DIRECTIVES:
+            _directive(fields, number, directives)
+        elif not fields[0].startswith("#"):
+            numbered.append((number, fields))
+    players, ties = directives.get("#players", (1, 0))[0], directives.get("#ties", ("smaller", 0))[0]
     if not numbered:
         raise ParseError(1, "no playouts found: expected lines like `baa 30` (moves, then score)")
 
@@ -99,13 +84,88 @@ def _parse_lines(text: str, max_playouts: int) -> Playouts:
 
     words: list[str] = []
     scores: list[float] = []
-    lines: list[int] = []
+    lines = array("q")
     for number, fields in body:
         word, score = _parse_playout(fields, number)
         words.append(word)
         scores.append(score)
         lines.append(number)
-    return Playouts(tuple(words), tuple(scores), tuple(lines), c)
+    return playouts_of(words, scores, lines, c, players=players, ties=ties)
+
+
+def _directive(fields: list[str], number: int, seen: dict) -> None:
+    """Read ``#players N`` or ``#ties first|smaller`` into ``seen`` (value, line)."""
+    name = fields[0]
+    if name in seen:
+        raise ParseError(number, f"{name} is given twice (first on line {seen[name][1]})")
+    if len(fields) != 2:
+        raise ParseError(number, f"expected `{name} <value>`, got {' '.join(fields)[:60]!r}")
+    value = fields[1]
+    if name == "#players":
+        if value not in ("1", "2"):
+            raise ParseError(
+                number, f"#players must be 1 or 2 in a text log (one score per playout), got {value[:20]!r}"
+            )
+        seen[name] = (int(value), number)
+    else:
+        if value not in TIES:
+            raise ParseError(number, f"#ties must be `smaller` or `first`, got {value[:20]!r}")
+        seen[name] = (value, number)
+
+
+def playouts_of(
+    words: Sequence[str],
+    scores: Sequence[float],
+    lines: Sequence[int],
+    c: float | None,
+    *,
+    players: int = 1,
+    ties: str = "smaller",
+) -> Playouts:
+    """Playouts from words of one-character moves and player 0's scores, as columns.
+
+    Move ids follow the characters' order (``moves`` is sorted). With 2 players the other player's
+    return is the score's negation.
+    """
+    joined = "".join(words)
+    starts = array("q", [0])
+    if len(joined) >= _NUMPY_MOVES:
+        moves, move_ids = _ids_with_numpy(joined)
+        import numpy as np
+
+        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        starts.frombytes(np.cumsum(lengths).tobytes())
+    else:
+        moves = tuple(sorted(set(joined)))
+        number = {move: index for index, move in enumerate(moves)}
+        move_ids = array("B" if len(moves) <= 1 << 8 else "i", [number[move] for move in joined])
+        total = 0
+        for word in words:
+            total += len(word)
+            starts.append(total)
+    returns = array("d", scores)
+    if players == 2:
+        returns = array("d", [value for score in scores for value in (score, -score)])
+    return Playouts(moves, starts, move_ids, returns, lines, c, players=players, ties=ties, compact=True)
+
+
+def _ids_with_numpy(joined: str) -> tuple[tuple[str, ...], array]:
+    """The sorted distinct characters of ``joined`` and each character's index among them."""
+    import numpy as np
+
+    if joined.isascii():
+        codes = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+        present = np.flatnonzero(np.bincount(codes, minlength=256))
+        lookup = np.zeros(256, dtype=np.uint8)
+        lookup[present] = np.arange(present.size)
+        ids = lookup[codes]
+        moves = tuple(chr(code) for code in present)
+    else:
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+        present, ids = np.unique(codes, return_inverse=True)
+        moves = tuple(chr(int(code)) for code in present)
+    code = "B" if len(moves) <= 1 << 8 else "i"
+    return moves, array(code, ids.astype(np.uint8 if code == "B" else np.int32).tobytes())
 
 
 # Every byte but the two separators, and every byte but printable ASCII and the newline.
@@ -158,14 +218,14 @@ def _parse_plain(text: str, max_playouts: int) -> Playouts | None:
         return None
     if not math.isfinite(sum(scores)) and not all(map(math.isfinite, scores)):
         return None
-    return Playouts(tuple(words), tuple(scores), tuple(range(first, first + present)), c)
+    return playouts_of(words, scores, range(first, first + present), c)
 
 
 def format_playouts(playouts: Playouts, *, c: float | None = None) -> str:
     """Write playouts back as puzzle text (with a header when a C is known)."""
     c = playouts.c if c is None else c
     header = [f"{len(playouts)} {c!r}"] if c is not None else []
-    body = [f"{word} {score!r}" for word, score in zip(playouts.words, playouts.scores)]
+    body = [f"{playouts.word(i)} {playouts.score(i)!r}" for i in range(len(playouts))]
     return "\n".join(header + body) + "\n"
 
 
@@ -213,16 +273,3 @@ def parse_finite(text: str, line: int, name: str) -> float:
     if not math.isfinite(value):
         raise ParseError(line, f"{name} must be finite, got {text[:40]!r}")
     return value
-
-
-def decode_text(data: bytes) -> str:
-    """Decode uploaded or piped bytes as UTF-8 (a BOM is allowed).
-
-    Raises:
-        ParseError: naming the line of the first byte that is not UTF-8.
-    """
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise ParseError(line, "the text is not valid UTF-8") from None

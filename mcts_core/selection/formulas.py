@@ -6,9 +6,12 @@ visits and total score come positionally, everything else is keyword-only::
     rule(parent_visits, visits, total, *, c, <settings...>, <inputs...>) -> Terms
 
 *Settings* are what a user picks (C, W, a threshold, priors...); *inputs* are per-child data the
-scoring fills in (the child's ``move``, its ``total_sq``, the ``siblings`` of the node choosing).
-A formula returns the child's terms in display order; the key ``"value"`` is what selection
-maximises.
+scoring fills in (the child's ``move``, its ``total_sq``, the ``prior`` a log declared for it, the
+``siblings`` of the node choosing). A formula returns the child's terms in
+display order; the key ``"value"`` is what selection maximises.
+
+Unvisited children (0 visits: a log declared them) have no mean: UCB-style values are +infinity
+(so one is tried first) and PUCT's Q is 0; their ``mean`` term is NaN.
 
 Random choices: below a sample threshold a node draws a child at random instead of maximising a
 formula. Such a formula returns the key ``"probability"`` (this child's chance) and sets ``"value"``
@@ -42,8 +45,8 @@ class Siblings:
 
     Attributes:
         moves: the children's moves in the node's order.
-        min_mean: smallest child mean.
-        max_mean: largest child mean.
+        min_mean: smallest mean of a visited child (0.0 when none is visited).
+        max_mean: largest mean of a visited child (0.0 when none is visited).
     """
 
     moves: tuple[str, ...]
@@ -59,17 +62,20 @@ def ucb1(parent_visits: int, visits: int, total: float, *, c: float) -> Terms:
     """UCB1: ``M.s / M.v + C * sqrt(ln(N.v) / M.v)``, computed in exactly that form.
 
     The form fixes the float: a C++ or Python solution written the same way gets the same value
-    bit for bit. Source: Auer, Cesa-Bianchi, Fischer (2002), https://doi.org/10.1023/A:1013689704352.
+    bit for bit. An unvisited child is worth +infinity. Source: Auer, Cesa-Bianchi, Fischer
+    (2002), https://doi.org/10.1023/A:1013689704352.
 
     Args:
         parent_visits: N.v, visits of the node choosing a child.
-        visits: M.v, visits of the child (>= 1).
+        visits: M.v, visits of the child.
         total: M.s, sum of the child's scores.
         c: the exploration constant C >= 0.
 
     Returns:
         ``mean`` (exploitation), ``exploration`` and their sum ``value``.
     """
+    if not visits:
+        return {"mean": math.nan, "exploration": math.inf, "value": math.inf}
     mean = total / visits
     exploration = c * math.sqrt(math.log(parent_visits) / visits)
     return {"mean": mean, "exploration": exploration, "value": mean + exploration}
@@ -97,6 +103,8 @@ def ucb1_tuned(
     Returns:
         ``mean``, ``variance`` (the sample variance), ``exploration`` and ``value``.
     """
+    if not visits:
+        return {"mean": math.nan, "variance": math.nan, "exploration": math.inf, "value": math.inf}
     mean = total / visits
     variance = max(0.0, total_sq / visits - mean * mean)  # rounding can dip below 0
     log_n = math.log(parent_visits)
@@ -113,15 +121,17 @@ def puct(
     c: float,
     move: str,
     siblings: Siblings,
+    prior: float | None = None,
     priors: MoveValues | None = None,
     normalise: str = "raw",
 ) -> Terms:
     """PUCT: ``Q + C * P * sqrt(N.v) / (1 + M.v)``.
 
-    Q is the child's mean, ``"raw"`` or ``"minmax"``-normalised over the siblings,
-    ``(mean - min) / (max - min)`` (0.5 for each when all siblings have the same mean). P is
-    ``priors[move]`` (0 for a move not listed, not renormalised), or uniform ``1 / children`` when
-    ``priors`` is None or empty. N is N.v, the parent's visits. Sources: Silver et al. (2018),
+    Q is the child's mean, ``"raw"`` or ``"minmax"``-normalised over the visited siblings,
+    ``(mean - min) / (max - min)`` (0.5 for each when all have the same mean); an unvisited
+    child's Q is 0. P is the prior the log declared for this child, else ``priors[move]`` (0 for a
+    move not listed, not renormalised), else uniform ``1 / children``. N is N.v, the parent's
+    visits. Sources: Silver et al. (2018),
     https://doi.org/10.1126/science.aar6404; min-max Q: Schrittwieser et al. (2020),
     https://doi.org/10.1038/s41586-020-03051-4.
 
@@ -132,21 +142,25 @@ def puct(
         c: c_puct.
         move: the child's move (input).
         siblings: the children of the node choosing (input).
+        prior: the prior the log declared for this child (input), None if none.
         priors: P per move, or None for uniform.
         normalise: ``"raw"`` or ``"minmax"``.
 
     Returns:
         ``mean``, ``q``, ``prior``, ``exploration`` and ``value``.
     """
-    mean = total / visits
-    if normalise == "raw":
+    if normalise not in NORMALISATIONS:
+        raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
+    mean = total / visits if visits else math.nan
+    if not visits:
+        q = 0.0
+    elif normalise == "raw":
         q = mean
-    elif normalise == "minmax":
+    else:
         spread = siblings.max_mean - siblings.min_mean
         q = (mean - siblings.min_mean) / spread if spread > 0 else 0.5
-    else:
-        raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
-    prior = value_of(priors, move) if priors else 1.0 / siblings.count
+    if prior is None:
+        prior = value_of(priors, move) if priors else 1.0 / siblings.count
     exploration = c * prior * math.sqrt(parent_visits) / (1 + visits)
     return {"mean": mean, "q": q, "prior": prior, "exploration": exploration, "value": q + exploration}
 
@@ -180,7 +194,7 @@ def progressive_bias(
         ``mean``, ``bias``, ``exploration`` and ``value``.
     """
     base = ucb1(parent_visits, visits, total, c=c)
-    bias = w * value_of(heuristic, move) / math.sqrt(visits)
+    bias = w * value_of(heuristic, move) / math.sqrt(visits) if visits else 0.0
     return {
         "mean": base["mean"],
         "bias": bias,
@@ -262,7 +276,8 @@ def sample_threshold(
         values = [value_of(heuristic, m) for m in siblings.moves]
         best = max(values)
         probability = 1.0 / values.count(best) if h == best else 0.0
-    return {"mean": total / visits, "heuristic": h, PROBABILITY: probability, "value": probability}
+    mean = total / visits if visits else math.nan
+    return {"mean": mean, "heuristic": h, PROBABILITY: probability, "value": probability}
 
 
 def value_of(values: MoveValues | None, move: str) -> float:

@@ -58,7 +58,8 @@ class Rule:
         formula: LaTeX.
         source: where the formula comes from (papers, links).
         settings: the keyword settings, in the order a UI should show them (``c`` first).
-        inputs: per-child data the scoring passes: ``"move"``, ``"total_sq"``, ``"siblings"``.
+        inputs: per-child data the scoring passes: ``"move"``, ``"total_sq"``, ``"prior"``,
+            ``"siblings"``.
         terms: every term key the rule can return, in display order (``"value"`` last).
         labels: column headers for terms whose key is not what a reader expects.
     """
@@ -143,7 +144,7 @@ RULES: dict[str, Rule] = {
             Setting("priors", "prior P per move", "move_values", None,
                     help="one `move value` per line; empty = uniform 1/children; unlisted moves get 0"),
         ),
-        inputs=("move", "siblings"),
+        inputs=("move", "siblings", "prior"),
         terms=("mean", "q", "prior", "exploration", "value"),
     ),
     "progressive_bias": Rule(

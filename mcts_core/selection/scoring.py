@@ -1,9 +1,12 @@
 """A selection setting as one value, and selection itself: score a node's children, walk the path.
 
 :class:`Scoring` is the rule plus its settings (C included); every function that selects takes one.
-Ties between exactly equal values go to the smaller move (:func:`selection_key`). Where a rule
-draws at random (below a sample threshold) the path follows the most likely child, and
-:attr:`ChildScore.random` says the choice was a draw.
+Exact ties go to the smaller move, or, when the tree says ``ties = "first"``, to the first child in
+the node's order (:func:`selection_key`). Where a rule draws at random (below a sample threshold)
+the path follows the most likely child, and :attr:`ChildScore.random` says the choice was a draw.
+At a chance node nothing is selected: the path follows the most visited outcome
+(:attr:`ChildScore.sampled`). A child with a proven outcome (MCTS-Solver: a terminal or solved
+node) is worth exactly that outcome under every deterministic rule, as in OpenSpiel's MCTS.
 """
 
 from __future__ import annotations
@@ -99,13 +102,23 @@ def _hashable(value: Any) -> Any:
     return tuple(sorted(value.items())) if isinstance(value, Mapping) else value
 
 
-def selection_key(value: float, move: str) -> tuple[float, str]:
+def selection_key(value: float, tie: str | int) -> tuple[float, str | int]:
     """Sort key putting the child that selection picks first.
 
-    Larger value first; exactly equal floats tie, and a tie goes to the smaller move (by code
-    point, so ``a`` before ``b``, ``0`` before ``a``).
+    Larger value first; exactly equal floats tie, and the tie goes to the smaller ``tie``: the move
+    (by code point, so ``a`` before ``b``, ``0`` before ``a``) or the child's position in its
+    node's order, as the tree's ``ties`` says (:func:`tie_of`).
     """
-    return (-value, move)
+    return (-value, tie)
+
+
+def tie_of(tree: Tree, kid: int, position: int) -> str | int:
+    """What breaks an exact tie for this child: its move, or its position among its siblings."""
+    return position if tree.ties == "first" else tree.move[kid]
+
+
+SHARE = "share"  # the term of a chance node's outcome: its share of the node's visits
+OUTCOME = "outcome"  # the term of a child with a proven value
 
 
 @dataclass(frozen=True)
@@ -133,6 +146,11 @@ class ChildScore:
         return PROBABILITY in self.terms
 
     @property
+    def sampled(self) -> bool:
+        """True when this child is an outcome of a chance node (the path follows the most visited)."""
+        return SHARE in self.terms
+
+    @property
     def probability(self) -> float:
         """The chance selection picks this child: the drawn probability, or 1 / 0 when deterministic."""
         return self.terms.get(PROBABILITY, 1.0 if self.selected else 0.0)
@@ -141,14 +159,31 @@ class ChildScore:
 def siblings_of(tree: Tree, node: int) -> Siblings:
     """The siblings among which ``node`` chooses (``node`` must have children)."""
     kids = tree.children[node]
-    means = [tree.mean(kid) for kid in kids]
-    return Siblings(tuple(tree.move[kid] for kid in kids), min(means), max(means))
+    means = [tree.total[kid] / tree.visits[kid] for kid in kids if tree.visits[kid]]
+    return Siblings(tuple(tree.move[kid] for kid in kids), min(means, default=0.0), max(means, default=0.0))
 
 
-def _child_terms(tree: Tree, node: int, scoring: Scoring) -> Iterator[tuple[int, Terms]]:
-    """(child, terms) for every child of ``node`` in creation order, inputs filled in."""
+def _child_input(tree: Tree, kid: int, name: str):
+    """One per-child input of a formula."""
+    if name == "move":
+        return tree.move[kid]
+    if name == "total_sq":
+        return tree.total_sq[kid]
+    if name == "prior":
+        return tree.prior_of(kid)
+    raise ValueError(f"unknown rule input {name!r}")
+
+
+def _child_terms(tree: Tree, node: int, scoring: Scoring) -> Iterator[tuple[int, int, Terms]]:
+    """(child, position, terms) for every child of ``node`` in its order, inputs filled in."""
     kids = tree.children[node]
     if not kids:
+        return
+    if tree.is_chance(node):
+        parent_visits = tree.visits[node]
+        for position, kid in enumerate(kids):
+            share = tree.visits[kid] / parent_visits if parent_visits else 0.0
+            yield kid, position, {"mean": tree.mean(kid), SHARE: share, "value": float(tree.visits[kid])}
         return
     spec = scoring.spec
     arguments = scoring.keywords()
@@ -156,29 +191,33 @@ def _child_terms(tree: Tree, node: int, scoring: Scoring) -> Iterator[tuple[int,
     if "siblings" in spec.inputs:
         arguments["siblings"] = siblings_of(tree, node)
     parent_visits = tree.visits[node]
-    for kid in kids:
+    for position, kid in enumerate(kids):
         for name in per_child:
-            arguments[name] = getattr(tree, name)[kid]
-        yield kid, spec.function(parent_visits, tree.visits[kid], tree.total[kid], **arguments)
+            arguments[name] = _child_input(tree, kid, name)
+        terms = spec.function(parent_visits, tree.visits[kid], tree.total[kid], **arguments)
+        outcome = tree.outcome_of(kid)
+        if outcome is not None and PROBABILITY not in terms:
+            terms = {"mean": tree.mean(kid), OUTCOME: outcome, "value": outcome}
+        yield kid, position, terms
 
 
 def score_children(tree: Tree, node: int, scoring: Scoring) -> list[ChildScore]:
     """Score every child of ``node``, best first (sorted by :func:`selection_key`; empty for a leaf)."""
     scored = sorted(
         _child_terms(tree, node, scoring),
-        key=lambda item: selection_key(item[1]["value"], tree.move[item[0]]),
+        key=lambda item: selection_key(item[2]["value"], tie_of(tree, item[0], item[1])),
     )
     return [
         ChildScore(kid, tree.move[kid], tree.visits[kid], tree.total[kid], terms, rank)
-        for rank, (kid, terms) in enumerate(scored, start=1)
+        for rank, (kid, _, terms) in enumerate(scored, start=1)
     ]
 
 
 def select_child(tree: Tree, node: int, scoring: Scoring) -> int | None:
     """The child selection picks at ``node`` (the most likely one if drawn), or None at a leaf."""
     best, best_key = None, None
-    for kid, terms in _child_terms(tree, node, scoring):
-        key = selection_key(terms["value"], tree.move[kid])
+    for kid, position, terms in _child_terms(tree, node, scoring):
+        key = selection_key(terms["value"], tie_of(tree, kid, position))
         if best_key is None or key < best_key:  # no "best so far = 0": values may be negative
             best, best_key = kid, key
     return best
@@ -187,7 +226,7 @@ def select_child(tree: Tree, node: int, scoring: Scoring) -> int | None:
 def under_threshold(tree: Tree, node: int, scoring: Scoring) -> bool:
     """True when the choice at ``node`` is a random draw (False at a leaf)."""
     first = next(_child_terms(tree, node, scoring), None)
-    return first is not None and PROBABILITY in first[1]
+    return first is not None and PROBABILITY in first[2]
 
 
 def selected_nodes(tree: Tree, scoring: Scoring, *, start: int = ROOT) -> list[int]:
@@ -201,5 +240,5 @@ def selected_nodes(tree: Tree, scoring: Scoring, *, start: int = ROOT) -> list[i
 
 
 def select_path(tree: Tree, scoring: Scoring) -> str:
-    """The moves selection follows from the root to a leaf (the puzzle's answer)."""
-    return "".join(tree.move[node] for node in selected_nodes(tree, scoring)[1:])
+    """The moves selection follows from the root to a leaf, as :meth:`Tree.path` writes them."""
+    return tree.path(selected_nodes(tree, scoring)[-1])

@@ -12,6 +12,12 @@ Every command reads any accepted input on stdin: puzzle text, a JSON Lines log o
   root a child.
 * ``python -m mcts_core tree [--c C] [--rule R]``: the tree as a JSON tree dump, with
   ``"selected": move`` on every node with children (the child the rule picks there at that C).
+* ``python -m mcts_core search --game G [--moves M] --simulations N [--seconds S] [--c C]
+  [--rule R] [--seed K] [--progress]``: runs our MCTS on an OpenSpiel game and writes its JSON
+  Lines log to stdout as it goes (reads no input). See :mod:`mcts_core.search.commands`.
+* ``python -m mcts_core arena --game G --c 0.1,1,10 [--games N] [--simulations N] [--opponent
+  random|mcts:C] [--seed K] [--workers W] [--no-store] [--progress]``: playing strength at each C,
+  as CSV ``c,games,wins,draws,losses,score,low,high``. Ctrl-C stops it with exit status 130.
 
 C comes from ``--c``, else from the input; the rule from ``--rule``, else from the input, else UCB1.
 Bad input exits with status 2 and one line on stderr: ``error: line N: what is wrong``. Bad
@@ -67,6 +73,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         allow_abbrev=False,
     )
     _selection_options(tree_parser)
+    _search_commands(commands)
     arguments = parser.parse_args(argv)
     if arguments.command == "sweep" and not arguments.c_min < arguments.c_max:
         parser.error(
@@ -78,6 +85,45 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         if arguments.rule not in RULES:
             parser.error(f"unknown rule {arguments.rule!r}; known: {', '.join(RULES)}")
     return arguments
+
+
+def _search_commands(commands) -> None:
+    """The ``search`` and ``arena`` subcommands: our MCTS on OpenSpiel games (no stdin)."""
+
+    def game_options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--game", required=True, help="an OpenSpiel game string, e.g. tic_tac_toe or connect_four(rows=5)")
+        parser.add_argument("--moves", default="", help='the start position: action ids or names, space-separated, or a JSON array (names with spaces)')
+        parser.add_argument("--rule", help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
+        parser.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
+
+    search_parser = commands.add_parser(
+        "search", help="run our MCTS on an OpenSpiel game, writing its JSON Lines log to stdout",
+        description="Run MCTS with our selection rules on an OpenSpiel game; the log goes to stdout.",
+        allow_abbrev=False,
+    )
+    game_options(search_parser)
+    search_parser.add_argument("--simulations", type=int, help="simulation budget (at most 1,000,000)")
+    search_parser.add_argument("--seconds", type=float, help="time budget in seconds (at most 600)")
+    search_parser.add_argument("--c", type=_c_argument, help="exploration constant (default: the rule's)")
+    search_parser.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    arena_parser = commands.add_parser(
+        "arena", help="playing strength at each C: CSV c,games,wins,draws,losses,score,low,high",
+        description="MCTS at each C plays games against an opponent; prints one CSV row per C.",
+        allow_abbrev=False,
+    )
+    game_options(arena_parser)
+    arena_parser.add_argument("--c", dest="c_values", type=_c_list, required=True, help="C values, comma-separated: 0.1,1,10")
+    arena_parser.add_argument("--games", type=int, default=100, help="games per C (default 100)")
+    arena_parser.add_argument("--simulations", type=int, default=200, help="simulations per search (default 200)")
+    arena_parser.add_argument("--opponent", default="random", help="random (default) or mcts:C")
+    arena_parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    arena_parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    arena_parser.add_argument("--no-store", action="store_true", help="neither reuse nor store results in the data folder")
+
+
+def _c_list(text: str) -> list[float]:
+    """Comma-separated C values."""
+    return [_c_argument(part) for part in text.split(",")]
 
 
 def _scoring(arguments: argparse.Namespace, c: float | None, rule: str | None):
@@ -98,6 +144,10 @@ def _format_intervals(intervals) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     arguments = _arguments(argv)
+    if arguments.command in ("search", "arena"):
+        from .search import commands
+
+        return commands.run(arguments)
     try:
         text = decode_text(sys.stdin.buffer.read())
         if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):

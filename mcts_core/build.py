@@ -328,7 +328,7 @@ def _build_levels(playouts: Playouts, count: int) -> Tree:
         child_start=array("i", child_start.astype(np.int32).tobytes()),
         child_list=array("i", child_list.astype(np.int32).tobytes()),
         reached=array("i", number[reached].astype(np.int32).tobytes()),
-        player=with_root("b", 0, depths % players),
+        player=array("b", bytes(nodes)) if players == 1 else with_root("b", 0, depths % players),
         flags=array("B", bytes(nodes)),
         players=players,
         ties=playouts.ties,
@@ -345,7 +345,7 @@ def _group_sums(np, group, scores, groups: int, visits):
     totals = np.bincount(group, weights=scores, minlength=groups)
     negative_zero = (scores == 0.0) & np.signbit(scores)
     if negative_zero.any():
-        zeros = np.bincount(group, weights=negative_zero, minlength=groups)
+        zeros = np.bincount(group[negative_zero], minlength=groups)
         totals[zeros == visits] = -0.0
     return totals
 

@@ -272,7 +272,7 @@ def test_the_arrow_reader_gives_the_line_readers_playouts(players, returns):
     assert len(text) > log_module.ARROW_THRESHOLD
     lines = text.splitlines()
     header = log_module._header(lines[0], 1)
-    fast = log_module._read_with_arrow(text, lines, 0, header, 2_000_000)
+    fast = log_module._read_with_arrow(text, 2_000_000)
     slow = log_module._Reader(header, 2_000_000).read(lines, 1)
     assert fast is not None and fast == slow
     assert parse_log(text) == slow
@@ -288,7 +288,7 @@ def test_the_arrow_reader_steps_aside_and_the_line_reader_decides(broken):
     lines.insert(1000, broken)
     text = "\n".join(lines) + "\n"
     header = log_module._header(lines[0], 1)
-    assert log_module._read_with_arrow(text, lines, 0, header, 2_000_000) is None
+    assert log_module._read_with_arrow(text, 2_000_000) is None
     try:
         slow = log_module._Reader(header, 2_000_000).read(lines, 1)
     except ParseError as error:

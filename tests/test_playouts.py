@@ -1,5 +1,7 @@
 """The parser: what it accepts, and a line-numbered message for everything it refuses."""
 
+import math
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -204,3 +206,65 @@ def test_fast_path_agrees_with_one_line_broken(seed):
     text = "\n".join(lines) + "\n"
     want = outcome(playouts_module._parse_lines, text, max_playouts=MAX_PLAYOUTS)
     assert outcome(parse_playouts, text) == want
+
+
+# --- The columnar reader (pyarrow's CSV reader) that the fast path uses for large inputs: the same
+# Playouts, or it steps aside. Made to run on small inputs by lowering its threshold.
+
+
+@pytest.fixture
+def columnar(monkeypatch):
+    monkeypatch.setattr(playouts_module, "COLUMNAR_BYTES", 0)
+
+
+def test_columnar_reader_gives_the_line_by_line_result(columnar):
+    rng = random.Random(4)
+    for header in (True, False):
+        for end in ("\n", "\r\n"):
+            lines = _plain_log(rng, 80, header)
+            text = end.join(lines) + end
+            fast = playouts_module._parse_plain(text, MAX_PLAYOUTS)
+            assert fast is not None and fast == playouts_module._parse_lines(text, MAX_PLAYOUTS)
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(_line, min_size=1, max_size=8),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+    st.sampled_from([MAX_PLAYOUTS, 2]),
+)
+def test_columnar_reader_and_line_by_line_path_agree_on_random_near_plain_input(lines, end, final, limit):
+    text = end.join(lines) + (end if final else "")
+    want = outcome(playouts_module._parse_lines, text, max_playouts=limit)
+    original = playouts_module.COLUMNAR_BYTES
+    playouts_module.COLUMNAR_BYTES = 0
+    try:
+        assert outcome(parse_playouts, text, max_playouts=limit) == want
+    finally:
+        playouts_module.COLUMNAR_BYTES = original
+
+
+_number_text = st.text(alphabet="0123456789+-.eE", min_size=1, max_size=12)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_number_text, min_size=1, max_size=5))
+def test_columnar_scores_are_pythons_floats_or_the_line_reader_decides(scores):
+    text = "".join(f"a {score}\n" for score in scores)
+    want = outcome(playouts_module._parse_lines, text, max_playouts=MAX_PLAYOUTS)
+    original = playouts_module.COLUMNAR_BYTES
+    playouts_module.COLUMNAR_BYTES = 0
+    try:
+        got = outcome(parse_playouts, text)
+    finally:
+        playouts_module.COLUMNAR_BYTES = original
+    assert got == want
+    if not isinstance(want, tuple):  # parsed: the same floats, down to the sign of zero
+        assert [math.copysign(1, x) for x in got.returns] == [math.copysign(1, x) for x in want.returns]
+
+
+def test_columnar_reader_keeps_quotes_and_na_as_moves(columnar):
+    text = '2 1\n"a" 1\nNA 2\n'
+    fast = playouts_module._parse_plain(text, MAX_PLAYOUTS)
+    assert fast is not None and fast.words == ('"a"', "NA") and tuple(fast.scores) == (1.0, 2.0)

@@ -46,15 +46,15 @@ def parse_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> Playouts:
     Raises:
         ParseError: the first bad line, with the key at fault.
     """
+    if len(text) >= ARROW_THRESHOLD:
+        fast = _read_with_arrow(text, max_records)
+        if fast is not None:
+            return fast
     lines = text.splitlines()
     header_at = next((i for i, line in enumerate(lines) if line.strip()), None)
     if header_at is None:
         raise ParseError(1, "the log is empty: expected a header line like {\"mcts_log\": 1}")
     header = _header(lines[header_at], header_at + 1)
-    if len(text) >= ARROW_THRESHOLD:
-        fast = _read_with_arrow(text, lines, header_at, header, max_records)
-        if fast is not None:
-            return fast
     return _Reader(header, max_records).read(lines, header_at + 1)
 
 
@@ -298,19 +298,24 @@ def narrow_ids(ids: array, count: int) -> array:
     return ids if ids.typecode == code else array(code, ids)
 
 
-def _read_with_arrow(
-    text: str, lines: list[str], header_at: int, header: _Header, max_records: int
-) -> Playouts | None:
+def _read_with_arrow(text: str, max_records: int) -> Playouts | None:
     """Plain simulation logs through pyarrow's JSON reader; None when the line reader must decide.
 
-    Accepts only records with exactly ``path`` (strings) and ``score`` or ``returns`` (finite
-    numbers, one per player), no blank or CRLF lines. It never raises.
+    Accepts only a header on the first line and records with exactly ``path`` (strings) and
+    ``score`` or ``returns`` (finite numbers, one per player), no blank or CRLF lines. It never
+    raises.
     """
-    body = lines[header_at + 1 :]
-    if not body or len(body) > max_records or "\r" in text or any(not line.strip() for line in body):
+    header_end = text.find("\n")
+    if header_end < 0 or "\r" in text or '"node"' in text:
+        return None  # one line, CRLF, or facts: the line reader
+    try:
+        header = _header(text[:header_end], 1)
+    except ParseError:
         return None
-    if '"node"' in text:
-        return None  # facts: the line reader
+    body = text[header_end + 1 :]
+    count = body.count("\n") + (0 if body.endswith("\n") else 1)
+    if not body.strip() or count > max_records or body.startswith("\n") or "\n\n" in body:
+        return None
     try:
         import numpy as np
         import pyarrow as pa
@@ -320,14 +325,15 @@ def _read_with_arrow(
         return None
     schema = pa.schema([("path", pa.list_(pa.string())), ("score", pa.float64()), ("returns", pa.list_(pa.float64()))])
     try:
+        raw = pa.py_buffer(text.encode("utf-8"))
         table = pj.read_json(
-            pa.py_buffer("\n".join(body).encode("utf-8")),
+            raw[len(text[: header_end + 1].encode("utf-8")) :],
             read_options=pj.ReadOptions(block_size=1 << 24),
             parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"),
         )
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, ValueError):
         return None
-    if table.num_rows != len(body):
+    if table.num_rows != count:
         return None
     path = table.column("path").combine_chunks()
     score = table.column("score").combine_chunks()
@@ -335,8 +341,9 @@ def _read_with_arrow(
     if path.null_count:
         return None
     flat = path.flatten()
-    if flat.null_count or (len(flat) and pc.min(pc.utf8_length(flat)).as_py() == 0):
-        return None
+    flat_offsets = np.frombuffer(flat.buffers()[1], dtype=np.int32)[flat.offset : flat.offset + len(flat) + 1]
+    if flat.null_count or (len(flat) and np.diff(flat_offsets).min() == 0):
+        return None  # an empty move: the line reader words the error
     offsets = np.asarray(path.offsets)
     if len(offsets) > 1 and int(np.diff(offsets).max(initial=0)) > MAX_MOVES:
         return None
@@ -361,13 +368,13 @@ def _read_with_arrow(
     moves = tuple(encoded.dictionary.to_pylist())
     ids = np.asarray(encoded.indices)
     id_type = "B" if len(moves) <= 1 << 8 else "H" if len(moves) <= 1 << 16 else "i"
-    first_line = header_at + 2
+    first_line = 2
     return Playouts(
         moves=moves,
         starts=array("q", offsets.astype(np.int64).tobytes()),
         move_ids=array(id_type, ids.astype({"B": np.uint8, "H": np.uint16, "i": np.int32}[id_type]).tobytes()),
         returns=array("d", values.astype(np.float64).tobytes()),
-        lines=range(first_line, first_line + len(body)),
+        lines=range(first_line, first_line + count),
         c=header.c,
         players=players,
         ties=header.ties,

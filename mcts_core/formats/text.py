@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from ..numbers import C_RULE, is_valid_c, parse_number
 from ..playouts import TIES, Playouts
 from .common import MAX_MOVES, MAX_PLAYOUTS, ParseError
+from .text_columns import ASCII_MOVES
 
 # A header is "<integer> <number>". A one-move playout whose move is a digit ("3 0.1") looks the
 # same; the puzzle format always has a header, so the header reading wins and a wrong N is reported
@@ -31,6 +32,9 @@ _HEADER_N = re.compile(r"[+-]?[0-9]+")
 DIRECTIVES = ("#players", "#ties")
 # Above this many characters of moves, numpy turns them into move ids faster than a Python loop.
 _NUMPY_MOVES = 200_000
+# Above this many bytes, well-formed text is read into columns by numpy and pyarrow (text_columns.py)
+# instead of being split into a Python string per field.
+COLUMNAR_BYTES = 1 << 20
 
 
 def parse_playouts(text: str, *, max_playouts: int = MAX_PLAYOUTS) -> Playouts:
@@ -124,25 +128,24 @@ def playouts_of(
 ) -> Playouts:
     """Playouts from words of one-character moves and player 0's scores, as columns.
 
-    Move ids follow the characters' order (``moves`` is sorted). With 2 players the other player's
-    return is the score's negation.
+    An ASCII move's id is its byte value (``moves`` is the ASCII table); other moves are numbered
+    by their order among the distinct characters. With 2 players the other player's return is the
+    score's negation.
     """
     joined = "".join(words)
     starts = array("q", [0])
-    if len(joined) >= _NUMPY_MOVES:
+    if joined.isascii():
+        moves, move_ids = ASCII_MOVES, array("B", joined.encode("ascii"))
+    elif len(joined) >= _NUMPY_MOVES:
         moves, move_ids = _ids_with_numpy(joined)
-        import numpy as np
-
-        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-        starts.frombytes(np.cumsum(lengths).tobytes())
     else:
         moves = tuple(sorted(set(joined)))
         number = {move: index for index, move in enumerate(moves)}
         move_ids = array("B" if len(moves) <= 1 << 8 else "i", [number[move] for move in joined])
-        total = 0
-        for word in words:
-            total += len(word)
-            starts.append(total)
+    total = 0
+    for word in words:
+        total += len(word)
+        starts.append(total)
     returns = array("d", scores)
     if players == 2:
         returns = array("d", [value for score in scores for value in (score, -score)])
@@ -150,20 +153,12 @@ def playouts_of(
 
 
 def _ids_with_numpy(joined: str) -> tuple[tuple[str, ...], array]:
-    """The sorted distinct characters of ``joined`` and each character's index among them."""
+    """The sorted distinct characters of non-ASCII ``joined`` and each character's index among them."""
     import numpy as np
 
-    if joined.isascii():
-        codes = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
-        present = np.flatnonzero(np.bincount(codes, minlength=256))
-        lookup = np.zeros(256, dtype=np.uint8)
-        lookup[present] = np.arange(present.size)
-        ids = lookup[codes]
-        moves = tuple(chr(code) for code in present)
-    else:
-        codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-        present, ids = np.unique(codes, return_inverse=True)
-        moves = tuple(chr(int(code)) for code in present)
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    present, ids = np.unique(codes, return_inverse=True)
+    moves = tuple(chr(int(code)) for code in present)
     code = "B" if len(moves) <= 1 << 8 else "i"
     return moves, array(code, ids.astype(np.uint8 if code == "B" else np.int32).tobytes())
 
@@ -196,6 +191,10 @@ def _parse_plain(text: str, max_playouts: int) -> Playouts | None:
     # One space then one newline, line after line: every line holds exactly one space.
     if raw.translate(None, _NOT_SEPARATOR) != b" \n" * count:
         return None
+    if len(raw) >= COLUMNAR_BYTES:
+        from .text_columns import parse_plain_columns
+
+        return parse_plain_columns(raw, count, max_playouts)
     fields = text.split()
     if len(fields) != 2 * count:
         return None  # a line starts or ends with its space

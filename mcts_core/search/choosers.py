@@ -1,0 +1,102 @@
+"""The child a simulation steps into at a decision node: our rule, as the tree read from the log scores it.
+
+Every chooser picks exactly the child :func:`mcts_core.selection.select_child` picks on the same
+statistics with ``ties = "first"`` (the first of exactly equal values, in the engine's order):
+
+* UCB1 and PUCT have loops of their own, for speed, that compute every value with the same float
+  operations in the same order as :mod:`mcts_core.selection.formulas` (tests compare the bits);
+* every other rule calls :func:`~mcts_core.selection.select_child` on the live tree itself;
+* below a sample threshold a rule draws instead of maximising: the chooser then draws a child
+  with the seeded RNG, each with its ``probability`` term. Such a step is random: a reader of the
+  log can check only that the drawn child had a chance, not which one was drawn.
+
+A search proves no outcomes, so the fast loops need not treat proven children.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+from ..selection import PROBABILITY, Scoring, score_children, select_child, under_threshold
+from ..selection.formulas import NORMALISATIONS, value_of
+from .live_tree import LiveTree
+
+Chooser = Callable[[LiveTree, int, random.Random], int]
+
+
+def chooser_for(scoring: Scoring) -> Chooser:
+    """The function that picks a child for ``scoring``: ``choose(tree, node, rng) -> child``."""
+    if scoring.rule == "ucb1":
+        c = scoring.c
+        return lambda tree, node, rng: _first_best(tree.children[node], ucb1_values(tree, node, c))
+    if scoring.rule == "puct":
+        c, normalise = scoring.c, scoring.settings.get("normalise", "raw")
+        if normalise not in NORMALISATIONS:
+            raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
+        priors = scoring.settings.get("priors")
+        return lambda tree, node, rng: _first_best(
+            tree.children[node], puct_values(tree, node, c, normalise=normalise, priors=priors)
+        )
+    if PROBABILITY in scoring.spec.terms:
+        return lambda tree, node, rng: _drawn_or_selected(tree, node, rng, scoring)
+    return lambda tree, node, rng: select_child(tree, node, scoring)
+
+
+def _first_best(kids: list[int], values: list[float]) -> int:
+    """The first child of largest value (``max`` keeps the first of equal values)."""
+    return kids[values.index(max(values))]
+
+
+def ucb1_values(tree: LiveTree, node: int, c: float) -> list[float]:
+    """Each child's ``M.s / M.v + C * sqrt(ln(N.v) / M.v)``, +inf at 0 visits, as :func:`ucb1` computes it."""
+    visits, total = tree.visits, tree.total
+    parent_visits = visits[node]
+    if not parent_visits:  # no child has a visit yet
+        return [math.inf] * len(tree.children[node])
+    log_n = math.log(parent_visits)
+    sqrt = math.sqrt
+    return [
+        total[kid] / v + c * sqrt(log_n / v) if (v := visits[kid]) else math.inf
+        for kid in tree.children[node]
+    ]
+
+
+def puct_values(tree: LiveTree, node: int, c: float, *, normalise: str = "raw",
+                priors: dict[str, float] | None = None) -> list[float]:
+    """Each child's ``Q + C * P * sqrt(N.v) / (1 + M.v)`` as :func:`puct` computes it.
+
+    Q is the mean (``"raw"``) or min-max normalised over the visited children, 0 at 0 visits; P
+    is the child's declared prior, else ``priors[move]``, else uniform.
+    """
+    visits, total, kids = tree.visits, tree.total, tree.children[node]
+    sqrt_n = math.sqrt(visits[node])
+    uniform = 1.0 / len(kids)
+    if normalise == "minmax":
+        means = [total[kid] / visits[kid] for kid in kids if visits[kid]]
+        low, high = min(means, default=0.0), max(means, default=0.0)
+        spread = high - low
+    values = []
+    for kid in kids:
+        v = visits[kid]
+        if not v:
+            q = 0.0
+        elif normalise == "raw":
+            q = total[kid] / v
+        else:
+            q = (total[kid] / v - low) / spread if spread > 0 else 0.5
+        prior = tree.prior_of(kid)
+        if prior is None:
+            prior = value_of(priors, tree.move[kid]) if priors else uniform
+        values.append(q + c * prior * sqrt_n / (1 + v))
+    return values
+
+
+def _drawn_or_selected(tree: LiveTree, node: int, rng: random.Random, scoring: Scoring) -> int:
+    """Below the threshold a child drawn with its probability; otherwise the rule's choice."""
+    if not under_threshold(tree, node, scoring):
+        return select_child(tree, node, scoring)
+    chance = {score.node: score.probability for score in score_children(tree, node, scoring)}
+    kids = tree.children[node]
+    return rng.choices(kids, weights=[chance[kid] for kid in kids])[0]

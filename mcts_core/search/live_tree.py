@@ -1,0 +1,125 @@
+"""The tree a running search grows: plain growing lists, readable through the Tree interface.
+
+:func:`mcts_core.selection.select_child` and :func:`~mcts_core.selection.score_children` take a
+:class:`LiveTree` as they take a :class:`~mcts_core.tree.Tree` (the same ``children[node]``,
+``visits``, ``total``, ``total_sq``, ``move[node]``, ``prior_of``, ``outcome_of``, ``is_chance``,
+``ties``), so a search scores children with the very code that scores a tree read from its log.
+
+Node 0 is the root; a node's children are created together when it is expanded, in the engine's
+order, with 0 visits. ``ties`` is ``"first"``: exact ties go to the first child in that order.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+
+from ..tree import CHANCE, TERMINAL
+
+
+class LiveTree:
+    """An MCTS tree under construction.
+
+    Attributes:
+        players: how many players the game has.
+        ties: ``"first"`` (exact ties go to the first child in the engine's order).
+        move: the name of the move leading into each node (``""`` for the root).
+        action: the engine's action id leading into each node (0 for the root).
+        depth: moves from the root.
+        visits: simulations that passed through the node.
+        total: sum of their returns for the player who moved into the node (``view``).
+        total_sq: sum of those returns squared.
+        view: whose return the node's total adds: the player at its parent (the root: the player
+            at the root).
+        player: who moves at the node; at a chance node, the player whose view its outcomes'
+            totals take (the player who moved into it).
+        flags: the :data:`~mcts_core.tree.CHANCE` and :data:`~mcts_core.tree.TERMINAL` bits.
+        children: each node's children (empty until it is expanded).
+        odds: a chance node's outcome probabilities, in its children's order.
+        prior: each node's prior as its parent's child (NaN: none), or None when no node has one.
+    """
+
+    ties = "first"
+
+    def __init__(self, players: int, root_player: int, *, priors: bool = False):
+        self.players = players
+        self.move = [""]
+        self.action = [0]
+        self.depth = [0]
+        self.visits = [0]
+        self.total = [0.0]
+        self.total_sq = [0.0]
+        self.view = [root_player]
+        self.player = [root_player]
+        self.flags = [0]
+        self.children: list[list[int]] = [[]]
+        self.odds: dict[int, list[float]] = {}
+        self.prior = array("d", [math.nan]) if priors else None
+
+    def __len__(self) -> int:
+        return len(self.move)
+
+    def expand(self, node: int, player: int, flags: int, actions: list[int], names: list[str],
+               priors: list[float] | None = None, odds: list[float] | None = None) -> None:
+        """Sets who moves at ``node`` and its flags, and creates its children with 0 visits."""
+        self.player[node] = player
+        self.flags[node] = flags
+        if odds is not None:
+            self.odds[node] = odds
+        first = len(self.move)
+        count = len(actions)
+        self.children[node] = list(range(first, first + count))
+        self.move.extend(names)
+        self.action.extend(actions)
+        self.depth.extend([self.depth[node] + 1] * count)
+        self.visits.extend([0] * count)
+        self.total.extend([0.0] * count)
+        self.total_sq.extend([0.0] * count)
+        self.view.extend([player] * count)
+        self.player.extend([player] * count)  # until the child is expanded
+        self.flags.extend([0] * count)
+        self.children.extend([] for _ in range(count))
+        if self.prior is not None:
+            self.prior.extend(priors if priors is not None else [math.nan] * count)
+
+    def backpropagate(self, path: list[int], returns: list[float]) -> None:
+        """Adds one visit and each node's view of ``returns`` to every node on ``path``."""
+        visits, total, total_sq, view = self.visits, self.total, self.total_sq, self.view
+        for node in path:
+            score = returns[view[node]]
+            visits[node] += 1
+            total[node] += score
+            total_sq[node] += score * score
+
+    def is_chance(self, node: int) -> bool:
+        return bool(self.flags[node] & CHANCE)
+
+    def is_terminal(self, node: int) -> bool:
+        return bool(self.flags[node] & TERMINAL)
+
+    def prior_of(self, node: int) -> float | None:
+        """The prior the search declared for this node as its parent's child, None when none."""
+        if self.prior is None or math.isnan(self.prior[node]):
+            return None
+        return self.prior[node]
+
+    def outcome_of(self, node: int) -> None:
+        """No node has a proven value: this search proves nothing (no MCTS-Solver)."""
+        return None
+
+    def mean(self, node: int) -> float:
+        """``total / visits``; NaN at 0 visits."""
+        visits = self.visits[node]
+        return self.total[node] / visits if visits else math.nan
+
+    def mover(self, node: int) -> int:
+        """The player whose view the node's total takes."""
+        return self.view[node]
+
+    def tie_order(self, node: int) -> list[int]:
+        """The node's children in tie order: the engine's."""
+        return list(self.children[node])
+
+    def max_visited_depth(self) -> int:
+        """The depth of the deepest node with a visit."""
+        return max((d for d, v in zip(self.depth, self.visits) if v), default=0)

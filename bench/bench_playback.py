@@ -1,116 +1,106 @@
-"""Playback benchmark: snapshots by checkpoint replay against rebuilding the tree at every k.
+"""Playback benchmark: time per step and resident memory while stepping back and forth on a large log.
 
 Usage (from the repository root)::
 
-    python bench/bench_playback.py                     # 500, 200k and 1M playouts
-    python bench/bench_playback.py --sizes 200000 --frames 20
+    python bench/bench_playback.py                       # 1,000,000 and 2,000,000 playouts
+    python bench/bench_playback.py --sizes 200000 --steps 10
 
-For each size it times, on the same seeded synthetic log as bench/bench_core.py:
+Each size runs in a fresh subprocess (so resident memory is its own): parse + build the log
+(bench_core's synthetic text), then, as the Playback page does with a stride of 1,000 playouts,
+"Next" steps forward, "Previous" steps back, a jump to a random k, and back and forth between
+two k. It prints the median seconds per kind of step and VmRSS (MiB) after the load, after the
+first frame and after every further step (flat memory: the last numbers do not grow).
 
-* building the checkpoints of a :class:`~mcts_core.playback.Playback` (one replay of the log) and the
-  memory the checkpoints hold (tracemalloc, on top of the full tree the app has anyway);
-* ``frame(k)`` (tree after k playouts + the step record) for random k, against
-  ``build_tree(playouts, upto=k)`` for the same k;
-* :func:`~mcts_core.playback.race` (one pass) against the naive k rebuilds it replaces, the latter
-  estimated from a few timed rebuilds because running it in full would take hours at 1M.
-
-Medians are reported. Nothing here is a test: numbers go into bench/RESULTS.md with the command.
+Nothing here is a test: numbers go into bench/RESULTS.md with the command that produced them.
 """
 
 from __future__ import annotations
 
 import argparse
-import platform
+import json
 import random
 import statistics
+import subprocess
 import sys
 import time
-import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-for folder in (ROOT, ROOT / "bench"):
-    if str(folder) not in sys.path:
-        sys.path.insert(0, str(folder))
-
-from bench_core import input_file  # noqa: E402  (the same seeded logs as the core benchmark)
-
-from mcts_core import build_tree, parse_playouts  # noqa: E402
-from mcts_core.playback import Playback, race  # noqa: E402
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 
-def timed(function, *args, **kwargs):
-    """(result, seconds) of one call."""
-    start = time.perf_counter()
-    result = function(*args, **kwargs)
-    return result, time.perf_counter() - start
+def rss_mib() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
-def median_time(function, arguments) -> float:
-    """Median seconds of ``function(argument)`` over the arguments."""
-    return statistics.median(timed(function, argument)[1] for argument in arguments)
+def worker(count: int, steps: int) -> dict:
+    from bench_core import input_file
+    from mcts_core import build_tree, parse_playouts
+    from mcts_core.memory import return_free_memory
+    from mcts_core.playback import Playback
 
-
-def measure(count: int, seed: int, frames: int) -> dict[str, float]:
-    """All timings for one log size, in seconds (memory in MiB)."""
-    playouts = parse_playouts(input_file(count, seed).read_text())
+    text = input_file(count, 2024).read_text()
+    playouts = parse_playouts(text)
+    del text
     tree = build_tree(playouts)
+    return_free_memory()  # as the app does after loading an input
     playback = Playback(playouts, tree)
-    checkpoints, build_seconds = timed(playback.checkpoints)
-    tracemalloc.start()  # a second build, traced: tracing would distort the timing above
-    traced = Playback(playouts, tree).checkpoints()
-    checkpoint_mib = tracemalloc.get_traced_memory()[0] / 2**20
-    tracemalloc.stop()
-    del traced
-    rng = random.Random(seed)
-    ks = [rng.randint(1, count - 1) for _ in range(frames)]
-    rebuild_seconds = [timed(build_tree, playouts, upto=k)[1] for k in ks[: max(3, frames // 4)]]
-    # Rebuilding at every k costs sum over k of build(k), about count/2 times build(count/2).
-    naive_race = statistics.median(s / k for s, k in zip(rebuild_seconds, ks)) * count * (count + 1) / 2
+    memory = {"loaded": rss_mib()}
+    stride = 1_000
+    k = count // 2
+    times: dict[str, list[float]] = {}
+    rss_after: list[float] = []
+
+    def step(kind: str, to: int) -> None:
+        start = time.perf_counter()
+        playback.frame(to)
+        times.setdefault(kind, []).append(time.perf_counter() - start)
+        rss_after.append(rss_mib())
+
+    step("first frame (jump)", k)
+    memory["first frame"] = rss_mib()
+    rng = random.Random(1)
+    for _ in range(steps):
+        step("next (+1,000)", k + stride)
+        step("previous (back 1,000)", k)
+        k = rng.randrange(stride, count - stride)
+        step("jump (random k)", k)
     return {
-        "playouts": count,
+        "count": count,
         "nodes": len(tree),
-        "interval": playback.interval,
-        "checkpoints": len(checkpoints),
-        "build": build_seconds,
-        "checkpoint_mib": checkpoint_mib,
-        "frame": median_time(playback.frame, ks),
-        "rebuild": statistics.median(rebuild_seconds),
-        "race": timed(race, tree, playouts)[1],
-        "naive_race": naive_race,
+        "times": {kind: statistics.median(values) for kind, values in times.items()},
+        "memory": memory,
+        "rss_after_steps": rss_after,
     }
 
 
-def report(rows: list[dict[str, float]], command: str) -> str:
-    """The markdown block for bench/RESULTS.md."""
-    lines = [
-        f"Command: `{command}` ({platform.python_implementation()} {platform.python_version()}, "
-        f"{platform.machine()}, 2 shared cores). Seconds unless noted; medians.",
-        "",
-        "| playouts | nodes | checkpoints (interval) | Playback.checkpoints() | checkpoint memory | frame(k) random k "
-        "| build_tree(upto=k) same k | race(), one pass | race by rebuilding at every k (estimate) |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
-    for row in rows:
-        lines.append(
-            f"| {row['playouts']:,} | {row['nodes']:,} | {row['checkpoints']} ({row['interval']:,}) "
-            f"| {row['build']:.3f} | {row['checkpoint_mib']:.0f} MiB | {row['frame']:.4f} "
-            f"| {row['rebuild']:.4f} | {row['race']:.3f} | {row['naive_race']:,.3g} |"
-        )
-    return "\n".join(lines)
-
-
-def main(argv=None):
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="500,200000,1000000", help="comma-separated playout counts")
-    parser.add_argument("--frames", type=int, default=12, help="random k timed per size")
-    parser.add_argument("--seed", type=int, default=2024)
-    args = parser.parse_args(argv)
-    rows = []
-    for count in (int(size) for size in args.sizes.split(",")):
-        rows.append(measure(count, args.seed, args.frames))
-        print(rows[-1], file=sys.stderr)
-    print(report(rows, "python " + " ".join(["bench/bench_playback.py", *(argv or sys.argv[1:])])))
+    parser.add_argument("--sizes", default="1000000,2000000")
+    parser.add_argument("--steps", type=int, default=8, help="rounds of next, previous and a random jump")
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.worker:
+        print(json.dumps(worker(arguments.worker, arguments.steps)))
+        return
+    for count in map(int, arguments.sizes.split(",")):
+        output = subprocess.run(
+            [sys.executable, __file__, "--worker", str(count), "--steps", str(arguments.steps)],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        result = json.loads(output.splitlines()[-1])
+        rss = result["rss_after_steps"]
+        print(f"\n{count:,} playouts, {result['nodes']:,} nodes")
+        print("| step | median seconds |\n|---|---:|")
+        for kind, seconds in result["times"].items():
+            print(f"| {kind} | {seconds:.3f} |")
+        print(f"VmRSS MiB: loaded {result['memory']['loaded']:.0f}, after the first frame "
+              f"{result['memory']['first frame']:.0f}, after {len(rss)} steps: min {min(rss):.0f}, "
+              f"max {max(rss):.0f}, last {rss[-1]:.0f}")
 
 
 if __name__ == "__main__":

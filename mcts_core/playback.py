@@ -1,15 +1,16 @@
 """Playback of a log playout by playout: the tree after any k playouts, what playout k changed, and
-how the root children's statistics race, without rebuilding the tree k times.
+how the root children's statistics race, with memory that stays flat however the user steps.
 
-Everything is derived from the tree built from the whole log (:func:`~mcts_core.tree.build_tree`):
+Everything is derived from the tree built from the whole log (:func:`~mcts_core.build.build_tree`):
 nodes are numbered in creation order, so the tree after k playouts holds exactly the nodes created by
 playouts 0..k-1 (a prefix of the numbering), and ``tree.reached[p]`` with the parent pointers gives
-the nodes playout p updated. Only the statistics need a replay, each node adding the return of the
-player who moved into it. :class:`Playback` keeps checkpoints of
-the statistics every ``interval`` playouts and replays from the nearest one, adding the scores in
-playout order exactly as ``build_tree`` does, so every snapshot equals ``build_tree(playouts,
-upto=k)`` bit for bit. :func:`race` walks the log once and samples the root children's visit share
-and mean over k.
+the nodes playout p updated. Only the statistics change with k. :class:`Playback` keeps one state
+(the statistics after the last k it served) and steps it forward playout by playout, each node
+adding the return of the player who moved into it in playout order exactly as ``build_tree`` does;
+a jump backwards or far ahead builds the statistics after k afresh with ``build_tree(playouts,
+upto=k)``. So every frame equals ``build_tree(playouts, upto=k)`` bit for bit, and the memory held
+is one state plus a couple of recent frames, whichever way the user steps. :func:`race` walks the
+log once and samples the root children's visit share and mean over k.
 """
 
 from __future__ import annotations
@@ -17,15 +18,16 @@ from __future__ import annotations
 import math
 import threading
 from array import array
-from bisect import bisect_left
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from .build import build_tree
+from .memory import return_free_memory
 from .playouts import Playouts
 from .tree import DECLARED, NO_PARENT, ROOT, Tree
 
-MIN_INTERVAL = 2048  # replaying this many playouts costs about a millisecond: no checkpoint needed
-MAX_CHECKPOINTS = 16  # bounds the memory: each checkpoint holds three numbers per node
+STEP_LIMIT = 20_000  # stepping forward this many playouts costs about what a fresh build of a large log does
+KEPT_FRAMES = 2  # recent frames kept: going back and forth between two k costs nothing
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ class _Stats:
 
 
 class Playback:
-    """Snapshots of a log's tree after any number of playouts, by replay from checkpoints.
+    """Snapshots of a log's tree after any number of playouts (see the module docstring).
 
     A log with node facts (a JSON log) is rebuilt with :func:`~mcts_core.build.build_tree` for each
     frame instead: its facts can change a node between playouts.
@@ -93,19 +95,17 @@ class Playback:
     Args:
         playouts: the parsed log.
         tree: ``build_tree(playouts)``, when the caller already has it.
-        interval: playouts between checkpoints; by default at most :data:`MAX_CHECKPOINTS`
-            checkpoints and none closer than :data:`MIN_INTERVAL`.
+
+    One Playback can be shared by app sessions (threads): a lock guards its state.
     """
 
-    def __init__(self, playouts: Playouts, tree: Tree | None = None, *, interval: int | None = None):
+    def __init__(self, playouts: Playouts, tree: Tree | None = None):
         self.playouts = playouts
         self.tree = build_tree(playouts) if tree is None else tree
         if self.tree.playouts != len(playouts):
             raise ValueError("tree must be built from all the playouts")
-        self.interval = interval or max(MIN_INTERVAL, math.ceil(len(playouts) / MAX_CHECKPOINTS))
-        self._checkpoints: list[tuple[array, array, array]] | None = None
-        # Built on first need: a Playback for the first few steps costs nothing. The lock makes it
-        # safe to share one Playback between app sessions (threads).
+        self._state: _Stats | None = None
+        self._frames: OrderedDict[int, Frame] = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -121,18 +121,27 @@ class Playback:
             A tree equal field for field to ``build_tree(playouts, upto=k)``, and the step.
         """
         self._check(k)
-        if self.playouts.facts:
-            return self._rebuilt_frame(k)
-        stats = self._replay(max(k - 1, 0))
-        step = self._advance(stats) if k else None
-        return Frame(self._snapshot(stats), step)
+        with self._lock:
+            if k in self._frames:
+                self._frames.move_to_end(k)
+                return self._frames[k]
+            if self.playouts.facts:
+                frame = self._rebuilt_frame(k)
+            else:
+                stats = self._state_at(max(k - 1, 0))
+                step = self._advance(stats) if k else None
+                frame = Frame(self._snapshot(stats), step)
+            self._frames[k] = frame
+            while len(self._frames) > KEPT_FRAMES:
+                self._frames.popitem(last=False)
+            return frame
 
     def first_steps(self, count: int) -> list[Step]:
-        """The steps of playouts 1..count, in one replay (for a story of how the tree grew)."""
+        """The steps of playouts 1..count (for a story of how the tree grew)."""
         self._check(count)
         if self.playouts.facts:
             return [self._rebuilt_frame(k).step for k in range(1, count + 1)]
-        stats = self._replay(0)
+        stats = self._empty()
         return [self._advance(stats) for _ in range(count)]
 
     def _check(self, k: int) -> None:
@@ -166,32 +175,21 @@ class Playback:
     def _empty(self) -> _Stats:
         return _Stats(0, array("q", [0]), array("d", [0.0]), array("d", [0.0]))
 
-    def _replay(self, k: int) -> _Stats:
-        """Fresh statistics after ``k`` playouts: the nearest checkpoint, then playout by playout."""
-        if k < self.interval:
-            stats = self._empty()
-        else:
-            visits, total, total_sq = self.checkpoints()[k // self.interval]
-            stats = _Stats(k - k % self.interval, array("q", visits), array("d", total), array("d", total_sq))
-        while stats.k < k:
-            self._apply(stats)
-        return stats
-
-    def checkpoints(self) -> list[tuple[array, array, array]]:
-        """(visits, total, total_sq) after every multiple of ``interval`` playouts.
-
-        Built by one replay of the log on the first call (the first frame beyond ``interval``).
-        """
-        with self._lock:
-            if self._checkpoints is None:
-                checkpoints, stats = [], self._empty()
-                for k in range(len(self) + 1):
-                    if k % self.interval == 0:
-                        checkpoints.append((array("q", stats.visits), array("d", stats.total), array("d", stats.total_sq)))
-                    if k < len(self):
-                        self._apply(stats)
-                self._checkpoints = checkpoints
-            return self._checkpoints
+    def _state_at(self, k: int) -> _Stats:
+        """The kept state moved to ``k`` playouts: stepped forward when close, else built afresh."""
+        state = self._state
+        if state is None or not state.k <= k <= state.k + STEP_LIMIT:
+            if k <= STEP_LIMIT:
+                state = self._empty()
+            else:
+                tree = build_tree(self.playouts, upto=k)
+                state = _Stats(k, array("q", tree.visits), array("d", tree.total), array("d", tree.total_sq))
+                del tree
+                return_free_memory()  # the build's temporaries: several times what the state keeps
+        while state.k < k:
+            self._apply(state)
+        self._state = state
+        return state
 
     def _apply(self, stats: _Stats) -> None:
         """Add playout ``stats.k`` (0-based) to the statistics.
@@ -230,33 +228,59 @@ class Playback:
         )
 
     def _snapshot(self, stats: _Stats) -> Tree:
-        """The Tree of ``stats``: structure sliced from the full tree, children cut at the node count."""
+        """The Tree of ``stats``: the structure is the full tree's first nodes, the statistics a copy."""
         full, count = self.tree, len(stats.visits)
-        # Children are numbered in creation order, so the tree after k playouts keeps, of each
-        # node's children, those numbered below ``count``: a prefix of its list.
+
+        def prefix(column):
+            return memoryview(column)[:count]  # a view: no copy of the structure per frame
+
+        start, kids = _children_prefix(full, count)
+        return Tree(
+            moves=full.moves,
+            parent=prefix(full.parent),
+            move_id=prefix(full.move_id),
+            depth=prefix(full.depth),
+            visits=array("q", stats.visits),
+            total=array("d", stats.total),
+            total_sq=array("d", stats.total_sq),
+            created_by=prefix(full.created_by),
+            child_start=start,
+            child_list=kids,
+            reached=memoryview(full.reached)[: stats.k],
+            player=prefix(full.player),
+            flags=prefix(full.flags),
+            players=full.players,
+            ties=full.ties,
+            compact=full.compact,
+        )
+
+
+def _children_prefix(full: Tree, count: int) -> tuple[array, array]:
+    """The CSR children of the tree's first ``count`` nodes.
+
+    Without facts every node's children are in creation order, so the first ``count`` nodes keep,
+    of each node's children, those numbered below ``count``: a prefix of its list.
+    """
+    if count < 5_000:
+        from bisect import bisect_left
+
         start, kids = array("i", [0]), array("i")
         for node in range(count):
             own = full.child_list[full.child_start[node] : full.child_start[node + 1]]
             kids.extend(own[: bisect_left(own, count)])
             start.append(len(kids))
-        return Tree(
-            moves=full.moves,
-            parent=full.parent[:count],
-            move_id=full.move_id[:count],
-            depth=full.depth[:count],
-            visits=stats.visits,
-            total=stats.total,
-            total_sq=stats.total_sq,
-            created_by=full.created_by[:count],
-            child_start=start,
-            child_list=kids,
-            reached=full.reached[: stats.k],
-            player=full.player[:count],
-            flags=full.flags[:count],
-            players=full.players,
-            ties=full.ties,
-            compact=full.compact,
-        )
+        return start, kids
+    import numpy as np
+
+    child_list = np.frombuffer(full.child_list, dtype=np.int32)
+    child_start = np.frombuffer(full.child_start, dtype=np.int32)[: count + 1]
+    kept = child_list < count
+    kept_before = np.zeros(child_list.size + 1, dtype=np.int64)
+    np.cumsum(kept, out=kept_before[1:])
+    return (
+        array("i", kept_before[child_start].astype(np.int32).tobytes()),
+        array("i", child_list[: child_start[-1]][kept[: child_start[-1]]].tobytes()),
+    )
 
 
 def _stats_of(tree: Tree, node: int) -> NodeStats:

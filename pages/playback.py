@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from mcts_core.playback import Frame, Playback, race
+from mcts_core.playback import Playback, race
 from mcts_core.render import drawn_nodes, hidden_count, render_tree, visible_nodes
 from ui import sidebar, state
 from ui.markdown import code, escape
@@ -19,14 +19,8 @@ input_key = current.input.key
 
 @st.cache_resource(max_entries=4, show_spinner="Preparing the playback…")
 def cached_playback(key: str, _playouts, _tree) -> Playback:
-    """One Playback (checkpoints of the replay) per input."""
+    """One Playback (its kept state and recent frames) per input, shared by sessions."""
     return Playback(_playouts, _tree)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def cached_frame(key: str, k: int, _playback: Playback) -> Frame:
-    """Frames are read-only: back and forth over recent k costs nothing."""
-    return _playback.frame(k)
 
 
 @st.cache_data(max_entries=4, show_spinner=False)
@@ -96,7 +90,7 @@ def show_frame() -> None:
         stepper[1].caption("The input has a single playout.")
     stepper[2].button("Next ▶", key=state.PLAYBACK_NEXT, on_click=move_k, args=(1,), disabled=k >= count, width="stretch")
 
-    frame = cached_frame(input_key, k, playback)
+    frame = playback.frame(k)  # the Playback keeps its last state and recent frames: memory stays flat
     tree, step = frame.tree, frame.step
     facts = st.columns([1, 3, 1, 2])
     facts[0].metric("Playout", f"{k:,} / {count:,}")

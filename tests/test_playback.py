@@ -2,28 +2,48 @@
 
 import dataclasses
 import math
+import random
 
 import pytest
 
 from mcts_core.examples import STATEMENT_EXAMPLE
 from mcts_core import ROOT, build_tree, parse_playouts, ucb1
 from mcts_core.explain import ucb1_latex
+from mcts_core import playback as playback_module
 from mcts_core.playback import NodeStats, Playback, race
 from mcts_core.examples import deep_tree
 
 
 def assert_same_tree(actual, expected):
     for field in dataclasses.fields(expected):
-        assert getattr(actual, field.name) == getattr(expected, field.name), field.name
+        got, want = getattr(actual, field.name), getattr(expected, field.name)
+        if isinstance(want, (str, int, tuple)) or want is None:
+            assert got == want, field.name
+        else:  # columns: the same values of the same types, down to the sign of zero
+            assert [(type(x), x, math.copysign(1, x) if isinstance(x, float) else 0) for x in got] == [
+                (type(x), x, math.copysign(1, x) if isinstance(x, float) else 0) for x in want
+            ], field.name
 
 
-@pytest.mark.parametrize("interval", [None, 1, 7, 64])
+@pytest.mark.parametrize("step_limit", [0, 1, 7, 64, 20_000])
 @pytest.mark.parametrize("text", [STATEMENT_EXAMPLE, deep_tree(150)], ids=["statement", "deep"])
-def test_every_frame_equals_a_rebuild_of_the_first_k_playouts(text, interval):
+def test_every_frame_equals_a_rebuild_of_the_first_k_playouts(text, step_limit, monkeypatch):
+    monkeypatch.setattr(playback_module, "STEP_LIMIT", step_limit)  # 0: every frame is built afresh
     playouts = parse_playouts(text)
-    playback = Playback(playouts, interval=interval)
+    playback = Playback(playouts)
     for k in range(len(playouts) + 1):
         assert_same_tree(playback.frame(k).tree, build_tree(playouts, upto=k))
+
+
+@pytest.mark.parametrize("step_limit", [3, 40])
+def test_frames_in_any_order_equal_rebuilds_and_only_a_few_are_kept(step_limit, monkeypatch):
+    monkeypatch.setattr(playback_module, "STEP_LIMIT", step_limit)
+    playouts = parse_playouts(deep_tree(300))
+    playback = Playback(playouts)
+    order = random.Random(5).sample(range(len(playouts) + 1), 60) + [10, 9, 10, 9, 200, 11]
+    for k in order:
+        assert_same_tree(playback.frame(k).tree, build_tree(playouts, upto=k))
+        assert len(playback._frames) <= playback_module.KEPT_FRAMES
 
 
 def test_statement_example_creates_b_then_a_then_bb():
@@ -54,13 +74,13 @@ def test_frame_zero_is_the_bare_root_without_a_step():
 
 
 def test_a_created_node_keeps_the_sign_of_a_negative_zero_score():
-    playback = Playback(parse_playouts("a -0\nb 1\n"), interval=1)
+    playback = Playback(parse_playouts("a -0\nb 1\n"))
     total = playback.frame(2).tree.total[playback.tree.find("a")]
     assert math.copysign(1.0, total) == -1.0
 
 
 def test_first_steps_match_the_frames():
-    playback = Playback(parse_playouts(deep_tree(40)), interval=8)
+    playback = Playback(parse_playouts(deep_tree(40)))
     assert playback.first_steps(12) == [playback.frame(k).step for k in range(1, 13)]
 
 
@@ -76,15 +96,6 @@ def test_a_tree_of_other_playouts_is_refused():
     playouts = parse_playouts(STATEMENT_EXAMPLE)
     with pytest.raises(ValueError, match="all the playouts"):
         Playback(playouts, build_tree(playouts, upto=2))
-
-
-def test_checkpoints_are_built_once_every_interval():
-    playback = Playback(parse_playouts(deep_tree(100)), interval=30)
-    checkpoints = playback.checkpoints()
-    assert len(checkpoints) == 4 and playback.checkpoints() is checkpoints
-    visits, total, _ = checkpoints[2]
-    reference = build_tree(playback.playouts, upto=60)
-    assert list(visits) == list(reference.visits) and list(total) == list(reference.total)
 
 
 def test_race_matches_the_rebuilt_root_children_at_every_k():
@@ -122,3 +133,14 @@ def test_ucb1_latex_substitutes_the_numbers_of_ucb1():
     assert latex.endswith(f"= 17 + {terms['exploration']:.4g} = {terms['value']:.4g}")
     assert ucb1_latex(3, c=0.1) == r"\frac{M.s}{M.v} + 0.1\sqrt{\frac{\ln 3}{M.v}}"
     assert r"1.5 \times 10^{-7}" in ucb1_latex(2, 1, 1.5e-7, c=0)
+
+
+def test_frames_of_a_large_log_share_the_structure_and_equal_rebuilds():
+    rng = random.Random(21)
+    text = "".join(f"{''.join(rng.choices('abcd', k=rng.randint(1, 12)))} {rng.randint(-9, 9)}\n" for _ in range(9000))
+    playouts = parse_playouts(text)
+    playback = Playback(playouts)
+    for k in (8999, 6000, 6001, 9000):
+        frame = playback.frame(k)
+        assert_same_tree(frame.tree, build_tree(playouts, upto=k))
+        assert isinstance(frame.tree.parent, memoryview)  # a view of the full tree, not a copy

@@ -14,6 +14,7 @@ import streamlit as st
 
 from mcts_core import ParseError, Playouts, Tree, annotated_values, decode_text
 from mcts_core.formats import KEYWORDS
+from mcts_core.memory import return_free_memory
 from mcts_core.loading import TEXT, TREE, Input, input_kind, read_input
 
 
@@ -104,6 +105,7 @@ def load(key: str, source: str, data: str | bytes) -> LoadedInput | InputError:
         text_input = input_kind(text) == TEXT
         annotations = {keyword: annotated_values(text, keyword) for keyword in KEYWORDS} if text_input else {}
         loaded = LoadedInput(key, source, read, annotations, _score_range(read))
+        return_free_memory()  # reading a large input leaves temporaries several times its size
     except ParseError as error:
         loaded = InputError(key, source, error)
     progress.empty()

@@ -91,9 +91,12 @@ def _search_commands(commands) -> None:
     """The ``search`` and ``arena`` subcommands: our MCTS on OpenSpiel games (no stdin)."""
 
     def game_options(parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--game", required=True, help="an OpenSpiel game string, e.g. tic_tac_toe or connect_four(rows=5)")
-        parser.add_argument("--moves", default="", help='the start position: action ids or names, space-separated, or a JSON array (names with spaces)')
-        parser.add_argument("--rule", help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
+        parser.add_argument("--game", required=True,
+                            help="an OpenSpiel game string, e.g. tic_tac_toe or connect_four(rows=5)")
+        parser.add_argument("--moves", default="",
+                            help="the start position: action ids or names, space-separated, or a JSON array")
+        parser.add_argument("--rule",
+                            help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
         parser.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
 
     search_parser = commands.add_parser(
@@ -112,13 +115,15 @@ def _search_commands(commands) -> None:
         allow_abbrev=False,
     )
     game_options(arena_parser)
-    arena_parser.add_argument("--c", dest="c_values", type=_c_list, required=True, help="C values, comma-separated: 0.1,1,10")
+    arena_parser.add_argument("--c", dest="c_values", type=_c_list, required=True,
+                              help="C values, comma-separated: 0.1,1,10")
     arena_parser.add_argument("--games", type=int, default=100, help="games per C (default 100)")
     arena_parser.add_argument("--simulations", type=int, default=200, help="simulations per search (default 200)")
     arena_parser.add_argument("--opponent", default="random", help="random (default) or mcts:C")
     arena_parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
     arena_parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    arena_parser.add_argument("--no-store", action="store_true", help="neither reuse nor store results in the data folder")
+    arena_parser.add_argument("--no-store", action="store_true",
+                              help="neither reuse nor store results in the data folder")
 
 
 def _c_list(text: str) -> list[float]:
@@ -126,14 +131,16 @@ def _c_list(text: str) -> list[float]:
     return [_c_argument(part) for part in text.split(",")]
 
 
-def _scoring(arguments: argparse.Namespace, c: float | None, rule: str | None):
-    """The rule and C the command uses: the options first, then the input's."""
+def _scoring(arguments: argparse.Namespace, read):
+    """The rule and C the command uses: the options first, then the input's (with its settings)."""
     from .selection import DEFAULT_RULE, Scoring
 
-    c = arguments.c if arguments.c is not None else c
+    c = arguments.c if arguments.c is not None else read.c
     if c is None:
         raise ParseError(1, "no C: give --c, or a header `N C` (text) or \"c\" (JSON) in the input")
-    return Scoring(arguments.rule or rule or DEFAULT_RULE, c)
+    if arguments.rule is not None and arguments.rule != read.rule:
+        return Scoring(arguments.rule, c)
+    return Scoring(read.rule or DEFAULT_RULE, c, read.settings)
 
 
 def _format_intervals(intervals) -> str:
@@ -165,14 +172,14 @@ def main(argv: list[str] | None = None) -> int:
             intervals = sweep(read.tree, arguments.c_min, arguments.c_max)
             sys.stdout.write(_format_intervals(intervals))
             return 0
-        scoring = _scoring(arguments, read.c, read.rule)
+        scoring = _scoring(arguments, read)
         from .selection import select_child, selected_nodes
 
         if arguments.command == "tree":
             from .formats.tree_json import write_tree_json
 
             write_tree_json(
-                read.tree, sys.stdout, c=scoring.c, rule=scoring.rule,
+                read.tree, sys.stdout, c=scoring.c, rule=scoring.rule, settings=scoring.settings,
                 selected=lambda node: select_child(read.tree, node, scoring),
             )
             return 0

@@ -1,18 +1,22 @@
-"""A C slider range that fits the scores: from 0 to a few times their spread, in fine steps."""
+"""The C slider's range: from 0 to a few times the scores' spread, narrowed to where the path changes."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 
+LARGEST_C = 1e300  # a slider needs finite ends; beyond this C only matters for scores near the float limit
+
 
 def nice_ceiling(x: float) -> float:
-    """The smallest of 1, 2, 5 x 10^k that is >= x (x > 0)."""
+    """The smallest of 1, 2, 5 x 10^k that is >= x (x > 0); :data:`LARGEST_C` at most."""
+    if not x < LARGEST_C:
+        return LARGEST_C
     power = 10.0 ** math.floor(math.log10(x))
     for factor in (1, 2, 5, 10):
         if factor * power >= x:
-            return factor * power
-    return 10 * power  # unreachable: 10 * power >= x always
+            return min(factor * power, LARGEST_C)
+    return min(10 * power, LARGEST_C)  # unreachable: 10 * power >= x always
 
 
 def suggest_c_range(scores: Sequence[float], c: float = 0.0, *, spread_factor: float = 3.0) -> tuple[float, float]:
@@ -20,13 +24,31 @@ def suggest_c_range(scores: Sequence[float], c: float = 0.0, *, spread_factor: f
 
     The exploration term is C times a factor of order 1, so C is comparable to the scores when it is
     comparable to their spread; a few spreads covers every interesting choice. The range always
-    includes ``c`` (a header's or a typed C).
+    includes ``c`` (a header's or a typed C). Any finite scores work: near the float limit the
+    spread itself overflows, and the range stops at :data:`LARGEST_C`.
 
     Returns:
         ``(max_c, step)`` with step = max_c / 1000.
     """
-    spread = max(scores) - min(scores) if scores else 0.0
+    low, high = (min(scores), max(scores)) if scores else (0.0, 0.0)
+    spread = high - low if math.isfinite(high - low) else math.inf
     if spread == 0.0:
-        spread = max(abs(max(scores, default=0.0)), 1.0)
+        spread = max(abs(high), 1.0)
     max_c = nice_ceiling(max(spread * spread_factor, c, 1e-6))
+    return max_c, max_c / 1000
+
+
+def fit_to_breakpoints(max_c: float, last_breakpoint: float | None, c: float, *, margin: float = 1.5) -> tuple[float, float]:
+    """Narrow a slider range to where the selected path changes.
+
+    With the last breakpoint of the path below ``max_c`` known, the slider ends at a nice number
+    ``margin`` times beyond it (never beyond ``max_c``, always including ``c``), so the values that
+    change the path take most of the slider. Without a breakpoint the range stays.
+
+    Returns:
+        ``(max_c, step)`` with step = max_c / 1000.
+    """
+    if last_breakpoint is not None and last_breakpoint > 0:
+        max_c = min(max_c, nice_ceiling(margin * last_breakpoint))
+    max_c = max(max_c, nice_ceiling(c) if c > 0 else 0.0)
     return max_c, max_c / 1000

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .build import build_tree
 from .formats.log import looks_like_log, parse_log
@@ -24,6 +24,7 @@ class Input:
         kind: ``"text"``, ``"log"`` or ``"tree"``.
         c: the C the input states (a header's), None when it states none.
         rule: the selection rule the input says it was searched with (a name), None if it does not say.
+        settings: that rule's settings besides C, as the input states them.
     """
 
     tree: Tree
@@ -31,6 +32,7 @@ class Input:
     kind: str
     c: float | None
     rule: str | None
+    settings: dict = field(default_factory=dict)
 
 
 def input_kind(text: str) -> str:
@@ -50,7 +52,7 @@ def read_input(text: str) -> Input:
     """
     kind = input_kind(text)
     if kind == TREE:
-        tree, c, rule = parse_tree_json(text)
-        return Input(tree, None, kind, c, rule)
+        tree, c, rule, settings = parse_tree_json(text)
+        return Input(tree, None, kind, c, rule, settings)
     playouts = parse_log(text) if kind == LOG else parse_playouts(text)
-    return Input(build_tree(playouts), playouts, kind, playouts.c, playouts.rule)
+    return Input(build_tree(playouts), playouts, kind, playouts.c, playouts.rule, playouts.settings)

@@ -59,6 +59,7 @@ class Playouts:
         facts: node facts in input order.
         compact: every move is one character, so a path is written without spaces (``ba``).
         rule: the selection rule the input says it was searched with (a registry key), if any.
+        settings: that rule's settings besides C, as the input states them.
     """
 
     moves: tuple[str, ...]
@@ -72,6 +73,7 @@ class Playouts:
     facts: tuple[Fact, ...] = ()
     compact: bool = True
     rule: str | None = None
+    settings: dict = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.starts) - 1
@@ -81,7 +83,7 @@ class Playouts:
         if not isinstance(other, Playouts):
             return NotImplemented
         columns = ("starts", "move_ids", "returns", "lines")
-        plain = ("c", "players", "ties", "facts", "compact", "rule")
+        plain = ("c", "players", "ties", "facts", "compact", "rule", "settings")
         return (
             self.moves == other.moves
             and all(getattr(self, name) == getattr(other, name) for name in plain)

@@ -7,10 +7,10 @@ from mcts_core import RULES, ROOT, Scoring, score_children
 from mcts_core.explain import explain_choice, ucb1_latex
 from mcts_core.playback import Playback
 from mcts_core.render import render_tree
-from ui import sidebar, state
+from ui import selection, sidebar, state
 from ui.drawing import cached_visible_nodes
 from ui.markdown import code, escape
-from ui.wording import node_markdown, plural, why_sentence
+from ui.wording import mean_label, node_markdown, plural, why_sentence
 
 PATH = state.CLASS_PATH  # moves from the root to the node the class is looking at
 GUESS = state.CLASS_GUESS  # the move the student clicked at that node, None before the guess
@@ -30,8 +30,8 @@ PRESENTATION_CSS = """
 </style>
 """
 
-current = sidebar.require()
-tree, c = current.tree, current.scoring.c
+setup = sidebar.require()
+tree = setup.tree
 
 
 def restart() -> None:
@@ -46,8 +46,8 @@ def guess(move: str, right: bool) -> None:
     st.session_state[SCORE] = (hits + right, asked + 1)
 
 
-def next_node(move: str) -> None:
-    st.session_state[PATH] += move
+def next_node(path_text: str) -> None:
+    st.session_state[PATH] = path_text
     st.session_state[GUESS] = None
 
 
@@ -60,123 +60,132 @@ def subject(node: int) -> str:
     return f"Node {node_name(node)}" if node != ROOT else "The root"
 
 
-# A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
-if state.first_run_for_input("classroom", f"{current.input.key}|{c!r}"):
-    restart()
+@st.fragment
+def classroom_page() -> None:
+    """The whole exercise: C, guesses and steps rerun only this."""
+    current = selection.select(setup)
+    c = current.scoring.c
+    # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
+    if state.first_run_for_input("classroom", f"{setup.input.key}|{c!r}"):
+        restart()
 
-presentation = st.toggle("Presentation view (large text for a projector)", key=state.CLASS_PRESENTATION)
-if presentation:
-    st.html(PRESENTATION_CSS)
+    presentation = st.toggle("Presentation view (large text for a projector)", key=state.CLASS_PRESENTATION)
+    if presentation:
+        st.html(PRESENTATION_CSS)
 
-node = tree.find(st.session_state[PATH])
-children = score_children(tree, node, Scoring("ucb1", c))
-choice = explain_choice(children)
-guessed = st.session_state[GUESS]
-hits, asked = st.session_state[SCORE]
+    node = tree.find(st.session_state[PATH])
+    children = score_children(tree, node, Scoring("ucb1", c))
+    choice = explain_choice(children)
+    guessed = st.session_state[GUESS]
+    hits, asked = st.session_state[SCORE]
 
-if choice is None:
-    st.markdown(f"## {subject(node)} is a leaf")
-else:
-    st.markdown(f"## Which child does UCB1 pick at {node_name(node)}?")
-st.caption(
-    f"C = {c:.6g} (sidebar). {subject(node)}: "
-    f"{tree.visits[node]:,} visits, mean {tree.mean(node):.4g}. Score so far: {hits} of {asked} right."
-)
-
-picture, lesson = st.columns([1, 1], gap="large")
-
-with lesson:
     if choice is None:
-        st.success(
-            f"Selection stops here. The selected path is {code(tree.path(node))}."
-            if node != ROOT else "The root has no children: the selected path is empty."
-        )
+        st.markdown(f"## {subject(node)} is a leaf")
     else:
-        st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
-        # Buttons in move order, never in rank order: the order must not give the answer away.
-        by_move = sorted(children, key=lambda child: child.move)
-        buttons = st.columns(min(len(by_move), 4))
-        for index, child in enumerate(by_move):
-            buttons[index % len(buttons)].button(
-                f"**{escape(child.move)}** · {plural(child.visits, 'visit')} · mean {child.terms['mean']:.3g}",
-                key=state.guess_button_key(index),
-                on_click=guess,
-                args=(child.move, child.selected),
-                disabled=guessed is not None,
-                type="primary" if child.move == guessed else "secondary",
-                width="stretch",
+        st.markdown(f"## Which child does UCB1 pick at {node_name(node)}?")
+    st.caption(
+        f"C = {c:.6g} (sidebar). {subject(node)}: "
+        f"{tree.visits[node]:,} visits, mean {tree.mean(node):.4g}. Score so far: {hits} of {asked} right."
+    )
+
+    picture, lesson = st.columns([1, 1], gap="large")
+
+    with lesson:
+        if choice is None:
+            st.success(
+                f"Selection stops here. The selected path is {code(tree.path(node))}."
+                if node != ROOT else "The root has no children: the selected path is empty."
             )
-    if choice is not None and guessed is not None:
-        winner = choice.winner
-        if guessed == winner.move:
-            st.success(f"Right: UCB1 picks {code(winner.move)}.")
         else:
-            st.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
-        st.table(
-            pd.DataFrame(
-                {
-                    "move": code(child.move),
-                    "visits": f"{child.visits:,}",
-                    "mean": f"{child.terms['mean']:.4f}",
-                    "exploration": f"{child.terms['exploration']:.4f}",
-                    "UCB1": f"{child.value:.4f}",
-                    "picked": "✔" if child.selected else "",
-                }
-                for child in children
-            ),
-        )
-        st.markdown(why_sentence(choice))
-        st.button(
-            f"Next node: step into {escape(winner.move)} ▶", key=state.CLASS_NEXT, on_click=next_node,
-            args=(winner.move,), type="primary",
-        )
-    st.button("↺ Restart from the root", key=state.CLASS_RESTART, on_click=restart)
+            st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
+            # Buttons in move order, never in rank order: the order must not give the answer away.
+            by_move = sorted(children, key=lambda child: child.move)
+            buttons = st.columns(min(len(by_move), 4))
+            for index, child in enumerate(by_move):
+                buttons[index % len(buttons)].button(
+                    f"**{escape(child.move)}** · {plural(child.visits, 'visit')}"
+                    + (f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited"),
+                    key=state.guess_button_key(index),
+                    on_click=guess,
+                    args=(child.move, child.selected),
+                    disabled=guessed is not None,
+                    type="primary" if child.move == guessed else "secondary",
+                    width="stretch",
+                )
+        if choice is not None and guessed is not None:
+            winner = choice.winner
+            if guessed == winner.move:
+                st.success(f"Right: UCB1 picks {code(winner.move)}.")
+            else:
+                st.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
+            st.table(
+                pd.DataFrame(
+                    {
+                        "move": code(child.move),
+                        "visits": f"{child.visits:,}",
+                        mean_label(tree, node): f"{child.terms['mean']:.4f}",
+                        "exploration": f"{child.terms['exploration']:.4f}",
+                        "UCB1": f"{child.value:.4f}",
+                        "picked": "✔" if child.selected else "",
+                    }
+                    for child in children
+                ),
+            )
+            st.markdown(why_sentence(choice))
+            st.button(
+                f"Next node: step into {escape(winner.move)} ▶", key=state.CLASS_NEXT, on_click=next_node,
+                args=(tree.path(winner.node),), type="primary",
+            )
+        st.button("↺ Restart from the root", key=state.CLASS_RESTART, on_click=restart)
 
-with picture:
-    walked = tree.path_nodes(node)
-    visible = cached_visible_nodes(current.input.key, tree, 40 if presentation else 300)
-    st.graphviz_chart(render_tree(tree, visible, path=walked, inspected=node), width="stretch")
+    with picture:
+        walked = tree.path_nodes(node)
+        visible = cached_visible_nodes(setup.input.key, tree, 40 if presentation else 300)
+        st.graphviz_chart(render_tree(tree, visible, path=walked, inspected=node), width="stretch")
 
-with st.expander("Legend and formula", expanded=presentation):
-    st.markdown(
-        ":red[**Red**]: the path walked so far, from the root. :blue[**Blue double outline**]: the "
-        "node choosing now. Each box: the move, n = visits, μ = mean score."
-    )
-    st.latex(r"\mathrm{UCB1}(M) = " + RULES["ucb1"].formula)
-    if choice is not None:
-        st.caption(f"At {node_name(node)}, N.v = {tree.visits[node]:,} and C = {c:.6g}:")
-        st.latex(r"\mathrm{UCB1}(M) = " + ucb1_latex(tree.visits[node], c=c))
-        if guessed is not None:
-            for child in children:
-                st.caption(f"Child {code(child.move)}:")
-                st.latex(ucb1_latex(tree.visits[node], child.visits, child.total, c=c))
-
-with st.expander("How MCTS builds this tree", expanded=False):
-    if current.input.playouts is None:
-        st.markdown("This input is a finished tree (a JSON tree dump): it does not record how it was built.")
-        st.stop()
-    steps = Playback(current.input.playouts, tree).first_steps(min(STORY_STEPS, tree.playouts))
-    lines = []
-    for step in steps:
-        walked_through = [node_name(n) for n in step.path[1:] if n != step.created]
-        through = f" walked through {', '.join(walked_through)} and" if walked_through else ""
-        if step.created is None:
-            outcome = " found its whole word already in the tree and created nothing"
-        else:
-            outcome = f" created node {node_name(step.created)} with 1 visit and mean {step.score:g}"
-        root_after = step.after[0]
-        lines.append(
-            f"1. Playout {step.k} {code(f'{step.word} {step.score:g}')}{through}{outcome}. "
-            f"The root now has {plural(root_after.visits, 'visit')}, "
-            f"mean {root_after.mean:.4g}."
+    with st.expander("Legend and formula", expanded=presentation):
+        st.markdown(
+            ":red[**Red**]: the path walked so far, from the root. :blue[**Blue double outline**]: the "
+            "node choosing now. Each box: the move, n = visits, μ = mean score."
         )
-    st.markdown(
-        "Every playout adds one visit and its score to the root and to each node on its word that "
-        "already exists, creates the first missing node, and stops there.\n\n" + "\n".join(lines)
-    )
-    if tree.playouts > len(steps):
-        st.markdown(f"… and so on for all {tree.playouts:,} playouts. The Playback page replays every one.")
-    st.markdown(
-        "Then selection starts at the root and repeatedly steps into the child with the largest UCB1 "
-        "value until it reaches a node with no children."
-    )
+        st.latex(r"\mathrm{UCB1}(M) = " + RULES["ucb1"].formula)
+        if choice is not None:
+            st.caption(f"At {node_name(node)}, N.v = {tree.visits[node]:,} and C = {c:.6g}:")
+            st.latex(r"\mathrm{UCB1}(M) = " + ucb1_latex(tree.visits[node], c=c))
+            if guessed is not None:
+                for child in children:
+                    st.caption(f"Child {code(child.move)}:")
+                    st.latex(ucb1_latex(tree.visits[node], child.visits, child.total, c=c))
+
+    with st.expander("How MCTS builds this tree", expanded=False):
+        if setup.input.playouts is None:
+            st.markdown("This input is a finished tree (a JSON tree dump): it does not record how it was built.")
+            return
+        steps = Playback(setup.input.playouts, tree).first_steps(min(STORY_STEPS, tree.playouts))
+        lines = []
+        for step in steps:
+            walked_through = [node_name(n) for n in step.path[1:] if n != step.created]
+            through = f" walked through {', '.join(walked_through)} and" if walked_through else ""
+            if step.created is None:
+                outcome = " found its whole word already in the tree and created nothing"
+            else:
+                outcome = f" created node {node_name(step.created)} with 1 visit and mean {step.score:g}"
+            root_after = step.after[0]
+            lines.append(
+                f"1. Playout {step.k} {code(f'{step.word} {step.score:g}')}{through}{outcome}. "
+                f"The root now has {plural(root_after.visits, 'visit')}, "
+                f"mean {root_after.mean:.4g}."
+            )
+        st.markdown(
+            "Every playout adds one visit and its score to the root and to each node on its word that "
+            "already exists, creates the first missing node, and stops there.\n\n" + "\n".join(lines)
+        )
+        if tree.playouts > len(steps):
+            st.markdown(f"… and so on for all {tree.playouts:,} playouts. The Playback page replays every one.")
+        st.markdown(
+            "Then selection starts at the root and repeatedly steps into the child with the largest UCB1 "
+            "value until it reaches a node with no children."
+        )
+
+
+classroom_page()

@@ -7,27 +7,19 @@ from mcts_core import Scoring
 from mcts_core.c_range import suggest_c_range
 from mcts_core.compare import compare_paths, comparison_rows
 from mcts_core.render import PATH_FILL, SECOND_PATH_FILL, path_neighbourhood, render_tree
-from ui import rule_panel, sidebar, state
+from ui import rule_panel, selection, sidebar, state
 from ui.drawing import cached_visible_nodes
 from ui.markdown import code, escape
 from ui.wording import node_markdown, random_draw_warning
 
 RANK_CHANGED = "background-color: #fff3b0; font-weight: bold"
 
-current = sidebar.require()
-tree = current.tree
-setting_a = current.scoring
+setup = sidebar.require()
+tree = setup.tree
 
 
 def set_c_b(c: float) -> None:
     st.session_state[state.COMPARE_C] = c
-
-
-new_input = state.first_run_for_input("compare", current.input.key)
-if state.COMPARE_C not in st.session_state or (new_input and current.input.playouts.c is not None):
-    # First visit, or an input whose header sets A's C (as it sets the sidebar slider): B explores
-    # twice as much as A, a comparison that often already shows something.
-    set_c_b(2 * setting_a.c if setting_a.c > 0 else 1.0)
 
 
 def path_text(nodes) -> str:
@@ -44,115 +36,129 @@ def style_rows(table: pd.DataFrame) -> pd.DataFrame:
     return styles
 
 
-summary = st.container()  # filled once B is known, but shown first: the answer on top
-column_a, column_b = st.columns(2, gap="large", border=True)
+@st.fragment
+def compare_page() -> None:
+    """The whole page: moving A's C or B's settings reruns only this."""
+    current = selection.select(setup)
+    setting_a = current.scoring
+    new_input = state.first_run_for_input("compare", setup.input.key)
+    if state.COMPARE_C not in st.session_state or (new_input and setup.input.read.c is not None):
+        # First visit, or an input that states its C (it sets A's C): B explores twice as much as A,
+        # a comparison that often already shows something.
+        set_c_b(2 * setting_a.c if setting_a.c > 0 else 1.0)
 
-with column_a:
-    st.subheader("Setting A: the sidebar")
-    st.markdown(f":red-background[{escape(setting_a.describe())}]")
-    st.latex(setting_a.spec.formula)
-    st.caption("Change A in the sidebar; it drives the Explorer too.")
-with column_b:
-    st.subheader("Setting B")
-    rule_b, settings_b = rule_panel.render(current.input.annotations, set_c=set_c_b, prefix=state.COMPARE_PREFIX)
-    max_c, _ = suggest_c_range(current.input.score_range, st.session_state[state.COMPARE_C])
-    c_b = st.number_input(
-        Scoring(rule_b).spec.c_label + " (B)",
-        min_value=0.0,
-        step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
-        format="%.6g",
-        key=state.COMPARE_C,
-        help="Any C >= 0; type an exact value or step with +/-.",
-    )
-setting_b = Scoring(rule_b, c_b, settings_b)
-comparison = compare_paths(tree, setting_a, setting_b)
-name_a, name_b = f"A: {setting_a.describe()}", f"B: {setting_b.describe()}"
+    summary = st.container()  # filled once B is known, but shown first: the answer on top
+    column_a, column_b = st.columns(2, gap="large", border=True)
 
-with summary:
-    metrics = st.columns([3, 3, 1, 1, 2])
-    metrics[0].metric("Path A", path_text(comparison.path_a), help=escape(name_a))
-    metrics[1].metric("Path B", path_text(comparison.path_b), help=escape(name_b))
-    metrics[2].metric("Length A", len(comparison.path_a) - 1)
-    metrics[3].metric("Length B", len(comparison.path_b) - 1)
-    metrics[4].metric(
-        "Paths",
-        "identical" if comparison.identical else f"split at {tree.path(comparison.split) or 'root'}",
-        help="Where the two selected paths part: the deepest node both contain.",
-    )
-    if comparison.identical:
-        st.success(
-            f"Both settings select the same path, {code(path_text(comparison.path_a))}. "
-            "Change B's rule or C to see where they start to disagree."
+    with column_a:
+        st.subheader("Setting A: the sidebar's rule, the C above")
+        st.markdown(f":red-background[{escape(setting_a.describe())}]")
+        st.latex(setting_a.spec.formula)
+        st.caption("Change A's rule in the sidebar and its C above; they drive every page.")
+    with column_b:
+        st.subheader("Setting B")
+        rule_b, settings_b = rule_panel.render(setup.input.annotations, set_c=set_c_b, prefix=state.COMPARE_PREFIX)
+        max_c, _ = suggest_c_range(setup.input.score_range, st.session_state[state.COMPARE_C])
+        c_b = st.number_input(
+            Scoring(rule_b).spec.c_label + " (B)",
+            min_value=0.0,
+            step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
+            format="%.6g",
+            key=state.COMPARE_C,
+            help="Any C >= 0; type an exact value or step with +/-.",
         )
+    setting_b = Scoring(rule_b, c_b, settings_b)
+    comparison = compare_paths(tree, setting_a, setting_b)
+    name_a, name_b = f"A: {setting_a.describe()}", f"B: {setting_b.describe()}"
+
+    with summary:
+        metrics = st.columns([3, 3, 1, 1, 2])
+        metrics[0].metric("Path A", path_text(comparison.path_a), help=escape(name_a))
+        metrics[1].metric("Path B", path_text(comparison.path_b), help=escape(name_b))
+        metrics[2].metric("Length A", len(comparison.path_a) - 1)
+        metrics[3].metric("Length B", len(comparison.path_b) - 1)
+        metrics[4].metric(
+            "Paths",
+            "identical" if comparison.identical else f"split at {tree.path(comparison.split) or 'root'}",
+            help="Where the two selected paths part: the deepest node both contain.",
+        )
+        if comparison.identical:
+            st.success(
+                f"Both settings select the same path, {code(path_text(comparison.path_a))}. "
+                "Change B's rule or C to see where they start to disagree."
+            )
+        else:
+            st.info(
+                f"The paths split at {node_markdown(tree.path(comparison.split))}: A takes "
+                f"{code(tree.move[comparison.choice_a])}, B takes {code(tree.move[comparison.choice_b])}."
+            )
+
+    with st.expander("What to draw"):
+        around = st.toggle(
+            "Only the paths and the children they chose among",
+            value=True,
+            key=state.COMPARE_AROUND_PATHS,
+            help="Off: the most visited nodes, like the Explorer (the paths are always drawn).",
+        )
+        limits = st.columns(2)
+        budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key=state.COMPARE_BUDGET, disabled=around)
+        depth_limit = limits[1].number_input(
+            "Depth limit (0 = none)", 0, 1000, 0, key=state.COMPARE_MAX_DEPTH, disabled=around
+        )
+    if around:
+        visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
     else:
-        st.info(
-            f"The paths split at {node_markdown(tree.path(comparison.split))}: A takes "
-            f"{code(tree.move[comparison.choice_a])}, B takes {code(tree.move[comparison.choice_b])}."
+        visible = cached_visible_nodes(setup.input.key, tree, budget, depth_limit or None)
+    graph = render_tree(
+        tree,
+        visible,
+        path=comparison.path_a,
+        second_path=comparison.path_b,
+        legend=("A: " + setting_a.describe("\n"), "B: " + setting_b.describe("\n")),  # one part per line
+    )
+    st.caption(
+        "Red: A's path. Teal, dashed: B's path. Purple: on both. Nodes not drawn fold into “+k more” boxes."
+    )
+    st.graphviz_chart(graph, width="content")  # natural size, shrunk only when wider than the page
+    st.download_button(
+        "Download drawn tree (DOT)",
+        graph.source,
+        file_name="mcts_compare.dot",
+        mime="text/vnd.graphviz",
+        key=state.COMPARE_DOWNLOAD_DOT,
+    )
+
+    st.subheader("Where the paths split")
+    if comparison.identical:
+        st.caption("Nothing to compare: the paths never part.")
+    else:
+        split = comparison.split
+        st.markdown(
+            f"Node {node_markdown(tree.path(split))}: {tree.visits[split]:,} visits, mean {tree.mean(split):.4f}. "
+            f"A picks {code(tree.move[comparison.choice_a])}, B picks {code(tree.move[comparison.choice_b])}. "
+            "Its children under both settings:"
         )
+        table = pd.DataFrame(comparison_rows(comparison))
+        terms = [name for name in table.columns if name not in ("move", "visits", "rank A", "rank B", "rank changed")]
+        st.dataframe(
+            table.style.apply(style_rows, axis=None),
+            hide_index=True,
+            key=state.COMPARE_TABLE,
+            column_order=[name for name in table.columns if name != "rank changed"],  # the highlight says it
+            column_config={name: st.column_config.NumberColumn(format="%.4f") for name in terms},
+        )
+        notes = [
+            "Move in red: A's choice; in teal: B's. Yellow ranks: the child's rank differs between A and B. "
+            "Δ = B − A; a term without A/B is the same under both."
+        ]
+        if comparison.only_a:
+            notes.append(f"Only A has {escape(', '.join(comparison.only_a))}.")
+        if comparison.only_b:
+            notes.append(f"Only B has {escape(', '.join(comparison.only_b))}.")
+        st.caption(" ".join(notes))
+        for side, scores in (("A", [child.a for child in comparison.children]), ("B", [child.b for child in comparison.children])):
+            if scores[0].random:
+                st.warning(random_draw_warning(scores, whose=f"this node (setting {side})"))
 
-with st.expander("What to draw"):
-    around = st.toggle(
-        "Only the paths and the children they chose among",
-        value=True,
-        key=state.COMPARE_AROUND_PATHS,
-        help="Off: the most visited nodes, like the Explorer (the paths are always drawn).",
-    )
-    limits = st.columns(2)
-    budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key=state.COMPARE_BUDGET, disabled=around)
-    depth_limit = limits[1].number_input(
-        "Depth limit (0 = none)", 0, 1000, 0, key=state.COMPARE_MAX_DEPTH, disabled=around
-    )
-if around:
-    visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
-else:
-    visible = cached_visible_nodes(current.input.key, tree, budget, depth_limit or None)
-graph = render_tree(
-    tree,
-    visible,
-    path=comparison.path_a,
-    second_path=comparison.path_b,
-    legend=("A: " + setting_a.describe("\n"), "B: " + setting_b.describe("\n")),  # one part per line
-)
-st.caption(
-    "Red: A's path. Teal, dashed: B's path. Purple: on both. Nodes not drawn fold into “+k more” boxes."
-)
-st.graphviz_chart(graph, width="content")  # natural size, shrunk only when wider than the page
-st.download_button(
-    "Download drawn tree (DOT)",
-    graph.source,
-    file_name="mcts_compare.dot",
-    mime="text/vnd.graphviz",
-    key=state.COMPARE_DOWNLOAD_DOT,
-)
 
-st.subheader("Where the paths split")
-if comparison.identical:
-    st.caption("Nothing to compare: the paths never part.")
-else:
-    split = comparison.split
-    st.markdown(
-        f"Node {node_markdown(tree.path(split))}: {tree.visits[split]:,} visits, mean {tree.mean(split):.4f}. "
-        f"A picks {code(tree.move[comparison.choice_a])}, B picks {code(tree.move[comparison.choice_b])}. "
-        "Its children under both settings:"
-    )
-    table = pd.DataFrame(comparison_rows(comparison))
-    terms = [name for name in table.columns if name not in ("move", "visits", "rank A", "rank B", "rank changed")]
-    st.dataframe(
-        table.style.apply(style_rows, axis=None),
-        hide_index=True,
-        key=state.COMPARE_TABLE,
-        column_order=[name for name in table.columns if name != "rank changed"],  # the highlight says it
-        column_config={name: st.column_config.NumberColumn(format="%.4f") for name in terms},
-    )
-    notes = [
-        "Move in red: A's choice; in teal: B's. Yellow ranks: the child's rank differs between A and B. "
-        "Δ = B − A; a term without A/B is the same under both."
-    ]
-    if comparison.only_a:
-        notes.append(f"Only A has {escape(', '.join(comparison.only_a))}.")
-    if comparison.only_b:
-        notes.append(f"Only B has {escape(', '.join(comparison.only_b))}.")
-    st.caption(" ".join(notes))
-    for side, scores in (("A", [child.a for child in comparison.children]), ("B", [child.b for child in comparison.children])):
-        if scores[0].random:
-            st.warning(random_draw_warning(scores, whose=f"this node (setting {side})"))
+compare_page()

@@ -6,15 +6,13 @@ from mcts_core import ROOT, score_children
 from mcts_core.explain import explain_choice
 from mcts_core.render import drawn_nodes, fits_top_down, hidden_count, render_tree
 from mcts_core.tables import children_table
-from ui import sidebar, state
+from ui import selection, sidebar, state
 from ui.drawing import cached_visible_nodes, highlight_rows
 from ui.markdown import code, escape
 from ui.wording import folded_caption, mean_label, node_sentence, random_draw_warning, why_sentence
 
-current = sidebar.require()
-tree, scoring, path = current.tree, current.scoring, current.path
-rule = scoring.spec
-selected = st.session_state[state.SELECTED_PATH]
+setup = sidebar.require()
+tree = setup.tree
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -45,120 +43,131 @@ def explain(choice, children) -> None:
         st.caption(why_sentence(choice))
 
 
-# The answer first, big: what a teacher points at.
-columns = st.columns([3, 1, 1, 1, 1])
-columns[0].metric(
-    "Selected path",
-    escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
-    help="The moves the selection rule follows from the root to a leaf at the current C; also in "
-    "st.session_state['selected_path'].",
-)
-columns[1].metric("Playouts", f"{tree.playouts:,}")
-columns[2].metric("Nodes", f"{len(tree):,}")
-columns[3].metric("Depth", tree.max_depth)
-columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
+@st.fragment
+def explore() -> None:
+    """Everything C changes: a C change reruns only this (the sidebar and the layout stay)."""
+    current = selection.select(setup)
+    scoring, path = current.scoring, current.path
+    rule = scoring.spec
+    selected = st.session_state[state.SELECTED_PATH]
 
-# Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
-for key, default in ((state.BUDGET, 300), (state.MAX_DEPTH, 0), (state.TOP_K, 0), (state.SHOW_UNVISITED, False)):
-    st.session_state.setdefault(key, default)
-limits_key = (
-    st.session_state[state.BUDGET],
-    st.session_state[state.MAX_DEPTH] or None,
-    st.session_state[state.TOP_K] or None,
-    st.session_state[state.SHOW_UNVISITED],
-)
-visible = cached_visible_nodes(current.input.key, tree, *limits_key)
-top_down = fits_top_down(tree, visible)
-if top_down:
-    picture, details = st.columns([4, 3], gap="large")
-else:  # a wide tree drawn left to right needs the page's full width to stay readable
-    picture, details = st.container(), st.container()
+    # The answer first, big: what a teacher points at.
+    columns = st.columns([3, 1, 1, 1, 1])
+    columns[0].metric(
+        "Selected path",
+        escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
+        help="The moves the selection rule follows from the root to a leaf at the current C; also in "
+        "st.session_state['selected_path'].",
+    )
+    columns[1].metric("Playouts", f"{tree.playouts:,}")
+    columns[2].metric("Nodes", f"{len(tree):,}")
+    columns[3].metric("Depth", tree.max_depth)
+    columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
 
-with details:
-    st.subheader("Inspect a node")
-    st.text_input(
-        "Node path (empty = root)",
-        key=state.INSPECT,
-        help="Moves from the root: `ba` when every move is one character, else separated by spaces (`e4 e5`).",
+    # Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
+    for key, default in ((state.BUDGET, 300), (state.MAX_DEPTH, 0), (state.TOP_K, 0), (state.SHOW_UNVISITED, False)):
+        st.session_state.setdefault(key, default)
+    limits_key = (
+        st.session_state[state.BUDGET],
+        st.session_state[state.MAX_DEPTH] or None,
+        st.session_state[state.TOP_K] or None,
+        st.session_state[state.SHOW_UNVISITED],
     )
-    wanted = st.session_state.get(state.INSPECT, "")
-    try:
-        inspected = tree.find(wanted)
-    except KeyError as missing:
-        st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
-        inspected, _ = tree.deepest(wanted)
-    here = tree.path(inspected)
-    children = score_children(tree, inspected, scoring)
-    buttons = st.columns(3)
-    buttons[0].button(
-        "⌂ Root", key=state.INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch"
-    )
-    buttons[1].button(
-        "↑ Up",
-        key=state.INSPECT_UP,
-        on_click=set_inspect,
-        args=(tree.path(tree.parent[inspected]) if inspected != ROOT else "",),
-        disabled=inspected == ROOT,
-        width="stretch",
-    )
-    buttons[2].button(
-        "↓ Step in",
-        key=state.INSPECT_STEP_IN,
-        on_click=set_inspect,
-        args=(tree.path(children[0].node) if children else here,),
-        disabled=not children,
-        width="stretch",
-        help="Step into the child the rule picks here.",
-    )
+    visible = cached_visible_nodes(current.input.key, tree, *limits_key)
+    top_down = fits_top_down(tree, visible)
+    if top_down:
+        picture, details = st.columns([4, 3], gap="large")
+    else:  # a wide tree drawn left to right needs the page's full width to stay readable
+        picture, details = st.container(), st.container()
 
-    st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
-    table = children_table(tree, inspected, scoring)
-    st.dataframe(
-        highlight_rows(table, table["selected"]),
-        hide_index=True,
-        key=state.CHILDREN_TABLE,
-        # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
-        column_order=[name for name in table.columns if name not in ("selected", "rank")],
-        column_config={"total": st.column_config.NumberColumn(format="%.4g")}
-        | {
-            name: st.column_config.NumberColumn(rule.label(name), format="%.4f")
-            for name in (*rule.terms, "share", "declared prior")
-            if name in table.columns
-        }
-        | {"mean": st.column_config.NumberColumn(mean_label(tree, inspected), format="%.4f")},
-    )
-    explain(explain_choice(children), children)
-    st.download_button(
-        "Download table (CSV)",
-        table.to_csv(index=False),
-        file_name=f"children_{here or 'root'}.csv",
-        mime="text/csv",
-        key=state.DOWNLOAD_CSV,
-    )
-
-with picture:
-    with st.expander("Drawing limits (the table always uses the full tree)"):
-        limits = st.columns(3)
-        limits[0].number_input("Node budget", 10, 5000, step=50, key=state.BUDGET)
-        limits[1].number_input("Depth limit (0 = none)", 0, 1000, key=state.MAX_DEPTH)
-        limits[2].number_input("Top-k children (0 = all)", 0, 100, key=state.TOP_K)
-        st.toggle(
-            "Draw unvisited children",
-            key=state.SHOW_UNVISITED,
-            help="Children a log declared but no simulation has entered yet (0 visits).",
+    with details:
+        st.subheader("Inspect a node")
+        st.text_input(
+            "Node path (empty = root)",
+            key=state.INSPECT,
+            help="Moves from the root: `ba` when every move is one character, else separated by spaces (`e4 e5`).",
         )
-    dot = cached_dot(current.input.key, limits_key, path, inspected, top_down, tree, visible)
-    hidden = hidden_count(tree, drawn_nodes(tree, visible, path, inspected=inspected))
-    st.caption(
-        f"Red: the selected path at C = {scoring.c:.6g}. Blue outline: the inspected node. " + folded_caption(hidden)
-    )
-    # A wide tree is drawn left to right at a readable scale inside a scrolling box.
-    with st.container(height="content" if top_down else 720, border=not top_down):
-        st.graphviz_chart(dot, width="stretch")
-    st.download_button(
-        "Download drawn tree (DOT)",
-        dot,
-        file_name="mcts_tree.dot",
-        mime="text/vnd.graphviz",
-        key=state.DOWNLOAD_DOT,
-    )
+        wanted = st.session_state.get(state.INSPECT, "")
+        try:
+            inspected = tree.find(wanted)
+        except KeyError as missing:
+            st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
+            inspected, _ = tree.deepest(wanted)
+        here = tree.path(inspected)
+        children = score_children(tree, inspected, scoring)
+        buttons = st.columns(3)
+        buttons[0].button(
+            "⌂ Root", key=state.INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch"
+        )
+        buttons[1].button(
+            "↑ Up",
+            key=state.INSPECT_UP,
+            on_click=set_inspect,
+            args=(tree.path(tree.parent[inspected]) if inspected != ROOT else "",),
+            disabled=inspected == ROOT,
+            width="stretch",
+        )
+        buttons[2].button(
+            "↓ Step in",
+            key=state.INSPECT_STEP_IN,
+            on_click=set_inspect,
+            args=(tree.path(children[0].node) if children else here,),
+            disabled=not children,
+            width="stretch",
+            help="Step into the child the rule picks here.",
+        )
+
+        st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
+        table = children_table(tree, inspected, scoring)
+        st.dataframe(
+            highlight_rows(table, table["selected"]),
+            hide_index=True,
+            key=state.CHILDREN_TABLE,
+            # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
+            column_order=[name for name in table.columns if name not in ("selected", "rank")],
+            column_config={"total": st.column_config.NumberColumn(format="%.4g")}
+            | {
+                name: st.column_config.NumberColumn(rule.label(name), format="%.4f")
+                for name in (*rule.terms, "share", "declared prior")
+                if name in table.columns
+            }
+            | {"mean": st.column_config.NumberColumn(mean_label(tree, inspected), format="%.4f")},
+        )
+        explain(explain_choice(children), children)
+        st.download_button(
+            "Download table (CSV)",
+            table.to_csv(index=False),
+            file_name=f"children_{here or 'root'}.csv",
+            mime="text/csv",
+            key=state.DOWNLOAD_CSV,
+        )
+
+    with picture:
+        with st.expander("Drawing limits (the table always uses the full tree)"):
+            limits = st.columns(3)
+            limits[0].number_input("Node budget", 10, 5000, step=50, key=state.BUDGET)
+            limits[1].number_input("Depth limit (0 = none)", 0, 1000, key=state.MAX_DEPTH)
+            limits[2].number_input("Top-k children (0 = all)", 0, 100, key=state.TOP_K)
+            st.toggle(
+                "Draw unvisited children",
+                key=state.SHOW_UNVISITED,
+                help="Children a log declared but no simulation has entered yet (0 visits).",
+            )
+        dot = cached_dot(current.input.key, limits_key, path, inspected, top_down, tree, visible)
+        hidden = hidden_count(tree, drawn_nodes(tree, visible, path, inspected=inspected))
+        st.caption(
+            f"Red: the selected path at C = {scoring.c:.6g}. Blue outline: the inspected node. " + folded_caption(hidden)
+        )
+        # A wide tree is drawn left to right at a readable scale inside a scrolling box.
+        with st.container(height="content" if top_down else 720, border=not top_down):
+            st.graphviz_chart(dot, width="stretch")
+        st.download_button(
+            "Download drawn tree (DOT)",
+            dot,
+            file_name="mcts_tree.dot",
+            mime="text/vnd.graphviz",
+            key=state.DOWNLOAD_DOT,
+        )
+
+
+explore()

@@ -13,8 +13,8 @@ K = state.PLAYBACK_K
 PLAYING = state.PLAYBACK_PLAYING
 DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
 
-current = sidebar.require()
-input_key = current.input.key
+setup = sidebar.require()
+input_key = setup.input.key
 
 
 @st.cache_resource(max_entries=4, show_spinner="Preparing the playback…")
@@ -28,13 +28,13 @@ def cached_race(key: str, _playback: Playback) -> pd.DataFrame:
     return pd.DataFrame(race(_playback.tree, _playback.playouts).columns())
 
 
-if current.input.playouts is None or not len(current.input.playouts):
+if setup.input.playouts is None or not len(setup.input.playouts):
     st.info(
         "This input is a finished tree (a JSON tree dump): it has no simulations to replay. "
         "Playback needs puzzle text or a JSON Lines log, which record each simulation in order."
     )
     st.stop()
-playback = cached_playback(input_key, current.input.playouts, current.tree)
+playback = cached_playback(input_key, setup.input.playouts, setup.tree)
 count = len(playback)
 st.session_state.setdefault(K, 1)
 st.session_state[K] = min(max(st.session_state[K], 1), count)  # a shorter input may have come in

@@ -5,7 +5,6 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import node_envelope
-from mcts_core.c_range import suggest_c_range
 from mcts_core.sweep import interval_at, range_problem, sweep
 from mcts_core.sweep_data import (
     bands_frame,
@@ -16,22 +15,21 @@ from mcts_core.sweep_data import (
     sweep_nodes,
     zoom_range,
 )
-from ui import sidebar, state
+from ui import c_control, selection, sidebar, state
 from ui.drawing import highlight_rows
 from ui.markdown import code, escape
 from ui.wording import node_markdown
 
-CURRENT_C = "#d62728"  # the sidebar C, red as the selected path in the Explorer
+CURRENT_C = "#d62728"  # the page's C, red as the selected path in the Explorer
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
 C_FORMAT = ".10g"  # tooltips: enough digits to tell a breakpoint from its neighbours
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
 
-current = sidebar.require()
-tree, c = current.tree, current.scoring.c
-max_c, _ = suggest_c_range(current.input.score_range, c)  # the sidebar slider's range
+setup = sidebar.require()
+tree = setup.tree
 
 
-def reset_range() -> None:
+def reset_range(max_c: float) -> None:
     st.session_state[state.SWEEP_FROM], st.session_state[state.SWEEP_TO] = 0.0, max_c
 
 
@@ -40,17 +38,13 @@ def zoom_in() -> None:
     st.session_state[state.SWEEP_FROM], st.session_state[state.SWEEP_TO] = st.session_state[state.SWEEP_ZOOM_RANGE]
 
 
-if state.first_run_for_input("sweep", current.input.key):
-    reset_range()  # a new input: sweep the sidebar slider's range, as the slider shows it
-
-
 def c_scale(c_from: float, c_to: float) -> alt.Scale:
     return alt.Scale(domain=[c_from, c_to], nice=False, zero=False)
 
 
-def current_c_layer(scale: alt.Scale) -> alt.Chart:
-    """A red vertical rule at the sidebar C, its value in the tooltip."""
-    marker = pd.DataFrame({"c": [c], "what": ["sidebar C"]})
+def current_c_layer(scale: alt.Scale, c: float) -> alt.Chart:
+    """A red vertical rule at the page's C, its value in the tooltip."""
+    marker = pd.DataFrame({"c": [c], "what": ["current C"]})
     return (
         alt.Chart(marker)
         .mark_rule(color=CURRENT_C, strokeWidth=2)
@@ -61,7 +55,7 @@ def current_c_layer(scale: alt.Scale) -> alt.Chart:
     )
 
 
-def band_strip(bands: pd.DataFrame, scale: alt.Scale, show_c: bool) -> alt.LayerChart:
+def band_strip(bands: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.LayerChart:
     """The selected path as colour bands along C, labelled where wide enough."""
     # A one-category y axis gives the strip the same left margin as the lines chart below it.
     base = alt.Chart(bands).transform_calculate(row="'path'")
@@ -82,12 +76,12 @@ def band_strip(bands: pd.DataFrame, scale: alt.Scale, show_c: bool) -> alt.Layer
     labels = base.mark_text(fontSize=13, fontWeight="bold", color="black").encode(
         x="middle:Q", y="row:N", text="label:N"
     )
-    layers = [rects, labels] + ([current_c_layer(scale)] if show_c else [])
+    layers = [rects, labels] + ([current_c_layer(scale, c)] if c is not None else [])
     # Streamlit fits the whole chart, axis included, into this height.
     return alt.layer(*layers).properties(height=110).configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
 
 
-def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, show_c: bool) -> alt.LayerChart:
+def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.LayerChart:
     """The node's children as UCB1 lines in C, the envelope thick, crossings marked."""
     c_from, c_to = scale.domain
     move = alt.Color("move:N", title="child", legend=alt.Legend(orient="top", symbolStrokeWidth=4))
@@ -138,7 +132,9 @@ def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, show_c: bool)
         .mark_text(align="left", dx=7, dy=-10, fontWeight="bold")
         .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
     )
-    layers = [shading, lines, envelope_line, rules, points, values] + ([current_c_layer(scale)] if show_c else [])
+    layers = [shading, lines, envelope_line, rules, points, values] + (
+        [current_c_layer(scale, c)] if c is not None else []
+    )
     return alt.layer(*layers).properties(height=380).configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
 
 
@@ -152,127 +148,144 @@ def summary_sentence(bands: pd.DataFrame) -> str:
     return "; ".join(parts) + (f"; and {more} more intervals (table below)." if more > 0 else ".")
 
 
-st.title("C sweep")
-st.caption(
-    "Where the selected path changes as C moves. At every node each child's UCB1 value is a straight "
-    "line in C, mean + C·√(ln N / n); selection follows the highest line, so the path is constant "
-    "between exact breakpoints. A breakpoint belongs to the interval on its right."
-)
-if current.scoring.rule != "ucb1":
-    st.info(
-        f"The sidebar rule is {escape(current.scoring.spec.name)}: this sweep is exact for UCB1 only. "
-        "Everything below is the **UCB1** sweep of the same tree."
-    )
+@st.cache_resource(max_entries=16, show_spinner="Sweeping C…")
+def cached_sweep(input_key: str, c_from: float, c_to: float, _tree):
+    """The exact sweep of an input over a range: it does not depend on C, so once per input and range."""
+    return sweep(_tree, c_from, c_to)
 
-controls = st.columns([1, 1, 1, 1, 2], vertical_alignment="bottom")
-c_from = controls[0].number_input("Sweep C from", key=state.SWEEP_FROM, format="%.6g", step=max_c / 100)
-c_to = controls[1].number_input("to", key=state.SWEEP_TO, format="%.6g", step=max_c / 100)
-controls[2].button(
-    "Slider range", on_click=reset_range, key=state.SWEEP_RESET, width="stretch", help="Back to 0 … the sidebar slider's maximum."
-)
-problem = range_problem(c_from, c_to)
-if problem is not None:
-    st.error(escape(problem), icon="⚠️")
-    st.stop()
 
-intervals = sweep(tree, c_from, c_to)
-st.session_state[state.SWEEP_ZOOM_RANGE] = zoom = zoom_range(intervals)
-controls[3].button(
-    "Zoom to breakpoints",
-    on_click=zoom_in,
-    key=state.SWEEP_ZOOM,
-    width="stretch",
-    disabled=zoom is None or zoom == (c_from, c_to),
-    help="Narrow the range to where the path changes, with some room after the last breakpoint.",
-)
-bands = bands_frame(tree, intervals)
-holding_c = interval_at(intervals, c)
-scale = c_scale(c_from, c_to)
-
-metrics = st.columns([3, 1, 1, 2])
-metrics[0].metric(
-    "UCB1 path at the sidebar C",
-    (intervals[holding_c].path or "(root is a leaf)") if holding_c is not None else "outside the range",
-    help=f"C = {c!r}",
-)
-metrics[1].metric("Intervals", len(intervals))
-metrics[2].metric("Breakpoints", len(intervals) - 1)
-metrics[3].metric("Swept range", f"[{c_from:.4g}, {c_to:.4g})")
-st.markdown(summary_sentence(bands))
-
-st.subheader("Selected path along C")
-st.altair_chart(band_strip(bands, scale, holding_c is not None), width="stretch", key=state.SWEEP_STRIP)
-st.caption(
-    "Each band is an interval of C with one selected path (hover for its statistics). "
-    + (f"Red line: the sidebar C = {c:.6g}." if holding_c is not None else
-       f"The sidebar C = {c:.6g} is outside this range.")
-)
-
-st.subheader("Why: a node's children as lines in C")
-options = [tree.format_path(moves) for moves in sweep_nodes(intervals)] or [""]  # a leaf root: itself
-if st.session_state.get(state.SWEEP_NODE) not in options:
-    st.session_state[state.SWEEP_NODE] = options[0]  # e.g. after a new input
-picker = st.columns([2, 2, 3])
-picked = picker[0].selectbox(
-    "Node on a swept path",
-    options,
-    key=state.SWEEP_NODE,
-    format_func=lambda path: f"{path}  (depth {len(path)})" if path else "root",
-    help="Every node where some interval's path makes a choice, root first.",
-)
-typed = picker[1].text_input("…or any node path", key=state.SWEEP_NODE_PATH, help="Moves from the root, e.g. `ab`; empty = use the list.")
-node_path = picked or ""
-if typed:
-    try:
-        tree.find(typed)
-        node_path = typed
-    except KeyError as missing:
-        st.error(escape(f"{missing.args[0]}; showing {node_path or 'the root'} instead."))
-node = tree.find(node_path)
-envelope = node_envelope(tree, node, c_from, c_to)
-if not envelope.lines:
-    st.info(f"Node {node_markdown(node_path)} is a leaf: there is no choice to draw.")
-else:
-    on_path = on_path_frame(intervals, tree.path_moves(node))
-    st.altair_chart(
-        lines_chart(envelope, on_path, scale, holding_c is not None), width="stretch", key=state.SWEEP_LINES
-    )
-    changes = ", ".join(
-        f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
-    )
+@st.fragment
+def sweep_page() -> None:
+    """The whole page: the C control at its top reruns only this."""
+    st.title("C sweep")
     st.caption(
-        f"Node {node_markdown(node_path)}, {tree.visits[node]:,} visits. Dashed: each child's line; thick: the "
-        "child selected at that C (the upper envelope); black diamonds: where the choice changes"
-        + (f" ({changes})" if changes else " (never in this range)")
-        + ". Grey background: C where the selected path passes through this node."
+        "Where the selected path changes as C moves. At every node each child's UCB1 value is a straight "
+        "line in C, mean + C·√(ln N / n); selection follows the highest line, so the path is constant "
+        "between exact breakpoints. A breakpoint belongs to the interval on its right."
+    )
+    current = selection.select(setup)
+    c = current.scoring.c
+    max_c = c_control.slider_range(setup.input, c, ucb1=True)[0]
+    if state.first_run_for_input("sweep", setup.input.key):
+        reset_range(max_c)  # a new input: sweep the slider's range, as the slider shows it
+    if current.scoring.rule != "ucb1":
+        st.info(
+            f"The rule is {escape(current.scoring.spec.name)}: this sweep is exact for UCB1 only. "
+            "Everything below is the **UCB1** sweep of the same tree."
+        )
+
+    controls = st.columns([1, 1, 1, 1, 2], vertical_alignment="bottom")
+    c_from = controls[0].number_input("Sweep C from", key=state.SWEEP_FROM, format="%.6g", step=max_c / 100)
+    c_to = controls[1].number_input("to", key=state.SWEEP_TO, format="%.6g", step=max_c / 100)
+    controls[2].button(
+        "Slider range", on_click=reset_range, args=(max_c,), key=state.SWEEP_RESET, width="stretch",
+        help="Back to 0 … the C slider's maximum."
+    )
+    problem = range_problem(c_from, c_to)
+    if problem is not None:
+        st.error(escape(problem), icon="⚠️")
+        return
+
+    intervals = cached_sweep(setup.input.key, c_from, c_to, tree)
+    st.session_state[state.SWEEP_ZOOM_RANGE] = zoom = zoom_range(intervals)
+    controls[3].button(
+        "Zoom to breakpoints",
+        on_click=zoom_in,
+        key=state.SWEEP_ZOOM,
+        width="stretch",
+        disabled=zoom is None or zoom == (c_from, c_to),
+        help="Narrow the range to where the path changes, with some room after the last breakpoint.",
+    )
+    bands = bands_frame(tree, intervals)
+    holding_c = interval_at(intervals, c)
+    scale = c_scale(c_from, c_to)
+
+    metrics = st.columns([3, 1, 1, 2])
+    metrics[0].metric(
+        "UCB1 path at this C",
+        (intervals[holding_c].path or "(root is a leaf)") if holding_c is not None else "outside the range",
+        help=f"C = {c!r}",
+    )
+    metrics[1].metric("Intervals", len(intervals))
+    metrics[2].metric("Breakpoints", len(intervals) - 1)
+    metrics[3].metric("Swept range", f"[{c_from:.4g}, {c_to:.4g})")
+    st.markdown(summary_sentence(bands))
+
+    st.subheader("Selected path along C")
+    st.altair_chart(band_strip(bands, scale, c if holding_c is not None else None), width="stretch", key=state.SWEEP_STRIP)
+    st.caption(
+        "Each band is an interval of C with one selected path (hover for its statistics). "
+        + (f"Red line: C = {c:.6g}." if holding_c is not None else f"C = {c:.6g} is outside this range.")
     )
 
-st.subheader("Intervals")
-# The table names the root "(root)": an empty cell would read as "no breakpoint",
-# and the first row, which no breakpoint starts, is left blank rather than "None".
-table = bands.assign(node=bands["node"].replace("", "(root)")).fillna({"node": "", "before": "", "after": ""})
-st.dataframe(
-    highlight_rows(table, table.index == holding_c),
-    hide_index=True,
-    key=state.SWEEP_TABLE,
-    column_order=["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean", "node", "before", "after"],
-    column_config={
-        "c_from": st.column_config.NumberColumn("from C", format="%.10g"),
-        "c_to": st.column_config.NumberColumn("to C (excluded)", format="%.10g"),
-        "path": st.column_config.TextColumn("selected path"),
-        "length": st.column_config.NumberColumn("length"),
-        "leaf_visits": st.column_config.NumberColumn("leaf visits"),
-        "leaf_mean": st.column_config.NumberColumn("leaf mean", format="%.4f"),
-        "node": st.column_config.TextColumn("breakpoint at node", help="Where the choice changes; empty = root."),
-        "before": st.column_config.TextColumn("child before"),
-        "after": st.column_config.TextColumn("child from here"),
-    },
-)
-st.caption("Highlighted: the interval holding the sidebar C. Each row after the first starts at a breakpoint.")
-st.download_button(
-    "Download intervals (CSV)",
-    bands.drop(columns=["middle", "label"]).to_csv(index=False),
-    file_name="c_sweep.csv",
-    mime="text/csv",
-    key=state.SWEEP_CSV,
-)
+    st.subheader("Why: a node's children as lines in C")
+    options = [tree.format_path(moves) for moves in sweep_nodes(intervals)] or [""]  # a leaf root: itself
+    if st.session_state.get(state.SWEEP_NODE) not in options:
+        st.session_state[state.SWEEP_NODE] = options[0]  # e.g. after a new input
+    picker = st.columns([2, 2, 3])
+    picked = picker[0].selectbox(
+        "Node on a swept path",
+        options,
+        key=state.SWEEP_NODE,
+        format_func=lambda path: f"{path}  (depth {len(path)})" if path else "root",
+        help="Every node where some interval's path makes a choice, root first.",
+    )
+    typed = picker[1].text_input("…or any node path", key=state.SWEEP_NODE_PATH, help="Moves from the root, e.g. `ab`; empty = use the list.")
+    node_path = picked or ""
+    if typed:
+        try:
+            tree.find(typed)
+            node_path = typed
+        except KeyError as missing:
+            st.error(escape(f"{missing.args[0]}; showing {node_path or 'the root'} instead."))
+    node = tree.find(node_path)
+    envelope = node_envelope(tree, node, c_from, c_to)
+    if not envelope.lines:
+        st.info(f"Node {node_markdown(node_path)} is a leaf: there is no choice to draw.")
+    else:
+        on_path = on_path_frame(intervals, tree.path_moves(node))
+        st.altair_chart(
+            lines_chart(envelope, on_path, scale, c if holding_c is not None else None), width="stretch", key=state.SWEEP_LINES
+        )
+        changes = ", ".join(
+            f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
+        )
+        st.caption(
+            f"Node {node_markdown(node_path)}, {tree.visits[node]:,} visits. Dashed: each child's line; thick: the "
+            "child selected at that C (the upper envelope); black diamonds: where the choice changes"
+            + (f" ({changes})" if changes else " (never in this range)")
+            + ". Grey background: C where the selected path passes through this node."
+        )
+
+    st.subheader("Intervals")
+    # The table names the root "(root)": an empty cell would read as "no breakpoint",
+    # and the first row, which no breakpoint starts, is left blank rather than "None".
+    table = bands.assign(node=bands["node"].replace("", "(root)")).fillna({"node": "", "before": "", "after": ""})
+    st.dataframe(
+        highlight_rows(table, table.index == holding_c),
+        hide_index=True,
+        key=state.SWEEP_TABLE,
+        column_order=["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean", "node", "before", "after"],
+        column_config={
+            "c_from": st.column_config.NumberColumn("from C", format="%.10g"),
+            "c_to": st.column_config.NumberColumn("to C (excluded)", format="%.10g"),
+            "path": st.column_config.TextColumn("selected path"),
+            "length": st.column_config.NumberColumn("length"),
+            "leaf_visits": st.column_config.NumberColumn("leaf visits"),
+            "leaf_mean": st.column_config.NumberColumn("leaf mean", format="%.4f"),
+            "node": st.column_config.TextColumn("breakpoint at node", help="Where the choice changes; empty = root."),
+            "before": st.column_config.TextColumn("child before"),
+            "after": st.column_config.TextColumn("child from here"),
+        },
+    )
+    st.caption("Highlighted: the interval holding the current C. Each row after the first starts at a breakpoint.")
+    st.download_button(
+        "Download intervals (CSV)",
+        bands.drop(columns=["middle", "label"]).to_csv(index=False),
+        file_name="c_sweep.csv",
+        mime="text/csv",
+        key=state.SWEEP_CSV,
+    )
+
+
+sweep_page()

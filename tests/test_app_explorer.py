@@ -12,7 +12,7 @@ HEADERLESS_FLIP = "a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"
 
 def path_changes(app) -> str:
     """The sidebar's sentence on where the selected path changes with C."""
-    return next(caption.value for caption in app.sidebar.caption if "selected path" in caption.value)
+    return next(caption.value for caption in app.caption if "selected path" in caption.value)
 
 
 def test_opens_on_the_statement_example_with_its_answer(app):
@@ -24,9 +24,11 @@ def test_opens_on_the_statement_example_with_its_answer(app):
 
 def test_selected_path_follows_the_slider_for_every_c(app):
     app.text_area(key="playouts").input(HEADERLESS_FLIP).run()
-    assert app.slider(key="c").max == 10.0  # three score spreads (8..10), rounded up
+    # Fitted to where the path changes: the flip at C = 2.70, times 1.5, rounded up to 5 (three
+    # score spreads would give 10).
+    assert app.slider(key="c").max == 5.0
     seen = set()
-    for c in [0.0, 0.5, 1.0, 2.0, 2.5, 2.7, 2.8, 3.0, 5.0, 7.5, 10.0]:
+    for c in [0.0, 0.5, 1.0, 2.0, 2.5, 2.7, 2.8, 3.0, 4.0, 5.0]:
         app.slider(key="c").set_value(c).run()
         assert not app.exception
         expected = solve(HEADERLESS_FLIP, c=c)
@@ -63,7 +65,7 @@ def test_typing_an_exact_c_moves_the_slider(app):
     assert app.session_state["selected_path"] == solve(HEADERLESS_FLIP, c=2.7027)
     app.text_input(key="c_exact").input("-3").run()
     assert not app.exception
-    assert "C must be a finite number >= 0" in plain(app.sidebar.error[0].value)
+    assert "C must be a finite number >= 0" in plain(app.error[0].value)
     assert app.session_state["c"] == 2.7027
 
 
@@ -112,7 +114,7 @@ def test_markup_in_moves_is_shown_not_interpreted(app):
     assert app.metric[0].value == "\\\\"  # escaped: the metric shows one literal backslash
 
 
-def test_the_sidebar_says_where_the_path_changes_near_the_current_c(app):
+def test_the_page_says_where_the_path_changes_near_the_current_c(app):
     app.text_area(key="playouts").input(HEADERLESS_FLIP).run()
     app.slider(key="c").set_value(1.0).run()
     assert plain(path_changes(app)) == "The selected path changes: from C = 2.70292 it becomes ` b `."
@@ -124,7 +126,7 @@ def test_the_sidebar_says_where_the_path_changes_near_the_current_c(app):
 
 def test_a_new_input_with_another_slider_range_keeps_the_current_c(app):
     assert app.session_state["c"] == 0.1 and app.slider(key="c").max == 100.0
-    app.text_area(key="playouts").input(HEADERLESS_FLIP).run()  # no header: C stays; range 0..10
-    assert app.slider(key="c").max == 10.0
+    app.text_area(key="playouts").input(HEADERLESS_FLIP).run()  # no header: C stays; range 0..5
+    assert app.slider(key="c").max == 5.0
     assert app.session_state["c"] == 0.1 and app.text_input(key="c_exact").value == "0.1"
     assert app.session_state["selected_path"] == solve(HEADERLESS_FLIP, c=0.1)

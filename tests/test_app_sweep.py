@@ -45,7 +45,8 @@ def test_statement_example_is_one_interval_over_the_slider_range(app):
 def test_flip_shows_two_intervals_split_at_the_exact_crossing(app):
     flips(app)
     rows = table(app)
-    assert rows[["c_from", "c_to", "path"]].values.tolist() == [[0.0, FLIP, "aa"], [FLIP, 10.0, "b"]]
+    # The range is the C slider's, fitted to the flip: 1.5 x 2.70 rounded up to 5.
+    assert rows[["c_from", "c_to", "path"]].values.tolist() == [[0.0, FLIP, "aa"], [FLIP, 5.0, "b"]]
     assert rows.loc[1, ["node", "before", "after"]].tolist() == ["(root)", "a", "b"]
     assert app.metric[0].value == "aa"  # the header's C = 0.5 lies in the first interval
     assert "2.702917488" in plain(lines_caption(app))  # the root's crossing, in the lines caption
@@ -67,11 +68,12 @@ def test_changing_the_range_updates_the_table(app):
     app.number_input(key="sweep_to").set_value(1000.0).run()
     assert table(app)[["c_from", "c_to", "path"]].values.tolist() == [[2.5, FLIP, "aa"], [FLIP, 1000.0, "b"]]
     app.button(key="sweep_reset").click().run()
-    assert app.number_input(key="sweep_from").value == 0.0 and app.number_input(key="sweep_to").value == 10.0
+    assert app.number_input(key="sweep_from").value == 0.0 and app.number_input(key="sweep_to").value == 5.0
 
 
 def test_zoom_narrows_the_range_to_the_breakpoints(app):
     app.selectbox(key="example").select("Deep tree (400 playouts)").run()
+    app.number_input(key="sweep_to").set_value(1000.0).run()  # wider than the fitted slider range
     before = table(app)
     app.button(key="sweep_zoom").click().run()
     assert not app.exception

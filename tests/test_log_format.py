@@ -338,3 +338,27 @@ def test_tree_reader_raises_only_parse_error(children, players):
     except ParseError:
         return
     selected_nodes(read.tree, Scoring("puct", 1.0))
+
+
+def test_the_header_can_state_the_rules_settings_and_the_cli_uses_them():
+    import subprocess
+    import sys
+
+    records = [{"path": ["a"], "score": 100}, {"path": ["a"], "score": 100}, {"path": ["b"], "score": 90}]
+    header = '{"mcts_log": 1, "c": 1.0, "rule": "puct", "settings": {"normalise": "minmax"}}'
+    read = read_input(log(*records, header=header))
+    assert read.rule == "puct" and read.settings == {"normalise": "minmax"}
+    # raw Q: a (100) wins; min-max Q: a = 1, b = 0 but b explores more: b.
+    text = log(*records, header=header)
+    result = subprocess.run([sys.executable, "-m", "mcts_core"], input=text.encode(), capture_output=True, check=True)
+    assert result.stdout.decode().strip() == select_path(read.tree, Scoring.of("puct", c=1.0, normalise="minmax"))
+
+
+@pytest.mark.parametrize(
+    "settings, fragment",
+    [('{"w": 3}', "has no setting 'w'"), ('{"normalise": "zscore"}', "normalise must be one of"), ('[1]', "expected an object")],
+)
+def test_bad_header_settings_are_refused(settings, fragment):
+    header = '{"mcts_log": 1, "rule": "puct", "settings": ' + settings + "}"
+    line, message = error_of(header + '\n{"path": [], "score": 1}\n')
+    assert line == 1 and fragment in message, message

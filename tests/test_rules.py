@@ -402,7 +402,6 @@ def test_parse_move_values_reads_lines_comments_and_crlf():
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        ("a 1\n\nbb 2\n", 3, "one character"),
         ("a nan\n", 1, "finite"),
         ("a 1\nb -inf\n", 2, "finite"),
         ("a 1\n# c\na 2\n", 3, "listed twice (first on line 1)"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from mcts_core import Tree, parse_c
-from mcts_core.c_range import suggest_c_range
+from mcts_core.c_range import fit_to_breakpoints, suggest_c_range
 from mcts_core.sweep import neighbouring_intervals, sweep
 from ui import state
 from ui.inputs import LoadedInput
@@ -64,27 +64,41 @@ def _show_nearest_changes(loaded: LoadedInput, c: float, max_c: float) -> None:
         st.caption(f"The selected path is the same for every C in [0, {max_c:g}].")
 
 
-def render(loaded: LoadedInput | None, label: str, *, show_changes: bool) -> float:
-    """Draw the C slider and the exact box; returns C.
+def keep() -> None:
+    """Keep C and the exact box across runs of pages that do not draw them (widgets drop their state)."""
+    st.session_state[state.C] = st.session_state.get(state.C, DEFAULT_C)
+    st.session_state[state.C_EXACT] = st.session_state.get(state.C_EXACT, repr(st.session_state[state.C]))
+
+
+def slider_range(loaded: LoadedInput, c: float, ucb1: bool) -> tuple[float, float]:
+    """(max, step) of the C slider: a few score spreads, narrowed to the UCB1 path's last breakpoint."""
+    max_c, step = suggest_c_range(loaded.score_range, c)
+    if not ucb1:
+        return max_c, step
+    intervals = _ucb1_intervals(loaded.key, max_c, loaded.tree)
+    return fit_to_breakpoints(max_c, intervals[-1].c_from if len(intervals) > 1 else None, c)
+
+
+def render(loaded: LoadedInput, label: str, *, show_changes: bool) -> float:
+    """Draw the C slider and the exact box (in the current container); returns C.
 
     Args:
-        loaded: the input (sizes the slider to its scores), None when the input is bad.
+        loaded: the input (sizes the slider to its scores and where its UCB1 path changes).
         label: the rule's name for C (e.g. c_puct).
-        show_changes: say where the UCB1 path changes (only meaningful under UCB1).
+        show_changes: the rule is UCB1: fit the slider to the exact breakpoints and say where the
+            path changes.
     """
-    st.session_state.setdefault(state.C, DEFAULT_C)
-    st.session_state.setdefault(state.C_EXACT, repr(st.session_state[state.C]))
-    st.header("Exploration constant")
-    score_range = loaded.score_range if loaded is not None else ()
-    max_c, step = suggest_c_range(score_range, st.session_state[state.C])
+    keep()
+    max_c, step = slider_range(loaded, st.session_state[state.C], show_changes)
     # A new range or step makes a new slider widget, which would fall back to its minimum:
     # re-assigning the value hands the current C to whichever slider is drawn.
     st.session_state[state.C] = st.session_state[state.C]
-    st.slider(label, 0.0, max_c, step=step, key=state.C, on_change=_slider_moved, format="%.3f")
-    st.text_input("Exact C", key=state.C_EXACT, on_change=_exact_typed, help="Type any C >= 0.")
+    slider, exact = st.columns([5, 2], vertical_alignment="bottom")
+    slider.slider(label, 0.0, max_c, step=step, key=state.C, on_change=_slider_moved, format="%.3f")
+    exact.text_input("Exact C", key=state.C_EXACT, on_change=_exact_typed, help="Type any C >= 0.")
     if state.C_EXACT_ERROR in st.session_state:
         st.error(escape(st.session_state[state.C_EXACT_ERROR]))
     c = st.session_state[state.C]
-    if loaded is not None and show_changes:
-        _show_nearest_changes(loaded, c, max_c)  # max_c covers C
+    if show_changes:
+        _show_nearest_changes(loaded, c, suggest_c_range(loaded.score_range, c)[0])
     return c

@@ -20,9 +20,14 @@ from ui.markdown import escape
 ANNOTATION_OF_SETTING = {"priors": "prior", "heuristic": "heuristic"}
 
 
-def adopt_rule(rule: str) -> None:
-    """A new input states the rule it was searched with: the sidebar's rule follows."""
+def adopt_rule(rule: str, settings: Mapping[str, Any]) -> None:
+    """A new input states the rule it was searched with (and its settings): the sidebar follows."""
     st.session_state[state.RULE] = rule
+    for name, value in settings.items():
+        setting = next(s for s in RULES[rule].settings if s.name == name)
+        if setting.kind == "move_values":
+            value = "\n".join(f"{move} {number!r}" for move, number in value.items())
+        st.session_state[state.rule_setting_key("", rule, name)] = value
 
 
 def _apply_rule_preset(prefix: str, set_c: Callable[[float], None]) -> None:

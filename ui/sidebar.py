@@ -1,28 +1,29 @@
-"""The sidebar every page shares: input, selection rule and C; the selection they make together.
+"""The sidebar every page shares: the input and the selection rule.
 
-app.py calls :func:`render` once per run before the page; pages call :func:`require`.
+app.py calls :func:`render` once per run before the page; pages call :func:`require` for what the
+sidebar decided, and choose C on the page (:mod:`ui.selection`), next to what C changes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import streamlit as st
 
-from mcts_core import RULES, Scoring, selected_nodes
-from ui import c_control, input_panel, rule_panel, state
+from ui import c_control, input_panel, rule_panel, selection, state
 from ui.inputs import InputError, LoadedInput
 from ui.markdown import escape
 from ui.routing import run_app_shell_instead
 
 
 @dataclass(frozen=True)
-class Current:
-    """What every page works with: the input, the scoring and the path it selects (root first)."""
+class Setup:
+    """What the sidebar decides: the input, and the selection rule with its settings except C."""
 
     input: LoadedInput
-    scoring: Scoring
-    path: tuple[int, ...]
+    rule: str
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def tree(self):
@@ -30,34 +31,28 @@ class Current:
 
 
 def render() -> None:
-    """Draw the sidebar, select the path, and publish it (``selected_path``) for this run."""
+    """Draw the sidebar and keep what it decided for the page."""
+    c_control.keep()  # C lives on the pages; it must survive runs of pages that do not draw it
     with st.sidebar:
         loaded = input_panel.render()
         good = loaded if isinstance(loaded, LoadedInput) else None
         if good is not None and state.first_run_for_input("sidebar", good.key):
             c_control.adopt_header_c(good.read.c)  # a new input's own C and rule, when it states them
             if good.read.rule is not None:
-                rule_panel.adopt_rule(good.read.rule)
+                rule_panel.adopt_rule(good.read.rule, good.read.settings)
         st.header("Selection rule")
         rule, settings = rule_panel.render(good.annotations if good else {}, set_c=c_control.set_c)
-        c = c_control.render(good, RULES[rule].c_label, show_changes=rule == "ucb1")
-    scoring = Scoring(rule, c, settings)
-    if good is None:
-        st.session_state[state.CURRENT] = loaded
-        st.session_state[state.SELECTED_PATH] = None
-        return
-    path = tuple(selected_nodes(good.tree, scoring))
-    st.session_state[state.CURRENT] = Current(good, scoring, path)
-    st.session_state[state.SELECTED_PATH] = good.tree.path(path[-1])
+    st.session_state[state.SETUP] = Setup(good, rule, settings) if good is not None else loaded
 
 
-def require() -> Current:
-    """The current selection for a page; shows the input's error and stops the page when it is bad."""
-    if state.CURRENT not in st.session_state:
+def require() -> Setup:
+    """The sidebar's decisions for a page; shows the input's error and stops the page when it is bad."""
+    if state.SETUP not in st.session_state:
         run_app_shell_instead()
-    current = st.session_state[state.CURRENT]
-    if isinstance(current, InputError):
-        st.error(escape(current.message()), icon="⚠️")
+    setup = st.session_state[state.SETUP]
+    if isinstance(setup, InputError):
+        selection.clear()
+        st.error(escape(setup.message()), icon="⚠️")
         st.caption("Your text is kept in the sidebar; fix the line and the page comes back.")
         st.stop()
-    return current
+    return setup

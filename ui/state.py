@@ -28,7 +28,7 @@ C_EXACT_ERROR = "_c_exact_error"
 RULE = "rule"
 RULE_PRESET = "rule_preset"
 # ui.sidebar
-CURRENT = "_current"
+SETUP = "_setup"
 # ui.state
 SEEN_INPUTS = "_seen_inputs"
 # pages.explorer
@@ -90,8 +90,8 @@ OWNERS: dict[str, str] = {
     C_EXACT_ERROR: "ui.c_control",
     RULE: "ui.rule_panel",
     RULE_PRESET: "ui.rule_panel",
-    CURRENT: "ui.sidebar",
-    SELECTED_PATH: "ui.sidebar",
+    SETUP: "ui.sidebar",
+    SELECTED_PATH: "ui.selection",
     SEEN_INPUTS: "ui.state",
     BUDGET: "pages.explorer",
     MAX_DEPTH: "pages.explorer",

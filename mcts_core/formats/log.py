@@ -1,7 +1,8 @@
 """The JSON Lines MCTS log: a header line, then one JSON object per line (simulations and node facts).
 
-Header: ``{"mcts_log": 1, "players": 2, "ties": "first", "c": 1.4, "rule": "ucb1"}``, every key but
-``mcts_log`` optional. Records:
+Header: ``{"mcts_log": 1, "players": 2, "ties": "first", "c": 1.4, "rule": "puct", "settings":
+{"normalise": "minmax"}}``, every key but ``mcts_log`` optional (``rule`` and its ``settings`` go
+beyond the shared format: they say how the search selected). Records:
 
 * a simulation, ``{"path": [moves], "score": x}`` or ``{"path": [moves], "returns": [x, y]}``:
   ``score`` is player 0's return (with 2 players the other gets ``-score``); ``"path": []`` stopped
@@ -24,11 +25,11 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from ..selection.registry import RULES
+from ..selection.registry import RULES, settings_problem
 from ..playouts import TIES, Fact, Playouts
 from .common import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
 
-HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule")
+HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings")
 SIMULATION_KEYS = ("path", "score", "returns")
 FACT_KEYS = ("node", "player", "children", "priors", "chance", "terminal", "outcome")
 ARROW_THRESHOLD = 50_000  # bytes: below this the line-by-line reader is as fast and imports nothing
@@ -61,8 +62,8 @@ def parse_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> Playouts:
 class _Header:
     """The header's settings."""
 
-    def __init__(self, players: int, ties: str, c: float | None, rule: str | None):
-        self.players, self.ties, self.c, self.rule = players, ties, c, rule
+    def __init__(self, players: int, ties: str, c: float | None, rule: str | None, settings: dict):
+        self.players, self.ties, self.c, self.rule, self.settings = players, ties, c, rule, settings
 
 
 def _header(line: str, number: int) -> _Header:
@@ -84,7 +85,15 @@ def _header(line: str, number: int) -> _Header:
     rule = record.get("rule")
     if rule is not None and rule not in RULES:
         raise ParseError(number, f'key "rule": expected one of {", ".join(RULES)}, got {_shown(rule)}')
-    return _Header(players, ties, c, rule)
+    settings = record.get("settings", {})
+    if not isinstance(settings, dict):
+        raise ParseError(number, f'key "settings": expected an object like {{"normalise": "minmax"}}, got {_shown(settings)}')
+    if settings and rule is None:
+        raise ParseError(number, 'key "settings": give the "rule" they belong to')
+    problem = settings_problem(rule, settings) if settings else None
+    if problem is not None:
+        raise ParseError(number, f'key "settings": {problem}')
+    return _Header(players, ties, c, rule, settings)
 
 
 class _Reader:
@@ -138,6 +147,7 @@ class _Reader:
             facts=tuple(self.facts),
             compact=is_compact(moves),
             rule=self.header.rule,
+            settings=self.header.settings,
         )
 
     def _intern(self, move: str) -> int:
@@ -380,4 +390,5 @@ def _read_with_arrow(text: str, max_records: int) -> Playouts | None:
         ties=header.ties,
         compact=is_compact(moves),
         rule=header.rule,
+        settings=header.settings,
     )

@@ -6,11 +6,12 @@ Format, one move per line::
     a 0.6
     b 0.3
 
-Each line is ``move value``: a move is one printable, non-space character, as in playouts; the value
-is a finite float (``1e-3`` and ``-2`` are fine, ``nan``, ``inf`` and ``1_000`` are not). A move may
-appear only once. Blank lines, CRLF line ends and lines starting with ``#`` are ignored. A value
-belongs to the move character wherever it occurs in the tree (the explorer has no game state to
-tell positions apart); rules give unlisted moves 0, or uniform priors when there are none at all.
+Each line is ``move value``: a move is a printable word without spaces (a character in puzzle
+text, a name like ``e4`` in a JSON log); the value is a finite float (``1e-3`` and ``-2`` are fine,
+``nan``, ``inf`` and ``1_000`` are not). A move may appear only once. Blank lines, CRLF line ends
+and lines starting with ``#`` are ignored. A value belongs to the move wherever it occurs in the
+tree (the explorer has no game state to tell positions apart; a log's per-node priors do);
+rules give unlisted moves 0, or uniform priors when there are none at all.
 
 The same values can ride along in playout input as annotated comment lines, which the playout
 parser ignores like any other ``#`` line::
@@ -22,7 +23,7 @@ parser ignores like any other ``#`` line::
 
 An annotation line is ``#<keyword> move value`` with no space between ``#`` and the keyword (so an
 ordinary comment such as ``# prior work`` stays a comment); :func:`annotated_values` collects one
-keyword's lines. Bad lines raise :class:`~mcts_core.formats.text.ParseError` with the 1-based line number
+keyword's lines. Bad lines raise :class:`~mcts_core.formats.common.ParseError` with the 1-based line number
 of the text given.
 """
 
@@ -83,10 +84,8 @@ def _collect(numbered) -> dict[str, float]:
             shown = " ".join(fields)[:60]
             raise ParseError(number, f"expected 2 fields `move value`, got {len(fields)}: {shown!r}")
         move, text = fields
-        if len(move) != 1:
-            raise ParseError(number, f"a move is one character, got {move[:20]!r}")
         if not move.isprintable():
-            raise ParseError(number, f"move {move!r} is not a printable character")
+            raise ParseError(number, f"move {move[:20]!r} is not printable")
         value = parse_finite(text, number, "value")
         if move in values:
             first = first_line[move]

@@ -18,13 +18,13 @@ from array import array
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ..selection.registry import RULES
+from ..selection.registry import RULES, settings_problem
 from ..playouts import TIES
 from ..tree import CHANCE, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, Tree
 from .common import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
 from .log import is_compact, narrow_ids
 
-HEADER_KEYS = ("mcts_tree", "players", "ties", "c", "rule", "root")
+HEADER_KEYS = ("mcts_tree", "players", "ties", "c", "rule", "settings", "root")
 NODE_KEYS = (
     "move", "visits", "total", "value", "player", "prior", "chance", "terminal", "outcome", "children", "selected",
 )
@@ -44,11 +44,12 @@ class _NodeProblem(Exception):
         self.where, self.message = where, message
 
 
-def parse_tree_json(text: str, *, max_nodes: int = MAX_PLAYOUTS) -> tuple[Tree, float | None, str | None]:
+def parse_tree_json(text: str, *, max_nodes: int = MAX_PLAYOUTS) -> tuple[Tree, float | None, str | None, dict]:
     """Read a tree dump.
 
     Returns:
-        The tree, the header's C (None if absent) and its rule name (None if absent).
+        The tree, the header's C (None if absent), its rule name (None if absent) and that rule's
+        settings besides C.
 
     Raises:
         ParseError: malformed JSON, or the first bad node, naming its line and key.
@@ -71,7 +72,7 @@ def parse_tree_json(text: str, *, max_nodes: int = MAX_PLAYOUTS) -> tuple[Tree, 
         raise ParseError(_line_of(text, problem.where), problem.message) from None
 
 
-def _read(document: dict, max_nodes: int) -> tuple[Tree, float | None, str | None]:
+def _read(document: dict, max_nodes: int) -> tuple[Tree, float | None, str | None, dict]:
     unknown = [key for key in document if key not in HEADER_KEYS]
     if unknown:
         raise _NodeProblem(None, f'unknown key "{unknown[0]}" in the header; known keys: {", ".join(HEADER_KEYS)}')
@@ -89,10 +90,16 @@ def _read(document: dict, max_nodes: int) -> tuple[Tree, float | None, str | Non
     rule = document.get("rule")
     if rule is not None and rule not in RULES:
         raise _NodeProblem(None, f'key "rule": expected one of {", ".join(RULES)}, got {rule!r}')
+    settings = document.get("settings", {})
+    if not isinstance(settings, dict) or (settings and rule is None):
+        raise _NodeProblem(None, 'key "settings": expected an object of the "rule"\'s settings')
+    problem = settings_problem(rule, settings) if settings else None
+    if problem is not None:
+        raise _NodeProblem(None, f'key "settings": {problem}')
     root = document.get("root")
     if not isinstance(root, dict):
         raise _NodeProblem(None, 'key "root": expected the root node, an object {"visits": ..., "children": [...]}')
-    return _Columns(players, ties).read(root, max_nodes), c, rule
+    return _Columns(players, ties).read(root, max_nodes), c, rule, settings
 
 
 class _Columns:
@@ -269,7 +276,9 @@ def _line_of(text: str, where: tuple[int, ...] | None) -> int:
     return text.count("\n", 0, starts.get(id(node), 0)) + 1
 
 
-def write_tree_json(tree: Tree, out: TextIO, *, c: float | None = None, rule: str | None = None, selected=None) -> None:
+def write_tree_json(
+    tree: Tree, out: TextIO, *, c: float | None = None, rule: str | None = None, settings=None, selected=None
+) -> None:
     """Write ``tree`` as a tree dump, one node per line, without recursion (trees can be deep).
 
     Args:
@@ -277,13 +286,16 @@ def write_tree_json(tree: Tree, out: TextIO, *, c: float | None = None, rule: st
         out: where to write.
         c: the header's C.
         rule: the header's rule name.
+        settings: the rule's settings besides C (per-move values as objects).
         selected: ``node -> chosen child`` (or None) to write each node's ``"selected"`` move.
     """
-    header = {"mcts_tree": 1, "players": tree.players, "ties": tree.ties}
+    header: dict[str, Any] = {"mcts_tree": 1, "players": tree.players, "ties": tree.ties}
     if c is not None:
         header["c"] = c
     if rule is not None:
         header["rule"] = rule
+    if settings:
+        header["settings"] = {name: dict(value) if hasattr(value, "items") else value for name, value in settings.items()}
     out.write(json.dumps(header)[:-1] + ', "root":\n')
     for piece in _node_pieces(tree, selected):
         out.write(piece)

@@ -1,11 +1,8 @@
 """Playing strength against C: our MCTS at each C plays a series of games against an opponent.
 
-Each game is independent and seeded from (seed, C, game index) alone, so the results do not depend
-on how games are spread over worker processes. The MCTS side plays player 0 in even-numbered games
-and player 1 in odd-numbered ones; at each of its turns it runs a fresh search (no log) from the
-current state and plays the most visited root move. The opponent is ``"random"`` (a uniformly
-random legal move) or ``"mcts:<C>"`` (the same search, rule and budget at another C). Chance
-outcomes are drawn with their probabilities from the game's RNG.
+How one game is played is :mod:`.arena_games`: each is seeded from (seed, C, game index) alone,
+so the results do not depend on how games are spread over worker processes, and the MCTS side
+plays player 0 in even-numbered games and player 1 in odd-numbered ones.
 
 A game is a win for the MCTS side when its return is larger than the opponent's, a draw when they
 are equal, a loss otherwise. The score counts a draw as half a win: ``(wins + draws / 2) / games``.
@@ -14,20 +11,14 @@ are equal, a loss otherwise. The score counts a draw as half a win: ``(wins + dr
 from __future__ import annotations
 
 import math
-import multiprocessing
-import random
-import signal
-import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..numbers import is_valid_c, parse_c
 from ..selection import Scoring
-from .game_search import check_budget, search_state
+from .arena_games import GameResult, GameTask, game_tasks, play_all
+from .game_search import check_budget
 from .games import load_game, play_moves
 
 if TYPE_CHECKING:
@@ -35,7 +26,7 @@ if TYPE_CHECKING:
 
 Z_95 = 1.959963984540054  # the standard normal's 97.5% quantile: a two-sided 95% interval
 MAX_GAMES = 100_000
-POLL_SECONDS = 0.1  # how often the pool's caller checks should_stop
+MAX_WORKERS = 64
 
 
 def wilson_interval(successes: float, n: int, z: float = Z_95) -> tuple[float, float]:
@@ -57,7 +48,10 @@ def wilson_interval(successes: float, n: int, z: float = Z_95) -> tuple[float, f
     centre = p + z2 / (2 * n)
     spread = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
     scale = 1 + z2 / n
-    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+    # At p = 0 the low end is exactly 0 and at p = 1 the high end exactly 1; rounding would miss them.
+    low = 0.0 if successes == 0 else (centre - spread) / scale
+    high = 1.0 if successes == n else (centre + spread) / scale
+    return low, high
 
 
 @dataclass(frozen=True)
@@ -86,32 +80,6 @@ class ArenaRow:
     entropy: float
     depth: float
     top_share: float
-
-
-@dataclass(frozen=True)
-class GameTask:
-    """One arena game, as plain picklable values (a worker process rebuilds the rest)."""
-
-    game: str
-    moves: tuple[int, ...]
-    rule: str
-    settings: tuple[tuple[str, Any], ...]
-    c: float
-    opponent_c: float | None  # None: a random opponent
-    simulations: int
-    seed: int
-    index: int
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """How one game ended for the MCTS side, and its first search's statistics (None if it never moved)."""
-
-    c: float
-    index: int
-    side: int  # the player the MCTS side played
-    outcome: int  # 1 win, 0 draw, -1 loss
-    first_search: tuple[float, int, float] | None  # (visit entropy, depth, top share)
 
 
 def parse_opponent(opponent: str) -> float | None:
@@ -177,7 +145,7 @@ def arena(
     opponent_c = parse_opponent(opponent)
     check_budget(simulations, None)
     _check_count("games", games, MAX_GAMES)
-    _check_count("workers", workers, 64)
+    _check_count("workers", workers, MAX_WORKERS)
     c_values = [float(c) for c in c_values]
     if not c_values or not all(is_valid_c(c) for c in c_values):
         raise ValueError(f"C values must be finite numbers >= 0, at least one, got {c_values}")
@@ -199,22 +167,13 @@ def arena(
     return [done_rows[c] for c in c_values if c in done_rows]
 
 
-def game_tasks(game: str, moves: Iterable[int], rule: str, settings: Mapping[str, Any], c_values: Iterable[float],
-               games: int, opponent_c: float | None, simulations: int, seed: int) -> list[GameTask]:
-    """The games to play, C by C; game ``index`` has the MCTS side play player ``index % 2``."""
-    moves, frozen = tuple(moves), tuple(sorted(settings.items()))
-    return [
-        GameTask(game, moves, rule, frozen, c, opponent_c, simulations, seed, index)
-        for c in c_values for index in range(games)
-    ]
-
-
 def store_key(game: Any, start: Any, rule: str, settings: Mapping[str, Any], simulations: int,
               games: int, opponent: str, seed: int) -> ArenaKey:
     """The key arena rows with these settings are stored under."""
     from .results import ArenaKey, canonical_rule
 
-    return ArenaKey(str(game), tuple(start.history()), canonical_rule(rule, settings), simulations, games, opponent, seed)
+    return ArenaKey(str(game), tuple(start.history()), canonical_rule(rule, settings), simulations, games,
+                    opponent, seed)
 
 
 def _check_count(name: str, value: int, most: int) -> None:
@@ -236,49 +195,8 @@ def _play(tasks: list[GameTask], games: int, workers: int, progress, should_stop
         if progress is not None:
             progress(sum(map(len, results.values())) + len(rows) * games, len(tasks))
 
-    if workers == 1:
-        for task in tasks:
-            if should_stop is not None and should_stop():
-                break
-            finished(play_game(task))
-        return rows
-    context = multiprocessing.get_context("spawn")  # fork is unsafe in a threaded host (Streamlit)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_interrupts)
-    try:
-        with _interrupts_ignored():  # workers start during the submits, and inherit SIG_IGN
-            pending: set[Future] = {pool.submit(play_game, task) for task in tasks}
-        while pending:
-            done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in done:
-                finished(future.result())
-            if should_stop is not None and should_stop():
-                break
-    finally:
-        # Also on KeyboardInterrupt: games not started are dropped, running ones end on their own.
-        pool.shutdown(wait=True, cancel_futures=True)
+    play_all(tasks, workers, finished, should_stop)
     return rows
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which cancels the pool (no traceback from each worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """Ctrl-C ignored meanwhile (main thread only: others cannot set handlers).
-
-    A process started meanwhile inherits SIG_IGN through exec and Python keeps it, so a Ctrl-C
-    while a worker is still importing (before :func:`_ignore_interrupts` runs) cannot reach it.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _row(c: float, results: list[GameResult]) -> ArenaRow:
@@ -295,33 +213,3 @@ def _row(c: float, results: list[GameResult]) -> ArenaRow:
                     mean(0), mean(1), mean(2))
 
 
-@lru_cache(maxsize=8)
-def _loaded(game: str) -> Any:
-    """The game, loaded once per process."""
-    return load_game(game)
-
-
-def play_game(task: GameTask) -> GameResult:
-    """Plays one arena game (a top-level function, so a spawned worker can run it)."""
-    state = play_moves(_loaded(task.game), task.moves)
-    rng = random.Random(f"arena/{task.seed}/{task.c!r}/{task.index}")  # str seeds hash the same everywhere
-    settings = dict(task.settings)
-    ours = Scoring(task.rule, task.c, settings)
-    theirs = Scoring(task.rule, task.opponent_c, settings) if task.opponent_c is not None else None
-    side = task.index % 2
-    first_search = None
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        elif state.current_player() == side or theirs is not None:
-            scoring = ours if state.current_player() == side else theirs
-            result = search_state(state, scoring=scoring, simulations=task.simulations, seed=rng.getrandbits(64))
-            if first_search is None and scoring is ours:
-                first_search = (result.visit_entropy, result.depth, result.top_share)
-            state.apply_action(result.best_action)
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    returns = state.returns()
-    mine, other = returns[side], returns[1 - side]
-    return GameResult(task.c, task.index, side, (mine > other) - (mine < other), first_search)

@@ -12,7 +12,8 @@ One simulation, with the puzzle's rule of one new node per simulation:
 4. **Backpropagate**: every node on the path gets one visit and the return of the player who moved
    into it (the player to move at its parent); the root gets the return of the player to move there.
 
-The log: the header ``{"mcts_log": 1, "players": N, "ties": "first", "c": C, "rule": key}``, the
+The log: the header ``{"mcts_log": 1, "players": N, "ties": "first", "c": C, "rule": key, "settings":
+{...}}`` (settings only when the rule has some besides C), the
 root's facts, then per simulation the facts of the node it expanded (``{"node", "player",
 "children", "chance", "terminal"}``, plus ``priors`` when the rule has per-move priors) and
 ``{"path": [move names], "returns": [one per player]}``. A chance node's ``player`` is the player
@@ -139,14 +140,12 @@ def search(
             illegal move, a finished position, or a budget that is missing, <= 0 or too large.
     """
     state = play_moves(load_game(game), moves)
-    buffer = io.StringIO() if out is None else None
+    sink = out if out is not None else io.StringIO()
     result = search_state(
-        state, scoring=scoring, simulations=simulations, seconds=seconds, seed=seed,
-        out=out if out is not None else buffer, rollout=rollout, progress=progress, should_stop=should_stop,
+        state, scoring=scoring, simulations=simulations, seconds=seconds, seed=seed, out=sink,
+        rollout=rollout, progress=progress, should_stop=should_stop,
     )
-    if buffer is not None:
-        result = replace(result, log=buffer.getvalue())
-    return result
+    return result if out is not None else replace(result, log=sink.getvalue())
 
 
 def check_budget(simulations: int | None, seconds: float | None) -> None:
@@ -201,7 +200,8 @@ def search_state(
     deadline = start + seconds if seconds is not None else math.inf
     limit = simulations if simulations is not None else MAX_SIMULATIONS
     next_report = start + PROGRESS_INTERVAL
-    children, visits, flags, action, move, odds = tree.children, tree.visits, tree.flags, tree.action, tree.move, tree.odds
+    children, visits, flags, odds = tree.children, tree.visits, tree.flags, tree.odds
+    action, move = tree.action, tree.move
     done, stopped = 0, False
     while done < limit:
         working = state.clone()
@@ -300,8 +300,12 @@ class _LogWriter:
         self._write(json.dumps(record) + "\n")
 
     def header(self, players: int, scoring: Scoring) -> None:
-        self.record({"mcts_log": LOG_VERSION, "players": players, "ties": "first",
-                     "c": float(scoring.c), "rule": scoring.rule})
+        header = {"mcts_log": LOG_VERSION, "players": players, "ties": "first", "c": float(scoring.c), "rule": scoring.rule}
+        settings = {name: dict(value) if hasattr(value, "items") else value
+                    for name, value in scoring.settings.items() if value is not None}
+        if settings:
+            header["settings"] = settings  # so that the log read back selects exactly as the search did
+        self.record(header)
 
     def simulation(self, path: list[str], returns: list[float]) -> None:
         self._write(f'{{"path": {json.dumps(path)}, "returns": {json.dumps(returns)}}}\n')

@@ -41,7 +41,9 @@ def load_game(game: Any) -> Any:
             "(simultaneous moves need the decoupled search for simultaneous moves, a separate feature)"
         )
     if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-        raise ValueError(f"{name} is not a sequential game ({kind.dynamics.name}); this search plays sequential games only")
+        raise ValueError(
+            f"{name} is not a sequential game ({kind.dynamics.name}); this search plays sequential games only"
+        )
     if kind.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
         raise ValueError(
             f"{name} is a game of imperfect information (players do not see the whole state); "
@@ -61,19 +63,22 @@ def _load(pyspiel: Any, text: str) -> Any:
         close = difflib.get_close_matches(name, list(known), n=5)
         hint = f"; did you mean {', '.join(close)}?" if close else "; `pyspiel.registered_names()` lists them"
         raise ValueError(f"unknown game {name!r}{hint}")
+    if "(" in text and not text.rstrip().endswith(")"):
+        raise ValueError(f"the game string {text!r} must end with ')', like connect_four(rows=5)")
     try:
         given = pyspiel.game_parameters_from_string(text) if "(" in text else {}
-    except Exception as error:  # pyspiel raises its own SpielError type
+    except pyspiel.SpielError as error:
         raise ValueError(f"cannot read the game string {text!r}: {error}") from None
     defaults = known[name].parameter_specification
     for key, value in given.items():
         if key == "name":
             continue
         if key not in defaults:
-            raise ValueError(f"{name} has no parameter {key!r}; its parameters: {', '.join(sorted(defaults)) or 'none'}")
+            known_names = ", ".join(sorted(defaults)) or "none"
+            raise ValueError(f"{name} has no parameter {key!r}; its parameters: {known_names}")
         expected = type(defaults[key])
         if not isinstance(value, expected) and not (expected is float and isinstance(value, int)):
-            raise ValueError(f"{name}'s parameter {key!r} takes a {expected.__name__}, got {value!r}")
+            raise ValueError(f"{name}'s parameter {key!r} must be of type {expected.__name__}, got {value!r}")
     try:
         return pyspiel.load_game(text)
     except pyspiel.SpielError as error:

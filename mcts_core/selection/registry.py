@@ -186,3 +186,35 @@ RULES: dict[str, Rule] = {
     ),
 }
 DEFAULT_RULE = "ucb1"
+
+
+def settings_problem(rule: str, settings: dict[str, Any]) -> str | None:
+    """Why ``settings`` cannot be ``rule``'s settings (besides C), as a sentence; None when they can.
+
+    Numbers for number settings (whole numbers for ``int``), one of the choices for a choice, and
+    an object ``{move: number}`` for per-move values.
+    """
+    import math
+
+    spec = RULES[rule]
+    known = {setting.name: setting for setting in spec.settings[1:]}
+    for name, value in settings.items():
+        setting = known.get(name)
+        if setting is None:
+            return f"{spec.name} has no setting {name!r}; it has {', '.join(known) or 'only C'}"
+        if setting.kind in ("float", "int"):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                return f"{name} must be a finite number, got {value!r}"
+            if setting.kind == "int" and value != int(value):
+                return f"{name} must be a whole number, got {value!r}"
+            if setting.low is not None and value < setting.low:
+                return f"{name} must be >= {setting.low:g}, got {value!r}"
+        elif setting.kind == "choice" and value not in setting.choices:
+            return f"{name} must be one of {', '.join(setting.choices)}, got {value!r}"
+        elif setting.kind == "move_values":
+            if not isinstance(value, dict) or not all(
+                isinstance(move, str) and move and not isinstance(x, bool) and isinstance(x, (int, float))
+                and math.isfinite(x) for move, x in value.items()
+            ):
+                return f"{name} must be an object {{move: number}}, got {value!r}"
+    return None

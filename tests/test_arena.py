@@ -1,0 +1,158 @@
+"""The arena: MCTS at several C against an opponent, its counts and intervals, stored results, the CLI."""
+
+import csv
+import io
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+
+from apptest_support import REPO  # noqa: E402
+from mcts_core import data_folder as data_folder_module  # noqa: E402
+from mcts_core.data_folder import data_folder  # noqa: E402
+from mcts_core.search import ResultStore, arena, wilson_interval  # noqa: E402
+from mcts_core.search.arena_games import game_tasks, play_game  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "successes, n, low, high",
+    [  # Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3 (Wilson score)
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
+def test_wilson_interval_matches_published_values(successes, n, low, high):
+    got = wilson_interval(successes, n)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_takes_half_wins_and_stays_in_the_unit_interval():
+    low, high = wilson_interval(5.5, 10)  # 5 wins and a draw in 10 games
+    assert low < 0.55 < high
+    assert wilson_interval(10, 10)[1] == 1.0 and wilson_interval(0, 10)[0] == 0.0
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+
+
+def test_counts_add_up_and_the_sides_alternate():
+    rows = arena("tic_tac_toe", c_values=[0.5, 4.0], games=6, simulations=30, workers=1)
+    assert [row.c for row in rows] == [0.5, 4.0]
+    for row in rows:
+        assert row.wins + row.draws + row.losses == row.games == 6
+        assert row.score == (row.wins + row.draws / 2) / 6
+        assert (row.low, row.high) == wilson_interval(row.wins + row.draws / 2, 6)
+        assert row.low <= row.score <= row.high
+        assert 0 < row.entropy <= 2.2 and row.depth >= 1 and 0 < row.top_share <= 1
+    tasks = game_tasks("tic_tac_toe()", (), "ucb1", {}, [0.5], 6, None, 30, 1)
+    results = [play_game(task) for task in tasks]
+    assert [result.side for result in results] == [0, 1, 0, 1, 0, 1]
+    assert sum(result.outcome > 0 for result in results) == rows[0].wins
+    assert sum(result.outcome == 0 for result in results) == rows[0].draws
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    settings = dict(c_values=[1.0, 3.0], games=6, simulations=25, opponent="mcts:1.4", seed=9)
+    assert arena("tic_tac_toe", workers=1, **settings) == arena("tic_tac_toe", workers=2, **settings)
+
+
+def test_a_stored_grid_reappears_and_an_interrupted_grid_resumes(tmp_path):
+    store = ResultStore(tmp_path / "arena.sqlite3")
+    totals = []
+    settings = dict(games=4, simulations=20, workers=1, store=store, progress=lambda done, total: totals.append(total))
+    first = arena("tic_tac_toe", c_values=[0.5], **settings)
+    totals.clear()
+    both = arena("tic_tac_toe", c_values=[0.5, 2.0], **settings)
+    assert set(totals) == {4}  # only C = 2 was played
+    assert both[0] == first[0]
+    totals.clear()
+    assert arena("tic_tac_toe", c_values=[2.0, 0.5], **settings) == both[::-1] and totals == []
+    other_seed = arena("tic_tac_toe", c_values=[0.5], seed=2, **settings)
+    assert totals and other_seed != first
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_stop_callback_cancels_the_pending_games_and_keeps_finished_rows(workers):
+    finished = []
+    rows = arena("tic_tac_toe", c_values=[0.5, 1.0, 2.0], games=4, simulations=50, workers=workers,
+                 progress=lambda done, total: finished.append(done), should_stop=lambda: len(finished) >= 4)
+    assert max(finished) < 12  # the games not started were dropped
+    assert all(row.wins + row.draws + row.losses == row.games == 4 for row in rows)
+    if workers == 1:  # games end in order here: the first C's four games are done
+        assert [row.c for row in rows] == [0.5]
+
+
+@pytest.mark.parametrize(
+    "settings, message",
+    [
+        ({"game": "pig(players=3)"}, "the arena pits two players; pig has 3"),
+        ({"opponent": "mcts:x"}, "opponent 'mcts:x': C must be a finite number >= 0"),
+        ({"opponent": "alphazero"}, 'opponent must be "random" or "mcts:<C>"'),
+        ({"games": 0}, "games must be a whole number from 1 to 100,000"),
+        ({"workers": 0}, "workers must be a whole number from 1"),
+        ({"simulations": 0}, "simulations must be from 1"),
+        ({"c_values": []}, "at least one"),
+        ({"c_values": [1.0, 1.0]}, "listed twice"),
+        ({"settings": {"w": 2}}, "UCB1 has no setting w"),
+    ],
+)
+def test_bad_arena_settings_are_refused(settings, message):
+    arguments = {"game": "tic_tac_toe", "c_values": [1.0], "games": 2, "simulations": 5, "workers": 1, **settings}
+    with pytest.raises(ValueError) as error:
+        arena(arguments.pop("game"), **arguments)
+    assert message in str(error.value)
+
+
+def test_data_folder_follows_the_environment_else_sits_next_to_the_package(tmp_path, monkeypatch):
+    monkeypatch.setenv("MCTS_EXPLORER_DATA", str(tmp_path / "a" / "b"))
+    assert data_folder() == tmp_path / "a" / "b" and data_folder().is_dir()
+    monkeypatch.delenv("MCTS_EXPLORER_DATA")
+    # <repository>/data, seen from a package placed in tmp_path (the real repository stays untouched)
+    monkeypatch.setattr(data_folder_module, "__file__", str(tmp_path / "repo" / "mcts_core" / "data_folder.py"))
+    assert data_folder() == tmp_path / "repo" / "data" and data_folder().is_dir()
+
+
+def cli(tmp_path, *args: str, **popen) -> subprocess.Popen:
+    environment = {**os.environ, "MCTS_EXPLORER_DATA": str(tmp_path)}
+    return subprocess.Popen([sys.executable, "-m", "mcts_core", "arena", *args], cwd=REPO, env=environment,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+
+
+def test_cli_arena_prints_csv_with_exactly_the_columns(tmp_path):
+    process = cli(tmp_path, "--game", "tic_tac_toe", "--c", "0.5,2", "--games", "4", "--simulations", "20",
+                  "--opponent", "mcts:1", "--workers", "1")
+    out, err = process.communicate(timeout=120)
+    assert (process.returncode, err) == (0, "")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert out.splitlines()[0] == "c,games,wins,draws,losses,score,low,high"
+    assert [float(row["c"]) for row in rows] == [0.5, 2.0]
+    for row in rows:
+        assert int(row["wins"]) + int(row["draws"]) + int(row["losses"]) == int(row["games"]) == 4
+        assert float(row["low"]) <= float(row["score"]) <= float(row["high"])
+    assert (tmp_path / "arena.sqlite3").exists()
+
+
+def test_cli_arena_bad_options_exit_2_with_one_line(tmp_path):
+    process = cli(tmp_path, "--game", "tic_tac_toe", "--c", "1,x")
+    out, err = process.communicate(timeout=60)
+    assert (process.returncode, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("error: ") and "C must be a finite number >= 0" in err
+
+
+def test_cli_arena_stops_on_ctrl_c_with_status_130_and_one_line(tmp_path):
+    process = cli(tmp_path, "--game", "tic_tac_toe", "--c", "0.5,1,2", "--games", "400", "--simulations", "200",
+                  "--progress", start_new_session=True)
+    seen = ""
+    while "arena: " not in seen:  # games are under way, workers too
+        seen += process.stderr.read(1)
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and out == ""
+    assert "Traceback" not in err
+    last_line = err.rstrip("\n").splitlines()[-1]
+    assert err.endswith("\n") and last_line.startswith("interrupted; finished C values are stored")

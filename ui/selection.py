@@ -1,0 +1,46 @@
+"""Choosing C on a page and selecting the path: the part of a page that reruns when C moves.
+
+Pages call :func:`select` inside their ``st.fragment``: it draws the C control there, so moving C
+reruns only that fragment, and it publishes the selected path (``selected_path``) for this run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import streamlit as st
+
+from mcts_core import RULES, Scoring, selected_nodes
+from ui import c_control, state
+from ui.inputs import LoadedInput
+
+if TYPE_CHECKING:
+    from ui.sidebar import Setup
+
+
+@dataclass(frozen=True)
+class Current:
+    """What a page works with: the input, the scoring and the path it selects (root first)."""
+
+    input: LoadedInput
+    scoring: Scoring
+    path: tuple[int, ...]
+
+    @property
+    def tree(self):
+        return self.input.tree
+
+
+def select(setup: Setup) -> Current:
+    """Draw the C control, select the path at that C, and publish it as ``selected_path``."""
+    c = c_control.render(setup.input, RULES[setup.rule].c_label, show_changes=setup.rule == "ucb1")
+    scoring = Scoring(setup.rule, c, setup.settings)
+    path = tuple(selected_nodes(setup.tree, scoring))
+    st.session_state[state.SELECTED_PATH] = setup.tree.path(path[-1])
+    return Current(setup.input, scoring, path)
+
+
+def clear() -> None:
+    """No path this run (the input is bad)."""
+    st.session_state[state.SELECTED_PATH] = None

@@ -12,6 +12,9 @@ Every command reads any accepted input on stdin: puzzle text, a JSON Lines log o
   root a child.
 * ``python -m mcts_core tree [--c C] [--rule R]``: the tree as a JSON tree dump, with
   ``"selected": move`` on every node with children (the child the rule picks there at that C).
+* ``python -m mcts_core export --out bundle.zip [--c C] [--rule R]``: the bundle the app's
+  "Download bundle" gives (:mod:`mcts_core.bundle`): input, tree, node statistics, picture,
+  settings; uploading it in the app opens that view.
 * ``python -m mcts_core search --game G [--moves M] --simulations N [--seconds S] [--c C]
   [--rule R] [--seed K] [--progress]``: runs our MCTS on an OpenSpiel game and writes its JSON
   Lines log to stdout as it goes (reads no input). See :mod:`mcts_core.search.commands`.
@@ -73,6 +76,14 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         allow_abbrev=False,
     )
     _selection_options(tree_parser)
+    export_parser = commands.add_parser(
+        "export",
+        description="Write the input's bundle: input, tree, node statistics, picture and settings, as a zip.",
+        help="write a bundle zip the app can reopen",
+        allow_abbrev=False,
+    )
+    _selection_options(export_parser)
+    export_parser.add_argument("--out", required=True, help="the zip file to write")
     _search_commands(commands)
     arguments = parser.parse_args(argv)
     if arguments.command == "sweep" and not arguments.c_min < arguments.c_max:
@@ -148,6 +159,22 @@ def _format_intervals(intervals) -> str:
     return "".join(f"{part.c_from!r} {part.c_to!r} {part.path}\n" for part in intervals)
 
 
+def _export(out_path: str, data: bytes, read, scoring) -> int:
+    """Write the bundle of the input at this scoring; exit 2 with one line when the file cannot be written."""
+    from .bundle import View, picture_dot, write_bundle
+    from .render import layout_svg
+
+    view = View(scoring)
+    dot = picture_dot(read, view)
+    try:
+        with open(out_path, "wb") as out:
+            write_bundle(out, input_bytes=data, read=read, view=view, dot=dot, svg=layout_svg(dot))
+    except OSError as error:
+        print(f"error: cannot write {out_path}: {error.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
     arguments = _arguments(argv)
@@ -156,7 +183,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return commands.run(arguments)
     try:
-        text = decode_text(sys.stdin.buffer.read())
+        data = sys.stdin.buffer.read()
+        text = decode_text(data)
         if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):
             # The puzzle: the shortest road, which imports neither numpy nor the JSON readers.
             from .puzzle import solve
@@ -183,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
                 selected=lambda node: select_child(read.tree, node, scoring),
             )
             return 0
+        if arguments.command == "export":
+            return _export(arguments.out, data, read, scoring)
         leaf = selected_nodes(read.tree, scoring)[-1]
         moves = read.tree.path_moves(leaf)
         print("".join(moves) if read.kind == TEXT else " ".join(moves))

@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 
 LARGEST_C = 1e300  # a slider needs finite ends; beyond this C only matters for scores near the float limit
+SMALLEST_RANGE = 1e-6  # a slider narrower than this has steps too small to be floats apart
 
 
 def nice_ceiling(x: float) -> float:
@@ -34,7 +35,7 @@ def suggest_c_range(scores: Sequence[float], c: float = 0.0, *, spread_factor: f
     spread = high - low if math.isfinite(high - low) else math.inf
     if spread == 0.0:
         spread = max(abs(high), 1.0)
-    max_c = nice_ceiling(max(spread * spread_factor, c, 1e-6))
+    max_c = max(nice_ceiling(max(spread * spread_factor, c, SMALLEST_RANGE)), c)  # c beyond LARGEST_C: up to c
     return max_c, max_c / 1000
 
 
@@ -49,6 +50,6 @@ def fit_to_breakpoints(max_c: float, last_breakpoint: float | None, c: float, *,
         ``(max_c, step)`` with step = max_c / 1000.
     """
     if last_breakpoint is not None and last_breakpoint > 0:
-        max_c = min(max_c, nice_ceiling(margin * last_breakpoint))
-    max_c = max(max_c, nice_ceiling(c) if c > 0 else 0.0)
+        max_c = min(max_c, nice_ceiling(max(margin * last_breakpoint, SMALLEST_RANGE)))
+    max_c = max(max_c, nice_ceiling(c) if c > 0 else 0.0, c)
     return max_c, max_c / 1000

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import dataclasses
 import sys
+from array import array
 
 
 def return_free_memory() -> None:
@@ -24,3 +26,18 @@ def return_free_memory() -> None:
             libc.malloc_trim(0)
         except (OSError, AttributeError):  # not glibc: nothing to trim
             pass
+
+
+def columns_bytes(*records) -> int:
+    """The bytes held by the array columns of dataclass records (a Tree, Playouts): their footprint."""
+    total = 0
+    for record in records:
+        if record is None:
+            continue
+        for field in dataclasses.fields(record):
+            value = getattr(record, field.name)
+            if isinstance(value, array):
+                total += len(value) * value.itemsize
+            elif isinstance(value, memoryview):
+                total += value.nbytes
+    return total

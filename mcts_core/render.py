@@ -13,6 +13,7 @@ nodes and edges on both paths are purple, and an optional legend names the two p
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Collection, Sequence
 
 import graphviz
@@ -92,6 +93,9 @@ def render_tree(
     decimals: int = 2,
     second_path: Sequence[int] = (),
     legend: tuple[str, str] | None = None,
+    direction: str = "TB",
+    colouring: str = "none",
+    tooltips: bool = True,
 ) -> graphviz.Digraph:
     """Draw the visible nodes, the selected path(s) and the inspected node.
 
@@ -106,9 +110,14 @@ def render_tree(
             nodes and edges on both paths are purple.
         legend: names of ``path`` and ``second_path`` (a newline breaks a long name); when given,
             a key of the colours (and a "both" entry) is drawn beside the tree.
+        direction: ``"TB"`` (top down) or ``"LR"`` (left to right).
+        colouring: fill nodes by ``"mean"`` (a diverging palette), by ``"visits"``, or ``"none"``;
+            a colouring adds a key of its colours.
+        tooltips: give nodes graphviz tooltips (an interactive view brings its own).
 
     Returns:
-        A top-down Digraph; node ids are ``n<index>`` (legend entries ``legend_<k>``), never user text.
+        A Digraph; node ids are ``n<index>`` (folds ``more<index>``, keys ``legend_<k>`` and
+        ``key_<k>``), never user text.
     """
     on_second = set(second_path)
     on_path = set(path) - on_second
@@ -116,12 +125,17 @@ def render_tree(
     on_second -= on_both
     drawn = drawn_nodes(tree, visible, path, second_path, inspected=inspected)
 
-    graph = graphviz.Digraph("mcts", graph_attr={"rankdir": "TB", "nodesep": "0.15", "ranksep": "0.35"})
+    graph = graphviz.Digraph("mcts", graph_attr={"rankdir": direction, "nodesep": "0.15", "ranksep": "0.35"})
     graph.attr("node", shape="box", style="rounded,filled", fillcolor=NODE_FILL, fontname="Helvetica", fontsize="12")
     graph.attr("edge", color="#999999", arrowsize="0.6")
     order = _depth_first_by_move(tree, drawn)
+    fills = node_fills(tree, order, colouring)
     for node in order:
         attributes = _shape(tree, node)
+        if node in fills:
+            attributes.update(fillcolor=fills[node], fontcolor=FILLED_TEXT, **{"class": "filled"})
+        if tooltips:
+            attributes["tooltip"] = _tooltip(tree, node)
         if node in on_path:
             attributes.update(PATH_STYLE)
         elif node in on_second:
@@ -130,7 +144,7 @@ def render_tree(
             attributes.update(SHARED_STYLE)
         if node == inspected:
             attributes.update(color=INSPECTED_COLOR, peripheries="2", penwidth="2")
-        graph.node(f"n{node}", label=_label(tree, node, decimals), tooltip=_tooltip(tree, node), **attributes)
+        graph.node(f"n{node}", label=_label(tree, node, decimals), **attributes)
         if node != ROOT:
             parent = tree.parent[node]
             graph.edge(f"n{parent}", f"n{node}", **_path_edge(parent, node, on_path, on_second, on_both))
@@ -138,7 +152,86 @@ def render_tree(
         _fold_hidden_children(graph, tree, node, drawn)
     if legend is not None:
         _draw_legend(graph, legend)
+    if fills:
+        _draw_colour_key(graph, tree, order, colouring)
     return graph
+
+
+# Fills for colouring nodes: light enough for dark text in light and dark themes, no red (the
+# selected path's colour). Means: orange (low) to purple (high), PuOr; visits: yellow to green.
+MEAN_PALETTE = ("#e08214", "#fdb863", "#fee0b6", "#f7f7f7", "#d8daeb", "#b2abd2", "#9e9ac8")
+VISITS_PALETTE = ("#ffffe5", "#f7fcb9", "#d9f0a3", "#addd8e", "#78c679", "#41ab5d")
+FILLED_TEXT = "#111111"
+COLOURINGS = ("none", "mean", "visits")
+
+
+def colour_scale(tree: Tree, nodes: Collection[int], colouring: str) -> tuple[float, float, float] | None:
+    """(low, middle, high) of what the colouring maps: means (middle 0 when they straddle it) or log visits."""
+    if colouring == "mean":
+        values = [tree.mean(node) for node in nodes if tree.visits[node]]
+        if not values:
+            return None
+        low, high = min(values), max(values)
+        return low, 0.0 if low < 0 < high else (low + high) / 2, high
+    if colouring == "visits":
+        values = [math.log1p(tree.visits[node]) for node in nodes]
+        return (min(values), (min(values) + max(values)) / 2, max(values)) if values else None
+    return None
+
+
+def node_fills(tree: Tree, nodes: Collection[int], colouring: str) -> dict[int, str]:
+    """Each node's fill colour under a colouring (empty for ``"none"``; unvisited nodes stay plain)."""
+    scale = colour_scale(tree, nodes, colouring)
+    if scale is None:
+        return {}
+    low, middle, high = scale
+    palette = MEAN_PALETTE if colouring == "mean" else VISITS_PALETTE
+    fills = {}
+    for node in nodes:
+        if colouring == "mean":
+            if not tree.visits[node]:
+                continue
+            value = tree.mean(node)
+            # Each side of the middle gets half the palette, so equal distances get equal steps.
+            half = len(palette) // 2
+            if value >= middle:
+                share = (value - middle) / (high - middle) if high > middle else 0.0
+                index = half + round(share * half)
+            else:
+                share = (middle - value) / (middle - low) if middle > low else 0.0
+                index = half - round(share * half)
+        else:
+            value = math.log1p(tree.visits[node])
+            share = (value - low) / (high - low) if high > low else 1.0
+            index = round(share * (len(palette) - 1))
+        fills[node] = palette[min(max(index, 0), len(palette) - 1)]
+    return fills
+
+
+def colour_key(tree: Tree, nodes: Collection[int], colouring: str) -> list[tuple[str, str]]:
+    """(colour, label) pairs explaining a colouring, lowest first."""
+    scale = colour_scale(tree, nodes, colouring)
+    if scale is None:
+        return []
+    low, middle, high = scale
+    if colouring == "mean":
+        return [(MEAN_PALETTE[0], f"mean {low:.3g}"), (MEAN_PALETTE[3], f"mean {middle:.3g}"), (MEAN_PALETTE[-1], f"mean {high:.3g}")]
+    return [
+        (VISITS_PALETTE[0], f"{math.expm1(low):,.0f} visits"),
+        (VISITS_PALETTE[len(VISITS_PALETTE) // 2], f"{math.expm1(middle):,.0f} visits"),
+        (VISITS_PALETTE[-1], f"{math.expm1(high):,.0f} visits"),
+    ]
+
+
+def _draw_colour_key(graph: graphviz.Digraph, tree: Tree, nodes: Collection[int], colouring: str) -> None:
+    """A boxed key of a colouring's colours, beside the tree."""
+    with graph.subgraph(name="cluster_colour_key") as key:
+        key.attr(label="Colour", fontname="Helvetica", fontsize="11", color="#cccccc", style="rounded")
+        entries = colour_key(tree, nodes, colouring)
+        for k, (colour, label) in enumerate(entries):
+            key.node(f"key_{k}", label=label, fontsize="11", fillcolor=colour, fontcolor=FILLED_TEXT, **{"class": "filled"})
+        for k in range(1, len(entries)):
+            key.edge(f"key_{k - 1}", f"key_{k}", style="invis")
 
 
 def _path_edge(
@@ -201,7 +294,8 @@ def _fold_hidden_children(graph: graphviz.Digraph, tree: Tree, node: int, drawn:
 
 
 def _label(tree: Tree, node: int, decimals: int) -> str:
-    name = "root" if node == ROOT else graphviz.escape(tree.move[node])
+    # graphviz passes entities through to SVG: "&" must be "&amp;" or "&lt;" would show as "<".
+    name = "root" if node == ROOT else graphviz.escape(tree.move[node]).replace("&", "&amp;")
     visits = tree.visits[node]
     mean = f"{tree.mean(node):.{decimals}f}" if visits else "–"
     marks = "  ■ end" if tree.is_terminal(node) else ""
@@ -249,3 +343,17 @@ def fits_top_down(tree: Tree, visible: Collection[int], *, max_rank_width: int =
         if any(kid not in visible for kid in tree.children[node]):  # its "+k more" box
             width_at_depth[depth + 1] = width_at_depth.get(depth + 1, 0) + 1
     return max(width_at_depth.values()) <= max_rank_width
+
+
+def dot_available() -> bool:
+    """Whether graphviz's ``dot`` program is installed (the server-side layout needs it)."""
+    import shutil
+
+    return shutil.which("dot") is not None
+
+
+def layout_svg(dot: str) -> bytes | None:
+    """``dot -Tsvg`` of a DOT text, or None when graphviz's ``dot`` is not installed."""
+    if not dot_available():
+        return None
+    return graphviz.Source(dot).pipe(format="svg")

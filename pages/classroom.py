@@ -6,9 +6,10 @@ import streamlit as st
 from mcts_core import RULES, ROOT, Scoring, score_children
 from mcts_core.explain import explain_choice, ucb1_latex
 from mcts_core.playback import Playback
-from mcts_core.render import render_tree
+from mcts_core.render import drawn_nodes, fits_top_down
 from ui import selection, sidebar, state
 from ui.drawing import cached_visible_nodes
+from ui.tree_view import show_tree
 from ui.markdown import code, escape
 from ui.wording import mean_label, node_markdown, plural, why_sentence
 
@@ -21,11 +22,11 @@ STORY_STEPS = 4
 # so it scales with the page, unlike the canvas of st.dataframe.
 PRESENTATION_CSS = """
 <style>
-.stMainBlockContainer p, .stMainBlockContainer li { font-size: 1.45rem; line-height: 1.5; }
-.stMainBlockContainer h2 { font-size: 2.6rem; }
-.stMainBlockContainer table { font-size: 1.45rem; }
-.stMainBlockContainer .stButton button p { font-size: 1.5rem; }
-.stMainBlockContainer .katex { font-size: 1.6em; }
+.stMainBlockContainer p, .stMainBlockContainer li { font-size: 1.3rem; line-height: 1.45; }
+.stMainBlockContainer h2 { font-size: 2.1rem; padding-top: 0; }
+.stMainBlockContainer table { font-size: 1.25rem; }
+.stMainBlockContainer .stButton button p { font-size: 1.3rem; white-space: normal; }
+.stMainBlockContainer .katex { font-size: 1.5em; }
 .stMainBlockContainer code { font-size: 1em; }
 </style>
 """
@@ -60,16 +61,20 @@ def subject(node: int) -> str:
     return f"Node {node_name(node)}" if node != ROOT else "The root"
 
 
+st.caption("Predict which child UCB1 picks, then see the terms that decided, node by node down to a leaf.")
+
+
 @st.fragment
 def classroom_page() -> None:
     """The whole exercise: C, guesses and steps rerun only this."""
-    current = selection.select(setup)
+    presentation = st.session_state.get(state.CLASS_PRESENTATION, False)
+    current = selection.select(setup, compact=presentation)  # on a projector C folds away
     c = current.scoring.c
     # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
     if state.first_run_for_input("classroom", f"{setup.input.key}|{c!r}"):
         restart()
 
-    presentation = st.toggle("Presentation view (large text for a projector)", key=state.CLASS_PRESENTATION)
+    st.toggle("Presentation view (large text for a projector)", key=state.CLASS_PRESENTATION, persist_state="session")
     if presentation:
         st.html(PRESENTATION_CSS)
 
@@ -84,64 +89,74 @@ def classroom_page() -> None:
     else:
         st.markdown(f"## Which child does UCB1 pick at {node_name(node)}?")
     st.caption(
-        f"C = {c:.6g} (sidebar). {subject(node)}: "
-        f"{tree.visits[node]:,} visits, mean {tree.mean(node):.4g}. Score so far: {hits} of {asked} right."
+        f"C = {c:.6g}. {subject(node)}: {plural(tree.visits[node], 'visit')}, mean {tree.mean(node):.4g}. "
+        f"Score so far: {hits} of {asked} right."
     )
 
-    picture, lesson = st.columns([1, 1], gap="large")
-
-    with lesson:
-        if choice is None:
-            st.success(
-                f"Selection stops here. The selected path is {code(tree.path(node))}."
-                if node != ROOT else "The root has no children: the selected path is empty."
+    if choice is None:
+        st.success(
+            f"Selection stops here. The selected path is {code(tree.path(node))}."
+            if node != ROOT else "The root has no children: the selected path is empty."
+        )
+    else:
+        st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
+        # Buttons in move order, never in rank order: the order must not give the answer away.
+        by_move = sorted(children, key=lambda child: child.move)
+        buttons = st.columns(min(len(by_move), 4))
+        for index, child in enumerate(by_move):
+            buttons[index % len(buttons)].button(
+                f"**{escape(child.move)}** · {plural(child.visits, 'visit')}"
+                + (f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited"),
+                key=state.guess_button_key(index),
+                on_click=guess,
+                args=(child.move, child.selected),
+                disabled=guessed is not None,
+                type="primary" if child.move == guessed else "secondary",
+                width="stretch",
             )
-        else:
-            st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
-            # Buttons in move order, never in rank order: the order must not give the answer away.
-            by_move = sorted(children, key=lambda child: child.move)
-            buttons = st.columns(min(len(by_move), 4))
-            for index, child in enumerate(by_move):
-                buttons[index % len(buttons)].button(
-                    f"**{escape(child.move)}** · {plural(child.visits, 'visit')}"
-                    + (f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited"),
-                    key=state.guess_button_key(index),
-                    on_click=guess,
-                    args=(child.move, child.selected),
-                    disabled=guessed is not None,
-                    type="primary" if child.move == guessed else "secondary",
-                    width="stretch",
-                )
+
+    picture, lesson = st.columns([1, 1], gap="large")
+    with lesson:
         if choice is not None and guessed is not None:
             winner = choice.winner
+            verdict, step = st.columns([3, 2], vertical_alignment="center")
             if guessed == winner.move:
-                st.success(f"Right: UCB1 picks {code(winner.move)}.")
+                verdict.success(f"Right: UCB1 picks {code(winner.move)}.")
             else:
-                st.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
+                verdict.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
+            step.button(
+                f"Next node: {escape(winner.move)} ▶", key=state.CLASS_NEXT, on_click=next_node,
+                args=(tree.path(winner.node),), type="primary", width="stretch",
+            )
             st.table(
                 pd.DataFrame(
                     {
-                        "move": code(child.move),
+                        "move": code(child.move) + (" ✔" if child.selected else ""),
                         "visits": f"{child.visits:,}",
-                        mean_label(tree, node): f"{child.terms['mean']:.4f}",
-                        "exploration": f"{child.terms['exploration']:.4f}",
-                        "UCB1": f"{child.value:.4f}",
-                        "picked": "✔" if child.selected else "",
+                        mean_label(tree, node): f"{child.terms['mean']:.3f}",
+                        "exploration": f"{child.terms['exploration']:.3f}",
+                        "UCB1": f"{child.value:.3f}",
                     }
                     for child in children
                 ),
             )
             st.markdown(why_sentence(choice))
-            st.button(
-                f"Next node: step into {escape(winner.move)} ▶", key=state.CLASS_NEXT, on_click=next_node,
-                args=(tree.path(winner.node),), type="primary",
-            )
         st.button("↺ Restart from the root", key=state.CLASS_RESTART, on_click=restart)
 
     with picture:
         walked = tree.path_nodes(node)
         visible = cached_visible_nodes(setup.input.key, tree, 40 if presentation else 300)
-        st.graphviz_chart(render_tree(tree, visible, path=walked, inspected=node), width="stretch")
+        drawn = drawn_nodes(tree, visible, walked, inspected=node)
+        show_tree(
+            tree,
+            drawn,
+            layout_key=setup.input.key,
+            key=state.CLASS_TREE,
+            direction="TB" if fits_top_down(tree, drawn) else "LR",
+            path=walked,
+            inspected=node,
+            height=340 if presentation else 480,
+        )
 
     with st.expander("Legend and formula", expanded=presentation):
         st.markdown(

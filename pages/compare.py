@@ -4,15 +4,14 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.c_range import suggest_c_range
+from mcts_core.c_range import LARGEST_C, suggest_c_range
 from mcts_core.compare import compare_paths, comparison_rows
-from mcts_core.render import PATH_FILL, SECOND_PATH_FILL, path_neighbourhood, render_tree
+from mcts_core.render import drawn_nodes, fits_top_down, path_neighbourhood, render_tree
 from ui import rule_panel, selection, sidebar, state
-from ui.drawing import cached_visible_nodes
+from ui.drawing import CHANGED_CELL, SECOND_ROW, SELECTED_ROW, cached_visible_nodes
+from ui.tree_view import show_tree
 from ui.markdown import code, escape
 from ui.wording import node_markdown, random_draw_warning
-
-RANK_CHANGED = "background-color: #fff3b0; font-weight: bold"
 
 setup = sidebar.require()
 tree = setup.tree
@@ -30,10 +29,13 @@ def path_text(nodes) -> str:
 def style_rows(table: pd.DataFrame) -> pd.DataFrame:
     """Cell styles: each setting's choice in its path colour, changed ranks highlighted."""
     styles = pd.DataFrame("", index=table.index, columns=table.columns)
-    styles.loc[table["rank A"] == 1, "move"] = f"background-color: {PATH_FILL}; font-weight: bold"
-    styles.loc[table["rank B"] == 1, "move"] = f"background-color: {SECOND_PATH_FILL}; font-weight: bold"
-    styles.loc[table["rank changed"], ["rank A", "rank B"]] = RANK_CHANGED
+    styles.loc[table["rank A"] == 1, "move"] = SELECTED_ROW
+    styles.loc[table["rank B"] == 1, "move"] = SECOND_ROW
+    styles.loc[table["rank changed"], ["rank A", "rank B"]] = CHANGED_CELL
     return styles
+
+
+st.caption("Two selection settings on the same tree: where their paths part, and which terms made the difference.")
 
 
 @st.fragment
@@ -45,7 +47,8 @@ def compare_page() -> None:
     if state.COMPARE_C not in st.session_state or (new_input and setup.input.read.c is not None):
         # First visit, or an input that states its C (it sets A's C): B explores twice as much as A,
         # a comparison that often already shows something.
-        set_c_b(2 * setting_a.c if setting_a.c > 0 else 1.0)
+        doubled = 2 * setting_a.c
+        set_c_b(doubled if 0 < doubled <= LARGEST_C else setting_a.c or 1.0)
 
     summary = st.container()  # filled once B is known, but shown first: the answer on top
     column_a, column_b = st.columns(2, gap="large", border=True)
@@ -64,7 +67,7 @@ def compare_page() -> None:
             min_value=0.0,
             step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
             format="%.6g",
-            key=state.COMPARE_C,
+            key=state.COMPARE_C, persist_state="session",
             help="Any C >= 0; type an exact value or step with +/-.",
         )
     setting_b = Scoring(rule_b, c_b, settings_b)
@@ -97,32 +100,39 @@ def compare_page() -> None:
         around = st.toggle(
             "Only the paths and the children they chose among",
             value=True,
-            key=state.COMPARE_AROUND_PATHS,
+            key=state.COMPARE_AROUND_PATHS, persist_state="session",
             help="Off: the most visited nodes, like the Explorer (the paths are always drawn).",
         )
         limits = st.columns(2)
-        budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key=state.COMPARE_BUDGET, disabled=around)
+        budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key=state.COMPARE_BUDGET, persist_state="session", disabled=around)
         depth_limit = limits[1].number_input(
-            "Depth limit (0 = none)", 0, 1000, 0, key=state.COMPARE_MAX_DEPTH, disabled=around
+            "Depth limit (0 = none)", 0, 1000, 0, key=state.COMPARE_MAX_DEPTH, persist_state="session", disabled=around
         )
     if around:
         visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
     else:
         visible = cached_visible_nodes(setup.input.key, tree, budget, depth_limit or None)
-    graph = render_tree(
+    drawn = drawn_nodes(tree, visible, comparison.path_a, comparison.path_b)
+    st.caption(
+        f"Red: A's path ({escape(setting_a.describe())}). Teal, dashed: B's path ({escape(setting_b.describe())}). "
+        "Purple: on both. Nodes not drawn fold into “+k more” boxes."
+    )
+    show_tree(
         tree,
-        visible,
+        drawn,
+        layout_key=setup.input.key,
+        key=state.COMPARE_TREE,
+        direction="TB" if fits_top_down(tree, drawn) else "LR",
         path=comparison.path_a,
         second_path=comparison.path_b,
-        legend=("A: " + setting_a.describe("\n"), "B: " + setting_b.describe("\n")),  # one part per line
+        height=480,
     )
-    st.caption(
-        "Red: A's path. Teal, dashed: B's path. Purple: on both. Nodes not drawn fold into “+k more” boxes."
-    )
-    st.graphviz_chart(graph, width="content")  # natural size, shrunk only when wider than the page
     st.download_button(
         "Download drawn tree (DOT)",
-        graph.source,
+        lambda: render_tree(
+            tree, drawn, path=comparison.path_a, second_path=comparison.path_b,
+            legend=("A: " + setting_a.describe("\n"), "B: " + setting_b.describe("\n")),  # one part per line
+        ).source,
         file_name="mcts_compare.dot",
         mime="text/vnd.graphviz",
         key=state.COMPARE_DOWNLOAD_DOT,

@@ -4,10 +4,11 @@ import streamlit as st
 
 from mcts_core import ROOT, score_children
 from mcts_core.explain import explain_choice
-from mcts_core.render import drawn_nodes, fits_top_down, hidden_count, render_tree
+from mcts_core.render import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
 from mcts_core.tables import children_table
 from ui import selection, sidebar, state
 from ui.drawing import cached_visible_nodes, highlight_rows
+from ui.tree_view import show_tree
 from ui.markdown import code, escape
 from ui.wording import folded_caption, mean_label, node_sentence, random_draw_warning, why_sentence
 
@@ -15,13 +16,19 @@ setup = sidebar.require()
 tree = setup.tree
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def cached_dot(input_key: str, visible_key: tuple, path: tuple, inspected: int, top_down: bool, _tree, _visible) -> str:
-    """The DOT text of the picture: dragging C rarely moves the path, so most reruns reuse it."""
-    graph = render_tree(_tree, _visible, path=path, inspected=inspected)
-    if not top_down:
-        graph.graph_attr["rankdir"] = "LR"
-    return graph.source
+PICTURE_HEIGHT = 560  # px: the picture and the table side by side fit a 768 px projector
+WIDE_PICTURE_HEIGHT = 620  # a tree drawn left to right takes the page's width
+
+
+def rule_values(tree, drawn, scoring) -> dict[int, str]:
+    """What hovering a drawn node adds: its value under the rule, as its parent's child, at this C."""
+    label = scoring.spec.label("value")
+    values = {}
+    for parent in drawn:
+        if any(kid in drawn for kid in tree.children[parent]):
+            for child in score_children(tree, parent, scoring):
+                values[child.node] = f"{label} {child.value:.6g} (rank {child.rank})"
+    return values
 
 
 def set_inspect(path_text: str) -> None:
@@ -41,6 +48,9 @@ def explain(choice, children) -> None:
         st.warning(random_draw_warning(children))
     else:
         st.caption(why_sentence(choice))
+
+
+st.caption("The tree the playouts built, the path the selection rule follows at this C, and why each node picks the child it picks.")
 
 
 @st.fragment
@@ -65,7 +75,8 @@ def explore() -> None:
     columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
 
     # Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
-    for key, default in ((state.BUDGET, 300), (state.MAX_DEPTH, 0), (state.TOP_K, 0), (state.SHOW_UNVISITED, False)):
+    defaults = {state.BUDGET: 300, state.MAX_DEPTH: 0, state.TOP_K: 0, state.SHOW_UNVISITED: False, state.COLOUR_BY: "none"}
+    for key, default in defaults.items():
         st.session_state.setdefault(key, default)
     limits_key = (
         st.session_state[state.BUDGET],
@@ -84,7 +95,7 @@ def explore() -> None:
         st.subheader("Inspect a node")
         st.text_input(
             "Node path (empty = root)",
-            key=state.INSPECT,
+            key=state.INSPECT, persist_state="session",
             help="Moves from the root: `ba` when every move is one character, else separated by spaces (`e4 e5`).",
         )
         wanted = st.session_state.get(state.INSPECT, "")
@@ -118,6 +129,7 @@ def explore() -> None:
         )
 
         st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
+        st.latex(rule.formula)
         table = children_table(tree, inspected, scoring)
         st.dataframe(
             highlight_rows(table, table["selected"]),
@@ -145,29 +157,46 @@ def explore() -> None:
     with picture:
         with st.expander("Drawing limits (the table always uses the full tree)"):
             limits = st.columns(3)
-            limits[0].number_input("Node budget", 10, 5000, step=50, key=state.BUDGET)
-            limits[1].number_input("Depth limit (0 = none)", 0, 1000, key=state.MAX_DEPTH)
-            limits[2].number_input("Top-k children (0 = all)", 0, 100, key=state.TOP_K)
-            st.toggle(
+            limits[0].number_input("Node budget", 10, 5000, step=50, key=state.BUDGET, persist_state="session")
+            limits[1].number_input("Depth limit (0 = none)", 0, 1000, key=state.MAX_DEPTH, persist_state="session")
+            limits[2].number_input("Top-k children (0 = all)", 0, 100, key=state.TOP_K, persist_state="session")
+            toggles = st.columns([1, 1])
+            toggles[0].toggle(
                 "Draw unvisited children",
-                key=state.SHOW_UNVISITED,
+                key=state.SHOW_UNVISITED, persist_state="session",
                 help="Children a log declared but no simulation has entered yet (0 visits).",
             )
-        dot = cached_dot(current.input.key, limits_key, path, inspected, top_down, tree, visible)
-        hidden = hidden_count(tree, drawn_nodes(tree, visible, path, inspected=inspected))
+            toggles[1].selectbox(
+                "Colour nodes by",
+                COLOURINGS,
+                key=state.COLOUR_BY,
+                persist_state="session",
+                help="Fill each node by its mean (orange low, purple high) or by its visits; a key is drawn.",
+            )
+        drawn = drawn_nodes(tree, visible, path, inspected=inspected)
         st.caption(
-            f"Red: the selected path at C = {scoring.c:.6g}. Blue outline: the inspected node. " + folded_caption(hidden)
+            f"Red: the selected path at C = {scoring.c:.6g}. Blue outline: the inspected node (click a "
+            "node to inspect it; arrow keys move). " + folded_caption(hidden_count(tree, drawn))
         )
-        # A wide tree is drawn left to right at a readable scale inside a scrolling box.
-        with st.container(height="content" if top_down else 720, border=not top_down):
-            st.graphviz_chart(dot, width="stretch")
+        show_tree(
+            tree,
+            drawn,
+            layout_key=current.input.key,
+            key=state.EXPLORER_TREE,
+            direction="TB" if top_down else "LR",
+            colouring=st.session_state[state.COLOUR_BY],
+            path=path,
+            inspected=inspected,
+            values=rule_values(tree, drawn, scoring),
+            height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
+            on_click=lambda node: set_inspect(tree.path(node)),
+        )
         st.download_button(
             "Download drawn tree (DOT)",
-            dot,
+            lambda: render_tree(tree, drawn, path=path, inspected=inspected).source,  # made on click
             file_name="mcts_tree.dot",
             mime="text/vnd.graphviz",
             key=state.DOWNLOAD_DOT,
         )
-
 
 explore()

@@ -4,9 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core.playback import Playback, race
-from mcts_core.render import drawn_nodes, hidden_count, render_tree, visible_nodes
+from mcts_core.render import drawn_nodes, fits_top_down, hidden_count, visible_nodes
 from ui import sidebar, state
 from ui.markdown import code, escape
+from ui.tree_view import show_tree
 from ui.wording import folded_caption, node_label
 
 K = state.PLAYBACK_K
@@ -17,7 +18,7 @@ setup = sidebar.require()
 input_key = setup.input.key
 
 
-@st.cache_resource(max_entries=4, show_spinner="Preparing the playback…")
+@st.cache_resource(max_entries=2, show_spinner="Preparing the playback…")
 def cached_playback(key: str, _playouts, _tree) -> Playback:
     """One Playback (its kept state and recent frames) per input, shared by sessions."""
     return Playback(_playouts, _tree)
@@ -28,6 +29,7 @@ def cached_race(key: str, _playback: Playback) -> pd.DataFrame:
     return pd.DataFrame(race(_playback.tree, _playback.playouts).columns())
 
 
+st.caption("The tree after the first k playouts: what playout k created and updated, and how the root's children race.")
 if setup.input.playouts is None or not len(setup.input.playouts):
     st.info(
         "This input is a finished tree (a JSON tree dump): it has no simulations to replay. "
@@ -60,15 +62,15 @@ controls[0].button(
     disabled=count == 1, type="primary",
 )
 delay = controls[1].select_slider(
-    "Speed (seconds per step)", DELAYS, value=1.0, key=state.PLAYBACK_DELAY,
+    "Speed (seconds per step)", DELAYS, value=1.0, key=state.PLAYBACK_DELAY, persist_state="session",
     help="How long each tree stays on screen while playing.",
 )
 controls[2].number_input(
-    "Playouts per step", 1, max(count, 1), key=state.PLAYBACK_STRIDE,
+    "Playouts per step", 1, max(count, 1), key=state.PLAYBACK_STRIDE, persist_state="session",
     help="How far Previous, Next and Play move k; raise it to skim a large log.",
 )
 budget = controls[3].number_input(
-    "Most nodes drawn", 10, 5000, 300, step=50, key=state.PLAYBACK_BUDGET,
+    "Most nodes drawn", 10, 5000, 300, step=50, key=state.PLAYBACK_BUDGET, persist_state="session",
     help="The rest are folded into “+k more” boxes.",
 )
 
@@ -81,11 +83,11 @@ def show_frame() -> None:
             st.session_state[PLAYING] = False
             st.rerun()  # the whole page: drop the timer and turn Pause back into Play
 
-    stepper = st.columns([1, 8, 1], vertical_alignment="bottom")
+    stepper = st.columns([1.3, 7, 1.3], vertical_alignment="bottom")  # "◀ Previous" fits at 1366 px
     k = st.session_state[K]
     stepper[0].button("◀ Previous", key=state.PLAYBACK_PREVIOUS, on_click=move_k, args=(-1,), disabled=k <= 1, width="stretch")
     if count > 1:
-        stepper[1].slider("Playouts replayed (k)", 1, count, key=K)
+        stepper[1].slider("Playouts replayed (k)", 1, count, key=K, persist_state="session")
     else:
         stepper[1].caption("The input has a single playout.")
     stepper[2].button("Next ▶", key=state.PLAYBACK_NEXT, on_click=move_k, args=(1,), disabled=k >= count, width="stretch")
@@ -107,16 +109,23 @@ def show_frame() -> None:
             f"{code(node_label(tree.path(step.created)))}** with 1 visit and mean {step.score:g}; then it stopped."
         )
 
-    picture, numbers = st.columns([3, 2], gap="large")
+    picture, numbers = st.columns([5, 4], gap="medium")
     with picture:
         visible = visible_nodes(tree, budget=budget)
-        hidden = hidden_count(tree, drawn_nodes(tree, visible, step.path))
+        drawn = drawn_nodes(tree, visible, step.path, inspected=step.created)
         st.caption(
-            "Red: the nodes this playout updated, root first. Blue double outline: the node it created. "
-            + folded_caption(hidden)
+            "Red: the nodes this playout updated, root first. Blue outline: the node it created. "
+            + folded_caption(hidden_count(tree, drawn))
         )
-        st.graphviz_chart(
-            render_tree(tree, visible, path=step.path, inspected=step.created), width="stretch"
+        show_tree(
+            tree,
+            drawn,
+            layout_key=f"{input_key}:{k}",  # each k is another tree
+            key=state.PLAYBACK_TREE,
+            direction="TB" if fits_top_down(tree, drawn) else "LR",
+            path=step.path,
+            inspected=step.created,
+            height=500,
         )
     with numbers:
         st.subheader("The path it updated")
@@ -134,9 +143,15 @@ def show_frame() -> None:
             pd.DataFrame(rows),
             hide_index=True,
             key=state.PLAYBACK_PATH_TABLE,
+            # Short headers and narrow columns: the whole table fits beside the picture at 1366 px.
             column_config={
-                "mean before": st.column_config.NumberColumn(format="%.3f", help="Empty: the node was new."),
-                "mean after": st.column_config.NumberColumn(format="%.3f"),
+                "node": st.column_config.TextColumn("node", width="small"),
+                "visits before": st.column_config.NumberColumn("n before", width="small"),
+                "visits after": st.column_config.NumberColumn("n after", width="small"),
+                "mean before": st.column_config.NumberColumn(
+                    "μ before", format="%.3f", width="small", help="Empty: the node was new."
+                ),
+                "mean after": st.column_config.NumberColumn("μ after", format="%.3f", width="small"),
             },
         )
         st.caption("Each node on the path gets one more visit and the playout's score added to its total.")

@@ -174,9 +174,9 @@ def sweep_page() -> None:
             "Everything below is the **UCB1** sweep of the same tree."
         )
 
-    controls = st.columns([1, 1, 1, 1, 2], vertical_alignment="bottom")
-    c_from = controls[0].number_input("Sweep C from", key=state.SWEEP_FROM, format="%.6g", step=max_c / 100)
-    c_to = controls[1].number_input("to", key=state.SWEEP_TO, format="%.6g", step=max_c / 100)
+    controls = st.columns([1, 1, 1.1, 1.6, 1.3], vertical_alignment="bottom")  # the labels fit at 1366 px
+    c_from = controls[0].number_input("Sweep C from", key=state.SWEEP_FROM, persist_state="session", format="%.6g", step=max_c / 100)
+    c_to = controls[1].number_input("to", key=state.SWEEP_TO, persist_state="session", format="%.6g", step=max_c / 100)
     controls[2].button(
         "Slider range", on_click=reset_range, args=(max_c,), key=state.SWEEP_RESET, width="stretch",
         help="Back to 0 … the C slider's maximum."
@@ -226,11 +226,11 @@ def sweep_page() -> None:
     picked = picker[0].selectbox(
         "Node on a swept path",
         options,
-        key=state.SWEEP_NODE,
+        key=state.SWEEP_NODE, persist_state="session",
         format_func=lambda path: f"{path}  (depth {len(path)})" if path else "root",
         help="Every node where some interval's path makes a choice, root first.",
     )
-    typed = picker[1].text_input("…or any node path", key=state.SWEEP_NODE_PATH, help="Moves from the root, e.g. `ab`; empty = use the list.")
+    typed = picker[1].text_input("…or any node path", key=state.SWEEP_NODE_PATH, persist_state="session", help="Moves from the root, e.g. `ab`; empty = use the list.")
     node_path = picked or ""
     if typed:
         try:

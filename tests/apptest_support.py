@@ -38,3 +38,27 @@ def start_app(monkeypatch, page: str | None = None) -> AppTest:
 def plain(markdown_text: str) -> str:
     """Undo ui.markdown.escape for assertions on displayed messages."""
     return markdown_text.replace("\\", "")
+
+
+def tree_view_data(app, key: str = "tree_view") -> dict:
+    """The data the tree picture (a custom component) got this run: layout, svg (or None), highlights."""
+    import json
+
+    element = next(e for e in app.get("bidi_component") if e.proto.id.endswith(f"-{key}"))
+    return json.loads(element.proto.json)
+
+
+def wait_for_job(app, key: str, timeout: float = 30.0):
+    """Rerun as a page's polling fragment does until its background job (session key ``key``) ends."""
+    import time
+
+    job = app.session_state[key]
+    deadline = time.monotonic() + timeout
+    while job.running:
+        assert time.monotonic() < deadline, "the background work did not end"
+        time.sleep(0.05)
+        app.run()
+        assert not app.exception
+    app.run()
+    assert not app.exception
+    return job

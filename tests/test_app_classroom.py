@@ -26,9 +26,9 @@ def test_a_wrong_guess_reveals_the_table_and_the_deciding_term(app):
     assert not app.exception
     assert plain(app.error[0].value) == "Not this time: you picked ` b `, UCB1 picks ` a `."
     table = app.table[0].value
-    assert list(table.columns) == ["move", "visits", "mean", "exploration", "UCB1", "picked"]
-    assert table["move"].tolist() == ["` a `", "` b `"]  # best first
-    assert table["UCB1"].tolist() == ["20.1048", "17.0741"] and table["picked"].tolist() == ["✔", ""]
+    assert list(table.columns) == ["move", "visits", "mean", "exploration", "UCB1"]
+    assert table["move"].tolist() == ["` a ` ✔", "` b `"]  # best first, the pick ticked
+    assert table["UCB1"].tolist() == ["20.105", "17.074"]
     assert any("**exploitation (the mean)** decided" in plain(block.value) for block in app.markdown)
     assert all(button.disabled for button in guess_buttons(app))
     assert app.session_state["class_score"] == (0, 1)
@@ -80,10 +80,11 @@ def test_a_new_c_starts_the_exercise_again(app):
     assert app.session_state["class_path"] == "" and app.session_state["class_score"] == (0, 0)
 
 
-def test_presentation_view_opens_the_legend(app):
+def test_presentation_view_opens_the_legend_and_folds_c_away(app):
     app.toggle(key="class_presentation").set_value(True).run()
     assert not app.exception
-    assert app.expander[0].proto.expanded
+    expanders = {expander.label: expander.proto.expanded for expander in app.expander}
+    assert expanders["Legend and formula"] and not expanders["C = 0.1 (change)"]
     assert app.get("html")
 
 

@@ -4,7 +4,7 @@ import pytest
 
 from mcts_core import solve
 from mcts_core.examples import C_FLIPS_CHOICE
-from apptest_support import plain
+from apptest_support import plain, tree_view_data
 
 
 PAGE = "pages/compare.py"
@@ -25,7 +25,8 @@ def test_opens_with_b_at_twice_a_c_and_says_the_paths_are_identical(app):
     assert metrics(app) == {"Path A": "a", "Path B": "a", "Length A": "1", "Length B": "1", "Paths": "identical"}
     assert "Both settings select the same path" in app.success[0].value
     assert not app.dataframe
-    assert app.get("graphviz_chart")
+    picture = tree_view_data(app, "cmp_tree_view")
+    assert picture["selected"] == picture["second"] == [[], ["a"]]  # both paths drawn, on top of each other
 
 
 def test_small_and_large_c_differ_at_the_root(app):

@@ -2,7 +2,7 @@
 
 import json
 
-from apptest_support import plain
+from apptest_support import plain, tree_view_data
 from mcts_core.adapters.openspiel import log_search
 
 GAME_LOG = "\n".join(
@@ -41,16 +41,17 @@ def test_a_json_log_in_the_text_box_shows_named_moves_and_whose_view(app):
 
 
 def test_unvisited_children_are_drawn_only_on_request(app):
-    declared_below = GAME_LOG + '{"path": ["Nf3"], "score": 0}\n{"node": ["d4"], "children": ["d5", "Nf6"]}\n'
+    declared_below = GAME_LOG.replace('"c": 1.4', '"c": 0') + (
+        '{"path": ["Nf3"], "score": 0}\n{"node": ["d4"], "children": ["d5", "Nf6"]}\n'
+    )
     app.text_area(key="playouts").input(declared_below).run()
-    app.slider(key="c").set_value(0.0).run()
     assert app.session_state["selected_path"] == "e4 c5"
-    dot = app.get("graphviz_chart")[0].proto.spec
-    assert "+2 unvisited" in dot and "Nf6" not in dot
+    svg = tree_view_data(app)["svg"]  # a new input: a new layout, sent to the page
+    assert "+2 unvisited" in svg and "Nf6" not in svg
     app.toggle(key="show_unvisited").set_value(True).run()
     assert not app.exception
-    dot = app.get("graphviz_chart")[0].proto.spec
-    assert "Nf6" in dot and "unvisited" not in dot
+    svg = tree_view_data(app)["svg"]  # more nodes drawn: a new layout
+    assert "Nf6" in svg and "unvisited" not in svg
 
 
 def test_a_tree_dump_opens_on_every_page_and_playback_says_why_it_cannot_replay(app):

@@ -6,9 +6,16 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Tree
-from mcts_core.render import PATH_FILL, visible_nodes
+from mcts_core.render import visible_nodes
 
-SELECTED_ROW = f"background-color: {PATH_FILL}; font-weight: bold"
+# Table highlights set both colours, so they read the same in the light and the dark theme (the
+# theme changes the default text colour, not these): each pair has a contrast ratio above 4.5.
+SELECTED_ROW_COLOURS = ("#b3261e", "#ffffff")  # the selected path's red, darker for white text
+SECOND_ROW_COLOURS = ("#00695c", "#ffffff")  # Compare's setting B: teal
+CHANGED_COLOURS = ("#fff3b0", "#111111")  # a rank that changed between A and B: yellow
+SELECTED_ROW = f"background-color: {SELECTED_ROW_COLOURS[0]}; color: {SELECTED_ROW_COLOURS[1]}; font-weight: bold"
+SECOND_ROW = f"background-color: {SECOND_ROW_COLOURS[0]}; color: {SECOND_ROW_COLOURS[1]}; font-weight: bold"
+CHANGED_CELL = f"background-color: {CHANGED_COLOURS[0]}; color: {CHANGED_COLOURS[1]}; font-weight: bold"
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -6,6 +6,7 @@ kept in a process-wide store keyed by content, and the tree is shared between se
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ import streamlit as st
 
 from mcts_core import ParseError, Playouts, Tree, annotated_values, decode_text
 from mcts_core.formats import KEYWORDS
-from mcts_core.memory import return_free_memory
+from mcts_core.memory import columns_bytes, return_free_memory
 from mcts_core.loading import TEXT, TREE, Input, input_kind, read_input
 
 
@@ -61,17 +62,23 @@ class InputError:
         return f"Line {self.error.line}{where}: {self.error.message}"
 
 
+# Loaded inputs kept for all sessions, in bytes of their columns (the 2,000,000-playout log is about
+# 170 MB); MCTS_EXPLORER_CACHE_MB moves it. The newest input is kept whatever its size.
+CACHE_BYTES = int(float(os.environ.get("MCTS_EXPLORER_CACHE_MB", "400")) * 2**20)
+
+
 class _Store:
-    """Process-wide LRU of loaded inputs by content key.
+    """Process-wide LRU of loaded inputs by content key, bounded by entries and by bytes.
 
     Not st.cache_resource on the loader itself: a miss on a large log must show progress, and a
     cached function cannot drive a progress bar.
     """
 
-    def __init__(self, capacity: int = 8):
-        self.capacity = capacity
+    def __init__(self, capacity: int = 8, max_bytes: int = CACHE_BYTES):
+        self.capacity, self.max_bytes = capacity, max_bytes
         self.lock = threading.Lock()
         self.entries: OrderedDict[str, LoadedInput | InputError] = OrderedDict()
+        self.sizes: dict[str, int] = {}
 
     def get(self, key: str) -> LoadedInput | InputError | None:
         with self.lock:
@@ -82,8 +89,12 @@ class _Store:
     def put(self, key: str, loaded: LoadedInput | InputError) -> None:
         with self.lock:
             self.entries[key] = loaded
-            while len(self.entries) > self.capacity:
-                self.entries.popitem(last=False)
+            self.sizes[key] = columns_bytes(loaded.tree, loaded.playouts) if isinstance(loaded, LoadedInput) else 0
+            while len(self.entries) > 1 and (
+                len(self.entries) > self.capacity or sum(self.sizes.values()) > self.max_bytes
+            ):
+                oldest, _ = self.entries.popitem(last=False)
+                del self.sizes[oldest]
 
 
 @st.cache_resource

@@ -30,4 +30,6 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", "compare"),
     PageSpec("pages/playback.py", "Playback", ":material/play_circle:", "playback"),
     PageSpec("pages/classroom.py", "Classroom", ":material/school:", "classroom"),
+    PageSpec("pages/search.py", "Search", ":material/play_arrow:", "search"),
+    PageSpec("pages/strength.py", "C and strength", ":material/trending_up:", "strength"),
 )

@@ -32,9 +32,17 @@ class Current:
         return self.input.tree
 
 
-def select(setup: Setup) -> Current:
-    """Draw the C control, select the path at that C, and publish it as ``selected_path``."""
-    c = c_control.render(setup.input, RULES[setup.rule].c_label, show_changes=setup.rule == "ucb1")
+def select(setup: Setup, *, compact: bool = False) -> Current:
+    """Draw the C control, select the path at that C, and publish it as ``selected_path``.
+
+    ``compact`` folds the C control into an expander (a projector's screen has little room).
+    """
+    label = RULES[setup.rule].c_label
+    if compact:
+        with st.expander(f"C = {c_control.current_c():.6g} (change)"):
+            c = c_control.render(setup.input, label, show_changes=setup.rule == "ucb1")
+    else:
+        c = c_control.render(setup.input, label, show_changes=setup.rule == "ucb1")
     scoring = Scoring(setup.rule, c, setup.settings)
     path = tuple(selected_nodes(setup.tree, scoring))
     st.session_state[state.SELECTED_PATH] = setup.tree.path(path[-1])

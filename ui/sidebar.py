@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from mcts_core.selection import DEFAULT_RULE
 from ui import c_control, input_panel, rule_panel, selection, state
 from ui.inputs import InputError, LoadedInput
 from ui.markdown import escape
@@ -45,10 +46,23 @@ def render() -> None:
     st.session_state[state.SETUP] = Setup(good, rule, settings) if good is not None else loaded
 
 
-def require() -> Setup:
-    """The sidebar's decisions for a page; shows the input's error and stops the page when it is bad."""
+def ensure_app_shell() -> None:
+    """Run the app instead when Streamlit started this page file alone (see :mod:`ui.routing`)."""
     if state.SETUP not in st.session_state:
         run_app_shell_instead()
+
+
+def rule_choice() -> tuple[str, dict[str, Any]]:
+    """The sidebar's rule and its settings (the default rule when the sidebar's input is bad)."""
+    setup = st.session_state.get(state.SETUP)
+    if isinstance(setup, Setup):
+        return setup.rule, {name: value for name, value in setup.settings.items() if value is not None}
+    return st.session_state.get(state.RULE, DEFAULT_RULE), {}
+
+
+def require() -> Setup:
+    """The sidebar's decisions for a page; shows the input's error and stops the page when it is bad."""
+    ensure_app_shell()
     setup = st.session_state[state.SETUP]
     if isinstance(setup, InputError):
         selection.clear()

@@ -22,6 +22,9 @@ SELECTED_PATH = "selected_path"  # the selected move sequence after each run, as
 # ui.input_panel
 EXAMPLE = "example"
 TEXT_DIGEST = "_text_digest"
+SEARCH_INPUT = "_search_input"  # a finished search standing in for the text box and uploader
+SEARCH_INPUT_DROP = "search_input_drop"
+UPLOAD_DIGEST = "_upload_digest"
 # ui.c_control
 C_EXACT_ERROR = "_c_exact_error"
 # ui.rule_panel (a second set, for Compare's setting B, has the prefix "cmp_")
@@ -29,12 +32,16 @@ RULE = "rule"
 RULE_PRESET = "rule_preset"
 # ui.sidebar
 SETUP = "_setup"
+# ui.tree_view
+TREE_VIEW_SENT = "_tree_view_sent"
 # ui.state
 SEEN_INPUTS = "_seen_inputs"
 # pages.explorer
 MAX_DEPTH = "max_depth"
 TOP_K = "top_k"
 SHOW_UNVISITED = "show_unvisited"
+COLOUR_BY = "colour_by"
+EXPLORER_TREE = "tree_view"
 INSPECT = "inspect"
 INSPECT_ROOT = "inspect_root"
 INSPECT_UP = "inspect_up"
@@ -62,6 +69,7 @@ COMPARE_BUDGET = "cmp_budget"
 COMPARE_MAX_DEPTH = "cmp_max_depth"
 COMPARE_TABLE = "cmp_table"
 COMPARE_DOWNLOAD_DOT = "cmp_download_dot"
+COMPARE_TREE = "cmp_tree_view"
 # pages.playback
 PLAYBACK_K = "playback_k"
 PLAYBACK_PLAYING = "playback_playing"
@@ -72,6 +80,7 @@ PLAYBACK_PLAY = "playback_play"
 PLAYBACK_PREVIOUS = "playback_prev"
 PLAYBACK_NEXT = "playback_next"
 PLAYBACK_PATH_TABLE = "playback_path_table"
+PLAYBACK_TREE = "playback_tree_view"
 # pages.classroom
 CLASS_PATH = "class_path"
 CLASS_GUESS = "class_guess"
@@ -79,24 +88,64 @@ CLASS_SCORE = "class_score"
 CLASS_PRESENTATION = "class_presentation"
 CLASS_NEXT = "class_next"
 CLASS_RESTART = "class_restart"
+CLASS_TREE = "class_tree_view"
+# pages.search
+SEARCH_GAME = "search_game"
+SEARCH_GAME_NAME = "search_game_name"
+SEARCH_MOVES = "search_moves"
+SEARCH_UNDO = "search_undo"
+SEARCH_RESET = "search_reset"
+SEARCH_C = "search_c"
+SEARCH_BUDGET_KIND = "search_budget_kind"
+SEARCH_SIMULATIONS = "search_simulations"
+SEARCH_SECONDS = "search_seconds"
+SEARCH_SEED = "search_seed"
+SEARCH_RUN = "search_run"
+SEARCH_STOP = "search_stop"
+SEARCH_USE_AGAIN = "search_use_again"
+SEARCH_DOWNLOAD_LOG = "search_download_log"
+SEARCH_JOB = "_search_job"
+# pages.strength
+STRENGTH_GAME = "strength_game"
+STRENGTH_GAME_NAME = "strength_game_name"
+STRENGTH_MOVES = "strength_moves"
+STRENGTH_FROM_SEARCH = "strength_from_search"
+STRENGTH_C_VALUES = "strength_c_values"
+STRENGTH_GAMES = "strength_games"
+STRENGTH_SIMULATIONS = "strength_simulations"
+STRENGTH_OPPONENT = "strength_opponent"
+STRENGTH_OPPONENT_C = "strength_opponent_c"
+STRENGTH_SEED = "strength_seed"
+STRENGTH_WORKERS = "strength_workers"
+STRENGTH_RUN = "strength_run"
+STRENGTH_STOP = "strength_stop"
+STRENGTH_TABLE = "strength_table"
+STRENGTH_CSV = "strength_csv"
+STRENGTH_JOB = "_strength_job"
 
 OWNERS: dict[str, str] = {
     PLAYOUTS: "ui.input_panel",
     UPLOAD: "ui.input_panel",
     EXAMPLE: "ui.input_panel",
     TEXT_DIGEST: "ui.input_panel",
+    SEARCH_INPUT: "ui.input_panel",
+    SEARCH_INPUT_DROP: "ui.input_panel",
+    UPLOAD_DIGEST: "ui.input_panel",
     C: "ui.c_control",
     C_EXACT: "ui.c_control",
     C_EXACT_ERROR: "ui.c_control",
     RULE: "ui.rule_panel",
     RULE_PRESET: "ui.rule_panel",
     SETUP: "ui.sidebar",
+    TREE_VIEW_SENT: "ui.tree_view",
     SELECTED_PATH: "ui.selection",
     SEEN_INPUTS: "ui.state",
     BUDGET: "pages.explorer",
     MAX_DEPTH: "pages.explorer",
     TOP_K: "pages.explorer",
     SHOW_UNVISITED: "pages.explorer",
+    COLOUR_BY: "pages.explorer",
+    EXPLORER_TREE: "pages.explorer",
     INSPECT: "pages.explorer",
     INSPECT_ROOT: "pages.explorer",
     INSPECT_UP: "pages.explorer",
@@ -121,6 +170,7 @@ OWNERS: dict[str, str] = {
     COMPARE_MAX_DEPTH: "pages.compare",
     COMPARE_TABLE: "pages.compare",
     COMPARE_DOWNLOAD_DOT: "pages.compare",
+    COMPARE_TREE: "pages.compare",
     PLAYBACK_K: "pages.playback",
     PLAYBACK_PLAYING: "pages.playback",
     PLAYBACK_STRIDE: "pages.playback",
@@ -130,12 +180,45 @@ OWNERS: dict[str, str] = {
     PLAYBACK_PREVIOUS: "pages.playback",
     PLAYBACK_NEXT: "pages.playback",
     PLAYBACK_PATH_TABLE: "pages.playback",
+    PLAYBACK_TREE: "pages.playback",
     CLASS_PATH: "pages.classroom",
     CLASS_GUESS: "pages.classroom",
     CLASS_SCORE: "pages.classroom",
     CLASS_PRESENTATION: "pages.classroom",
     CLASS_NEXT: "pages.classroom",
     CLASS_RESTART: "pages.classroom",
+    CLASS_TREE: "pages.classroom",
+    SEARCH_GAME: "pages.search",
+    SEARCH_GAME_NAME: "pages.search",
+    SEARCH_MOVES: "pages.search",
+    SEARCH_UNDO: "pages.search",
+    SEARCH_RESET: "pages.search",
+    SEARCH_C: "pages.search",
+    SEARCH_BUDGET_KIND: "pages.search",
+    SEARCH_SIMULATIONS: "pages.search",
+    SEARCH_SECONDS: "pages.search",
+    SEARCH_SEED: "pages.search",
+    SEARCH_RUN: "pages.search",
+    SEARCH_STOP: "pages.search",
+    SEARCH_USE_AGAIN: "pages.search",
+    SEARCH_DOWNLOAD_LOG: "pages.search",
+    SEARCH_JOB: "pages.search",
+    STRENGTH_GAME: "pages.strength",
+    STRENGTH_GAME_NAME: "pages.strength",
+    STRENGTH_MOVES: "pages.strength",
+    STRENGTH_FROM_SEARCH: "pages.strength",
+    STRENGTH_C_VALUES: "pages.strength",
+    STRENGTH_GAMES: "pages.strength",
+    STRENGTH_SIMULATIONS: "pages.strength",
+    STRENGTH_OPPONENT: "pages.strength",
+    STRENGTH_OPPONENT_C: "pages.strength",
+    STRENGTH_SEED: "pages.strength",
+    STRENGTH_WORKERS: "pages.strength",
+    STRENGTH_RUN: "pages.strength",
+    STRENGTH_STOP: "pages.strength",
+    STRENGTH_TABLE: "pages.strength",
+    STRENGTH_CSV: "pages.strength",
+    STRENGTH_JOB: "pages.strength",
 }
 
 # Keys made from a pattern, with their owners.
@@ -143,6 +226,7 @@ PATTERNS: dict[str, str] = {
     r"(cmp_)?rule_[a-z0-9_]+": "ui.rule_panel",  # rule_setting_key
     r"(cmp_)?rule(_preset)?": "ui.rule_panel",
     r"class_guess_[0-9]+": "pages.classroom",  # guess_button_key
+    r"search_move_[0-9]+": "pages.search",  # search_move_key
 }
 
 
@@ -154,6 +238,11 @@ def rule_setting_key(prefix: str, rule: str, setting: str) -> str:
 def guess_button_key(index: int) -> str:
     """The Classroom's guess button for the child at ``index`` in move order."""
     return f"class_guess_{index}"
+
+
+def search_move_key(action: int) -> str:
+    """The Search page's board button that plays ``action``."""
+    return f"search_move_{action}"
 
 
 def owner_of(key: str) -> str | None:

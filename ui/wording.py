@@ -82,3 +82,9 @@ def node_sentence(tree: Tree, node: int) -> str:
     if outcome is not None:
         parts.append(f"proven value {outcome:.4g}")
     return ", ".join(parts) + "."
+
+
+def core_sentence(message: str) -> str:
+    """A core error message as markdown: capitalised, unless it starts with a name (``connect_four has``)."""
+    first = message.split(" ", 1)[0]
+    return escape(message[:1].upper() + message[1:] if first.isalpha() and first.islower() else message)

@@ -5,7 +5,7 @@
 
 from .arena import ArenaRow, arena, wilson_interval
 from .game_search import MAX_SECONDS, MAX_SIMULATIONS, RootChild, SearchResult, search, search_state
-from .games import load_game, parse_moves, play_moves
+from .games import format_moves, load_game, parse_moves, play_moves
 from .results import ArenaKey, ResultStore
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "RootChild",
     "SearchResult",
     "arena",
+    "format_moves",
     "load_game",
     "parse_moves",
     "play_moves",

@@ -132,6 +132,18 @@ def _action(state: Any, move: int | str, actions: Sequence[int], names: Sequence
     return spelled[0] if len(spelled) == 1 else None
 
 
+def format_moves(tokens: list[int | str]) -> str:
+    """Moves written so that :func:`parse_moves` reads them back: space-separated, or a JSON array
+    when a name could not be told apart (empty, all digits, starting with ``[`` or holding a space)."""
+
+    def awkward(token: int | str) -> bool:
+        return isinstance(token, str) and (
+            not token or token.isdigit() or token.startswith("[") or any(ch.isspace() for ch in token)
+        )
+
+    return json.dumps(tokens) if any(map(awkward, tokens)) else " ".join(map(str, tokens))
+
+
 def parse_moves(text: str) -> list[int | str]:
     """Moves typed on a command line: a JSON array (ints are ids, strings names) or space-separated.
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from mcts_core import Scoring, build_tree, parse_playouts, selected_nodes
-from mcts_core.render import PATH_FILL
+from mcts_core.picture import path_json
 
-GRAPH = '[data-testid="stGraphVizChart"]'
+GRAPH = "div.tv-root"  # the tree picture (a custom component; Playwright's CSS reaches into its shadow root)
 SLIDER = ".st-key-c input[type=range]"
 REPO = Path(__file__).resolve().parents[2]
 TABLE_CELLS = '[data-testid="stDataFrame"] table[role=grid]'
@@ -86,7 +86,7 @@ def wait_rendered(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
 def wait_for_graph(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
     """Wait for a drawn node; fail at once (with its text) if the app shows an exception instead."""
     exception = page.locator('[data-testid="stException"]')
-    expect(page.locator(f"{GRAPH} svg g.node").or_(exception).first).to_be_visible(timeout=timeout)
+    expect(page.locator(f"{GRAPH} svg g.node[data-path]").or_(exception).first).to_be_visible(timeout=timeout)
     if exception.count():
         raise AssertionError("the app shows an exception:\n" + exception.first.inner_text())
 
@@ -103,36 +103,34 @@ def eventually(read, expected, *, timeout: float = 15.0, page: Page):
 
 
 def graph_nodes(page: Page) -> list[dict]:
-    """Every drawn node: graphviz id (``n3`` real, ``more3`` fold; from its <title>), label lines, fill."""
+    """Every drawn node: ``id`` (its path as JSON, or ``more`` for a "+k more" fold), label lines, classes."""
     return page.locator(f"{GRAPH} svg g.node").evaluate_all(
-        """nodes => nodes.map(node => {
-            const shape = node.querySelector('path, polygon, ellipse');
-            return {
-                id: node.querySelector('title').textContent.trim(),
-                label: [...node.querySelectorAll('text')].map(t => t.textContent.trim()),
-                fill: shape ? (shape.getAttribute('fill') || '').toLowerCase() : '',
-            };
-        })"""
+        """nodes => nodes.map(node => ({
+            id: node.getAttribute('data-path') ?? 'more',
+            label: [...node.querySelectorAll('text')].map(t => t.textContent.trim()),
+            classes: [...node.classList],
+        }))"""
     )
 
 
 def real_nodes(nodes: list[dict]) -> list[dict]:
-    """Tree nodes only: fold boxes ("+k more") have ids ``more<k>``."""
-    return [node for node in nodes if node["id"].startswith("n") and node["id"][1:].isdigit()]
+    """Tree nodes only (fold boxes, "+k more", have no path)."""
+    return [node for node in nodes if node["id"] != "more"]
 
 
 def fold_nodes(nodes: list[dict]) -> list[dict]:
-    return [node for node in nodes if node["id"].startswith("more")]
+    return [node for node in nodes if node["id"] == "more"]
 
 
 def red_nodes(page: Page) -> set[str]:
-    """Graphviz ids of the nodes drawn on the selected path (filled with the path colour)."""
-    return {node["id"] for node in real_nodes(graph_nodes(page)) if node["fill"] == PATH_FILL.lower()}
+    """Paths (as JSON) of the nodes the picture highlights as the selected path."""
+    return {node["id"] for node in real_nodes(graph_nodes(page)) if "tv-path" in node["classes"]}
 
 
 def path_ids(text: str, c: float) -> set[str]:
-    """Graphviz ids the app should colour for ``text`` at ``c``: root and the UCB1-selected nodes."""
-    return {f"n{node}" for node in selected_nodes(build_tree(parse_playouts(text)), Scoring(c=c))}
+    """Paths (as JSON) the picture should highlight for ``text`` at ``c``: root and the UCB1-selected nodes."""
+    tree = build_tree(parse_playouts(text))
+    return {path_json(tree.path_moves(node)) for node in selected_nodes(tree, Scoring(c=c))}
 
 
 def metric_value(page: Page, label: str):

@@ -23,6 +23,15 @@ def app_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture(scope="session")
+def dark_app_url(tmp_path_factory) -> str:
+    """The same app served in the dark theme."""
+    log_path = tmp_path_factory.mktemp("streamlit_dark") / "server.log"
+    process, url = start_streamlit(Path("app.py"), log_path, cwd=REPO, options=("--theme.base", "dark"))
+    yield url
+    stop_streamlit(process)
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """pytest-playwright's launch arguments, pointed at Debian's chromium."""
     if not Path(CHROMIUM).exists():

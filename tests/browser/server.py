@@ -60,10 +60,13 @@ def stop_streamlit(process: subprocess.Popen) -> None:
             process.wait(timeout=10)
 
 
-def start_streamlit(app: Path, log_path: Path, *, cwd: Path, timeout: float = SERVER_START_TIMEOUT):
+def start_streamlit(
+    app: Path, log_path: Path, *, cwd: Path, timeout: float = SERVER_START_TIMEOUT, options: tuple[str, ...] = ()
+):
     """Start ``streamlit run app`` on a free port; return (process, base url) once /_stcore/health is ok.
 
-    Retries on a new port if the chosen one was taken in between (Streamlit then exits at once).
+    ``options`` are more ``--section.option value`` arguments (e.g. a theme). Retries on a new port if
+    the chosen one was taken in between (Streamlit then exits at once).
     Fails with the server log if the server dies or is not healthy within ``timeout`` seconds.
     """
     for _attempt in range(3):
@@ -77,6 +80,7 @@ def start_streamlit(app: Path, log_path: Path, *, cwd: Path, timeout: float = SE
             "--browser.gatherUsageStats", "false",
             # Other people edit the sources while tests run: never rerun on a file change.
             "--server.fileWatcherType", "none",
+            *options,
         ]  # fmt: skip
         log = open(log_path, "wb")
         process = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)

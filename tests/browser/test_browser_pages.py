@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from ui.navigation import PAGES
 
-from .browser_support import LOAD_TIMEOUT, REPO, open_app
+from .browser_support import GRAPH, LOAD_TIMEOUT, REPO, open_app
 from .server import start_streamlit, stop_streamlit
 
 pytestmark = pytest.mark.browser
@@ -28,9 +28,9 @@ def test_page_loads_cleanly(page, app_url, output_dir, stem):
     # Something page-specific was drawn (not just the sidebar) and the URL stayed on the page.
     expect(main.locator('[data-testid="stElementContainer"]').first).to_be_visible()
     assert page.url.rstrip("/").endswith(f"/{stem}")
-    # Charts draw after the run: graphviz into an <svg>, Vega-Lite into a canvas or svg.
-    for chart in page.locator('[data-testid="stGraphVizChart"]').all():
-        expect(chart.locator("svg g.node").first).to_be_visible(timeout=LOAD_TIMEOUT)
+    # Pictures draw after the run: the tree view into an <svg>, Vega-Lite into a canvas or svg.
+    for picture in page.locator(GRAPH).all():
+        expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
     for chart in page.locator('[data-testid="stVegaLiteChart"]').all():
         expect(chart.locator("canvas, svg").first).to_be_visible(timeout=LOAD_TIMEOUT)
     page.screenshot(path=output_dir / f"page_{stem}.png", full_page=True)
@@ -43,7 +43,7 @@ def test_a_page_link_opened_first_on_a_fresh_server_shows_the_whole_app(page, tm
     process, url = start_streamlit(REPO / "app.py", tmp_path / "fresh.log", cwd=REPO)
     try:
         watched = open_app(page, url, "/playback")
-        expect(page.locator('[data-testid="stGraphVizChart"] svg g.node').first).to_be_visible(timeout=LOAD_TIMEOUT)
+        expect(page.locator(f"{GRAPH} svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
         expect(page.locator(".st-key-playouts textarea")).to_be_visible()
         expect(page.locator('[data-testid="stSidebarNavLink"]')).to_have_count(len(PAGES))
         assert page.locator('[data-testid="stException"]').count() == 0

@@ -1,0 +1,427 @@
+"""Search: run our MCTS live on an OpenSpiel game; the finished search becomes every page's input.
+
+The search runs in a background thread (:class:`SearchJob`) so the page stays responsive: a
+fragment polls it a few times a second for the progress bar, and its Stop button sets an event the
+search polls after every simulation (``should_stop``). A Streamlit button cannot reach into a
+script that is busy computing (its click only queues a rerun), which is why the work is not done
+in the script itself. When the search ends, its JSON Lines log is loaded through the process-wide
+input store and handed to the sidebar (:func:`ui.input_panel.use_search`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import replace
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from mcts_core import RULES, Scoring
+from mcts_core.search import format_moves, load_game, parse_moves, play_moves, search
+from mcts_core.search.games import legal_moves
+from ui import input_panel, sidebar, state
+from ui.inputs import InputError, load
+from ui.markdown import code, escape
+from ui.jobs import BackgroundJob
+from ui.wording import core_sentence
+
+# (game string, menu label): the curated games first; any other OpenSpiel game can be typed.
+GAMES = {
+    "tic_tac_toe": "Tic-tac-toe",
+    "connect_four": "Connect Four",
+    "breakthrough": "Breakthrough",
+    "hex(board_size=5)": "Hex 5×5",
+    "hex": "Hex 11×11",
+    "catch": "Catch (one player, starts with a chance move)",
+}
+OTHER = "other"  # the menu entry for a typed game string
+MAX_SIMULATIONS = 200_000  # the log is kept in memory; the CLI goes to 1,000,000 (upload its log)
+MAX_SECONDS = 600.0
+POLL_SECONDS = 0.25  # the progress fragment's rerun interval while a search runs
+FIRST_WAIT = 0.4  # seconds the run that starts a search waits for it: small searches end at once
+GRID_ACTIONS = 150  # games with at most this many distinct actions get a full grid of buttons
+TOP_BARS = 30  # root moves drawn in the visit-share chart
+
+sidebar.ensure_app_shell()
+
+
+class SearchJob(BackgroundJob):
+    """One search running in the background (:class:`ui.jobs.BackgroundJob`).
+
+    Attributes:
+        game, moves, scoring, simulations, seconds, seed: what :func:`search` was given.
+        root_player: who moves at the root (at a chance root, player 0, as the log says).
+        adopted: the log has been handed to the sidebar; key: its key in the input store then.
+    """
+
+    def __init__(self, game: str, moves: list, scoring: Scoring, simulations: int | None, seconds: float | None,
+                 seed: int, root_player: int):
+        self.game, self.moves, self.scoring, self.root_player = game, moves, scoring, root_player
+        self.simulations, self.seconds, self.seed = simulations, seconds, seed
+        self.adopted = False
+        self.key: str | None = None
+        super().__init__(
+            lambda progress, should_stop: search(
+                game, moves=moves, scoring=scoring, simulations=simulations, seconds=seconds, seed=seed,
+                progress=progress, should_stop=should_stop,
+            ),
+            name="mcts-explorer-search",
+        )
+
+    def fraction(self) -> float:
+        """How far the search is, 0..1: by simulations, or by time for a time budget."""
+        parts = []
+        if self.simulations:
+            parts.append(self.done / self.simulations)
+        if self.seconds:
+            parts.append((time.monotonic() - self.started) / self.seconds)
+        return min(max(parts, default=0.0), 1.0)
+
+    def label(self) -> str:
+        """The game and position in words."""
+        return self.game + (f" after {format_moves(self.moves)}" if self.moves else "")
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_game(game: str) -> Any:
+    """The loaded game (pyspiel games are immutable); a bad string raises ValueError (not cached)."""
+    return load_game(game)
+
+
+def set_moves(tokens: list[int | str]) -> None:
+    st.session_state[state.SEARCH_MOVES] = format_moves(tokens)
+
+
+def new_game() -> None:
+    """A different game: start from its initial position."""
+    st.session_state[state.SEARCH_MOVES] = ""
+
+
+def choose_game() -> str | None:
+    """The game picker; the game string in use, or None (with the reason shown) when there is none."""
+    st.session_state.setdefault(state.SEARCH_GAME, next(iter(GAMES)))
+    st.session_state.setdefault(state.SEARCH_GAME_NAME, "")
+    picker = st.columns([2, 3], vertical_alignment="bottom")
+    choice = picker[0].selectbox(
+        "Game", [*GAMES, OTHER], key=state.SEARCH_GAME, persist_state="session", on_change=new_game,
+        format_func=lambda name: GAMES.get(name, "Another OpenSpiel game…"),
+    )
+    if choice != OTHER:
+        picker[1].caption(f"OpenSpiel's {code(choice)}. Any other game: choose “Another OpenSpiel game…”.")
+        return choice
+    typed = picker[1].text_input(
+        "OpenSpiel game string", key=state.SEARCH_GAME_NAME, persist_state="session", on_change=new_game,
+        placeholder="e.g. othello, clobber or connect_four(rows=5,columns=6)",
+        help="A name from `pyspiel.registered_names()`, optionally with parameters in brackets.",
+    ).strip()
+    if not typed:
+        st.info("Type the name of an OpenSpiel game, with parameters if you like: `connect_four(rows=5)`.")
+        return None
+    return typed
+
+
+def show_game_problem(message: str) -> None:
+    """The core's refusal of a game: a game kind our search does not play is information, not an error."""
+    if "simultaneous" in message:
+        needs = "the decoupled search (each player selects its own move at a node)"
+    elif "imperfect information" in message:
+        needs = "a search over what each player can see (information-set MCTS)"
+    elif "not a sequential game" in message:
+        needs = "another kind of search"
+    else:
+        st.error(core_sentence(message), icon="⚠️")
+        return
+    st.info(
+        f"{core_sentence(message)}.\n\nThat needs {needs}, not available in the app yet; logs of such searches "
+        "from other engines already open in the Explorer.",
+        icon=":material/info:",
+    )
+
+
+def board_layout(game: Any, position: Any) -> tuple[list[int], dict[int, str], set[int], int]:
+    """(actions in grid order, their labels, the legal ones, columns) of the move buttons.
+
+    A game with few distinct actions gets all of them, illegal ones greyed, so the grid keeps the
+    board's shape (3 × 3 for tic-tac-toe, 7 columns for Connect Four); others get the legal moves.
+    """
+    actions, names = legal_moves(position)
+    labels = dict(zip(actions, names))
+    grid = actions
+    if not position.is_chance_node() and game.num_distinct_actions() <= GRID_ACTIONS:
+        try:
+            player = position.current_player()
+            labels |= {a: position.action_to_string(player, a) for a in range(game.num_distinct_actions())
+                       if a not in labels}
+            grid = list(range(game.num_distinct_actions()))
+        except Exception:  # noqa: BLE001 - a game that cannot name an illegal action: legal moves only
+            grid = actions
+    side = math.isqrt(len(grid))
+    columns = side if side * side == len(grid) and side > 1 else min(len(grid), 8)
+    return grid, labels, set(actions), columns
+
+
+def board_buttons(layout: tuple[list[int], dict[int, str], set[int], int], played: list[int | str]) -> None:
+    """The move buttons, row by row; a click appends the move to the typed moves."""
+    grid, labels, legal, columns = layout
+    for start in range(0, len(grid), columns):
+        row = st.columns(columns, gap="small")
+        for cell, action in zip(row, grid[start:start + columns]):
+            name = labels[action]
+            token = action if name.isdigit() else name  # a digit-only name would read as an action id
+            cell.button(
+                name, key=state.search_move_key(action), disabled=action not in legal, width="stretch",
+                on_click=set_moves, args=(played + [token],),
+            )
+
+
+def position_panel(game: Any) -> Any | None:
+    """The board picture, the move buttons, Undo/Reset and the typed moves; the position, or None."""
+    st.session_state.setdefault(state.SEARCH_MOVES, "")
+    typed = st.session_state[state.SEARCH_MOVES]
+    problem = None
+    try:
+        tokens = parse_moves(typed)
+    except ValueError as error:
+        tokens, problem = [], str(error)
+    played = tokens
+    try:
+        position = play_moves(game, tokens)
+    except ValueError as error:
+        problem = str(error)
+        # Show the longest playable beginning, so the board and Undo still make sense.
+        played = next(tokens[:k] for k in range(len(tokens) - 1, -1, -1) if _playable(game, tokens[:k]))
+        position = play_moves(game, played)
+
+    st.text_input(
+        "Moves from the start",
+        key=state.SEARCH_MOVES, persist_state="session",
+        help="Action ids or names separated by spaces, as the command line's `--moves` takes them: `4 0` or "
+        "`x(1,1) o(0,0)`. Names with spaces need a JSON array: `[\"Initialized ball to 2\", \"LEFT\"]`.",
+    )
+    if problem is not None:
+        st.error(core_sentence(problem) + (" The board shows the position before it." if played != tokens else ""),
+                 icon="⚠️")
+    layout = None if position.is_terminal() else board_layout(game, position)
+    wide = layout is not None and layout[3] > 7  # e.g. hex's 11 columns: the buttons get the page's width
+    picture, moves = (st.container(), st.container()) if wide else st.columns([2, 3], gap="medium")
+    with picture:
+        st.code(str(position) or "(the game draws no picture of this state)", language=None)
+        undo, reset = st.columns(2) if not wide else st.columns([1, 1, 4])[:2]
+        undo.button("Undo", key=state.SEARCH_UNDO, icon=":material/undo:", width="stretch",
+                    disabled=not tokens, on_click=set_moves, args=(played[:-1] if played == tokens else played,))
+        reset.button("Reset", key=state.SEARCH_RESET, icon=":material/restart_alt:", width="stretch",
+                     disabled=not tokens, on_click=set_moves, args=([],))
+    with moves:
+        if layout is None:
+            st.warning(f"The game is over here (returns {', '.join(f'{r:g}' for r in position.returns())}): "
+                       "Undo a move to search.", icon=":material/flag:")
+        elif position.is_chance_node():
+            st.markdown("**Chance moves next.** Click the outcome to play, or search from here: the search "
+                        "draws chance outcomes with their probabilities.")
+            board_buttons(layout, played)
+        else:
+            st.markdown(f"**Player {position.current_player()} to move.** Click a move to play it:")
+            board_buttons(layout, played)
+    return None if problem is not None or position.is_terminal() else position
+
+
+def _playable(game: Any, tokens: list[int | str]) -> bool:
+    try:
+        play_moves(game, tokens)
+        return True
+    except ValueError:
+        return False
+
+
+def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
+    """Rule (the sidebar's), C, budget and seed; returns (scoring or None if bad, simulations, seconds, seed)."""
+    rule, settings = sidebar.rule_choice()
+    st.session_state.setdefault(state.SEARCH_C, 1.4)
+    st.session_state.setdefault(state.SEARCH_BUDGET_KIND, "simulations")
+    st.session_state.setdefault(state.SEARCH_SIMULATIONS, 2000)
+    st.session_state.setdefault(state.SEARCH_SECONDS, 2.0)
+    st.session_state.setdefault(state.SEARCH_SEED, 0)
+    row = st.columns([2, 2, 2, 1], vertical_alignment="bottom")
+    c = row[0].number_input(
+        RULES[rule].c_label if rule in RULES else "C", min_value=0.0, step=0.1, format="%.4g",
+        key=state.SEARCH_C, persist_state="session",
+        help="The exploration constant of this search. When the search is loaded, the C slider on the "
+        "other pages starts at it too.",
+    )
+    kind = row[1].segmented_control(
+        "Budget", ["simulations", "seconds"], key=state.SEARCH_BUDGET_KIND, persist_state="session",
+        required=True,
+    )
+    if kind == "seconds":
+        seconds = row[2].number_input(
+            "Seconds", min_value=0.1, max_value=MAX_SECONDS, step=1.0, format="%g",
+            key=state.SEARCH_SECONDS, persist_state="session",
+            help=f"Stops after this long, or at {MAX_SIMULATIONS:,} simulations.",
+        )
+        simulations = MAX_SIMULATIONS
+    else:
+        simulations = row[2].number_input(
+            "Simulations", min_value=1, max_value=MAX_SIMULATIONS, step=500,
+            key=state.SEARCH_SIMULATIONS, persist_state="session",
+            help=f"Up to {MAX_SIMULATIONS:,} here (the log is kept in memory). For longer searches run "
+            "`python -m mcts_core search` and upload its log.",
+        )
+        seconds = None
+    seed = row[3].number_input("Seed", min_value=0, step=1, key=state.SEARCH_SEED, persist_state="session",
+                               help="The same seed and simulation budget give the same search, byte for byte.")
+    try:
+        scoring = Scoring(rule, float(c), settings)
+    except (ValueError, TypeError) as error:
+        st.error(escape(f"The sidebar's rule settings cannot be used: {error}"), icon="⚠️")
+        return None, simulations, seconds, int(seed)
+    st.caption(
+        f"Rule: **{escape(scoring.describe())}** (the sidebar's rule and settings; change them there). "
+        "Each simulation selects down the tree, adds one node, plays random moves to the end, and "
+        "backs the result up."
+    )
+    return scoring, int(simulations), seconds, int(seed)
+
+
+def start(game: str, position: Any, scoring: Scoring, simulations: int | None, seconds: float | None, seed: int) -> None:
+    """The Run button: a new search (the previous result stays the input until this one ends)."""
+    moves = parse_moves(st.session_state[state.SEARCH_MOVES])
+    player = 0 if position.is_chance_node() else position.current_player()
+    st.session_state[state.SEARCH_JOB] = SearchJob(game, moves, scoring, simulations, seconds, seed, player)
+
+
+def search_key(log: str) -> str:
+    """The input store's key of a search log: its content."""
+    return "search:" + hashlib.sha256(log.encode()).hexdigest()
+
+
+def source_of(job: SearchJob) -> str:
+    """How the sidebar names the search."""
+    result = job.result
+    return f"search of {job.label()} ({result.simulations:,} simulations, {job.scoring.describe()}, seed {job.seed})"
+
+
+def adopt(job: SearchJob) -> None:
+    """Load a finished search's log as the current input of every page, then rerun the whole app."""
+    log = job.result.log
+    job.key = search_key(log)
+    loaded = load(job.key, source_of(job), log)
+    job.result = replace(job.result, tree=None)  # the tree's statistics are in the log: free the live tree
+    job.adopted = True
+    if isinstance(loaded, InputError):  # cannot happen for our own log; say so rather than hide it
+        job.error = f"the search's log could not be read back: {loaded.message()}"
+        return
+    input_panel.use_search(loaded.key, loaded.source, log)
+    st.rerun()  # the sidebar, drawn before this page, shows the new input
+
+
+def stop_job(job: SearchJob) -> None:
+    job.stop.set()
+
+
+def job_panel() -> None:
+    """Progress and Stop while the search runs (a fragment polling it); its summary when it ended."""
+    job = st.session_state.get(state.SEARCH_JOB)
+    if job is None:
+        return
+    if job.running:
+        bar, stop = st.columns([5, 1], vertical_alignment="center")
+        elapsed = time.monotonic() - job.started
+        of = f" of {job.simulations:,}" if job.seconds is None else ""
+        bar.progress(job.fraction(), text=f"Searching {escape(job.label())}: {job.done:,}{of} simulations, "
+                                          f"{elapsed:.1f} s")
+        stop.button("Stop", key=state.SEARCH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
+                    width="stretch", disabled=job.stop.is_set(),
+                    help="Ends the search after the current simulation; what it found so far is kept.")
+        return
+    if job.error is not None:
+        st.error(core_sentence(job.error), icon="⚠️")
+        return
+    if not job.adopted:
+        adopt(job)
+    summary(job)
+
+
+def summary(job: SearchJob) -> None:
+    """What the search found: best move, root visit shares, depth, speed; links to the other pages."""
+    result = job.result
+    st.subheader("What the search found")
+    st.caption(escape(f"{job.label()}: {job.scoring.describe()}, seed {job.seed}."))
+    if result.stopped:
+        st.warning(f"Stopped after {result.simulations:,} simulations; this is the tree so far.", icon=":material/stop:")
+    rate = result.simulations / result.elapsed if result.elapsed > 0 else math.inf
+    metrics = st.columns([2, 1, 1, 1, 1])
+    metrics[0].metric("Best move", escape(result.best_move), help="The most visited root move.")
+    metrics[1].metric("Simulations", f"{result.simulations:,}")
+    metrics[2].metric("Depth reached", result.depth, help="The deepest node a simulation reached (rollouts not counted).")
+    metrics[3].metric("Simulations / s", f"{rate:,.0f}", help=f"{result.elapsed:.2f} s in all.")
+    metrics[4].metric("Root value", f"{result.root_total / result.root_visits:+.3f}" if result.root_visits else "–",
+                      help=f"The mean return over all simulations for the player to move at the root, player {job.root_player}.")
+    shares = pd.DataFrame(
+        {"move": child.move, "visits": child.visits, "share": child.visits / max(result.root_visits, 1),
+         "mean": child.total / child.visits if child.visits else None}
+        for child in result.children
+    )
+    if not len(shares):
+        return
+    shown = shares.nlargest(TOP_BARS, "visits", keep="first") if len(shares) > TOP_BARS else shares
+    chart = alt.Chart(shown).mark_bar().encode(
+        x=alt.X("move:N", sort="-y" if len(shares) > TOP_BARS else None, title="root move",
+                axis=alt.Axis(labelAngle=-45 if len(shown) > 9 else 0)),
+        y=alt.Y("share:Q", title="share of the root's visits", axis=alt.Axis(format="%")),
+        color=alt.condition(alt.datum.move == result.best_move, alt.value("#d62728"), alt.value("#4c78a8")),
+        tooltip=["move", "visits", alt.Tooltip("share:Q", format=".1%"),
+                 alt.Tooltip("mean:Q", format="+.3f", title="mean (root player's view)")],
+    ).properties(height=260)
+    st.altair_chart(chart, width="stretch")
+    st.caption(
+        "Red: the best move. "
+        + (f"The {TOP_BARS} most visited of {len(shares)} root moves. " if len(shares) > TOP_BARS else "")
+        + "A larger C spreads the visits over more moves; a smaller one piles them on the best-looking."
+    )
+    in_use = st.session_state.get(state.SEARCH_INPUT)
+    if in_use is not None and in_use.key == job.key:
+        st.success("This search is now the input of every page (the sidebar says so).", icon=":material/check:")
+        links = st.columns(3)
+        links[0].page_link("pages/explorer.py", label="See its tree in the Explorer", icon=":material/account_tree:")
+        links[1].page_link("pages/playback.py", label="Watch it grow in Playback", icon=":material/play_circle:")
+        links[2].page_link("pages/sweep.py", label="Where C changes its path", icon=":material/timeline:")
+    else:
+        st.button("Use this search as the input again", key=state.SEARCH_USE_AGAIN, icon=":material/input:",
+                  on_click=input_panel.use_search, args=(job.key, source_of(job), result.log))
+    st.download_button(
+        "Download the log (JSON Lines)", lambda: result.log, file_name=f"search_{job.game.split('(')[0]}.jsonl",
+        mime="application/jsonl", key=state.SEARCH_DOWNLOAD_LOG, on_click="ignore",
+        help="Upload it later, or read it with `python -m mcts_core tree`.",
+    )
+
+
+st.title("Search a real game")
+st.caption(
+    "Run our MCTS on an OpenSpiel game from any position, with the sidebar's selection rule. The finished "
+    "search, logged simulation by simulation, becomes the input of every page: its tree in the Explorer, "
+    "its growth in Playback, its C sweep."
+)
+game_text = choose_game()
+game = position = None
+if game_text is not None:
+    try:
+        game = cached_game(game_text)
+    except ValueError as error:
+        show_game_problem(str(error))
+if game is not None:
+    position = position_panel(game)
+st.divider()
+scoring, simulations, seconds, seed = budget_panel()
+job = st.session_state.get(state.SEARCH_JOB)
+busy = job is not None and job.running
+if st.button("Run the search", key=state.SEARCH_RUN, type="primary", icon=":material/play_arrow:",
+             disabled=busy or position is None or scoring is None):
+    start(game_text, position, scoring, simulations, seconds, seed)
+    st.session_state[state.SEARCH_JOB].thread.join(FIRST_WAIT)
+    if st.session_state[state.SEARCH_JOB].running:
+        st.rerun()  # draw the page again with Run disabled, and poll
+st.fragment(job_panel, run_every=POLL_SECONDS if busy else None)()

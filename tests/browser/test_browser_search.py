@@ -1,0 +1,76 @@
+"""The Search page in a real chromium: a small live search becomes the input and its tree shows in the Explorer."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from .browser_support import LOAD_TIMEOUT, open_app, wait_idle, wait_rendered
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+
+# The tree picture: st.graphviz_chart's SVG, or the tree view component whose node groups carry data-path.
+TREE_NODES = '[data-testid="stGraphVizChart"] svg g.node, g.node[data-path]'
+
+
+def set_number(page, key: str, value: int) -> None:
+    """Type into a number input and commit it (Enter)."""
+    box = page.locator(f".st-key-{key} input")
+    box.fill(str(value))
+    box.press("Enter")
+    wait_idle(page)
+
+
+def node_texts(page) -> list[str]:
+    """What identifies each drawn node: its data-path moves, else its label text."""
+    return page.locator(TREE_NODES).evaluate_all(
+        """nodes => nodes.map(node => node.getAttribute('data-path')
+            || [...node.querySelectorAll('text')].map(t => t.textContent.trim()).join(' '))"""
+    )
+
+
+def test_a_small_search_becomes_the_input_and_the_explorer_draws_its_tree(page, app_url, output_dir):
+    watched = open_app(page, app_url, "/search")
+    page.locator(".st-key-search_move_4 button").click()  # x(1,1)
+    wait_idle(page)
+    expect(page.locator(".st-key-search_moves input")).to_have_value("x(1,1)")
+    set_number(page, "search_simulations", 200)
+    page.locator(".st-key-search_run button").click()
+    expect(page.get_by_text("What the search found")).to_be_visible(timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    expect(sidebar.get_by_text("Using the search of tic_tac_toe after x(1,1)")).to_be_visible()
+    page.screenshot(path=output_dir / "search_done.png")
+
+    page.get_by_text("See its tree in the Explorer").click()
+    wait_idle(page)
+    wait_rendered(page)
+    assert page.url.rstrip("/") == app_url.rstrip("/")  # the Explorer is the default page
+    expect(page.locator(TREE_NODES).first).to_be_visible(timeout=LOAD_TIMEOUT)
+    texts = node_texts(page)
+    # After x(1,1) it is o's turn: the root's children are o's moves, named as OpenSpiel names them.
+    moves = [json.loads(text) for text in texts if text.startswith("[")] or [text.split() for text in texts]
+    assert any(any(move.startswith("o(") for move in path) for path in moves), texts
+    page.screenshot(path=output_dir / "search_explorer.png")
+    watched.assert_clean()
+
+
+def test_stop_ends_a_long_search_and_keeps_what_it_found(page, app_url):
+    watched = open_app(page, app_url, "/search")
+    page.locator(".st-key-search_game").click()
+    page.get_by_role("option", name="Connect Four").click()
+    wait_idle(page)
+    set_number(page, "search_simulations", 200_000)
+    page.locator(".st-key-search_run button").click()
+    # While a fragment reruns, Streamlit can briefly show its previous elements too (marked stale).
+    stop = page.locator('.st-key-search_stop[data-stale="false"] button').first
+    expect(stop).to_be_visible(timeout=LOAD_TIMEOUT)
+    expect(page.locator('[data-testid="stProgress"]').first).to_be_visible()
+    stop.click()
+    expect(page.get_by_text("Stopped after")).to_be_visible(timeout=15_000)
+    wait_idle(page)
+    expect(page.locator('[data-testid="stSidebar"]').get_by_text("Using the search of connect_four")).to_be_visible()
+    watched.assert_clean()

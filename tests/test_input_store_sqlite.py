@@ -1,0 +1,59 @@
+"""The SQLite store of inputs: content ids, limits, sharing between processes, nothing half-written."""
+
+import multiprocessing
+
+import pytest
+
+from mcts_core.input_store import InputStore, StoreError, input_id, is_input_id
+
+
+@pytest.fixture
+def store(tmp_path):
+    return InputStore(tmp_path / "inputs.sqlite3", max_bytes=1000, max_input_bytes=600)
+
+
+def test_an_input_is_saved_once_under_the_hash_of_its_bytes(store):
+    key = store.save(b"a 1\nb 2\n", "text box")
+    assert key == input_id(b"a 1\nb 2\n") and is_input_id(key)
+    assert store.save(b"a 1\nb 2\n", "again") == key
+    assert store.load(key) == (b"a 1\nb 2\n", "text box")
+    assert [item.name for item in store.describe([key, "0" * 64])] == ["text box"]
+
+
+def test_ids_that_are_not_ids_or_not_saved_find_nothing(store):
+    assert store.load("../../etc/passwd") is None
+    assert store.load("f" * 64) is None
+    assert store.describe(["x", ""]) == []
+
+
+def test_an_input_over_the_limit_is_refused_with_a_message(store):
+    with pytest.raises(StoreError, match="inputs up to"):
+        store.save(b"x" * 700, "big")
+
+
+def test_the_store_forgets_the_least_recently_opened_inputs_beyond_its_size(store):
+    first = store.save(b"a" * 400, "first")
+    second = store.save(b"b" * 400, "second")
+    store.load(first)  # opened again: now the most recent
+    third = store.save(b"c" * 400, "third")
+    assert store.load(second) is None and store.load(first) is not None and store.load(third) is not None
+
+
+def _save_many(path: str, start: int) -> list[str]:
+    store = InputStore(__import__("pathlib").Path(path))
+    return [store.save(f"{start + k} 1\n".encode(), f"p{start + k}") for k in range(20)]
+
+
+def test_several_processes_can_save_at_once(tmp_path):
+    path = str(tmp_path / "shared.sqlite3")
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        keys = [key for batch in pool.starmap(_save_many, [(path, 0), (path, 100)]) for key in batch]
+    store = InputStore(tmp_path / "shared.sqlite3")
+    assert len(store.describe(keys)) == 40
+
+
+def test_an_unwritable_data_folder_is_reported_not_raised_as_os_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StoreError, match="cannot be opened"):
+        InputStore(blocker / "inputs.sqlite3").save(b"a 1\n", "x")

@@ -1,0 +1,522 @@
+// Interactive tree picture for MCTS Explorer (Streamlit components v2).
+//
+// Streamlit imports this module once per page (from a blob: URL keyed by the
+// JS text) and calls the default export again whenever `data` changes, with
+// the same `parentElement` while the element stays mounted. So the picture is
+// built once per layout and later calls only move CSS classes.
+//
+// data = {
+//   layout:    id of the graphviz layout (hash of the SVG),
+//   svg:       the tagged SVG, or null when this page was already sent it,
+//   selected:  node paths to draw as the selected path (each an array of moves),
+//   second:    node paths of a second path (Compare's setting B), or absent,
+//   inspected: node path outlined as the inspected node, or null,
+//   values:    path key (JSON of the path) -> a line the tooltip adds (the rule's value now),
+//   clickable: whether a click (or an arrow key) chooses a node,
+//   height:    picture height in px,
+//   view_key:  the Python key, so pan/zoom survives a remount,
+// }
+// Events: trigger "clicked" (a node path), trigger "need_layout" (layout id)
+// when data.svg is null but this page holds no copy.
+
+// Module state outlives reruns and remounts (it is lost on a page reload).
+const svgByLayout = new Map(); // layout id -> SVG text, newest last
+const SVG_CACHE_SIZE = 4; // a few recent layouts, each can be a few MB
+const savedViews = new Map(); // view_key -> {layout, cx, cy, scale}
+const views = new WeakMap(); // parentElement -> TreeView
+
+const NATURAL_SCALE = 4 / 3; // graphviz SVG units are pt: 1pt = 4/3 CSS px
+const MAX_SCALE = 8 * NATURAL_SCALE;
+const READABLE_SCALE = 0.75; // px per pt: 12pt labels still 9px tall
+const VIEW_MARGIN = 24; // px kept clear around what a view is meant to show
+const DRAG_THRESHOLD = 4; // px a press may move and still count as a click
+// Chromium lays out every SVG <text> again whenever the view moves: with
+// 11,000 labels (5,000 nodes) a frame took 230 ms, 40 ms without them. Big
+// pictures drop their labels while a gesture goes on and get them back once
+// it rests (about 350 ms to bring 11,000 back, once).
+const HIDE_LABELS_FROM = 2000; // <text> elements
+const REST_MS = 200;
+
+const pathKey = (path) => JSON.stringify(path);
+
+function rememberSvg(layout, svg) {
+  svgByLayout.delete(layout);
+  svgByLayout.set(layout, svg);
+  while (svgByLayout.size > SVG_CACHE_SIZE) {
+    svgByLayout.delete(svgByLayout.keys().next().value);
+  }
+}
+
+class TreeView {
+  constructor(parentElement) {
+    this.root = parentElement.querySelector(".tv-root");
+    this.viewport = this.root.querySelector(".tv-viewport");
+    this.tip = this.root.querySelector(".tv-tip");
+    this.status = this.root.querySelector(".tv-status");
+    this.layout = null;
+    this.svg = null;
+    this.nodes = new Map(); // path key -> {el, path, parent, children}
+    this.edges = new Map(); // path key of the child -> edge element
+    this.view = null; // {cx, cy, scale}: graph point at the viewport centre, px per unit
+    this.selectedKeys = [];
+    this.cursorKey = null; // the inspected node; clicks and arrow keys move it before Python confirms
+    this.marked = []; // [element, class] currently set, so updates touch only those
+    this.pointers = new Map(); // pointerId -> {x, y} while pressed
+    this.gesture = null;
+    this.frame = 0;
+    this.restTimer = 0;
+    this.tipFor = null; // node group whose tooltip shows
+    this.listeners = new AbortController();
+    this.bindEvents();
+    this.resizeObserver = new ResizeObserver(() => this.scheduleRender());
+    this.resizeObserver.observe(this.viewport);
+  }
+
+  update(data, setTriggerValue) {
+    // A fresh closure arrives with every call (it carries the fragment id).
+    this.setTriggerValue = setTriggerValue;
+    this.viewKey = data.view_key;
+    this.root.style.height = `${data.height}px`;
+    if (data.svg) rememberSvg(data.layout, data.svg);
+    if (data.layout !== this.layout && !this.loadLayout(data.layout)) return;
+    this.selectedKeys = (data.selected || []).map(pathKey);
+    this.secondKeys = (data.second || []).map(pathKey);
+    this.values = data.values || {};
+    this.clickable = data.clickable !== false;
+    this.viewport.classList.toggle("tv-clickable", this.clickable);
+    const cursor = data.inspected ? pathKey(data.inspected) : null;
+    const moved = cursor !== this.cursorKey;
+    this.cursorKey = cursor;
+    this.applyHighlight();
+    // A node chosen elsewhere (a typed path, a button) is brought into view.
+    if (moved && cursor && this.view) this.reveal(cursor);
+  }
+
+  loadLayout(layout) {
+    const text = svgByLayout.get(layout);
+    if (text === undefined) {
+      // Python believes this page holds the SVG (a page reload of the module,
+      // or a rerun that dropped the message before it was sent). Ask on every
+      // such update: the answer comes with the next update, so this cannot loop.
+      this.showStatus("Loading the tree…");
+      this.setTriggerValue("need_layout", layout);
+      return false;
+    }
+    const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
+    const svg = parsed.documentElement;
+    if (svg.nodeName !== "svg" || parsed.querySelector("parsererror")) {
+      this.showStatus("The tree picture could not be read.");
+      return false;
+    }
+    this.svg?.remove();
+    this.svg = document.importNode(svg, true);
+    this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    this.viewport.prepend(this.svg);
+    this.showStatus("");
+    this.layout = layout;
+    this.marked = [];
+    this.indexTree();
+    const saved = savedViews.get(this.viewKey);
+    this.view = saved && saved.layout === layout ? { cx: saved.cx, cy: saved.cy, scale: saved.scale } : null;
+    this.scheduleRender();
+    return true;
+  }
+
+  indexTree() {
+    const graph = this.svg.querySelector("g.graph");
+    // graphviz draws in graph coordinates and maps them to the viewBox with
+    // this group's transform (a translate); node boxes need that mapping.
+    const transform = graph.transform.baseVal.consolidate();
+    this.graphMatrix = transform ? transform.matrix : new DOMMatrix();
+    const box = this.svg.viewBox.baseVal;
+    this.bounds = { x0: box.x, y0: box.y, x1: box.x + box.width, y1: box.y + box.height };
+
+    this.nodes.clear();
+    this.edges.clear();
+    for (const el of this.svg.querySelectorAll("g.node[data-path]")) {
+      const path = JSON.parse(el.getAttribute("data-path"));
+      this.nodes.set(pathKey(path), { el, path, parent: null, children: [] });
+    }
+    // Document order is DOT order, which puts siblings in move order.
+    for (const node of this.nodes.values()) {
+      if (node.path.length === 0) continue;
+      const parent = this.nodes.get(pathKey(node.path.slice(0, -1)));
+      if (parent) {
+        node.parent = parent;
+        parent.children.push(node);
+      }
+    }
+    for (const el of this.svg.querySelectorAll("g.edge[data-path]")) {
+      this.edges.set(pathKey(JSON.parse(el.getAttribute("data-path"))), el);
+    }
+    this.rootNode = this.nodes.get("[]") || null;
+    this.leftToRight = this.isLeftToRight();
+    this.heavy = this.svg.querySelectorAll("text").length >= HIDE_LABELS_FROM;
+  }
+
+  // Arrow keys follow the drawing (rankdir TB or LR). Siblings share a rank,
+  // so their centres line up across the direction of growth.
+  isLeftToRight() {
+    const kids = this.rootNode?.children || [];
+    if (kids.length === 0) return false;
+    const boxes = kids.map((kid) => this.nodeBox(kid));
+    if (boxes.length === 1) {
+      const root = this.nodeBox(this.rootNode);
+      return Math.abs(boxes[0].cx - root.cx) > Math.abs(boxes[0].cy - root.cy);
+    }
+    const spread = (key) => Math.max(...boxes.map((b) => b[key])) - Math.min(...boxes.map((b) => b[key]));
+    return spread("cx") < spread("cy");
+  }
+
+  applyHighlight() {
+    for (const [el, cls] of this.marked) el.classList.remove(cls);
+    this.marked = [];
+    const mark = (el, cls) => {
+      if (!el) return;
+      el.classList.add(cls);
+      this.marked.push([el, cls]);
+    };
+    const second = new Set(this.secondKeys);
+    for (const key of this.selectedKeys) {
+      const cls = second.has(key) ? "tv-both" : "tv-path";
+      mark(this.nodes.get(key)?.el, cls);
+      mark(this.edges.get(key), cls);
+    }
+    const first = new Set(this.selectedKeys);
+    for (const key of this.secondKeys) {
+      if (first.has(key)) continue;
+      mark(this.nodes.get(key)?.el, "tv-second");
+      mark(this.edges.get(key), "tv-second");
+    }
+    if (this.cursorKey) mark(this.nodes.get(this.cursorKey)?.el, "tv-inspected");
+  }
+
+  // ---- geometry -----------------------------------------------------------
+
+  nodeBox(node) {
+    const b = node.el.getBBox();
+    const m = this.graphMatrix;
+    const p = new DOMPoint(b.x, b.y).matrixTransform(m);
+    const q = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
+    const x0 = Math.min(p.x, q.x), x1 = Math.max(p.x, q.x);
+    const y0 = Math.min(p.y, q.y), y1 = Math.max(p.y, q.y);
+    return { x0, y0, x1, y1, cx: (x0 + x1) / 2, cy: (y0 + y1) / 2 };
+  }
+
+  size() {
+    return { w: this.viewport.clientWidth, h: this.viewport.clientHeight };
+  }
+
+  fitScale(box) {
+    const { w, h } = this.size();
+    const sx = (w - 2 * VIEW_MARGIN) / Math.max(box.x1 - box.x0, 1);
+    const sy = (h - 2 * VIEW_MARGIN) / Math.max(box.y1 - box.y0, 1);
+    return Math.max(Math.min(sx, sy), 1e-3);
+  }
+
+  clampScale(scale) {
+    const fit = this.fitScale(this.bounds);
+    return Math.min(Math.max(scale, Math.min(fit, NATURAL_SCALE) / 2), MAX_SCALE);
+  }
+
+  // The view that shows `box` at no more than natural size and, if it must
+  // shrink, at no less than `minScale`. On each axis it centres on `anchor`
+  // (the root's box) when the box fits around it, else on the box, shifted
+  // so that the anchor stays wholly in view.
+  viewOfBox(box, anchor, minScale = 0) {
+    const scale = this.clampScale(Math.max(Math.min(this.fitScale(box), NATURAL_SCALE), minScale));
+    const { w, h } = this.size();
+    const centre = (lo, hi, aLo, aHi, span) => {
+      const mid = (lo + hi) / 2;
+      if (aLo === undefined) return mid;
+      const a = (aLo + aHi) / 2;
+      if (2 * Math.max(a - lo, hi - a) * scale <= span) return a;
+      const room = (span / 2 - VIEW_MARGIN) / scale; // graph units from the centre to the margin
+      const min = aHi - room, max = aLo + room;
+      return min > max ? a : Math.min(Math.max(mid, min), max);
+    };
+    return {
+      cx: centre(box.x0, box.x1, anchor?.x0, anchor?.x1, w),
+      cy: centre(box.y0, box.y1, anchor?.y0, anchor?.y1, h),
+      scale,
+    };
+  }
+
+  setView(view) {
+    this.view = view;
+    this.scheduleRender();
+  }
+
+  boxOfKeys(keys) {
+    let box = null;
+    for (const key of keys) {
+      const node = this.nodes.get(key);
+      if (!node) continue;
+      const b = this.nodeBox(node);
+      box = box
+        ? { x0: Math.min(box.x0, b.x0), y0: Math.min(box.y0, b.y0), x1: Math.max(box.x1, b.x1), y1: Math.max(box.y1, b.y1) }
+        : b;
+    }
+    return box;
+  }
+
+  selectedPathView() {
+    // A tree that fits at a readable size is shown whole, centred.
+    if (this.fitScale(this.bounds) >= READABLE_SCALE) return this.viewOfBox(this.bounds);
+    const box = this.boxOfKeys(["[]", ...this.selectedKeys]);
+    if (!box) return this.viewOfBox(this.bounds);
+    // A long path in a wide tree would shrink to dots: stay readable instead,
+    // with the root in view and the path heading off the edge.
+    return this.viewOfBox(box, this.rootNode ? this.nodeBox(this.rootNode) : undefined, READABLE_SCALE);
+  }
+
+  centreOn(key) {
+    const node = this.nodes.get(key);
+    if (!node) return;
+    const b = this.nodeBox(node);
+    this.setView({ cx: b.cx, cy: b.cy, scale: this.clampScale(Math.max(this.view.scale, NATURAL_SCALE)) });
+  }
+
+  // Pan (at the same zoom) just enough to bring a node fully into view.
+  reveal(key) {
+    const node = this.nodes.get(key);
+    if (!node) return;
+    const b = this.nodeBox(node);
+    const { w, h } = this.size();
+    const { cx, cy, scale } = this.view;
+    const halfW = w / 2 / scale, halfH = h / 2 / scale, pad = VIEW_MARGIN / scale;
+    const shift = (lo, hi, c, half) => {
+      if (hi - lo > 2 * (half - pad)) return (lo + hi) / 2 - c;
+      if (lo < c - half + pad) return lo - (c - half + pad);
+      if (hi > c + half - pad) return hi - (c + half - pad);
+      return 0;
+    };
+    this.setView({ cx: cx + shift(b.x0, b.x1, cx, halfW), cy: cy + shift(b.y0, b.y1, cy, halfH), scale });
+  }
+
+  zoomAt(factor, clientX, clientY) {
+    const rect = this.viewport.getBoundingClientRect();
+    const { cx, cy, scale } = this.view;
+    const next = this.clampScale(scale * factor);
+    // Keep the graph point under the cursor where it is.
+    const dx = clientX - rect.left - rect.width / 2;
+    const dy = clientY - rect.top - rect.height / 2;
+    const px = cx + dx / scale, py = cy + dy / scale;
+    this.setView({ cx: px - dx / next, cy: py - dy / next, scale: next });
+  }
+
+  panBy(dxPx, dyPx) {
+    const { cx, cy, scale } = this.view;
+    this.setView({ cx: cx - dxPx / scale, cy: cy - dyPx / scale, scale });
+  }
+
+  // Called by gestures (wheel, drag, pinch), not by jumps (buttons, keys).
+  moving() {
+    if (!this.heavy) return;
+    this.svg.classList.add("tv-moving");
+    clearTimeout(this.restTimer);
+    this.restTimer = setTimeout(() => this.svg.classList.remove("tv-moving"), REST_MS);
+  }
+
+  // Many wheel/pointer events can arrive per frame: write the viewBox once.
+  scheduleRender() {
+    if (!this.frame) this.frame = requestAnimationFrame(() => this.render());
+  }
+
+  render() {
+    this.frame = 0;
+    if (!this.svg) return;
+    const { w, h } = this.size();
+    if (w === 0 || h === 0) return; // not laid out yet (hidden tab); ResizeObserver calls again
+    // The first view needs the viewport's size, so it is made here.
+    if (!this.view) this.view = this.selectedPathView();
+    const { cx, cy, scale } = this.view;
+    const vw = w / scale, vh = h / scale;
+    this.svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
+    savedViews.set(this.viewKey, { layout: this.layout, ...this.view });
+  }
+
+  // ---- interaction --------------------------------------------------------
+
+  bindEvents() {
+    const opts = { signal: this.listeners.signal };
+    const vp = this.viewport;
+    this.root.querySelector(".tv-toolbar").addEventListener("click", (e) => this.onButton(e), opts);
+    vp.addEventListener("wheel", (e) => this.onWheel(e), { ...opts, passive: false });
+    vp.addEventListener("pointerdown", (e) => this.onPointerDown(e), opts);
+    vp.addEventListener("pointermove", (e) => this.onPointerMove(e), opts);
+    vp.addEventListener("pointerup", (e) => this.onPointerUp(e), opts);
+    vp.addEventListener("pointercancel", (e) => this.onPointerUp(e), opts);
+    vp.addEventListener("pointerleave", () => this.hideTip(), opts);
+    vp.addEventListener("keydown", (e) => this.onKey(e), opts);
+  }
+
+  onButton(event) {
+    const action = event.target.closest("button")?.dataset.action;
+    if (!action || !this.view) return;
+    if (action === "fit") this.setView(this.viewOfBox(this.bounds));
+    else if (action === "root") this.centreOn("[]");
+    else if (action === "path") this.setView(this.selectedPathView());
+    else if (action === "inspected" && this.cursorKey) this.centreOn(this.cursorKey);
+  }
+
+  onWheel(event) {
+    if (!this.view) return;
+    event.preventDefault();
+    // Lines/pages (Firefox, some mice) are far coarser than pixels.
+    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.size().h : 1;
+    // Trackpad pinch arrives as ctrl+wheel with small deltas: zoom faster.
+    const rate = event.ctrlKey ? 0.01 : 0.002;
+    this.moving();
+    this.zoomAt(Math.exp(-event.deltaY * unit * rate), event.clientX, event.clientY);
+  }
+
+  nodeAt(target) {
+    const el = target.closest?.("g.node[data-path]");
+    return el ? JSON.parse(el.getAttribute("data-path")) : null;
+  }
+
+  onPointerDown(event) {
+    if (!this.view || (event.pointerType === "mouse" && event.button !== 0)) return;
+    this.viewport.focus({ preventScroll: true });
+    this.viewport.setPointerCapture(event.pointerId);
+    this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    this.hideTip();
+    if (this.pointers.size === 1) {
+      // Capture retargets later events to the viewport, so remember the node now.
+      this.gesture = { startX: event.clientX, startY: event.clientY, dragged: false, node: this.nodeAt(event.target) };
+    } else {
+      this.gesture = { dragged: true, node: null, pinch: this.pinchState() };
+    }
+  }
+
+  pinchState() {
+    const [a, b] = [...this.pointers.values()];
+    return { dist: Math.hypot(a.x - b.x, a.y - b.y), mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+  }
+
+  onPointerMove(event) {
+    const previous = this.pointers.get(event.pointerId);
+    if (!previous) {
+      this.moveTip(event);
+      return;
+    }
+    this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const g = this.gesture;
+    if (this.pointers.size >= 2 && g.pinch) {
+      this.moving();
+      const now = this.pinchState();
+      this.panBy(now.mx - g.pinch.mx, now.my - g.pinch.my);
+      if (g.pinch.dist > 0) this.zoomAt(now.dist / g.pinch.dist, now.mx, now.my);
+      g.pinch = now;
+      return;
+    }
+    if (!g.dragged && Math.hypot(event.clientX - g.startX, event.clientY - g.startY) < DRAG_THRESHOLD) return;
+    if (!g.dragged) {
+      g.dragged = true;
+      this.viewport.classList.add("tv-dragging");
+    }
+    this.moving();
+    this.panBy(event.clientX - previous.x, event.clientY - previous.y);
+  }
+
+  onPointerUp(event) {
+    if (!this.pointers.delete(event.pointerId)) return;
+    const g = this.gesture;
+    if (this.pointers.size > 0) {
+      // One finger of a pinch lifted: carry on panning with the other.
+      if (g) g.pinch = null;
+      return;
+    }
+    this.viewport.classList.remove("tv-dragging");
+    this.gesture = null;
+    if (event.type === "pointerup" && g && !g.dragged && g.node && this.clickable) this.choose(g.node);
+  }
+
+  onKey(event) {
+    if (!this.view || !this.clickable || event.altKey || event.ctrlKey || event.metaKey) return;
+    const from = this.nodes.get(this.cursorKey) || this.rootNode;
+    if (!from) return;
+    const siblings = from.parent ? from.parent.children : [from];
+    const index = siblings.indexOf(from);
+    const onPath = from.children.find((c) => this.selectedKeys.includes(pathKey(c.path)));
+    const moves = {
+      parent: from.parent,
+      child: onPath || from.children[0], // down the selected path when it passes here
+      previous: siblings[index - 1],
+      next: siblings[index + 1],
+    };
+    const keys = this.leftToRight
+      ? { ArrowLeft: "parent", ArrowRight: "child", ArrowUp: "previous", ArrowDown: "next" }
+      : { ArrowUp: "parent", ArrowDown: "child", ArrowLeft: "previous", ArrowRight: "next" };
+    let target;
+    if (event.key in keys) target = moves[keys[event.key]];
+    else if (event.key === "Home") target = this.rootNode;
+    else return;
+    event.preventDefault(); // arrows would otherwise scroll the page
+    if (!target) return;
+    this.choose(target.path);
+    this.reveal(pathKey(target.path));
+  }
+
+  // Outline the node at once (Python's rerun confirms it) and tell Python.
+  choose(path) {
+    this.cursorKey = pathKey(path);
+    this.applyHighlight();
+    this.setTriggerValue("clicked", path);
+  }
+
+  moveTip(event) {
+    const el = event.target.closest?.("g.node[data-tip]");
+    if (!el) {
+      this.hideTip();
+      return;
+    }
+    if (this.tipFor !== el) {
+      this.tipFor = el;
+      const extra = this.values[el.getAttribute("data-path")];
+      // Text, never markup: moves are user text.
+      this.tip.textContent = el.getAttribute("data-tip") + (extra ? `\n${extra}` : "");
+      this.tip.hidden = false;
+    }
+    const rect = this.viewport.getBoundingClientRect();
+    // Below-right of the cursor, flipped when it would leave the viewport.
+    let x = event.clientX - rect.left + 14, y = event.clientY - rect.top + 18;
+    if (x + this.tip.offsetWidth > rect.width) x = Math.max(0, x - this.tip.offsetWidth - 28);
+    if (y + this.tip.offsetHeight > rect.height) y = Math.max(0, y - this.tip.offsetHeight - 36);
+    this.tip.style.transform = `translate(${x}px, ${y}px)`;
+  }
+
+  hideTip() {
+    this.tipFor = null;
+    this.tip.hidden = true;
+  }
+
+  showStatus(text) {
+    this.status.textContent = text;
+    this.status.hidden = !text;
+  }
+
+  destroy() {
+    this.listeners.abort();
+    this.resizeObserver.disconnect();
+    clearTimeout(this.restTimer);
+    if (this.frame) cancelAnimationFrame(this.frame);
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let view = views.get(parentElement);
+  if (!view) {
+    view = new TreeView(parentElement);
+    views.set(parentElement, view);
+  }
+  view.update(data, setTriggerValue);
+  // Streamlit keeps only the cleanup returned by the latest call and runs it on
+  // unmount (not between calls), so each call returns the full teardown.
+  return () => {
+    view.destroy();
+    views.delete(parentElement);
+  };
+}

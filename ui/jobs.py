@@ -1,0 +1,55 @@
+"""Long work in the background: a thread the page polls for progress, with a Stop that really stops.
+
+A Streamlit button cannot interrupt a script that is busy computing, so long work (a search, an
+arena grid) runs in a daemon thread; the page's fragment polls it a few times a second for a
+progress bar, and Stop sets an event the work checks after every step.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+
+class BackgroundJob:
+    """Work running in a daemon thread.
+
+    Attributes:
+        done, total: steps finished and steps to do (the work's progress callback writes them).
+        stop: set by a Stop button; the work polls it.
+        result: what the work returned, once it ended without an error.
+        error: the problem as a sentence (a ValueError's message is the core's own), or None.
+        started, finished_at: monotonic times.
+    """
+
+    def __init__(self, work: Callable[[Callable[[int, int | None], None], Callable[[], bool]], Any], name: str):
+        """Start ``work(progress, should_stop)`` in a thread."""
+        self.done, self.total = 0, None
+        self.stop = threading.Event()
+        self.result: Any = None
+        self.error: str | None = None
+        self.started = time.monotonic()
+        self.finished_at: float | None = None
+        self._work = work
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.result = self._work(self._progress, self.stop.is_set)
+        except ValueError as error:  # the core's sentences: a bad game, position or budget
+            self.error = str(error)
+        except Exception as error:  # noqa: BLE001 - shown on the page rather than lost in a thread
+            traceback.print_exc()
+            self.error = f"it failed: {type(error).__name__}: {error}"
+        self.finished_at = time.monotonic()
+
+    def _progress(self, done: int, total: int | None) -> None:
+        self.done, self.total = done, total
+
+    @property
+    def running(self) -> bool:
+        return self.thread.is_alive()

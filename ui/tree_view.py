@@ -1,0 +1,137 @@
+"""The interactive tree picture every page shows: laid out once on the server, highlighted in the browser.
+
+graphviz's ``dot`` lays out the drawn nodes without any highlight (cached by the tree, the drawn set,
+the direction and the colouring), the SVG is tagged with each node's path
+(:mod:`mcts_core.picture`), and a Streamlit custom component (``ui/assets/tree_view.js``, no iframe,
+nothing loaded from the network) shows it with pan, zoom, fit/root/path/inspected buttons, hover
+tooltips and arrow keys, and moves CSS classes for the selected path and the inspected node. So a
+C change or a click sends only which paths to highlight: the layout is not computed again, and the
+SVG (megabytes for thousands of nodes) goes to the page once per layout. Where ``dot`` is not
+installed, the same drawing goes to ``st.graphviz_chart`` with a note on installing graphviz.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Collection, Mapping, Sequence
+from pathlib import Path
+
+import streamlit as st
+
+from mcts_core import Tree
+from mcts_core.picture import node_infos, path_json, tagged_svg
+from mcts_core.render import dot_available, render_tree
+from ui import state
+
+_ASSETS = Path(__file__).parent / "assets"
+_HTML = """
+<div class="tv-root">
+  <div class="tv-toolbar" role="toolbar" aria-label="Tree view">
+    <button type="button" data-action="fit" title="Show the whole tree">Fit</button>
+    <button type="button" data-action="root" title="Centre on the root">Root</button>
+    <button type="button" data-action="path" title="Show the selected path">Selected path</button>
+    <button type="button" data-action="inspected" title="Centre on the inspected node">Inspected node</button>
+  </div>
+  <div class="tv-viewport" tabindex="0"
+       aria-label="Tree picture: drag to pan, wheel to zoom, click a node to inspect it, arrow keys to move">
+    <p class="tv-status" hidden></p>
+    <div class="tv-tip" role="tooltip" hidden></div>
+  </div>
+</div>
+"""
+
+_component = st.components.v2.component(
+    "mcts_tree_view",
+    html=_HTML,
+    css=(_ASSETS / "tree_view.css").read_text(encoding="utf-8"),
+    js=(_ASSETS / "tree_view.js").read_text(encoding="utf-8"),
+)
+
+INSTALL_GRAPHVIZ = (
+    "Install graphviz for the interactive picture (pan, zoom, click a node): `apt-get install graphviz` "
+    "(Debian/Ubuntu), `brew install graphviz` (macOS), `choco install graphviz` (Windows); then restart the app."
+)
+
+
+@st.cache_resource(max_entries=12, show_spinner="Laying out the tree…")
+def _layout(layout_key: str, drawn_key: str, direction: str, colouring: str, _tree: Tree, _drawn: frozenset) -> str:
+    """The tagged SVG of a drawing (no highlights, so C and clicks never need a new one)."""
+    dot = render_tree(_tree, _drawn, direction=direction, colouring=colouring, tooltips=False).source
+    return tagged_svg(dot, node_infos(_tree, _drawn))
+
+
+def _drawn_key(drawn: Collection[int]) -> str:
+    return hashlib.blake2b(repr(sorted(drawn)).encode(), digest_size=12).hexdigest()
+
+
+def show_tree(
+    tree: Tree,
+    drawn: Collection[int],
+    *,
+    layout_key: str,
+    key: str,
+    direction: str = "TB",
+    colouring: str = "none",
+    path: Sequence[int] = (),
+    second_path: Sequence[int] = (),
+    inspected: int | None = None,
+    values: Mapping[int, str] | None = None,
+    height: int = 560,
+    on_click: Callable[[int], None] | None = None,
+) -> None:
+    """Show the tree picture of ``drawn`` with the paths and the inspected node highlighted.
+
+    Args:
+        tree: the tree.
+        drawn: every node to draw, the paths and the inspected node's ancestors included
+            (:func:`mcts_core.render.drawn_nodes`); children left out fold into "+k more" boxes.
+        layout_key: identifies the tree (the input's key; a playback frame adds its k).
+        key: the picture's widget key (one per page); pan and zoom are kept per key and layout.
+        direction: ``"TB"`` or ``"LR"``.
+        colouring: ``"none"``, ``"mean"`` or ``"visits"`` (a key of the colours is drawn).
+        path: the selected path's nodes, root first.
+        second_path: another path (Compare's setting B), drawn teal and dashed.
+        inspected: the node outlined as inspected.
+        values: a line per node the hover adds (the rule's value at this C).
+        height: the picture's height in pixels.
+        on_click: called with the node a click (or an arrow key) chose, before the rerun's script
+            runs; None makes the picture not clickable.
+    """
+    drawn = frozenset(drawn)
+    if not dot_available():
+        graph = render_tree(
+            tree, drawn, path=path, second_path=second_path, inspected=inspected, direction=direction, colouring=colouring
+        )
+        st.caption(INSTALL_GRAPHVIZ)
+        with st.container(height=height):
+            st.graphviz_chart(graph, width="stretch")
+        return
+    svg = _layout(layout_key, _drawn_key(drawn), direction, colouring, tree, drawn)
+    layout = hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
+    # The SVG goes to the page once per layout: later runs only say what to highlight.
+    sent: dict[str, str] = st.session_state.setdefault(state.TREE_VIEW_SENT, {})
+    data = {
+        "layout": layout,
+        "svg": None if sent.get(key) == layout else svg,
+        "selected": [list(tree.path_moves(node)) for node in path],
+        "second": [list(tree.path_moves(node)) for node in second_path],
+        "inspected": None if inspected is None else list(tree.path_moves(inspected)),
+        "values": {path_json(tree.path_moves(node)): text for node, text in (values or {}).items() if node in drawn},
+        "clickable": on_click is not None,
+        "height": height,
+        "view_key": key,
+    }
+    sent[key] = layout
+
+    def clicked() -> None:
+        if on_click is None:
+            return
+        moves = st.session_state[key]["clicked"]
+        node, depth = tree.deepest(tuple(moves))
+        if depth == len(moves):
+            on_click(node)
+
+    def need_layout() -> None:
+        sent.pop(key, None)  # the page lost its copy: send the SVG with the next run
+
+    _component(key=key, data=data, height=height, on_clicked_change=clicked, on_need_layout_change=need_layout)

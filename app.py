@@ -5,7 +5,7 @@ Registers the pages (ui/navigation.py lists them), draws the sidebar every page 
 
 import streamlit as st
 
-from ui import page_style, sidebar
+from ui import page_style, share, sidebar
 from ui.navigation import PAGES
 
 # The arena's worker processes are spawned, and a spawned process first re-runs the parent's main
@@ -13,11 +13,15 @@ from ui.navigation import PAGES
 if __name__ != "__mp_main__":
     st.set_page_config(page_title="MCTS Explorer", page_icon="🌳", layout="wide")
     page_style.apply()
-    navigation = st.navigation(
-        [
-            st.Page(page.script, title=page.title, icon=page.icon, url_path=page.url_path or None, default=page.default)
-            for page in PAGES
-        ]
-    )
+    pages = [
+        st.Page(page.script, title=page.title, icon=page.icon, url_path=page.url_path or None, default=page.default)
+        for page in PAGES
+    ]
+    navigation = st.navigation(pages)
+    share.read_link()  # a reload, a copied link or the back button: the URL's view comes first
     sidebar.render()
+    wanted = share.take("page")  # a bundle names its page
+    if wanted is not None and wanted != navigation.url_path:
+        st.switch_page(next(page for page in pages if page.url_path == wanted))
+    share.show_problems()
     navigation.run()

@@ -76,7 +76,7 @@ def main() -> None:
     text_s, log_s = statistics.median(times["text"]), statistics.median(times["log"])
     print(f"{arguments.simulations:,} simulations ({len(text) / 1e6:.1f} MB text, {len(log) / 1e6:.1f} MB log), "
           f"{nodes['text']:,} nodes; medians of {arguments.repeats}")
-    print(f"| input | read + build (s) | ratio to text |\n|---|---:|---:|")
+    print("| input | read + build (s) | ratio to text |\n|---|---:|---:|")
     print(f"| puzzle text | {text_s:.2f} | 1.00 |")
     print(f"| JSON Lines log | {log_s:.2f} | {log_s / text_s:.2f} |")
     print(f"all text: {[round(t, 2) for t in times['text']]}, all log: {[round(t, 2) for t in times['log']]}")

@@ -3,7 +3,9 @@
 Every command reads any accepted input on stdin: puzzle text, a JSON Lines log or a JSON tree dump.
 
 * ``python -m mcts_core [--c C] [--rule R]``: the selected path. Puzzle text prints the moves run
-  together (the puzzle's answer); JSON input prints them joined by single spaces.
+  together (the puzzle's answer); JSON input prints them joined by single spaces; a simultaneous-
+  move log prints each joint step as the players' own choices joined by ``|`` (``--rule`` may then
+  be ``regret_matching`` or ``exp3`` too). ``sweep`` refuses simultaneous input.
 * ``python -m mcts_core sweep --c-min A --c-max B``: where the UCB1 path changes as C goes over
   [A, B) (the input's C plays no part): one line per interval, ``c_from c_to path``, in order,
   floats in ``repr`` precision, a breakpoint belonging to the interval it starts (see
@@ -16,8 +18,9 @@ Every command reads any accepted input on stdin: puzzle text, a JSON Lines log o
   "Download bundle" gives (:mod:`mcts_core.bundle`): input, tree, node statistics, picture,
   settings; uploading it in the app opens that view.
 * ``python -m mcts_core search --game G [--moves M] --simulations N [--seconds S] [--c C]
-  [--rule R] [--seed K] [--progress]``: runs our MCTS on an OpenSpiel game and writes its JSON
-  Lines log to stdout as it goes (reads no input). See :mod:`mcts_core.search.commands`.
+  [--rule R] [--seed K] [--algorithm sequential|duct|smitsimax] [--progress]``: runs our MCTS on an
+  OpenSpiel game and writes its JSON Lines log to stdout as it goes (reads no input); duct and
+  smitsimax search simultaneous-move games. See :mod:`mcts_core.search.commands`.
 * ``python -m mcts_core arena --game G --c 0.1,1,10 [--games N] [--simulations N] [--opponent
   random|mcts:C] [--seed K] [--workers W] [--no-store] [--progress]``: playing strength at each C,
   as CSV ``c,games,wins,draws,losses,score,low,high``. Ctrl-C stops it with exit status 130.
@@ -92,9 +95,13 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
         )
     if arguments.rule is not None:
         from .selection.registry import RULES
+        from .simultaneous.rules import ALL_RULES
 
-        if arguments.rule not in RULES:
-            parser.error(f"unknown rule {arguments.rule!r}; known: {', '.join(RULES)}")
+        # Regret matching and EXP3 score simultaneous moves only: a sequential search cannot use them.
+        sequential_search = arguments.command == "arena" or getattr(arguments, "algorithm", "") == "sequential"
+        known = RULES if sequential_search else ALL_RULES
+        if arguments.rule not in known:
+            parser.error(f"unknown rule {arguments.rule!r}; known: {', '.join(known)}")
     return arguments
 
 
@@ -120,6 +127,11 @@ def _search_commands(commands) -> None:
     search_parser.add_argument("--seconds", type=float, help="time budget in seconds (at most 600)")
     search_parser.add_argument("--c", type=_c_argument, help="exploration constant (default: the rule's)")
     search_parser.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    search_parser.add_argument(
+        "--algorithm", choices=("sequential", "duct", "smitsimax"), default="sequential",
+        help="sequential (default) for turn-taking games; duct (decoupled UCT) or smitsimax for "
+        "simultaneous-move games such as oshi_zumo, goofspiel or matrix_rps",
+    )
     arena_parser = commands.add_parser(
         "arena", help="playing strength at each C: CSV c,games,wins,draws,losses,score,low,high",
         description="MCTS at each C plays games against an opponent; prints one CSV row per C.",
@@ -154,6 +166,36 @@ def _scoring(arguments: argparse.Namespace, read):
     return Scoring(read.rule or DEFAULT_RULE, c, read.settings)
 
 
+def _simultaneous(arguments: argparse.Namespace, read) -> int:
+    """A simultaneous-move input: the path each player's rule selects (joint moves as ``R|P``), or the dump."""
+    from .simultaneous import JointScoring, joint_name, selected_path, sequential_choice
+
+    simultaneous = read.simultaneous
+    c = arguments.c if arguments.c is not None else read.c
+    if c is None:
+        raise ParseError(1, "no C: give --c, or \"c\" in the input's header")
+    if arguments.rule is not None and arguments.rule != simultaneous.rule:
+        rule, settings = arguments.rule, {}
+    else:
+        rule, settings = simultaneous.rule or "ucb1", simultaneous.settings
+    try:
+        scoring = JointScoring(rule, c, settings)
+    except (TypeError, ValueError) as error:
+        raise ParseError(1, str(error)) from None
+    if arguments.command == "tree":
+        from .formats.tree_json import write_tree_json
+
+        write_tree_json(
+            read.tree, sys.stdout, c=c, rule=rule, settings=settings, decoupled=simultaneous.decoupled,
+            selected=lambda node: sequential_choice(simultaneous.decoupled, node, scoring),
+        )
+        return 0
+    steps = selected_path(simultaneous.decoupled, scoring)
+    print(" ".join(joint_name(step.joint) if step.joint else read.tree.move[step.child]
+                   for step in steps if step.child is not None or step.joint))
+    return 0
+
+
 def _format_intervals(intervals) -> str:
     """``c_from c_to path`` lines; an empty path leaves an empty last field (``0.0 1.5 ``)."""
     return "".join(f"{part.c_from!r} {part.c_to!r} {part.path}\n" for part in intervals)
@@ -161,14 +203,12 @@ def _format_intervals(intervals) -> str:
 
 def _export(out_path: str, data: bytes, read, scoring) -> int:
     """Write the bundle of the input at this scoring; exit 2 with one line when the file cannot be written."""
-    from .bundle import View, picture_dot, write_bundle
-    from .render import layout_svg
+    from .bundle import View, bundle_bytes
 
-    view = View(scoring)
-    dot = picture_dot(read, view)
+    data = bundle_bytes(data, read, View(scoring))
     try:
         with open(out_path, "wb") as out:
-            write_bundle(out, input_bytes=data, read=read, view=view, dot=dot, svg=layout_svg(dot))
+            out.write(data)
     except OSError as error:
         print(f"error: cannot write {out_path}: {error.strerror}", file=sys.stderr)
         return 2
@@ -194,12 +234,22 @@ def main(argv: list[str] | None = None) -> int:
         from .loading import TEXT, read_input
 
         read = read_input(text)
+        if read.simultaneous is not None and arguments.command == "sweep":
+            print("error: the sweep is exact for turn-taking trees; this input has simultaneous moves", file=sys.stderr)
+            return 2
         if arguments.command == "sweep":
             from .sweep import sweep
 
             intervals = sweep(read.tree, arguments.c_min, arguments.c_max)
             sys.stdout.write(_format_intervals(intervals))
             return 0
+        if read.simultaneous is not None and arguments.command != "export":
+            return _simultaneous(arguments, read)
+        from .selection.registry import RULES
+
+        if arguments.rule is not None and arguments.rule not in RULES:
+            print(f"error: {arguments.rule} scores simultaneous moves only, and this input has none", file=sys.stderr)
+            return 2
         scoring = _scoring(arguments, read)
         from .selection import select_child, selected_nodes
 
@@ -219,6 +269,11 @@ def main(argv: list[str] | None = None) -> int:
     except ParseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error worth a traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush must not fail again
+        return 1
     return 0
 
 

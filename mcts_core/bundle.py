@@ -46,7 +46,8 @@ class View:
         scoring: the rule, C and settings.
         page: the page's URL path ("" for the Explorer).
         inspected: the inspected node's moves.
-        limits: the drawing limits (budget, max_depth, top_k, unvisited).
+        limits: the drawing limits, named as in a share link: budget, depth (0: none), topk (0: all),
+            unvisited (bool), colour.
     """
 
     scoring: Scoring
@@ -143,6 +144,16 @@ def write_bundle(
         archive.writestr("README.txt", README.format(input_name=input_name))
 
 
+def bundle_bytes(input_bytes: bytes, read: Input, view: View, dot: str | None = None) -> bytes:
+    """The bundle of a view as zip bytes, with its picture: ``dot`` (else :func:`picture_dot`) and its SVG."""
+    from .render import layout_svg
+
+    dot = picture_dot(read, view) if dot is None else dot
+    out = io.BytesIO()
+    write_bundle(out, input_bytes=input_bytes, read=read, view=view, dot=dot, svg=layout_svg(dot))
+    return out.getvalue()
+
+
 def is_bundle(data: bytes) -> bool:
     """Whether ``data`` is a zip file (a bundle, or a zip that is not one)."""
     return data[:4] == b"PK\x03\x04"
@@ -198,8 +209,8 @@ def picture_dot(read: Input, view: View, *, budget: int = 300) -> str:
     tree = read.tree
     limits = {"budget": budget, **view.limits}
     visible = visible_nodes(
-        tree, budget=int(limits.get("budget", budget)), max_depth=limits.get("max_depth") or None,
-        top_k=limits.get("top_k") or None, unvisited=bool(limits.get("unvisited", False)),
+        tree, budget=int(limits.get("budget", budget)), max_depth=limits.get("depth") or None,
+        top_k=limits.get("topk") or None, unvisited=bool(limits.get("unvisited", False)),
     )
     inspected, _ = tree.deepest(view.inspected)
     path = selected_nodes(tree, view.scoring)

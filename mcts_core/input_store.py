@@ -83,7 +83,7 @@ class InputStore:
             connection.close()
 
     def save(self, data: bytes, name: str) -> str:
-        """Save an input (once: saving the same bytes again only marks it opened); returns its id.
+        """Save an input (once: saving the same bytes again marks it opened and renames it); returns its id.
 
         Raises:
             StoreError: the input is larger than the limit, the disk is full, or the store fails.
@@ -95,7 +95,7 @@ class InputStore:
         key = input_id(data)
         now = time.time()
         with self._connection() as connection, connection:  # one transaction
-            updated = connection.execute("UPDATE inputs SET opened = ? WHERE id = ?", (now, key)).rowcount
+            updated = connection.execute("UPDATE inputs SET opened = ?, name = ? WHERE id = ?", (now, name, key)).rowcount
             if not updated:
                 connection.execute(
                     "INSERT INTO inputs (id, name, size, saved, opened, data) VALUES (?, ?, ?, ?, ?, ?)",

@@ -216,10 +216,14 @@ def colour_key(tree: Tree, nodes: Collection[int], colouring: str) -> list[tuple
     low, middle, high = scale
     if colouring == "mean":
         return [(MEAN_PALETTE[0], f"mean {low:.3g}"), (MEAN_PALETTE[3], f"mean {middle:.3g}"), (MEAN_PALETTE[-1], f"mean {high:.3g}")]
+    def visits(log_visits: float) -> str:
+        count = round(math.expm1(log_visits))
+        return f"{count:,} visit{'' if count == 1 else 's'}"
+
     return [
-        (VISITS_PALETTE[0], f"{math.expm1(low):,.0f} visits"),
-        (VISITS_PALETTE[len(VISITS_PALETTE) // 2], f"{math.expm1(middle):,.0f} visits"),
-        (VISITS_PALETTE[-1], f"{math.expm1(high):,.0f} visits"),
+        (VISITS_PALETTE[0], visits(low)),
+        (VISITS_PALETTE[len(VISITS_PALETTE) // 2], visits(middle)),
+        (VISITS_PALETTE[-1], visits(high)),
     ]
 
 

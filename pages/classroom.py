@@ -7,7 +7,7 @@ from mcts_core import RULES, ROOT, Scoring, score_children
 from mcts_core.explain import explain_choice, ucb1_latex
 from mcts_core.playback import Playback
 from mcts_core.render import drawn_nodes, fits_top_down
-from ui import selection, sidebar, state
+from ui import selection, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
@@ -74,7 +74,10 @@ def classroom_page() -> None:
     if state.first_run_for_input("classroom", f"{setup.input.key}|{c!r}"):
         restart()
 
-    st.toggle("Presentation view (large text for a projector)", key=state.CLASS_PRESENTATION, persist_state="session")
+    toggle, share = st.columns([4, 1], vertical_alignment="center")
+    toggle.toggle("Presentation view (large text for a projector)", key=state.CLASS_PRESENTATION, persist_state="session")
+    with share:
+        share_panel.render(setup.input, current.scoring, "classroom")
     if presentation:
         st.html(PRESENTATION_CSS)
 

@@ -7,11 +7,11 @@ from mcts_core import Scoring
 from mcts_core.c_range import LARGEST_C, suggest_c_range
 from mcts_core.compare import compare_paths, comparison_rows
 from mcts_core.render import drawn_nodes, fits_top_down, path_neighbourhood, render_tree
-from ui import rule_panel, selection, sidebar, state
+from ui import rule_panel, selection, share_panel, sidebar, state
 from ui.drawing import CHANGED_CELL, SECOND_ROW, SELECTED_ROW, cached_visible_nodes
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
-from ui.wording import node_markdown, random_draw_warning
+from ui.wording import node_markdown, plural, random_draw_warning
 
 setup = sidebar.require()
 tree = setup.tree
@@ -76,13 +76,13 @@ def compare_page() -> None:
 
     with summary:
         metrics = st.columns([3, 3, 1, 1, 2])
-        metrics[0].metric("Path A", path_text(comparison.path_a), help=escape(name_a))
-        metrics[1].metric("Path B", path_text(comparison.path_b), help=escape(name_b))
+        metrics[0].metric("Path A", escape(path_text(comparison.path_a)), help=escape(name_a))
+        metrics[1].metric("Path B", escape(path_text(comparison.path_b)), help=escape(name_b))
         metrics[2].metric("Length A", len(comparison.path_a) - 1)
         metrics[3].metric("Length B", len(comparison.path_b) - 1)
         metrics[4].metric(
             "Paths",
-            "identical" if comparison.identical else f"split at {tree.path(comparison.split) or 'root'}",
+            "identical" if comparison.identical else escape(f"split at {tree.path(comparison.split) or 'root'}"),
             help="Where the two selected paths part: the deepest node both contain.",
         )
         if comparison.identical:
@@ -127,16 +127,21 @@ def compare_page() -> None:
         second_path=comparison.path_b,
         height=480,
     )
-    st.download_button(
-        "Download drawn tree (DOT)",
-        lambda: render_tree(
-            tree, drawn, path=comparison.path_a, second_path=comparison.path_b,
-            legend=("A: " + setting_a.describe("\n"), "B: " + setting_b.describe("\n")),  # one part per line
-        ).source,
-        file_name="mcts_compare.dot",
-        mime="text/vnd.graphviz",
-        key=state.COMPARE_DOWNLOAD_DOT,
-    )
+    exports = st.columns(2)
+    with exports[0]:
+        st.download_button(
+            "Download drawn tree (DOT)",
+            lambda: render_tree(
+                tree, drawn, path=comparison.path_a, second_path=comparison.path_b,
+                legend=("A: " + setting_a.describe("\n"), "B: " + setting_b.describe("\n")),  # one part per line
+            ).source,
+            file_name="mcts_compare.dot",
+            mime="text/vnd.graphviz",
+            key=state.COMPARE_DOWNLOAD_DOT,
+            width="stretch",
+        )
+    with exports[1]:  # the link and the bundle hold setting A (the sidebar's)
+        share_panel.render(setup.input, setting_a, "compare")
 
     st.subheader("Where the paths split")
     if comparison.identical:
@@ -144,7 +149,7 @@ def compare_page() -> None:
     else:
         split = comparison.split
         st.markdown(
-            f"Node {node_markdown(tree.path(split))}: {tree.visits[split]:,} visits, mean {tree.mean(split):.4f}. "
+            f"Node {node_markdown(tree.path(split))}: {plural(int(tree.visits[split]), 'visit')}, mean {tree.mean(split):.4f}. "
             f"A picks {code(tree.move[comparison.choice_a])}, B picks {code(tree.move[comparison.choice_b])}. "
             "Its children under both settings:"
         )

@@ -6,7 +6,7 @@ from mcts_core import ROOT, score_children
 from mcts_core.explain import explain_choice
 from mcts_core.render import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
 from mcts_core.tables import children_table
-from ui import selection, sidebar, state
+from ui import selection, share, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes, highlight_rows
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
@@ -14,6 +14,15 @@ from ui.wording import folded_caption, mean_label, node_sentence, random_draw_wa
 
 setup = sidebar.require()
 tree = setup.tree
+
+# The Explorer's part of a link or a bundle: the drawing limits and the inspected node.
+LINK_LIMITS = {"budget": state.BUDGET, "depth": state.MAX_DEPTH, "topk": state.TOP_K,
+               "unvisited": state.SHOW_UNVISITED, "colour": state.COLOUR_BY}
+for name, key in LINK_LIMITS.items():
+    if (value := share.take(name)) is not None:
+        st.session_state[key] = value
+if (linked_node := share.take("node")) is not None:
+    st.session_state[state.INSPECT] = tree.format_path(linked_node)
 
 
 PICTURE_HEIGHT = 560  # px: the picture and the table side by side fit a 768 px projector
@@ -62,7 +71,8 @@ def explore() -> None:
     selected = st.session_state[state.SELECTED_PATH]
 
     # The answer first, big: what a teacher points at.
-    columns = st.columns([3, 1, 1, 1, 1])
+    columns = st.columns([3, 1, 1, 1, 1.2, 1.1], vertical_alignment="center")
+    share_slot = columns[5].container()  # filled at the end, once the picture is known
     columns[0].metric(
         "Selected path",
         escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
@@ -191,12 +201,17 @@ def explore() -> None:
             height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
             on_click=lambda node: set_inspect(tree.path(node)),
         )
+        def drawn_dot() -> str:
+            return render_tree(tree, drawn, path=path, inspected=inspected).source
+
         st.download_button(
-            "Download drawn tree (DOT)",
-            lambda: render_tree(tree, drawn, path=path, inspected=inspected).source,  # made on click
-            file_name="mcts_tree.dot",
-            mime="text/vnd.graphviz",
-            key=state.DOWNLOAD_DOT,
+            "Download drawn tree (DOT)", drawn_dot, file_name="mcts_tree.dot",  # made on click
+            mime="text/vnd.graphviz", key=state.DOWNLOAD_DOT,
+        )
+    with share_slot:
+        share_panel.render(
+            current.input, scoring, "", inspected=tree.path_moves(inspected), dot=drawn_dot,
+            limits={name: st.session_state[key] for name, key in LINK_LIMITS.items()},
         )
 
 explore()

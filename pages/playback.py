@@ -1,11 +1,14 @@
 """Playback: watch the tree grow playout by playout, and the root children's statistics race."""
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
 from mcts_core.playback import Playback, race
 from mcts_core.render import drawn_nodes, fits_top_down, hidden_count, visible_nodes
-from ui import sidebar, state
+from mcts_core import Scoring
+from ui import c_control, share_panel, sidebar, state
+from ui.drawing import CURRENT_COLOUR, MOVE_PALETTE
 from ui.markdown import code, escape
 from ui.tree_view import show_tree
 from ui.wording import folded_caption, node_label
@@ -55,7 +58,7 @@ def toggle_play() -> None:
 
 
 playing = st.session_state.get(PLAYING, False)
-controls = st.columns([1, 2, 2, 3], vertical_alignment="bottom")
+controls = st.columns([1.1, 2, 1.7, 2.3, 1.2], vertical_alignment="bottom")
 controls[0].button(
     "Pause" if playing else "Play", key=state.PLAYBACK_PLAY, on_click=toggle_play, width="stretch",
     icon=":material/pause:" if playing else ":material/play_arrow:",
@@ -73,6 +76,8 @@ budget = controls[3].number_input(
     "Most nodes drawn", 10, 5000, 300, step=50, key=state.PLAYBACK_BUDGET, persist_state="session",
     help="The rest are folded into “+k more” boxes.",
 )
+with controls[4]:  # outside the frame's fragment: playing must not add a browser history entry per step
+    share_panel.render(setup.input, Scoring(setup.rule, c_control.current_c(), setup.settings), "playback")
 
 
 def show_frame() -> None:
@@ -134,7 +139,7 @@ def show_frame() -> None:
                 "node": node_label(tree.path(node)),
                 "visits before": before.visits,
                 "visits after": after.visits,
-                "mean before": before.mean,
+                "mean before": "–" if before.mean is None else f"{before.mean:.3f}",  # not "None"
                 "mean after": after.mean,
             }
             for node, before, after in zip(step.path, step.before, step.after)
@@ -148,8 +153,8 @@ def show_frame() -> None:
                 "node": st.column_config.TextColumn("node", width="small"),
                 "visits before": st.column_config.NumberColumn("n before", width="small"),
                 "visits after": st.column_config.NumberColumn("n after", width="small"),
-                "mean before": st.column_config.NumberColumn(
-                    "μ before", format="%.3f", width="small", help="Empty: the node was new."
+                "mean before": st.column_config.TextColumn(
+                    "μ before", width="small", help="–: no visit before this playout (a new node, or the root at k = 1)."
                 ),
                 "mean after": st.column_config.NumberColumn("μ after", format="%.3f", width="small"),
             },
@@ -157,15 +162,37 @@ def show_frame() -> None:
         st.caption("Each node on the path gets one more visit and the playout's score added to its total.")
 
 
-st.fragment(show_frame, run_every=delay if playing else None)()
+    show_race(k)
 
-st.divider()
-st.subheader("How the root's children race")
-frame_race = cached_race(input_key, playback)
-share, mean = st.columns(2)
-with share:
-    st.caption("Share of the root's visits that went through each child, after k playouts.")
-    st.line_chart(frame_race, x="k", y="share", color="move", height=280)
-with mean:
-    st.caption("Mean score of each root child after k playouts (its UCB1 exploitation term).")
-    st.line_chart(frame_race, x="k", y="mean", color="move", height=280)
+
+def race_chart(frame: pd.DataFrame, value: str, title: str, number_format: str, k: int) -> alt.LayerChart:
+    """One statistic of the root's children against k, with a red rule at the current k."""
+    lines = alt.Chart(frame).mark_line().encode(
+        x=alt.X("k:Q", title="playouts replayed (k)"),
+        y=alt.Y(f"{value}:Q", title=title, axis=alt.Axis(format=number_format)),
+        color=alt.Color("move:N", title="root child", scale=alt.Scale(range=MOVE_PALETTE),
+                        legend=alt.Legend(orient="top", symbolStrokeWidth=4)),
+        tooltip=["move:N", "k:Q", alt.Tooltip(f"{value}:Q", format=number_format)],
+    )
+    now = alt.Chart(pd.DataFrame({"k": [k]})).mark_rule(color=CURRENT_COLOUR, strokeWidth=2).encode(
+        x="k:Q", tooltip=[alt.Tooltip("k:Q", title="k now")]
+    )
+    return lines + now
+
+
+def show_race(k: int) -> None:
+    """The root children's race up to the end, marked at k (part of the frame: the mark follows play)."""
+    st.divider()
+    st.subheader("How the root's children race")
+    frame_race = cached_race(input_key, playback)
+    share, mean = st.columns(2)
+    with share:
+        st.caption("Share of the root's visits through each child. Red: k now.")
+        st.altair_chart(race_chart(frame_race, "share", "share of the root's visits", ".0%", k), width="stretch",
+                        height=280)
+    with mean:
+        st.caption("Mean score of each root child (UCB1's exploitation term). Red: k now.")
+        st.altair_chart(race_chart(frame_race, "mean", "mean score", ".3g", k), width="stretch", height=280)
+
+
+st.fragment(show_frame, run_every=delay if playing else None)()

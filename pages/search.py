@@ -5,12 +5,11 @@ fragment polls it a few times a second for the progress bar, and its Stop button
 search polls after every simulation (``should_stop``). A Streamlit button cannot reach into a
 script that is busy computing (its click only queues a rerun), which is why the work is not done
 in the script itself. When the search ends, its JSON Lines log is loaded through the process-wide
-input store and handed to the sidebar (:func:`ui.input_panel.use_search`).
+input store and handed to the sidebar (:func:`ui.input_panel.keep_input`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import time
 from dataclasses import replace
@@ -21,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, Scoring
+from mcts_core.input_store import input_id
 from mcts_core.search import format_moves, load_game, parse_moves, play_moves, search
 from mcts_core.search.games import legal_moves
 from ui import input_panel, sidebar, state
@@ -127,8 +127,11 @@ def choose_game() -> str | None:
 def show_game_problem(message: str) -> None:
     """The core's refusal of a game: a game kind our search does not play is information, not an error."""
     if "simultaneous" in message:
-        needs = "the decoupled search (each player selects its own move at a node)"
-    elif "imperfect information" in message:
+        st.info(f"{core_sentence(message)}: each player selects its own move at a node. The Simultaneous "
+                "page searches such games (decoupled UCT or Smitsimax).", icon=":material/info:")
+        st.page_link("pages/simultaneous.py", label="Search it on the Simultaneous page", icon=":material/group:")
+        return
+    if "imperfect information" in message:
         needs = "a search over what each player can see (information-set MCTS)"
     elif "not a sequential game" in message:
         needs = "another kind of search"
@@ -293,11 +296,6 @@ def start(game: str, position: Any, scoring: Scoring, simulations: int | None, s
     st.session_state[state.SEARCH_JOB] = SearchJob(game, moves, scoring, simulations, seconds, seed, player)
 
 
-def search_key(log: str) -> str:
-    """The input store's key of a search log: its content."""
-    return "search:" + hashlib.sha256(log.encode()).hexdigest()
-
-
 def source_of(job: SearchJob) -> str:
     """How the sidebar names the search."""
     result = job.result
@@ -307,14 +305,14 @@ def source_of(job: SearchJob) -> str:
 def adopt(job: SearchJob) -> None:
     """Load a finished search's log as the current input of every page, then rerun the whole app."""
     log = job.result.log
-    job.key = search_key(log)
-    loaded = load(job.key, source_of(job), log)
+    job.key = input_id(log.encode())
+    loaded = load(job.key, source_of(job), lambda: log)
     job.result = replace(job.result, tree=None)  # the tree's statistics are in the log: free the live tree
     job.adopted = True
     if isinstance(loaded, InputError):  # cannot happen for our own log; say so rather than hide it
         job.error = f"the search's log could not be read back: {loaded.message()}"
         return
-    input_panel.use_search(loaded.key, loaded.source, log)
+    input_panel.keep_input(log, loaded.source)
     st.rerun()  # the sidebar, drawn before this page, shows the new input
 
 
@@ -382,7 +380,7 @@ def summary(job: SearchJob) -> None:
         + (f"The {TOP_BARS} most visited of {len(shares)} root moves. " if len(shares) > TOP_BARS else "")
         + "A larger C spreads the visits over more moves; a smaller one piles them on the best-looking."
     )
-    in_use = st.session_state.get(state.SEARCH_INPUT)
+    in_use = st.session_state.get(state.KEPT_INPUT)
     if in_use is not None and in_use.key == job.key:
         st.success("This search is now the input of every page (the sidebar says so).", icon=":material/check:")
         links = st.columns(3)
@@ -391,7 +389,7 @@ def summary(job: SearchJob) -> None:
         links[2].page_link("pages/sweep.py", label="Where C changes its path", icon=":material/timeline:")
     else:
         st.button("Use this search as the input again", key=state.SEARCH_USE_AGAIN, icon=":material/input:",
-                  on_click=input_panel.use_search, args=(job.key, source_of(job), result.log))
+                  on_click=input_panel.keep_input, args=(result.log, source_of(job)))
     st.download_button(
         "Download the log (JSON Lines)", lambda: result.log, file_name=f"search_{job.game.split('(')[0]}.jsonl",
         mime="application/jsonl", key=state.SEARCH_DOWNLOAD_LOG, on_click="ignore",

@@ -174,9 +174,13 @@ def stored_rows(settings: dict[str, Any]) -> list[ArenaRow]:
 
 def show_problem(message: str) -> None:
     """The arena's refusal: a game kind it cannot play is information, anything else an error."""
-    if "simultaneous" in message or "imperfect information" in message or "not a sequential game" in message:
-        needs = "the decoupled search" if "simultaneous" in message else "another kind of search"
-        st.info(f"{core_sentence(message)}. That needs {needs}, not available in the app yet.",
+    if "simultaneous" in message:
+        st.info(f"{core_sentence(message)}. The arena plays turn-taking games; on a simultaneous-move matrix "
+                "game the Simultaneous page shows what C does to the strategy and its exploitability.",
+                icon=":material/info:")
+        st.page_link("pages/simultaneous.py", label="Open the Simultaneous page", icon=":material/group:")
+    elif "imperfect information" in message or "not a sequential game" in message:
+        st.info(f"{core_sentence(message)}. That needs another kind of search, not available in the app yet.",
                 icon=":material/info:")
     else:
         st.error(core_sentence(message), icon="⚠️")

@@ -4,7 +4,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mcts_core import node_envelope
+from mcts_core import Scoring, node_envelope, selected_nodes
 from mcts_core.sweep import interval_at, range_problem, sweep
 from mcts_core.sweep_data import (
     bands_frame,
@@ -15,12 +15,11 @@ from mcts_core.sweep_data import (
     sweep_nodes,
     zoom_range,
 )
-from ui import c_control, selection, sidebar, state
-from ui.drawing import highlight_rows
+from ui import c_control, selection, share_panel, sidebar, state
+from ui.drawing import CURRENT_COLOUR, MOVE_PALETTE, highlight_rows
 from ui.markdown import code, escape
-from ui.wording import node_markdown
+from ui.wording import node_markdown, plural
 
-CURRENT_C = "#d62728"  # the page's C, red as the selected path in the Explorer
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
 C_FORMAT = ".10g"  # tooltips: enough digits to tell a breakpoint from its neighbours
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
@@ -47,7 +46,7 @@ def current_c_layer(scale: alt.Scale, c: float) -> alt.Chart:
     marker = pd.DataFrame({"c": [c], "what": ["current C"]})
     return (
         alt.Chart(marker)
-        .mark_rule(color=CURRENT_C, strokeWidth=2)
+        .mark_rule(color=CURRENT_COLOUR, strokeWidth=2)
         .encode(
             x=alt.X("c:Q", scale=scale),
             tooltip=[alt.Tooltip("what:N", title=" "), alt.Tooltip("c:Q", title="C", format=C_FORMAT)],
@@ -63,7 +62,7 @@ def band_strip(bands: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.La
         x=alt.X("c_from:Q", scale=scale, title="C", axis=alt.Axis(orient="top")),
         x2="c_to:Q",
         y=alt.Y("row:N", title="path", axis=alt.Axis(labels=False, ticks=False, domain=False)),
-        color=alt.Color("path:N", legend=None, scale=alt.Scale(scheme="tableau20")),
+        color=alt.Color("path:N", legend=None, scale=alt.Scale(range=MOVE_PALETTE)),
         tooltip=[
             alt.Tooltip("path:N", title="selected path"),
             alt.Tooltip("c_from:Q", title="from C", format=C_FORMAT),
@@ -84,7 +83,8 @@ def band_strip(bands: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.La
 def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.LayerChart:
     """The node's children as UCB1 lines in C, the envelope thick, crossings marked."""
     c_from, c_to = scale.domain
-    move = alt.Color("move:N", title="child", legend=alt.Legend(orient="top", symbolStrokeWidth=4))
+    move = alt.Color("move:N", title="child", legend=alt.Legend(orient="top", symbolStrokeWidth=4),
+                     scale=alt.Scale(range=MOVE_PALETTE))
     shading = (
         alt.Chart(on_path)
         .mark_rect(color="#f0f0f0")
@@ -198,24 +198,23 @@ def sweep_page() -> None:
     )
     bands = bands_frame(tree, intervals)
     holding_c = interval_at(intervals, c)
+    shown_c = c if c_from <= c <= c_to else None  # the red line, also at the range's right edge
     scale = c_scale(c_from, c_to)
 
     metrics = st.columns([3, 1, 1, 2])
-    metrics[0].metric(
-        "UCB1 path at this C",
-        (intervals[holding_c].path or "(root is a leaf)") if holding_c is not None else "outside the range",
-        help=f"C = {c!r}",
-    )
+    # The path at C itself: also right at the range's excluded end, and outside a zoomed range.
+    at_c = current.path if current.scoring.rule == "ucb1" else selected_nodes(tree, Scoring("ucb1", c))
+    metrics[0].metric("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", help=f"C = {c!r}")
     metrics[1].metric("Intervals", len(intervals))
     metrics[2].metric("Breakpoints", len(intervals) - 1)
     metrics[3].metric("Swept range", f"[{c_from:.4g}, {c_to:.4g})")
     st.markdown(summary_sentence(bands))
 
     st.subheader("Selected path along C")
-    st.altair_chart(band_strip(bands, scale, c if holding_c is not None else None), width="stretch", key=state.SWEEP_STRIP)
+    st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=state.SWEEP_STRIP)
     st.caption(
         "Each band is an interval of C with one selected path (hover for its statistics). "
-        + (f"Red line: C = {c:.6g}." if holding_c is not None else f"C = {c:.6g} is outside this range.")
+        + (f"Red line: C = {c:.6g}." if shown_c is not None else f"C = {c:.6g} is outside this range.")
     )
 
     st.subheader("Why: a node's children as lines in C")
@@ -245,13 +244,13 @@ def sweep_page() -> None:
     else:
         on_path = on_path_frame(intervals, tree.path_moves(node))
         st.altair_chart(
-            lines_chart(envelope, on_path, scale, c if holding_c is not None else None), width="stretch", key=state.SWEEP_LINES
+            lines_chart(envelope, on_path, scale, shown_c), width="stretch", key=state.SWEEP_LINES
         )
         changes = ", ".join(
             f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
         )
         st.caption(
-            f"Node {node_markdown(node_path)}, {tree.visits[node]:,} visits. Dashed: each child's line; thick: the "
+            f"Node {node_markdown(node_path)}, {plural(int(tree.visits[node]), 'visit')}. Dashed: each child's line; thick: the "
             "child selected at that C (the upper envelope); black diamonds: where the choice changes"
             + (f" ({changes})" if changes else " (never in this range)")
             + ". Grey background: C where the selected path passes through this node."
@@ -279,13 +278,18 @@ def sweep_page() -> None:
         },
     )
     st.caption("Highlighted: the interval holding the current C. Each row after the first starts at a breakpoint.")
-    st.download_button(
-        "Download intervals (CSV)",
-        bands.drop(columns=["middle", "label"]).to_csv(index=False),
-        file_name="c_sweep.csv",
-        mime="text/csv",
-        key=state.SWEEP_CSV,
-    )
+    exports = st.columns(2)
+    with exports[0]:
+        st.download_button(
+            "Download intervals (CSV)",
+            lambda: bands.drop(columns=["middle", "label"]).to_csv(index=False),  # made on click
+            file_name="c_sweep.csv",
+            mime="text/csv",
+            key=state.SWEEP_CSV,
+            width="stretch",
+        )
+    with exports[1]:
+        share_panel.render(setup.input, current.scoring, "sweep")
 
 
 sweep_page()

@@ -37,7 +37,7 @@ def start_app(monkeypatch, page: str | None = None) -> AppTest:
 
 def plain(markdown_text: str) -> str:
     """Undo ui.markdown.escape for assertions on displayed messages."""
-    return markdown_text.replace("\\", "")
+    return markdown_text.replace("\\", "").replace("\u2060", "")
 
 
 def tree_view_data(app, key: str = "tree_view") -> dict:

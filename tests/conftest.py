@@ -1,8 +1,23 @@
 """Shared fixtures. Helpers live in importable modules (apptest_support, cases, reference)."""
 
+import os
+
 import pytest
 
 from apptest_support import start_app
+
+
+@pytest.fixture(autouse=True, scope="session")
+def data_folder(tmp_path_factory):
+    """The store, results and everything the app saves go to a fresh folder, not the repository's data/."""
+    folder = tmp_path_factory.mktemp("data")
+    previous = os.environ.get("MCTS_EXPLORER_DATA")
+    os.environ["MCTS_EXPLORER_DATA"] = str(folder)  # browser tests' servers inherit it
+    yield folder
+    if previous is None:
+        os.environ.pop("MCTS_EXPLORER_DATA", None)
+    else:
+        os.environ["MCTS_EXPLORER_DATA"] = previous
 
 
 @pytest.fixture

@@ -18,7 +18,8 @@ def path_table(app):
     """The before/after table as (node, visits before, visits after, mean before, mean after) rows."""
     table = app.dataframe[0].value
     assert list(table.columns) == ["node", "visits before", "visits after", "mean before", "mean after"]
-    return [tuple(None if value != value else value for value in row) for row in table.itertuples(index=False)]
+    # "mean before" is text: "–" for no visit before (never "None"), else the mean to 3 decimals.
+    return [(*row[:3], None if row[3] == "–" else float(row[3]), row[4]) for row in table.itertuples(index=False)]
 
 
 def test_next_steps_from_the_first_to_the_last_playout(app):
@@ -106,3 +107,27 @@ def test_bad_input_shows_the_error_and_no_exception(app):
     assert not app.exception
     assert plain(app.error[0].value) == "Line 3: score must be a number, got 'x'"
     assert not app.metric
+
+
+def chart_layers(chart) -> list[tuple[dict, object]]:
+    """Each layer of an Altair chart as (its spec, its data as a DataFrame)."""
+    import json
+
+    import pyarrow as pa
+
+    data = {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in chart.proto.datasets}
+    return [(layer, data[layer["data"]["name"]]) for layer in json.loads(chart.proto.spec)["layer"]]
+
+
+def test_the_race_charts_mark_the_current_k_and_follow_it(app):
+    for _ in range(2):
+        app.button(key="playback_next").click().run()
+    assert app.slider(key="playback_k").value == 3
+    charts = app.get("vega_lite_chart")
+    assert len(charts) == 2  # visit share and mean
+    for chart in charts:
+        (lines, race), (rule, now) = chart_layers(chart)
+        assert rule["mark"]["type"] == "rule" and list(now["k"]) == [3]
+        assert set(race["move"]) == {"a", "b"}  # the root's children in the statement example
+        palette = lines["encoding"]["color"]["scale"]["range"]
+        assert rule["mark"]["color"] not in palette  # red means "now", never a move

@@ -42,7 +42,7 @@ def test_a_small_search_becomes_the_input_and_the_explorer_shows_its_tree(app):
     assert int(shown["Depth reached"]) >= 2
     assert app.get("vega_lite_chart")  # the root's visit shares
     # The sidebar now uses the search's log and says so; the C slider took the search's C.
-    assert "_search_input" in app.session_state
+    assert "_kept_input" in app.session_state
     assert any("Using the search of tic_tac_toe" in plain(info.value) for info in app.info)
     app.switch_page("pages/explorer.py").run()
     assert not app.exception
@@ -60,15 +60,15 @@ def test_a_small_search_becomes_the_input_and_the_explorer_shows_its_tree(app):
 
 def test_dropping_the_search_or_typing_goes_back_to_the_text_box(app):
     run_search(app, 50)
-    app.button(key="search_input_drop").click().run()
-    assert not app.exception and "_search_input" not in app.session_state
+    app.button(key="kept_input_drop").click().run()
+    assert not app.exception and "_kept_input" not in app.session_state
     app.switch_page("pages/explorer.py").run()
     assert app.session_state["selected_path"] == "a"  # the puzzle statement in the text box
     app.switch_page(PAGE).run()
     app.button(key="search_use_again").click().run()
-    assert "_search_input" in app.session_state
+    assert "_kept_input" in app.session_state
     app.text_area(key="playouts").input("a 1\nb 2\n").run()  # the newest input wins
-    assert not app.exception and "_search_input" not in app.session_state
+    assert not app.exception and "_kept_input" not in app.session_state
 
 
 def test_moves_are_played_by_buttons_undone_and_reset(app):
@@ -124,14 +124,17 @@ def test_a_bad_game_name_is_an_error_naming_the_problem(app, name, message):
     assert app.button(key="search_run").disabled
 
 
-def test_a_simultaneous_or_hidden_information_game_points_to_the_decoupled_search(app):
+def test_a_simultaneous_game_points_to_the_simultaneous_page_and_a_hidden_information_game_says_why(app):
     app.selectbox(key="search_game").select("other").run()
-    for name, words in (("goofspiel", "simultaneous-move game"), ("kuhn_poker", "imperfect information")):
-        app.text_input(key="search_game_name").input(name).run()
-        assert not app.exception and not app.error
-        text = plain(app.info[-1].value)
-        assert words in text and "not available in the app yet" in text
-        assert ("decoupled search" in text) == (name == "goofspiel")
+    app.text_input(key="search_game_name").input("goofspiel").run()
+    assert not app.exception and not app.error
+    text = plain(app.info[-1].value)
+    assert "simultaneous-move game" in text and "The Simultaneous page searches such games" in text
+    assert [link.proto.page for link in app.get("page_link")] == ["simultaneous"]
+    app.text_input(key="search_game_name").input("kuhn_poker").run()
+    assert not app.exception and not app.error
+    text = plain(app.info[-1].value)
+    assert "imperfect information" in text and "not available in the app yet" in text
 
 
 def test_catch_starts_with_a_chance_move_that_can_be_played_or_searched(app):
@@ -156,7 +159,7 @@ def test_stop_really_stops_a_running_search_and_keeps_what_it_found(app):
     finish(app, timeout=5)
     assert job.result.stopped and 0 < job.result.simulations < 200_000
     assert "Stopped after" in app.warning[0].value
-    assert "_search_input" in app.session_state  # the partial tree is the input
+    assert "_kept_input" in app.session_state  # the partial tree is the input
 
 
 def test_a_time_budget_and_the_sidebar_s_rule_are_used(app):

@@ -109,11 +109,12 @@ def test_bad_settings_are_errors_naming_the_problem(app, settings, message):
     assert not app.dataframe
 
 
-def test_a_simultaneous_game_points_to_the_decoupled_search(app):
+def test_a_simultaneous_game_points_to_the_simultaneous_page(app):
     app.selectbox(key="strength_game").select("other").run()
     app.text_input(key="strength_game_name").input("goofspiel").run()
     assert not app.exception and not app.error
-    assert "decoupled search" in plain(app.info[0].value)
+    assert "The arena plays turn-taking games" in plain(app.info[0].value)
+    assert [link.proto.page for link in app.get("page_link")] == ["simultaneous"]
 
 
 def test_the_last_search_s_game_and_position_can_be_taken_over(app):

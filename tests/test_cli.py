@@ -54,3 +54,46 @@ def test_cli_agrees_with_reference_on_random_puzzles(monkeypatch, capsys):
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
         assert main([]) == 0
         assert capsys.readouterr().out == reference_solve(text) + "\n"
+
+
+# A simultaneous-move log: each player's own moves at the root, three joint simulations.
+JOINT_LOG = "\n".join([
+    '{"mcts_log": 1, "players": 2, "c": 1.0}',
+    '{"node": [], "player": 0, "simultaneous": true, "moves": [["R", "P"], ["R", "P"]]}',
+    '{"path": [["R", "P"]], "returns": [-1, 1]}',
+    '{"path": [["P", "R"]], "returns": [1, -1]}',
+    '{"path": [["P", "P"]], "returns": [0, 0]}',
+]) + "\n"
+
+
+def test_a_simultaneous_log_prints_each_players_choice_as_a_joint_move():
+    from mcts_core import ROOT
+    from mcts_core.loading import read_input
+    from mcts_core.simultaneous import JointScoring, score_own_moves
+
+    read = read_input(JOINT_LOG)
+    expected = "|".join(score_own_moves(read.simultaneous.decoupled, ROOT, player, JointScoring("ucb1", 1.0))[0].move
+                        for player in (0, 1))
+    result = run_cli(JOINT_LOG.encode())
+    assert (result.returncode, result.stdout.decode(), result.stderr) == (0, expected + "\n", b"")
+    assert expected.split("|")[0] == "P"  # player 0: P (mean 0.5 over 2 visits) beats R (-1 over 1)
+
+
+def test_the_tree_of_a_simultaneous_log_keeps_its_decoupled_statistics():
+    import json
+
+    result = run_cli(JOINT_LOG.encode(), "tree")
+    assert result.returncode == 0
+    root = json.loads(result.stdout.decode().replace("\n", ""))["root"]
+    assert root["simultaneous"] is True and [len(own) for own in root["decoupled"]] == [2, 2]
+    assert sum(entry["visits"] for entry in root["decoupled"][0]) == 3
+
+
+@pytest.mark.parametrize("stdin, args, message", [
+    (JOINT_LOG, ("sweep", "--c-max", "3"), "error: the sweep is exact for turn-taking trees"),
+    (STATEMENT_EXAMPLE, ("--rule", "exp3"), "error: exp3 scores simultaneous moves only"),
+    ("", ("search", "--game", "tic_tac_toe", "--rule", "regret_matching"), "unknown rule 'regret_matching'"),
+])
+def test_simultaneous_only_commands_and_rules_are_refused_in_one_line(stdin, args, message):
+    result = run_cli(stdin.encode(), *args)
+    assert result.returncode == 2 and message in result.stderr.decode() and result.stderr.count(b"\n") == 1

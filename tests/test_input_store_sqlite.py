@@ -4,7 +4,7 @@ import multiprocessing
 
 import pytest
 
-from mcts_core.input_store import InputStore, StoreError, input_id, is_input_id
+from mcts_core.input_store import StoredInput, InputStore, StoreError, input_id, is_input_id
 
 
 @pytest.fixture
@@ -12,12 +12,12 @@ def store(tmp_path):
     return InputStore(tmp_path / "inputs.sqlite3", max_bytes=1000, max_input_bytes=600)
 
 
-def test_an_input_is_saved_once_under_the_hash_of_its_bytes(store):
+def test_an_input_is_saved_once_under_the_hash_of_its_bytes_with_its_latest_name(store):
     key = store.save(b"a 1\nb 2\n", "text box")
     assert key == input_id(b"a 1\nb 2\n") and is_input_id(key)
-    assert store.save(b"a 1\nb 2\n", "again") == key
     assert store.load(key) == (b"a 1\nb 2\n", "text box")
-    assert [item.name for item in store.describe([key, "0" * 64])] == ["text box"]
+    assert store.save(b"a 1\nb 2\n", "uploaded file x.txt") == key  # the same bytes uploaded later
+    assert [item for item in store.describe([key, "0" * 64])] == [StoredInput(key, "uploaded file x.txt", 8)]
 
 
 def test_ids_that_are_not_ids_or_not_saved_find_nothing(store):

@@ -1,96 +1,169 @@
-"""The sidebar's input widgets: an example menu, the text area and the uploader.
+"""The sidebar's input widgets (an example menu, the text area, the uploader) and the input they give.
 
-A finished live search (pages/search.py) can stand in for both: the Search page hands its log to
-:func:`use_search`, which keeps it under ``state.SEARCH_INPUT`` (owned here) until it is dropped.
-The newest input wins: while a search is kept it is the input (over an upload and the text box);
-typing in the text box, choosing an example, uploading a file or the "Use the text box again"
-button drops it.
+Inputs are named by their content (:func:`mcts_core.input_store.input_id`) and saved in the input
+store, so a link can name them. Besides the widgets, an input can be *kept*: a finished search
+(pages/search.py), an input a link or the Recent list opens, the input of an uploaded bundle.
+:func:`keep_input` keeps it under ``state.KEPT_INPUT`` (owned here); the newest input wins: while
+one is kept it is the input (over an upload and the text box); typing in the text box, choosing an
+example, uploading a file or the "Use the text box again" button drops it.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
 
+from mcts_core import ParseError
+from mcts_core.bundle import is_bundle, read_bundle
 from mcts_core.examples import EXAMPLES, STATEMENT_EXAMPLE_EXPLAINED
-from ui import state
+from mcts_core.input_store import InputStore, StoreError, input_id
+from ui import share, state
 from ui.inputs import InputError, LoadedInput, load
 from ui.markdown import escape
 
-UPLOAD_TYPES = ("txt", "log", "jsonl", "json")
+UPLOAD_TYPES = ("txt", "log", "jsonl", "json", "zip")
+TEXT_BOX = "text box"  # the source name of the text box's input
+TEXT_BOX_BYTES = 2**20  # a linked input typed in the text box returns there up to this size
 
 
 @dataclass(frozen=True)
-class SearchInput:
-    """A search's JSON Lines log used as the input: its store key, how the sidebar names it, the log."""
+class KeptInput:
+    """An input kept in place of the widgets: its id, how the sidebar names it, and its bytes when
+    the store could not keep them (None: read them from the store)."""
 
     key: str
     source: str
-    log: str
+    data: bytes | None = None
 
 
-def use_search(key: str, source: str, log: str) -> None:
-    """Use a search's log as every page's input until the user gives another (the Search page's hook).
+def keep_input(data: bytes | str, source: str) -> str:
+    """Use ``data`` as every page's input until the user gives another; returns its id.
 
     Args:
-        key: its key in the input store (:func:`ui.inputs.load`), e.g. ``"search:<sha256>"``.
+        data: the input's bytes (a str is UTF-8 encoded).
         source: how the sidebar names it ("search of tic_tac_toe (2,000 simulations, ...)").
-        log: the log itself, so it can be loaded again after the store has dropped it.
     """
-    st.session_state[state.SEARCH_INPUT] = SearchInput(key, source, log)
+    raw = data.encode() if isinstance(data, str) else data
+    try:
+        InputStore().save(raw, source)
+        kept = KeptInput(input_id(raw), source)
+    except StoreError:  # keep it in the session instead; links to it will not work
+        kept = KeptInput(input_id(raw), source, raw)
+    st.session_state[state.KEPT_INPUT] = kept
+    return kept.key
 
 
-def drop_search() -> None:
+def keep_stored(key: str, source: str) -> None:
+    """Use an input the store holds as every page's input until the user gives another."""
+    st.session_state[state.KEPT_INPUT] = KeptInput(key, source)
+
+
+def drop_kept() -> None:
     """Back to the uploader or the text box."""
-    st.session_state.pop(state.SEARCH_INPUT, None)
+    st.session_state.pop(state.KEPT_INPUT, None)
 
 
 def _upload_changed() -> None:
     if st.session_state.get(state.UPLOAD) is not None:  # a new file, not its removal
-        drop_search()
+        drop_kept()
 
 
 def _load_example() -> None:
-    drop_search()
+    drop_kept()
     name = st.session_state.get(state.EXAMPLE)
     if name:
         st.session_state[state.PLAYOUTS] = EXAMPLES[name]
 
 
-def _source() -> tuple[str, str, str | bytes]:
-    """(cache key, description, data) of the input in use: a kept search, else an upload, else the text box."""
-    searched = st.session_state.get(state.SEARCH_INPUT)
-    if searched is not None:
-        return searched.key, searched.source, searched.log
-    upload = st.session_state.get(state.UPLOAD)
-    if upload is not None:
-        # Keyed by content, not by upload: the same file uploaded twice is read once. Hash it once
-        # per upload, not on every rerun.
+def _open_linked_input() -> None:
+    """The input a link names: kept from the store, or, when the store lacks it, the default example."""
+    key = share.take("input")
+    if key is None or key == st.session_state.get(state.CURRENT_INPUT):
+        return
+    found = _stored(key)
+    if found is None:
+        share.problem(
+            "The link names an input this server does not have (it may have been removed): showing "
+            "the default example instead. Upload the input again to see it."
+        )
+        drop_kept()
+        st.session_state[state.PLAYOUTS] = STATEMENT_EXAMPLE_EXPLAINED
+        return
+    data, name = found
+    if name == TEXT_BOX and len(data) <= TEXT_BOX_BYTES:
+        drop_kept()  # typed text goes back where it was typed, to be edited
+        st.session_state[state.PLAYOUTS] = data.decode(errors="replace")
+    else:
+        keep_stored(key, f"linked input ({name})")
+
+
+def _stored(key: str) -> tuple[bytes, str] | None:
+    try:
+        return InputStore().load(key)
+    except StoreError:
+        return None
+
+
+def _open_bundle(upload) -> None:
+    """An uploaded bundle: keep its input and ask for its view, once per upload."""
+    if st.session_state.get(state.BUNDLE_OPENED) == upload.file_id:
+        return
+    st.session_state[state.BUNDLE_OPENED] = upload.file_id
+    try:
+        bundle = read_bundle(upload.getvalue())
+    except ParseError as error:
+        st.session_state[state.BUNDLE_PROBLEM] = f"The bundle {upload.name} cannot be opened: {error.message}"
+        return
+    st.session_state.pop(state.BUNDLE_PROBLEM, None)
+    keep_input(bundle.input_bytes, f"bundle {upload.name}")
+    view = bundle.view
+    # The bundle's view is checked as a link's query is: a bad value is refused with a message.
+    limits = {name: value for name, value in view.limits.items() if name in share.LIMIT_KEYS}
+    share.open_view(share.view_params(None, view.scoring, page=view.page, node=view.inspected, **limits))
+
+
+def _source(upload) -> tuple[str, str, Callable[[], str | bytes]] | None:
+    """(id, description, a function giving the data) of the input in use: a kept input, else an
+    upload, else the text box. The data is read only when the input is not loaded yet.
+
+    None when the kept input's bytes are gone from the store (the caller says so and drops it).
+    """
+    kept = st.session_state.get(state.KEPT_INPUT)
+    if kept is not None:
+        if kept.data is not None:
+            return kept.key, kept.source, lambda: kept.data
+        if not InputStore().describe([kept.key]):
+            return None
+        return kept.key, kept.source, lambda: _stored(kept.key)[0]
+    if upload is not None and not _is_bundle(upload):
+        # Hash an upload once, not on every rerun.
         memo = st.session_state.get(state.UPLOAD_DIGEST)
         if memo is None or memo[0] != upload.file_id:
-            memo = (upload.file_id, "upload:" + hashlib.sha256(upload.getvalue()).hexdigest())
+            memo = (upload.file_id, hashlib.sha256(upload.getbuffer()).hexdigest())
             st.session_state[state.UPLOAD_DIGEST] = memo
-        return memo[1], f"uploaded file {upload.name}", upload.getvalue()
+        return memo[1], f"uploaded file {upload.name}", upload.getvalue
     text = st.session_state.get(state.PLAYOUTS, "")
     # Hash a text once, not on every rerun: an unchanged widget value is the same str object.
     memo = st.session_state.get(state.TEXT_DIGEST)
     if memo is None or memo[0] is not text:
-        memo = (text, "text:" + hashlib.sha256(text.encode()).hexdigest())
+        memo = (text, input_id(text.encode()))
         st.session_state[state.TEXT_DIGEST] = memo
-    return memo[1], "text box", text
+    return memo[1], TEXT_BOX, lambda: text
+
+
+def _is_bundle(upload) -> bool:
+    return is_bundle(bytes(upload.getbuffer()[:4]))
 
 
 def render() -> LoadedInput | InputError:
     """Draw the input widgets (in the current container) and load what they hold."""
     st.session_state.setdefault(state.PLAYOUTS, STATEMENT_EXAMPLE_EXPLAINED)
+    _open_linked_input()
     st.header("Playouts")
-    searched = st.session_state.get(state.SEARCH_INPUT)
-    if searched is not None:
-        st.info(escape(f"Using the {searched.source}.") + " Typing below, an example or an upload replaces it.",
-                icon=":material/play_arrow:")
-        st.button("Use the text box again", key=state.SEARCH_INPUT_DROP, on_click=drop_search, width="stretch")
+    banner = st.container()  # says which input is in use, once the uploader has been read
     st.selectbox(
         "Load an example",
         list(EXAMPLES),
@@ -103,20 +176,51 @@ def render() -> LoadedInput | InputError:
         "One playout per line: `moves score`; optional header `N C`",
         key=state.PLAYOUTS,
         height=200,
-        on_change=drop_search,
+        on_change=drop_kept,
         help="Puzzle format (`3 0.1` then N lines like `baa 30`) or header-less lines; blank lines "
         "and `#` comments are ignored (`#players 2`, `#ties first` set the perspective and tie "
         "order). Also a JSON Lines MCTS log (`{\"mcts_log\": 1}` first) or a JSON tree dump "
         "(`{\"mcts_tree\": 1, ...}`). For large logs use the uploader.",
     )
-    st.file_uploader(
+    # Streamlit refuses other file types itself (before the script runs) when a request bypasses
+    # the browser's file picker.
+    upload = st.file_uploader(
         "…or upload a large log",
         type=list(UPLOAD_TYPES),
         key=state.UPLOAD,
         on_change=_upload_changed,
-        help="Puzzle text, a JSON Lines log or a JSON tree dump; up to 200 MB.",
+        help="Puzzle text, a JSON Lines log, a JSON tree dump, or a bundle (.zip) the app or "
+        "`python -m mcts_core export` wrote; up to 200 MB.",
     )
-    key, source, data = _source()
-    if source != "text box" and searched is None:
-        st.caption(escape(f"Using the {source}. Remove it to use the text box again."))
-    return load(key, source, data)
+    if upload is None and st.session_state.get(state.UPLOAD) is not None:
+        # The widget remembers a file the server no longer has (it restarted since the upload).
+        st.warning("The uploaded file was lost when the server restarted: upload it again, or open it from Recent.")
+    if upload is not None and _is_bundle(upload):
+        _open_bundle(upload)
+    else:
+        st.session_state.pop(state.BUNDLE_PROBLEM, None)
+    if state.BUNDLE_PROBLEM in st.session_state:
+        st.error(escape(st.session_state[state.BUNDLE_PROBLEM]))
+    kept = st.session_state.get(state.KEPT_INPUT)
+    source = _source(upload)
+    if source is None:
+        st.warning(escape(f"The {kept.source} is no longer in the store: showing the text box's input."))
+        drop_kept()
+        kept, source = None, _source(upload)
+    key, name, data = source
+    with banner:
+        if kept is not None:
+            st.info(escape(f"Using the {kept.source}.") + " Typing below, an example or an upload replaces it.",
+                    icon=":material/play_arrow:")
+            st.button("Use the text box again", key=state.KEPT_INPUT_DROP, on_click=drop_kept, width="stretch")
+        elif name != TEXT_BOX:
+            st.caption(escape(f"Using the {name}. Remove it to use the text box again."))
+    loaded = load(key, name, data)
+    st.session_state[state.CURRENT_INPUT] = key
+    st.session_state[state.CURRENT_INPUT_DATA] = data
+    return loaded
+
+
+def current_data() -> Callable[[], str | bytes]:
+    """A function giving the current input as given (text or bytes), for a download made on click."""
+    return st.session_state[state.CURRENT_INPUT_DATA]

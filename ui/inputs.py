@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
 
 from mcts_core import ParseError, Playouts, Tree, annotated_values, decode_text
 from mcts_core.formats import KEYWORDS
+from mcts_core.input_store import InputStore, StoreError
 from mcts_core.memory import columns_bytes, return_free_memory
 from mcts_core.loading import TEXT, TREE, Input, input_kind, read_input
 
@@ -29,6 +31,7 @@ class LoadedInput:
         read: the parsed input: its tree, its playouts (None for a tree dump), what it states.
         annotations: ``#prior`` / ``#heuristic`` values of a text input, by keyword.
         score_range: (smallest, largest) return (a tree dump: mean), for sizing C controls.
+        store_problem: why the input store could not save it (links to it will not work), or None.
     """
 
     key: str
@@ -36,6 +39,7 @@ class LoadedInput:
     read: Input
     annotations: dict[str, dict[str, float]]
     score_range: tuple[float, float]
+    store_problem: str | None = None
 
     @property
     def tree(self) -> Tree:
@@ -102,26 +106,41 @@ def _store() -> _Store:
     return _Store()
 
 
-def load(key: str, source: str, data: str | bytes) -> LoadedInput | InputError:
-    """Parse and build ``data`` once per ``key``, showing progress while a miss is being built."""
-    store = _store()
-    loaded = store.get(key)
+def load(key: str, source: str, data: Callable[[], str | bytes]) -> LoadedInput | InputError:
+    """Parse and build an input once per ``key`` (its content id), with progress while a miss is built.
+
+    ``data`` gives the input's text or bytes; it is called only on a miss. A good input is also
+    saved in the input store, so links can name it; when the store cannot keep it, the loaded
+    input says why (``store_problem``).
+    """
+    cache = _store()
+    loaded = cache.get(key)
     if loaded is not None:
         return loaded
-    progress = st.progress(0.0, text=f"Reading {len(data) / 1e6:.1f} MB…")
+    content = data()
+    progress = st.progress(0.0, text=f"Reading {len(content) / 1e6:.1f} MB…")
     try:
-        text = decode_text(data) if isinstance(data, bytes) else data
+        text = decode_text(content) if isinstance(content, bytes) else content
         progress.progress(0.1, text=f"Parsing {text.count(chr(10)) + 1:,} lines and building the tree…")
         read = read_input(text)
         text_input = input_kind(text) == TEXT
         annotations = {keyword: annotated_values(text, keyword) for keyword in KEYWORDS} if text_input else {}
-        loaded = LoadedInput(key, source, read, annotations, _score_range(read))
+        loaded = LoadedInput(key, source, read, annotations, _score_range(read), _save(content, source))
         return_free_memory()  # reading a large input leaves temporaries several times its size
     except ParseError as error:
         loaded = InputError(key, source, error)
     progress.empty()
-    store.put(key, loaded)
+    cache.put(key, loaded)
     return loaded
+
+
+def _save(content: str | bytes, source: str) -> str | None:
+    """Save an input in the store; None when saved, else why it could not be (links will not work)."""
+    try:
+        InputStore().save(content.encode() if isinstance(content, str) else content, source)
+    except StoreError as error:
+        return str(error)
+    return None
 
 
 def _score_range(read: Input) -> tuple[float, float]:

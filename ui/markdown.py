@@ -4,11 +4,15 @@ import re
 
 # Every character with a meaning in CommonMark or Streamlit's extensions (colours, emoji, math).
 _SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&\"'=^])")
+# GFM turns URL-like text into links after parsing, escaped or not: "http://", "www.", "x@y.z".
+_AUTOLINK = re.compile(r"(?i)(https?|ftp|mailto|xmpp)(?=:)|(www)(?=\.)|(@)")
+WORD_JOINER = "\u2060"  # invisible; splits what the autolinker looks for
 
 
 def escape(text: str) -> str:
-    """``text`` with every markdown-special character backslash-escaped, shown literally."""
-    return _SPECIAL.sub(r"\\\1", text)
+    """``text`` shown literally: every markdown-special character backslash-escaped, and URL-like
+    parts split by an invisible word joiner so that they do not become links."""
+    return _SPECIAL.sub(r"\\\1", _AUTOLINK.sub(lambda found: found.group(0) + WORD_JOINER, text))
 
 
 def code(text: str) -> str:

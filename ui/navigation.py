@@ -32,4 +32,5 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("pages/classroom.py", "Classroom", ":material/school:", "classroom"),
     PageSpec("pages/search.py", "Search", ":material/play_arrow:", "search"),
     PageSpec("pages/strength.py", "C and strength", ":material/trending_up:", "strength"),
+    PageSpec("pages/simultaneous.py", "Simultaneous", ":material/group:", "simultaneous"),
 )

@@ -20,13 +20,23 @@ from ui.markdown import escape
 ANNOTATION_OF_SETTING = {"priors": "prior", "heuristic": "heuristic"}
 
 
-def adopt_rule(rule: str, settings: Mapping[str, Any]) -> None:
-    """A new input states the rule it was searched with (and its settings): the sidebar follows."""
+def adopt_rule(rule: str, settings: Mapping[str, Any], *, reset_others: bool = False) -> None:
+    """Show ``rule`` with these settings (an input or a link states them): the sidebar follows.
+
+    ``reset_others``: the settings not given go back to their defaults (a link lists only the
+    settings that differ from them).
+    """
     st.session_state[state.RULE] = rule
+    if reset_others:
+        for setting in RULES[rule].settings[1:]:  # the first is c, which the C control owns
+            if setting.name not in settings:
+                st.session_state[state.rule_setting_key("", rule, setting.name)] = _widget_default(setting)
     for name, value in settings.items():
         setting = next(s for s in RULES[rule].settings if s.name == name)
         if setting.kind == "move_values":
             value = "\n".join(f"{move} {number!r}" for move, number in value.items())
+        elif setting.kind in ("int", "float"):  # a number widget refuses a value of the other type
+            value = int(value) if setting.kind == "int" else float(value)
         st.session_state[state.rule_setting_key("", rule, name)] = value
 
 
@@ -41,21 +51,30 @@ def _apply_rule_preset(prefix: str, set_c: Callable[[float], None]) -> None:
         st.session_state[state.rule_setting_key(prefix, preset.rule, setting)] = value
 
 
+def _widget_default(setting: Setting) -> Any:
+    """A setting's default as its widget holds it."""
+    if setting.kind == "int":
+        return int(setting.default)
+    if setting.kind == "float":
+        return float(setting.default)
+    if setting.kind == "choice":
+        return setting.default
+    return ""  # move values: none typed
+
+
 def _control(prefix: str, rule: str, setting: Setting) -> Any:
     """Draw one setting's widget and return its value."""
     key = state.rule_setting_key(prefix, rule, setting.name)
+    st.session_state.setdefault(key, _widget_default(setting))
     if setting.kind == "choice":
         return st.selectbox(setting.label, setting.choices, key=key, help=setting.help or None)
     if setting.kind == "int":
-        st.session_state.setdefault(key, int(setting.default))
         return st.number_input(
             setting.label, min_value=int(setting.low or 0), step=1, key=key, help=setting.help or None
         )
     if setting.kind == "float":
-        st.session_state.setdefault(key, float(setting.default))
         low = None if setting.low is None else float(setting.low)
         return st.number_input(setting.label, min_value=low, key=key, format="%.6g", help=setting.help or None)
-    st.session_state.setdefault(key, "")
     return st.text_area(setting.label, key=key, height=90, help=setting.help or None)
 
 

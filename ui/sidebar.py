@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from mcts_core.selection import DEFAULT_RULE
-from ui import c_control, input_panel, rule_panel, selection, state
+from ui import c_control, input_panel, recent, rule_panel, selection, share, state
 from ui.inputs import InputError, LoadedInput
 from ui.markdown import escape
 from ui.routing import run_app_shell_instead
@@ -36,14 +36,28 @@ def render() -> None:
     c_control.keep()  # C lives on the pages; it must survive runs of pages that do not draw it
     with st.sidebar:
         loaded = input_panel.render()
+        recent.render(loaded.key)
         good = loaded if isinstance(loaded, LoadedInput) else None
         if good is not None and state.first_run_for_input("sidebar", good.key):
             c_control.adopt_header_c(good.read.c)  # a new input's own C and rule, when it states them
             if good.read.rule is not None:
                 rule_panel.adopt_rule(good.read.rule, good.read.settings)
+        _open_linked_settings()
         st.header("Selection rule")
         rule, settings = rule_panel.render(good.annotations if good else {}, set_c=c_control.set_c)
+        recent.remember(good.key if good is not None else None)  # a bad input is not worth reopening
+        share.listen()
     st.session_state[state.SETUP] = Setup(good, rule, settings) if good is not None else loaded
+
+
+def _open_linked_settings() -> None:
+    """A link's C, rule and settings (after the input's own: the link is the newer word)."""
+    rule, settings = share.take("rule"), share.take("settings")
+    if rule is not None:
+        rule_panel.adopt_rule(rule, settings or {}, reset_others=True)
+    c = share.take("c")
+    if c is not None:
+        c_control.set_c(c)
 
 
 def ensure_app_shell() -> None:
@@ -60,8 +74,11 @@ def rule_choice() -> tuple[str, dict[str, Any]]:
     return st.session_state.get(state.RULE, DEFAULT_RULE), {}
 
 
-def require() -> Setup:
-    """The sidebar's decisions for a page; shows the input's error and stops the page when it is bad."""
+def require(*, joint_tree_note: bool = True) -> Setup:
+    """The sidebar's decisions for a page; shows the input's error and stops the page when it is bad.
+
+    ``joint_tree_note``: say, for a simultaneous-move input, that the page shows its joint tree.
+    """
     ensure_app_shell()
     setup = st.session_state[state.SETUP]
     if isinstance(setup, InputError):
@@ -69,4 +86,9 @@ def require() -> Setup:
         st.error(escape(setup.message()), icon="⚠️")
         st.caption("Your text is kept in the sidebar; fix the line and the page comes back.")
         st.stop()
+    if joint_tree_note and setup.input.read.simultaneous is not None:
+        note, link = st.columns([4, 1], vertical_alignment="center")
+        note.info("Simultaneous moves: this page shows the joint tree (each joint move, such as `R|P`, is one "
+                  "move; totals from the view of the node's player).", icon=":material/group:")
+        link.page_link("pages/simultaneous.py", label="Each player's moves", icon=":material/arrow_forward:")
     return setup

@@ -22,9 +22,24 @@ SELECTED_PATH = "selected_path"  # the selected move sequence after each run, as
 # ui.input_panel
 EXAMPLE = "example"
 TEXT_DIGEST = "_text_digest"
-SEARCH_INPUT = "_search_input"  # a finished search standing in for the text box and uploader
-SEARCH_INPUT_DROP = "search_input_drop"
 UPLOAD_DIGEST = "_upload_digest"
+KEPT_INPUT = "_kept_input"  # the input the pages show when no text or file is given
+KEPT_INPUT_DROP = "kept_input_drop"
+CURRENT_INPUT = "_current_input"  # the id of the input every page shows now
+CURRENT_INPUT_DATA = "_current_input_data"  # a function giving its bytes
+BUNDLE_OPENED = "_bundle_opened"
+BUNDLE_PROBLEM = "_bundle_problem"
+# ui.share
+URL_WRITTEN = "_url_written"
+HISTORY_MOVE = "_history_move"  # the back/forward listener's event
+LINK_REQUEST = "_link_request"
+LINK_PROBLEMS = "_link_problems"
+# ui.recent
+RECENT_LIST = "_recent_list"  # the browser's list of input ids (a component's state)
+RECENT_CHOICE = "recent_choice"
+RECENT_SEEN = "_recent_seen"  # the inputs this session opened, newest first
+# ui.share_panel
+SHARE_BUNDLE = "share_bundle"
 # ui.c_control
 C_EXACT_ERROR = "_c_exact_error"
 # ui.rule_panel (a second set, for Compare's setting B, has the prefix "cmp_")
@@ -128,9 +143,21 @@ OWNERS: dict[str, str] = {
     UPLOAD: "ui.input_panel",
     EXAMPLE: "ui.input_panel",
     TEXT_DIGEST: "ui.input_panel",
-    SEARCH_INPUT: "ui.input_panel",
-    SEARCH_INPUT_DROP: "ui.input_panel",
     UPLOAD_DIGEST: "ui.input_panel",
+    KEPT_INPUT: "ui.input_panel",
+    KEPT_INPUT_DROP: "ui.input_panel",
+    CURRENT_INPUT: "ui.input_panel",
+    CURRENT_INPUT_DATA: "ui.input_panel",
+    BUNDLE_OPENED: "ui.input_panel",
+    BUNDLE_PROBLEM: "ui.input_panel",
+    URL_WRITTEN: "ui.share",
+    HISTORY_MOVE: "ui.share",
+    LINK_REQUEST: "ui.share",
+    LINK_PROBLEMS: "ui.share",
+    SHARE_BUNDLE: "ui.share_panel",
+    RECENT_LIST: "ui.recent",
+    RECENT_CHOICE: "ui.recent",
+    RECENT_SEEN: "ui.recent",
     C: "ui.c_control",
     C_EXACT: "ui.c_control",
     C_EXACT_ERROR: "ui.c_control",
@@ -262,3 +289,51 @@ def first_run_for_input(scope: str, input_key: str) -> bool:
         return False
     seen[scope] = input_key
     return True
+
+
+# pages.simultaneous (appended: the Simultaneous page's keys)
+SIM_RULE = "sim_rule"
+SIM_C = "sim_c"
+SIM_GAMMA = "sim_gamma"
+SIM_NODE = "_sim_node"  # the inspected node's path, as JSON (joint moves as arrays)
+SIM_ROOT = "sim_root"
+SIM_UP = "sim_up"
+SIM_STEP = "sim_step"
+SIM_CHILD = "sim_child"
+SIM_JOINT_TABLE = "sim_joint_table"
+SIM_SMITSIMAX = "sim_smitsimax"
+SIM_MATRIX_GAME = "sim_matrix_game"
+SIM_STRATEGY_TABLE = "sim_strategy_table"
+SIM_SWEEP_RULES = "sim_sweep_rules"
+SIM_SWEEP_SIMULATIONS = "sim_sweep_simulations"
+SIM_SWEEP_TABLE = "sim_sweep_table"
+SIM_DEMO_GAME = "sim_demo_game"
+SIM_DEMO_ALGORITHM = "sim_demo_algorithm"
+SIM_DEMO_RULE = "sim_demo_rule"
+SIM_DEMO_C = "sim_demo_c"
+SIM_DEMO_SIMULATIONS = "sim_demo_simulations"
+SIM_DEMO_SEED = "sim_demo_seed"
+SIM_DEMO_RUN = "sim_demo_run"
+SIM_DEMO_ERROR = "_sim_demo_error"
+
+OWNERS.update({
+    key: "pages.simultaneous"
+    for key in (
+        SIM_RULE, SIM_C, SIM_GAMMA, SIM_NODE, SIM_ROOT, SIM_UP, SIM_STEP, SIM_CHILD, SIM_JOINT_TABLE, SIM_SMITSIMAX,
+        SIM_MATRIX_GAME, SIM_STRATEGY_TABLE, SIM_SWEEP_RULES, SIM_SWEEP_SIMULATIONS, SIM_SWEEP_TABLE, SIM_DEMO_GAME,
+        SIM_DEMO_ALGORITHM, SIM_DEMO_RULE, SIM_DEMO_C, SIM_DEMO_SIMULATIONS, SIM_DEMO_SEED, SIM_DEMO_RUN,
+        SIM_DEMO_ERROR,
+    )
+})
+PATTERNS[r"sim_own_table_[0-9]+"] = "pages.simultaneous"  # sim_own_table_key
+PATTERNS[r"sim_smitsimax_table_[0-9]+"] = "pages.simultaneous"  # sim_smitsimax_table_key
+
+
+def sim_own_table_key(player: int) -> str:
+    """The Simultaneous page's table of player ``player``'s own moves."""
+    return f"sim_own_table_{player}"
+
+
+def sim_smitsimax_table_key(player: int) -> str:
+    """The Simultaneous page's table of player ``player``'s Smitsimax root."""
+    return f"sim_smitsimax_table_{player}"

@@ -69,7 +69,13 @@ def child_names(state: Any, actions: Sequence[int]) -> list[str]:
     action id, and names shared by several actions get `` #<action id>`` appended.
     """
     player = state.current_player()
-    names = [state.action_to_string(player, a) or str(a) for a in actions]
+    return unique_names([state.action_to_string(player, a) for a in actions], actions)
+
+
+def unique_names(names: Sequence[str], actions: Sequence[int]) -> list[str]:
+    """``names`` of ``actions`` made unique: an empty name becomes the action id, and names shared by
+    several actions get `` #<action id>`` appended."""
+    names = [name or str(a) for name, a in zip(names, actions)]
     if len(set(names)) < len(names):
         seen: dict[str, int] = {}
         for name in names:

@@ -11,6 +11,17 @@ beyond the shared format: they say how the search selected). Records:
   "chance": bool, "terminal": bool, "outcome": x or [x, y]}``, every key but ``node`` optional;
   ``outcome`` is a proven value (like ``score``/``returns``).
 
+Simultaneous moves (decoupled UCT, Smitsimax): a path element may be a **joint move**, an array
+with one move per player, ``["R", "P"]``; a node's facts may say ``"simultaneous": true`` and list
+each player's own moves there in the engine's order, ``"moves": [["R", "P", "S"], ["R", "P", "S"]]``
+(``moves`` goes beyond the shared format, as do the header's ``"algorithm"``, ``"duct"`` or
+``"smitsimax"``, and ``"game"``, the OpenSpiel game string searched). A node's moves are all joint
+or all sequential (a chance node below a simultaneous one is fine). Such a log reads into the
+joint :class:`~mcts_core.playouts.Playouts` (every joint move one move, named ``R|P``, so every
+sequential reader, builder and page takes it unchanged) plus a
+:class:`~mcts_core.simultaneous.joint.SimultaneousLog` (:func:`read_log`). The header's rule may
+then also be ``regret_matching`` or ``exp3``.
+
 Moves are non-empty strings. Blank lines are ignored. Anything else raises
 :class:`~mcts_core.formats.common.ParseError` naming the line and the key. Large logs of plain
 simulations are read by pyarrow's JSON reader; anything it cannot vouch for is read line by line,
@@ -21,17 +32,22 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from ..selection.registry import RULES, settings_problem
 from ..playouts import TIES, Fact, Playouts
+from ..selection.registry import RULES
+from ..simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousFact, SimultaneousLog, joint_name
+from ..simultaneous.rules import ALL_RULES, SIMULTANEOUS_RULES
+from ..simultaneous.rules import settings_problem as simultaneous_settings_problem
 from .common import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
 
-HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings")
+HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings", "algorithm", "game")
 SIMULATION_KEYS = ("path", "score", "returns")
-FACT_KEYS = ("node", "player", "children", "priors", "chance", "terminal", "outcome")
+FACT_KEYS = ("node", "player", "children", "priors", "chance", "terminal", "outcome", "simultaneous", "moves")
+_NON_SPACE = re.compile(r"\S")
 ARROW_THRESHOLD = 50_000  # bytes: below this the line-by-line reader is as fast and imports nothing
 
 
@@ -42,13 +58,22 @@ def looks_like_log(text: str) -> bool:
 
 
 def parse_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> Playouts:
-    """Read a JSON Lines MCTS log.
+    """Read a JSON Lines MCTS log (a log with simultaneous moves: its joint view, see :func:`read_log`).
+
+    Raises:
+        ParseError: the first bad line, with the key at fault.
+    """
+    return read_log(text, max_records=max_records)[0]
+
+
+def read_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> tuple[Playouts, SimultaneousLog | None]:
+    """Read a JSON Lines MCTS log: its playouts, and what its simultaneous moves add (None without any).
 
     Raises:
         ParseError: the first bad line, with the key at fault.
     """
     if len(text) >= ARROW_THRESHOLD:
-        fast = _read_with_arrow(text, max_records)
+        fast = _read_with_arrow_joint(text, max_records)
         if fast is not None:
             return fast
     lines = text.splitlines()
@@ -56,14 +81,31 @@ def parse_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> Playouts:
     if header_at is None:
         raise ParseError(1, "the log is empty: expected a header line like {\"mcts_log\": 1}")
     header = _header(lines[header_at], header_at + 1)
-    return _Reader(header, max_records).read(lines, header_at + 1)
+    reader = _Reader(header, max_records)
+    playouts = reader.read(lines, header_at + 1)
+    return playouts, reader.simultaneous
 
 
 class _Header:
     """The header's settings."""
 
-    def __init__(self, players: int, ties: str, c: float | None, rule: str | None, settings: dict):
+    def __init__(self, players: int, ties: str, c: float | None, rule: str | None, settings: dict,
+                 algorithm: str | None = None, game: str | None = None, line: int = 1):
         self.players, self.ties, self.c, self.rule, self.settings = players, ties, c, rule, settings
+        self.algorithm, self.game, self.line = algorithm, game, line
+
+    @property
+    def simultaneous_rule(self) -> bool:
+        """The rule exists only at simultaneous nodes (regret matching, EXP3)."""
+        return self.rule is not None and self.rule not in RULES
+
+    def sequential_rule(self) -> tuple[str | None, dict]:
+        """The rule and settings the joint Playouts carry: the header's, unless simultaneous-only."""
+        return (None, {}) if self.simultaneous_rule else (self.rule, self.settings)
+
+    def simultaneous(self, joint: JointMoves, facts: tuple = ()) -> SimultaneousLog:
+        rule, settings = (self.rule, self.settings) if self.simultaneous_rule else (None, None)
+        return SimultaneousLog(joint, facts, rule, settings, self.algorithm, self.game)
 
 
 def _header(line: str, number: int) -> _Header:
@@ -83,17 +125,25 @@ def _header(line: str, number: int) -> _Header:
         if c < 0:
             raise ParseError(number, f'key "c": C must be a finite number >= 0, got {c!r}')
     rule = record.get("rule")
-    if rule is not None and rule not in RULES:
-        raise ParseError(number, f'key "rule": expected one of {", ".join(RULES)}, got {_shown(rule)}')
+    if rule is not None and rule not in RULES and rule not in SIMULTANEOUS_RULES:
+        raise ParseError(number, f'key "rule": expected one of {", ".join(ALL_RULES)}, got {_shown(rule)}')
     settings = record.get("settings", {})
     if not isinstance(settings, dict):
         raise ParseError(number, f'key "settings": expected an object like {{"normalise": "minmax"}}, got {_shown(settings)}')
     if settings and rule is None:
         raise ParseError(number, 'key "settings": give the "rule" they belong to')
-    problem = settings_problem(rule, settings) if settings else None
+    problem = simultaneous_settings_problem(rule, settings) if settings else None
     if problem is not None:
         raise ParseError(number, f'key "settings": {problem}')
-    return _Header(players, ties, c, rule, settings)
+    if rule in SIMULTANEOUS_RULES and c is not None and c > 1:
+        raise ParseError(number, f'key "c": for {rule} C is the exploration γ, from 0 to 1; got {c!r}')
+    algorithm = record.get("algorithm")
+    if algorithm is not None and algorithm not in ALGORITHMS:
+        raise ParseError(number, f'key "algorithm": expected one of {", ".join(ALGORITHMS)}, got {_shown(algorithm)}')
+    game = record.get("game")
+    if game is not None and (not isinstance(game, str) or not game):
+        raise ParseError(number, f'key "game": expected an OpenSpiel game string like "oshi_zumo", got {_shown(game)}')
+    return _Header(players, ties, c, rule, settings, algorithm, game, number)
 
 
 class _Reader:
@@ -102,12 +152,18 @@ class _Reader:
     def __init__(self, header: _Header, max_records: int):
         self.header = header
         self.max_records = max_records
-        self.ids: dict[str, int] = {}
+        self.ids: dict[str | tuple[str, ...], int] = {}  # a sequential move, or a joint move's own moves
+        self.own_ids: dict[str, int] = {}
         self.starts = array("q", [0])
         self.move_ids = array("i")
         self.returns = array("d")
         self.lines = array("q")
         self.facts: list[Fact] = []
+        self.simultaneous_facts: list[SimultaneousFact] = []
+        self.fact_kinds: list[tuple[int, int, int]] = []  # (index into facts, kind the fact gives its node, line)
+        self.keys: list[str | tuple[str, ...]] = []  # self.ids' keys by id
+        self.joint_seen = False
+        self.simultaneous: SimultaneousLog | None = None  # after read(): what simultaneous moves add
 
     def read(self, lines: Sequence[str], first: int) -> Playouts:
         records = 0
@@ -131,10 +187,20 @@ class _Reader:
                     number, 'a record needs "path" (a simulation) or "node" (facts about a node); '
                     f"got keys {', '.join(sorted(record)) or 'none'}",
                 )
+        simultaneous = self.joint_seen or bool(self.simultaneous_facts)
+        if not simultaneous and self.header.simultaneous_rule:
+            raise ParseError(
+                self.header.line, f'key "rule": {self.header.rule} selects at simultaneous nodes, and this log '
+                "has none (no joint move and no \"simultaneous\": true fact)",
+            )
+        if simultaneous:
+            _check_node_kinds(self)
+            self.simultaneous = self._simultaneous()
         return self._playouts()
 
     def _playouts(self) -> Playouts:
-        moves = tuple(self.ids)
+        moves = tuple(key if isinstance(key, str) else joint_name(key) for key in self.ids)
+        rule, settings = self.header.sequential_rule()
         return Playouts(
             moves=moves,
             starts=self.starts,
@@ -146,14 +212,30 @@ class _Reader:
             ties=self.header.ties,
             facts=tuple(self.facts),
             compact=is_compact(moves),
-            rule=self.header.rule,
-            settings=self.header.settings,
+            rule=rule,
+            settings=settings,
         )
 
-    def _intern(self, move: str) -> int:
+    def _simultaneous(self) -> SimultaneousLog:
+        own = self.own_ids
+        joint_of = tuple(None if isinstance(key, str) else tuple(own[m] for m in key) for key in self.ids)
+        return self.header.simultaneous(JointMoves(tuple(own), joint_of), tuple(self.simultaneous_facts))
+
+    def _intern(self, move: str | tuple[str, ...]) -> int:
         found = self.ids.get(move)
         if found is None:
             found = self.ids[move] = len(self.ids)
+            self.keys.append(move)
+            if not isinstance(move, str):
+                self.joint_seen = True
+                for own in move:
+                    self._own(own)
+        return found
+
+    def _own(self, move: str) -> int:
+        found = self.own_ids.get(move)
+        if found is None:
+            found = self.own_ids[move] = len(self.own_ids)
         return found
 
     def _moves(self, value: Any, number: int, key: str) -> list[int]:
@@ -161,11 +243,33 @@ class _Reader:
             raise ParseError(number, f'key "{key}": expected a list of moves like ["e2e4", "e7e5"], got {_shown(value)}')
         if len(value) > MAX_MOVES:
             raise ParseError(number, f'key "{key}": {len(value):,} moves; at most {MAX_MOVES:,} are supported')
+        ids = []
         for position, move in enumerate(value):
+            if isinstance(move, list):
+                ids.append(self._intern(self._joint(move, number, key, position)))
+                continue
             if not isinstance(move, str) or not move:
                 what = "an empty string" if move == "" else _shown(move)
                 raise ParseError(number, f'key "{key}": move {position + 1} must be a non-empty string, got {what}')
-        return [self._intern(move) for move in value]
+            ids.append(self._intern(move))
+        return ids
+
+    def _joint(self, move: list, number: int, key: str, position: int) -> tuple[str, ...]:
+        """A joint move, one move per player, checked."""
+        players = self.header.players
+        if len(move) != players:
+            hint = ' (say how many players there are: "players" in the header)' if players == 1 else ""
+            raise ParseError(
+                number, f'key "{key}": move {position + 1} is a joint move of {len(move)} moves, but with '
+                f"{players} player{'s' if players > 1 else ''} a joint move has one move per player{hint}",
+            )
+        for player, own in enumerate(move):
+            if not isinstance(own, str) or not own:
+                what = "an empty string" if own == "" else _shown(own)
+                raise ParseError(
+                    number, f'key "{key}": move {position + 1}, player {player}\'s move must be a non-empty string, got {what}'
+                )
+        return tuple(move)
 
     def _per_player(self, value: Any, number: int, key: str) -> tuple[float, ...]:
         """Each player's value: a list with one per player, or a number for player 0 (with 2
@@ -222,12 +326,71 @@ class _Reader:
             children = tuple(self._moves(record["children"], number, "children"))
             if len(set(children)) < len(children):
                 raise ParseError(number, 'key "children": a move is listed twice')
+        simultaneous = _flag(record, "simultaneous", number)
+        own_moves = self._own_moves(record, number) if "moves" in record else None
+        if own_moves is not None and simultaneous is False:
+            raise ParseError(number, 'key "moves": each player\'s own moves belong to a simultaneous node, and this '
+                             'fact says "simultaneous": false')
+        if own_moves is not None:
+            simultaneous = True
+        kind = _SIMULTANEOUS if simultaneous else _SEQUENTIAL if simultaneous is False else _UNKNOWN
+        if simultaneous and record.get("priors"):
+            raise ParseError(number, 'key "priors": priors per child are not supported at a simultaneous node; '
+                             'give PUCT priors per own move in the rule\'s settings')
         priors = self._priors(record.get("priors"), children, number)
         chance = _flag(record, "chance", number)
+        if chance and simultaneous:
+            raise ParseError(number, 'key "chance": a node is a chance node or a simultaneous one, not both')
+        if chance:
+            kind = _SEQUENTIAL
+        if children:
+            joint = self.ids_joint(children)
+            if joint is not None:
+                given = _SIMULTANEOUS if joint else _SEQUENTIAL
+                if kind not in (_UNKNOWN, given):
+                    raise ParseError(
+                        number, 'key "children": ' + ("joint moves (one per player) at a node this fact calls sequential"
+                                                      if joint else "sequential moves at a node this fact calls simultaneous"),
+                    )
+                kind = given
+            else:
+                raise ParseError(number, 'key "children": joint moves (one per player) and sequential moves at one '
+                                 "node; a node's moves are all joint or all sequential")
         terminal = _flag(record, "terminal", number)
         outcome = self._per_player(record["outcome"], number, "outcome") if "outcome" in record else None
         after = len(self.starts) - 1
+        if kind != _UNKNOWN:
+            self.fact_kinds.append((len(self.facts), kind, number))
         self.facts.append(Fact(after, path, number, player, children, priors, chance, terminal, outcome))
+        if simultaneous is not None:
+            self.simultaneous_facts.append(SimultaneousFact(after, path, number, simultaneous, own_moves))
+
+    def ids_joint(self, ids: Sequence[int]) -> bool | None:
+        """True when every move is joint, False when none is, None when they are mixed."""
+        kinds = {isinstance(self.keys[m], tuple) for m in ids}
+        return None if len(kinds) > 1 else kinds.pop()
+
+    def _own_moves(self, record: dict, number: int) -> tuple[tuple[int, ...], ...]:
+        """A fact's ``moves``: one list per player of that player's own moves, in the engine's order."""
+        value = record["moves"]
+        players = self.header.players
+        if not isinstance(value, list) or not all(isinstance(item, list) for item in value):
+            raise ParseError(number, f'key "moves": expected one list of own moves per player, like [["R", "P"], '
+                             f'["R", "P"]], got {_shown(value)}')
+        if len(value) != players:
+            extra = (f"; list {players + 1} would be player {players}'s, but the players are 0 to {players - 1}"
+                     if len(value) > players else "")
+            raise ParseError(number, f'key "moves": expected {players} lists (one per player), got {len(value)}{extra}')
+        result = []
+        for player, moves in enumerate(value):
+            for move in moves:
+                if not isinstance(move, str) or not move:
+                    what = "an empty string" if move == "" else _shown(move)
+                    raise ParseError(number, f'key "moves": player {player}\'s moves must be non-empty strings, got {what}')
+            if len(set(moves)) < len(moves):
+                raise ParseError(number, f'key "moves": player {player} has a move listed twice')
+            result.append(tuple(self._own(move) for move in moves))
+        return tuple(result)
 
     def _priors(self, value: Any, children: tuple[int, ...] | None, number: int) -> dict[int, float]:
         if value is None:
@@ -246,6 +409,79 @@ class _Reader:
                 raise ParseError(number, f'key "priors": move {move!r} is not among the node\'s "children"')
             priors[move_id] = p
         return priors
+
+
+_UNKNOWN, _SEQUENTIAL, _SIMULTANEOUS = 0, 1, 2
+
+
+def _check_node_kinds(reader: _Reader) -> None:
+    """Every node's moves are all joint or all sequential, over every record in input order.
+
+    Walks every simulation's whole path and every fact's node through a trie of the paths (not
+    the puzzle's tree: a move a record names past the node it creates still counts), and raises
+    at the first record that gives a node the other kind of move than an earlier record did.
+    """
+    keys = reader.keys
+    joint = [not isinstance(key, str) for key in keys]
+    child: dict[tuple[int, int], int] = {}
+    kind = [_UNKNOWN]
+    since = [0]
+    paths: list[tuple[int, ...]] = [()]
+
+    def walk(moves: Sequence[int], number: int, key: str) -> int:
+        node = 0
+        for position, move in enumerate(moves):
+            given = _SIMULTANEOUS if joint[move] else _SEQUENTIAL
+            if kind[node] == _UNKNOWN:
+                kind[node], since[node] = given, number
+            elif kind[node] != given:
+                raise ParseError(number, _mixed(reader, keys, paths[node], kind[node], since[node], key,
+                                                f"move {position + 1} here is {_move_words(keys[move])}"))
+            found = child.get((node, move))
+            if found is None:
+                found = child[(node, move)] = len(kind)
+                kind.append(_UNKNOWN)
+                since.append(0)
+                paths.append((*paths[node], move))
+            node = found
+        return node
+
+    facts = reader.facts
+    fact_kinds = {index: (given, number) for index, given, number in reader.fact_kinds}
+    next_fact = 0
+    starts, ids, lines = reader.starts, reader.move_ids, reader.lines
+    count = len(starts) - 1
+    for p in range(count + 1):
+        while next_fact < len(facts) and facts[next_fact].after <= p:
+            fact = facts[next_fact]
+            node = walk(fact.path, fact.line, "node")
+            given = fact_kinds.get(next_fact, (_UNKNOWN, 0))[0]
+            if given != _UNKNOWN:
+                if kind[node] == _UNKNOWN:
+                    kind[node], since[node] = given, fact.line
+                elif kind[node] != given:
+                    what = '"simultaneous": true' if given == _SIMULTANEOUS else "sequential moves"
+                    raise ParseError(fact.line, _mixed(reader, keys, paths[node], kind[node], since[node],
+                                                       "simultaneous" if given == _SIMULTANEOUS else "children",
+                                                       f"this fact gives it {what}"))
+            next_fact += 1
+        if p < count:
+            walk(ids[starts[p]:starts[p + 1]], lines[p], "path")
+
+
+def _mixed(reader: _Reader, keys: list, path: tuple[int, ...], had: int, since: int, key: str, now: str) -> str:
+    node = json.dumps([key_ if isinstance(key_, str) else list(key_) for key_ in (keys[m] for m in path)],
+                      ensure_ascii=False)
+    node = node if len(node) <= 80 else node[:77] + "..."
+    what = "joint moves (one per player)" if had == _SIMULTANEOUS else "sequential moves"
+    return (f'key "{key}": node {node} has {what} (line {since}), but {now}; a node\'s moves are all joint or all '
+            "sequential")
+
+
+def _move_words(key) -> str:
+    if isinstance(key, str):
+        return f"the sequential move {_shown(key)}"
+    return f"the joint move {_shown(list(key))}"
 
 
 def _object(line: str, number: int) -> dict:
@@ -309,11 +545,17 @@ def narrow_ids(ids: array, count: int) -> array:
 
 
 def _read_with_arrow(text: str, max_records: int) -> Playouts | None:
+    """Plain simulation logs through pyarrow's JSON reader; None when the line reader must decide."""
+    found = _read_with_arrow_joint(text, max_records)
+    return None if found is None else found[0]
+
+
+def _read_with_arrow_joint(text: str, max_records: int) -> tuple[Playouts, SimultaneousLog | None] | None:
     """Plain simulation logs through pyarrow's JSON reader; None when the line reader must decide.
 
-    Accepts only a header on the first line and records with exactly ``path`` (strings) and
-    ``score`` or ``returns`` (finite numbers, one per player), no blank or CRLF lines. It never
-    raises.
+    Accepts only a header on the first line and records with exactly ``path`` (all strings, or all
+    joint moves of one string per player) and ``score`` or ``returns`` (finite numbers, one per
+    player), no blank or CRLF lines. It never raises.
     """
     header_end = text.find("\n")
     if header_end < 0 or "\r" in text or '"node"' in text:
@@ -322,9 +564,10 @@ def _read_with_arrow(text: str, max_records: int) -> Playouts | None:
         header = _header(text[:header_end], 1)
     except ParseError:
         return None
-    body = text[header_end + 1 :]
-    count = body.count("\n") + (0 if body.endswith("\n") else 1)
-    if not body.strip() or count > max_records or body.startswith("\n") or "\n\n" in body:
+    start = header_end + 1  # the body, read in place: copying hundreds of megabytes costs more than the checks
+    count = text.count("\n", start) + (0 if text.endswith("\n") else 1)
+    if _NON_SPACE.search(text, start) is None or count > max_records or text.startswith("\n", start) \
+            or "\n\n" in text:
         return None
     try:
         import numpy as np
@@ -333,11 +576,17 @@ def _read_with_arrow(text: str, max_records: int) -> Playouts | None:
         import pyarrow.json as pj
     except ImportError:  # pragma: no cover - pyarrow comes with streamlit
         return None
-    schema = pa.schema([("path", pa.list_(pa.string())), ("score", pa.float64()), ("returns", pa.list_(pa.float64()))])
+    raw = pa.py_buffer(text.encode("utf-8"))
+    body_buffer = raw[len(text[: header_end + 1].encode("utf-8")) :]
+    head = text[start:start + 4096]
+    joint = "[[" in head or '"path": [[' in text or '"path":[[' in text
+    if joint and header.players < 2:
+        return None  # the line reader says what is wrong with a joint move in a one-player log
+    element = pa.list_(pa.string()) if joint else pa.string()
+    schema = pa.schema([("path", pa.list_(element)), ("score", pa.float64()), ("returns", pa.list_(pa.float64()))])
     try:
-        raw = pa.py_buffer(text.encode("utf-8"))
         table = pj.read_json(
-            raw[len(text[: header_end + 1].encode("utf-8")) :],
+            body_buffer,
             read_options=pj.ReadOptions(block_size=1 << 24),
             parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"),
         )
@@ -350,14 +599,23 @@ def _read_with_arrow(text: str, max_records: int) -> Playouts | None:
     returns_column = table.column("returns").combine_chunks()
     if path.null_count:
         return None
-    flat = path.flatten()
-    flat_offsets = np.frombuffer(flat.buffers()[1], dtype=np.int32)[flat.offset : flat.offset + len(flat) + 1]
-    if flat.null_count or (len(flat) and np.diff(flat_offsets).min() == 0):
+    elements = path.flatten()
+    players = header.players
+    if joint:
+        if elements.null_count:
+            return None
+        if len(elements):
+            sizes = pc.min_max(pc.list_value_length(elements))
+            if sizes["min"].as_py() != players or sizes["max"].as_py() != players:
+                return None  # a joint move of the wrong length: the line reader names its line
+        flat = elements.flatten()
+    else:
+        flat = elements
+    if flat.null_count or (len(flat) and pc.min(pc.binary_length(flat)).as_py() == 0):
         return None  # an empty move: the line reader words the error
     offsets = np.asarray(path.offsets)
     if len(offsets) > 1 and int(np.diff(offsets).max(initial=0)) > MAX_MOVES:
         return None
-    players = header.players
     if returns_column.null_count == len(returns_column):  # every record has "score"
         if score.null_count or players > 2:
             return None
@@ -375,11 +633,29 @@ def _read_with_arrow(text: str, max_records: int) -> Playouts | None:
     if not np.isfinite(values).all():
         return None
     encoded = pc.dictionary_encode(flat)
-    moves = tuple(encoded.dictionary.to_pylist())
+    names = tuple(encoded.dictionary.to_pylist())
     ids = np.asarray(encoded.indices)
+    simultaneous = None
+    if joint:
+        if len(names) ** players >= 1 << 62:
+            return None
+        own = ids.reshape(-1, players)
+        key = own[:, players - 1].astype(np.int64 if len(names) ** players >= 1 << 31 else np.int32)
+        for player in range(players - 2, -1, -1):
+            key *= len(names)
+            key += own[:, player]
+        _, first, ids = _first_appearance(np, key, len(names) ** players)  # numbered by first appearance
+        joint_of = tuple(tuple(int(o) for o in own[index]) for index in first)
+        moves = tuple(joint_name([names[o] for o in own_ids]) for own_ids in joint_of)
+        simultaneous = header.simultaneous(JointMoves(names, joint_of))
+    else:
+        if header.simultaneous_rule:
+            return None  # the line reader refuses the rule
+        moves = names
     id_type = "B" if len(moves) <= 1 << 8 else "H" if len(moves) <= 1 << 16 else "i"
     first_line = 2
-    return Playouts(
+    rule, settings = header.sequential_rule()
+    playouts = Playouts(
         moves=moves,
         starts=array("q", offsets.astype(np.int64).tobytes()),
         move_ids=array(id_type, ids.astype({"B": np.uint8, "H": np.uint16, "i": np.int32}[id_type]).tobytes()),
@@ -389,6 +665,37 @@ def _read_with_arrow(text: str, max_records: int) -> Playouts | None:
         players=players,
         ties=header.ties,
         compact=is_compact(moves),
-        rule=header.rule,
-        settings=header.settings,
+        rule=rule,
+        settings=settings,
     )
+    return playouts, simultaneous
+
+
+DENSE_JOINT_KEYS = 1 << 22  # joint-move keys numbered through a direct-address table up to this many
+
+
+def _first_appearance(np, key, space: int):
+    """Distinct keys numbered by first appearance, as the line reader numbers moves: (keys in that
+    order, the index of each one's first appearance, every key's number)."""
+    if space <= DENSE_JOINT_KEYS:
+        present = np.flatnonzero(np.bincount(key, minlength=space))
+        first = np.full(space, -1, dtype=np.int64)
+        missing, start, size = len(present), 0, 1 << 12
+        while missing:  # chunks of doubling size: each key's first index, without sorting the whole array
+            chunk = key[start:start + size]
+            found, index = np.unique(chunk, return_index=True)
+            new = first[found] < 0
+            first[found[new]] = start + index[new]
+            missing -= int(new.sum())
+            start += size
+            size *= 2
+        order = np.argsort(first[present], kind="stable")
+        keys = present[order]
+        number = np.empty(space, dtype=np.int64)
+        number[keys] = np.arange(len(keys))
+        return keys, first[keys], number[key]
+    keys, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[order] = np.arange(len(keys))
+    return keys[order], first[order], rank[inverse.reshape(-1)]

@@ -7,6 +7,16 @@ NODE is ``{"move": "e2e4", "visits": 10, "total": 3.5, "player": 1, "prior": 0.1
 from the view of the player who moved into the node; children in the engine's order; 0 visits
 allowed. Every key but ``visits`` (and ``move`` below the root) is optional. Our export adds
 ``"selected": move`` on every node with children. Errors name the line of the node at fault.
+
+Simultaneous moves: a decoupled node carries ``"simultaneous": true`` and ``"decoupled"``, one list
+per player of that player's own moves at the node, ``[{"move": "R", "visits": 7, "total": 2.0},
+...]`` (``value``, a mean, may stand for ``total``; totals from that player's view); its
+children's ``move`` is an array with one move per player, ``["R", "P"]``, and their ``total`` is
+from the view of the node's ``player``. A simultaneous node with children needs ``decoupled``;
+own moves its joint children use but its lists leave out get 0 visits. The header may say
+``"algorithm"`` and ``"game"`` as a log's does, and its ``rule`` may be ``regret_matching`` or
+``exp3``. :func:`read_tree_dump` gives the :class:`~mcts_core.simultaneous.decoupled.DecoupledTree`
+too; :func:`write_tree_json` writes it when given one.
 """
 
 from __future__ import annotations
@@ -18,16 +28,21 @@ from array import array
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ..selection.registry import RULES, settings_problem
 from ..playouts import TIES
+from ..selection.registry import RULES
+from ..simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousLog, joint_name
+from ..simultaneous.rules import ALL_RULES, SIMULTANEOUS_RULES
+from ..simultaneous.rules import settings_problem as simultaneous_settings_problem
 from ..tree import CHANCE, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, Tree
 from .common import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
 from .log import is_compact, narrow_ids
 
-HEADER_KEYS = ("mcts_tree", "players", "ties", "c", "rule", "settings", "root")
+HEADER_KEYS = ("mcts_tree", "players", "ties", "c", "rule", "settings", "algorithm", "game", "root")
 NODE_KEYS = (
     "move", "visits", "total", "value", "player", "prior", "chance", "terminal", "outcome", "children", "selected",
+    "simultaneous", "decoupled",
 )
+OWN_MOVE_KEYS = ("move", "visits", "total", "value")
 
 
 def looks_like_tree(text: str) -> bool:
@@ -48,8 +63,18 @@ def parse_tree_json(text: str, *, max_nodes: int = MAX_PLAYOUTS) -> tuple[Tree, 
     """Read a tree dump.
 
     Returns:
-        The tree, the header's C (None if absent), its rule name (None if absent) and that rule's
-        settings besides C.
+        The tree (a simultaneous dump's joint tree), the header's C (None if absent), its rule name
+        (None if absent) and that rule's settings besides C.
+
+    Raises:
+        ParseError: malformed JSON, or the first bad node, naming its line and key.
+    """
+    return read_tree_dump(text, max_nodes=max_nodes)[:4]
+
+
+def read_tree_dump(text: str, *, max_nodes: int = MAX_PLAYOUTS):
+    """Read a tree dump: :func:`parse_tree_json`'s four values, then ``(decoupled tree, what the
+    header says about the search)`` when it has simultaneous nodes, else None.
 
     Raises:
         ParseError: malformed JSON, or the first bad node, naming its line and key.
@@ -72,7 +97,7 @@ def parse_tree_json(text: str, *, max_nodes: int = MAX_PLAYOUTS) -> tuple[Tree, 
         raise ParseError(_line_of(text, problem.where), problem.message) from None
 
 
-def _read(document: dict, max_nodes: int) -> tuple[Tree, float | None, str | None, dict]:
+def _read(document: dict, max_nodes: int):
     unknown = [key for key in document if key not in HEADER_KEYS]
     if unknown:
         raise _NodeProblem(None, f'unknown key "{unknown[0]}" in the header; known keys: {", ".join(HEADER_KEYS)}')
@@ -88,18 +113,33 @@ def _read(document: dict, max_nodes: int) -> tuple[Tree, float | None, str | Non
         if c < 0:
             raise _NodeProblem(None, f'key "c": C must be a finite number >= 0, got {c!r}')
     rule = document.get("rule")
-    if rule is not None and rule not in RULES:
-        raise _NodeProblem(None, f'key "rule": expected one of {", ".join(RULES)}, got {rule!r}')
+    if rule is not None and rule not in RULES and rule not in SIMULTANEOUS_RULES:
+        raise _NodeProblem(None, f'key "rule": expected one of {", ".join(ALL_RULES)}, got {rule!r}')
     settings = document.get("settings", {})
     if not isinstance(settings, dict) or (settings and rule is None):
         raise _NodeProblem(None, 'key "settings": expected an object of the "rule"\'s settings')
-    problem = settings_problem(rule, settings) if settings else None
+    problem = simultaneous_settings_problem(rule, settings) if settings else None
     if problem is not None:
         raise _NodeProblem(None, f'key "settings": {problem}')
+    algorithm, game = document.get("algorithm"), document.get("game")
+    if algorithm is not None and algorithm not in ALGORITHMS:
+        raise _NodeProblem(None, f'key "algorithm": expected one of {", ".join(ALGORITHMS)}, got {algorithm!r}')
+    if game is not None and (not isinstance(game, str) or not game):
+        raise _NodeProblem(None, f'key "game": expected an OpenSpiel game string, got {game!r}')
     root = document.get("root")
     if not isinstance(root, dict):
         raise _NodeProblem(None, 'key "root": expected the root node, an object {"visits": ..., "children": [...]}')
-    return _Columns(players, ties).read(root, max_nodes), c, rule, settings
+    columns = _Columns(players, ties)
+    tree = columns.read(root, max_nodes)
+    simultaneous = None
+    if columns.joint_seen:
+        decoupled = columns.decoupled(tree)
+        sim_rule, sim_settings = (rule, settings) if rule in SIMULTANEOUS_RULES else (None, None)
+        meta = SimultaneousLog(decoupled.joint, (), sim_rule, sim_settings, algorithm, game)
+        simultaneous = (decoupled, meta)
+    elif rule in SIMULTANEOUS_RULES:
+        raise _NodeProblem(None, f'key "rule": {rule} selects at simultaneous nodes, and this tree has none')
+    return tree, c, rule, settings, simultaneous
 
 
 class _Columns:
@@ -107,12 +147,17 @@ class _Columns:
 
     def __init__(self, players: int, ties: str):
         self.players, self.ties = players, ties
-        self.ids: dict[str, int] = {}
+        self.ids: dict[str | tuple[str, ...], int] = {}  # a sequential move, or a joint move's own moves
         self.parent, self.move_id, self.depth = array("i"), array("i"), array("i")
         self.visits, self.total, self.total_sq = array("q"), array("d"), array("d")
         self.player, self.flags = array("b"), array("B")
         self.prior, self.outcome = array("d"), array("d")
         self.kids: list[list[int]] = []
+        # Simultaneous nodes: own-move names, each node's kind of children, its "decoupled" lists.
+        self.own_ids: dict[str, int] = {}
+        self.joint_seen = False
+        self.simultaneous: dict[int, list[list[tuple[int, int, float]]]] = {}  # node -> per player (own, visits, total)
+        self.child_kind: dict[int, bool] = {}  # node -> its children are joint
 
     def read(self, root: dict, max_nodes: int) -> Tree:
         stack: list[tuple[dict, int, tuple[int, ...]]] = [(root, NO_PARENT, ())]
@@ -144,9 +189,8 @@ class _Columns:
                 raise _NodeProblem(where, 'key "move": the root has no move (null)')
             move_id, depth = 0, 0
         else:
-            if not isinstance(move, str) or not move:
-                raise _NodeProblem(where, f'key "move": expected a non-empty string, got {move!r}')
-            move_id = self.ids.setdefault(move, len(self.ids))
+            key = self._move_key(move, parent, where)
+            move_id = self.ids.setdefault(key, len(self.ids))
             if any(self.move_id[kid] == move_id for kid in self.kids[parent]):
                 raise _NodeProblem(where, f'key "move": {move!r} is already a child of this node')
             depth = self.depth[parent] + 1
@@ -173,6 +217,7 @@ class _Columns:
         if node.get("outcome") is not None:
             mover = self.player[parent] if parent != NO_PARENT else player
             outcome = self._per_player(node["outcome"], where, "outcome")[mover]
+        self._decoupled(node, number, where)
         self.parent.append(parent)
         self.move_id.append(move_id)
         self.depth.append(depth)
@@ -185,6 +230,127 @@ class _Columns:
         self.outcome.append(outcome)
         self.kids.append([])
         return number
+
+    def _move_key(self, move: Any, parent: int, where: tuple[int, ...]) -> str | tuple[str, ...]:
+        """A child's move: a name, or a joint move (one name per player) under a simultaneous node."""
+        joint = isinstance(move, list)
+        if joint:
+            if len(move) != self.players:
+                raise _NodeProblem(where, f'key "move": a joint move has one move per player ({self.players}), '
+                                   f"got {len(move)}: {move!r}")
+            for player, own in enumerate(move):
+                if not isinstance(own, str) or not own:
+                    raise _NodeProblem(where, f'key "move": player {player}\'s move must be a non-empty string, got {own!r}')
+        elif not isinstance(move, str) or not move:
+            raise _NodeProblem(where, f'key "move": expected a non-empty string (or a joint move, one per player), '
+                               f"got {move!r}")
+        if joint and parent not in self.simultaneous:
+            raise _NodeProblem(where, f'key "move": the joint move {move!r} is under a node that is not simultaneous; '
+                               'mark the node "simultaneous": true and give its "decoupled" statistics')
+        kind = self.child_kind.setdefault(parent, joint)
+        if parent in self.simultaneous and not joint:
+            raise _NodeProblem(where, f'key "move": {move!r} is a sequential move under a simultaneous node; its '
+                               "children's moves are joint, one move per player")
+        if kind != joint:
+            raise _NodeProblem(where, 'key "move": joint moves (one per player) and sequential moves under one node; '
+                               "a node's moves are all joint or all sequential")
+        if not joint:
+            return move
+        self.joint_seen = True
+        for own in move:
+            self.own_ids.setdefault(own, len(self.own_ids))
+        return tuple(move)
+
+    def _decoupled(self, node: dict, number: int, where: tuple[int, ...]) -> None:
+        """A node's ``simultaneous`` flag and ``decoupled`` lists, checked."""
+        simultaneous = _flag(node, "simultaneous", where)
+        lists = node.get("decoupled")
+        if lists is not None and not simultaneous:
+            raise _NodeProblem(where, 'key "decoupled": only a simultaneous node ("simultaneous": true) has '
+                               "per-player statistics")
+        if not simultaneous:
+            return
+        if _flag(node, "chance", where):
+            raise _NodeProblem(where, 'key "chance": a node is a chance node or a simultaneous one, not both')
+        self.joint_seen = True
+        if lists is None:
+            if node.get("children"):
+                raise _NodeProblem(where, 'key "decoupled": a simultaneous node with children needs each player\'s '
+                                   'own-move statistics, [[{"move": "R", "visits": 7, "total": 2.0}, ...], ...]')
+            lists = [[] for _ in range(self.players)]
+        if not isinstance(lists, list) or not all(isinstance(item, list) for item in lists):
+            raise _NodeProblem(where, 'key "decoupled": expected one list per player of {"move", "visits", "total"}')
+        if len(lists) != self.players:
+            extra = (f"; list {self.players + 1} would be player {self.players}'s, but the players are 0 to "
+                     f"{self.players - 1}" if len(lists) > self.players else "")
+            raise _NodeProblem(where, f'key "decoupled": expected {self.players} lists (one per player), '
+                               f"got {len(lists)}{extra}")
+        players = []
+        for player, entries in enumerate(lists):
+            seen, own_moves = set(), []
+            for entry in entries:
+                if not isinstance(entry, dict):
+                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s entries must be objects like '
+                                       '{"move": "R", "visits": 7, "total": 2.0}')
+                unknown = [key for key in entry if key not in OWN_MOVE_KEYS]
+                if unknown:
+                    raise _NodeProblem(where, f'key "decoupled": unknown key "{unknown[0]}" in player {player}\'s '
+                                       f'entry; known keys: {", ".join(OWN_MOVE_KEYS)}')
+                move = entry.get("move")
+                if not isinstance(move, str) or not move:
+                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s "move" must be a non-empty '
+                                       f"string, got {move!r}")
+                if move in seen:
+                    raise _NodeProblem(where, f'key "decoupled": player {player} lists {move!r} twice')
+                seen.add(move)
+                visits = entry.get("visits")
+                if isinstance(visits, bool) or not isinstance(visits, int) or visits < 0:
+                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s {move!r} needs "visits", a '
+                                       f"whole number >= 0, got {visits!r}")
+                if "total" in entry and "value" in entry:
+                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s {move!r}: give "total" or '
+                                       '"value", not both')
+                if "value" in entry:
+                    total = _number(entry["value"], where, "decoupled/value") * visits
+                else:
+                    total = _number(entry.get("total", 0.0), where, "decoupled/total")
+                own_moves.append((self.own_ids.setdefault(move, len(self.own_ids)), visits, total))
+            players.append(own_moves)
+        self.simultaneous[number] = players
+
+    def decoupled(self, tree: Tree):
+        """The decoupled tree: the joint tree with the dump's own-move statistics at simultaneous nodes."""
+        from ..simultaneous.decoupled import DecoupledTree
+
+        keys = list(self.ids)
+        joint_of = tuple(None if isinstance(key, str) else tuple(self.own_ids[m] for m in key) for key in keys)
+        players = self.players
+        flags = array("B", bytes(len(tree)))
+        start, moves = array("q", [0]), array("i")
+        visits, total, total_sq = array("q"), array("d"), array("d")
+        for node in range(len(tree)):
+            lists = self.simultaneous.get(node)
+            if lists is None and self.child_kind.get(node):
+                lists = [[] for _ in range(players)]  # joint children without the flag: still simultaneous
+            if lists is not None:
+                flags[node] = 1
+            for player in range(players):
+                if lists is not None:
+                    listed = {own for own, _, _ in lists[player]}
+                    rows = list(lists[player])
+                    for kid in tree.children[node]:  # own moves the joint children use but the lists leave out
+                        own = joint_of[tree.move_id[kid]][player]
+                        if own not in listed:
+                            listed.add(own)
+                            rows.append((own, 0, 0.0))
+                    for own, n, t in rows:
+                        moves.append(own)
+                        visits.append(n)
+                        total.append(t)
+                        total_sq.append(math.nan)  # a dump has no squared sums
+                start.append(len(moves))
+        return DecoupledTree(tree, JointMoves(tuple(self.own_ids), joint_of), flags, start, moves, visits, total,
+                             total_sq, None, 0)
 
     def _per_player(self, value: Any, where: tuple[int, ...], key: str) -> tuple[float, ...]:
         if isinstance(value, list):
@@ -201,7 +367,7 @@ class _Columns:
         for kids in self.kids:
             flat.extend(kids)
             start.append(len(flat))
-        moves = tuple(self.ids)
+        moves = tuple(key if isinstance(key, str) else joint_name(key) for key in self.ids)
         count = len(self.parent)
         has = lambda column: any(not math.isnan(x) for x in column)  # noqa: E731
         return Tree(
@@ -277,7 +443,8 @@ def _line_of(text: str, where: tuple[int, ...] | None) -> int:
 
 
 def write_tree_json(
-    tree: Tree, out: TextIO, *, c: float | None = None, rule: str | None = None, settings=None, selected=None
+    tree: Tree, out: TextIO, *, c: float | None = None, rule: str | None = None, settings=None, selected=None,
+    decoupled=None, header_extra: dict | None = None,
 ) -> None:
     """Write ``tree`` as a tree dump, one node per line, without recursion (trees can be deep).
 
@@ -288,6 +455,11 @@ def write_tree_json(
         rule: the header's rule name.
         settings: the rule's settings besides C (per-move values as objects).
         selected: ``node -> chosen child`` (or None) to write each node's ``"selected"`` move.
+        decoupled: a :class:`~mcts_core.simultaneous.decoupled.DecoupledTree` of ``tree``: its
+            simultaneous nodes are written with ``"simultaneous": true`` and ``"decoupled"``, their
+            children's moves as arrays, and (with ``selected`` and ``c``) the joint move the rule
+            picks there as ``"selected"``.
+        header_extra: more header keys (``"algorithm"``, ``"game"``).
     """
     header: dict[str, Any] = {"mcts_tree": 1, "players": tree.players, "ties": tree.ties}
     if c is not None:
@@ -296,20 +468,44 @@ def write_tree_json(
         header["rule"] = rule
     if settings:
         header["settings"] = {name: dict(value) if hasattr(value, "items") else value for name, value in settings.items()}
+    if header_extra:
+        header.update(header_extra)
+    joint_choice = None
+    if decoupled is not None and selected is not None and c is not None:
+        joint_choice = _joint_chooser(decoupled, rule, c, settings)
     out.write(json.dumps(header)[:-1] + ', "root":\n')
-    for piece in _node_pieces(tree, selected):
+    for piece in _node_pieces(tree, selected, decoupled, joint_choice):
         out.write(piece)
     out.write("}\n")
 
 
-def _node_pieces(tree: Tree, selected) -> Iterator[str]:
+def _joint_chooser(decoupled, rule: str | None, c: float, settings):
+    """``node -> the joint move the rule picks`` at simultaneous nodes (None where it cannot say)."""
+    from ..simultaneous.rules import JointScoring
+    from ..simultaneous.scoring import select_joint
+
+    scoring = JointScoring(rule or "ucb1", c, dict(settings or {}))
+
+    def choose(node: int):
+        try:
+            return select_joint(decoupled, node, scoring)
+        except ValueError:  # regret matching on a dump: no simulations to replay
+            return None
+
+    return choose
+
+
+def _node_pieces(tree: Tree, selected, decoupled=None, joint_choice=None) -> Iterator[str]:
     """The root NODE as JSON text, piece by piece, in depth-first order."""
     stack: list[tuple[int, int]] = [(ROOT, 0)]  # (node, how many of its children are written)
     while stack:
         node, done = stack.pop()
         kids = tree.children[node]
         if done == 0:
-            yield "  " * tree.depth[node] + json.dumps(_node_fields(tree, node, selected), ensure_ascii=False)[:-1]
+            fields = _node_fields(tree, node, selected)
+            if decoupled is not None:
+                _simultaneous_fields(decoupled, node, fields, joint_choice)
+            yield "  " * tree.depth[node] + json.dumps(fields, ensure_ascii=False)[:-1]
             if not len(kids):
                 yield "}"
                 continue
@@ -321,6 +517,25 @@ def _node_pieces(tree: Tree, selected) -> Iterator[str]:
             continue
         stack.append((node, done + 1))
         stack.append((kids[done], 0))
+
+
+def _simultaneous_fields(decoupled, node: int, fields: dict, joint_choice) -> None:
+    """A joint move as an array; a simultaneous node's flag, own-move lists and joint pick."""
+    joint = decoupled.joint_move(node)
+    if joint is not None:
+        fields["move"] = list(joint)
+    if not decoupled.is_simultaneous(node):
+        return
+    fields["simultaneous"] = True
+    fields["decoupled"] = [
+        [{"move": m.move, "visits": m.visits, "total": m.total} for m in decoupled.own_moves(node, player)]
+        for player in range(decoupled.players)
+    ]
+    fields.pop("selected", None)
+    if joint_choice is not None:
+        choice = joint_choice(node)
+        if choice is not None:
+            fields["selected"] = list(choice)
 
 
 def _node_fields(tree: Tree, node: int, selected) -> dict:

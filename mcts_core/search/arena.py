@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..numbers import is_valid_c, parse_c
 from ..selection import Scoring
 from .arena_games import GameResult, GameTask, game_tasks, play_all
-from .game_search import check_budget
+from .budget import check_budget
 from .games import load_game, play_moves
 
 if TYPE_CHECKING:

@@ -111,22 +111,43 @@ def play_all(tasks: list[GameTask], workers: int, finished: Callable[[GameResult
         return
     context = multiprocessing.get_context("spawn")  # fork is unsafe in a threaded host (Streamlit)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_interrupts)
-    try:
-        with _interrupts_ignored():  # workers start during the submits, and inherit SIG_IGN
-            pending: set[Future] = {pool.submit(play_game, task) for task in tasks}
-        while pending:
-            done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-            for future in done:
-                finished(future.result())
-            if should_stop is not None and should_stop():
-                return
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    with _interrupts_deferred() as interrupted:
+        try:
+            with _interrupts_ignored():  # workers start during the submits, and inherit SIG_IGN
+                pending: set[Future] = {pool.submit(play_game, task) for task in tasks}
+            while pending and not interrupted():
+                done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
+                for future in done:
+                    finished(future.result())
+                if should_stop is not None and should_stop():
+                    return
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if interrupted():
+            raise KeyboardInterrupt
 
 
 def _ignore_interrupts() -> None:
     """Workers leave Ctrl-C to the parent, which cancels the pool (no traceback from each worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[Callable[[], bool]]:
+    """Ctrl-C meanwhile only sets a flag, which the caller reads at safe points (main thread only).
+
+    A KeyboardInterrupt raised inside ``concurrent.futures.wait`` can leave a future's lock held,
+    and the pool's shutdown then waits forever.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    flag = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: flag.set())
+    try:
+        yield flag.is_set
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager

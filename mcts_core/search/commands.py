@@ -1,6 +1,11 @@
 """The ``search`` and ``arena`` commands of ``python -m mcts_core`` (arguments parsed by ``__main__``).
 
-* ``search`` writes the JSON Lines MCTS log to stdout as the search runs.
+* ``search`` writes the JSON Lines MCTS log to stdout as the search runs. With ``--algorithm duct``
+  or ``--algorithm smitsimax`` it searches a simultaneous-move game (``oshi_zumo``, ``goofspiel``,
+  ``matrix_rps``...) with decoupled UCT or Smitsimax and writes the simultaneous log
+  (:mod:`mcts_core.search.decoupled`); ``--rule`` may then also be ``regret_matching`` or
+  ``exp3`` (C is their exploration γ), and ``--moves`` a JSON array whose joint moves are arrays,
+  one move per player: ``--moves '[["Bid: 3", "Bid: 5"]]'``.
 * ``arena`` prints CSV with exactly the columns ``c,games,wins,draws,losses,score,low,high``, a
   header line first, one row per C in the order given. Finished C values are stored in the data
   folder (:func:`mcts_core.data_folder.data_folder`) unless ``--no-store``: a rerun with the same
@@ -26,6 +31,8 @@ CSV_COLUMNS = ("c", "games", "wins", "draws", "losses", "score", "low", "high")
 
 def run(arguments: argparse.Namespace) -> int:
     """Runs the ``search`` or ``arena`` command; returns the exit status."""
+    if arguments.command == "search" and getattr(arguments, "algorithm", "sequential") != "sequential":
+        return _run_simultaneous(arguments)
     try:
         from ..selection import Scoring
         from .games import parse_moves
@@ -102,4 +109,63 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     writer.writerow(CSV_COLUMNS)
     for row in rows:
         writer.writerow([getattr(row, column) for column in CSV_COLUMNS])
+    return 0
+
+
+def parse_joint_moves(text: str) -> list[Any]:
+    """``--moves`` for a simultaneous game: a JSON array whose joint moves are arrays (one move per
+    player, ids or names) and chance outcomes ids or names; or space-separated chance outcomes.
+
+    Raises:
+        ValueError: text that is none of these.
+    """
+    import json
+
+    text = text.strip()
+    if not text.startswith("["):
+        return [int(token) if token.isascii() and token.isdigit() else token for token in text.split()]
+    try:
+        moves = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"--moves: not a valid JSON array: {error.msg} (column {error.colno})") from None
+
+    def plain(value: Any) -> bool:
+        return isinstance(value, (int, str)) and not isinstance(value, bool)
+
+    if not isinstance(moves, list) or not all(
+        plain(move) or (isinstance(move, list) and all(plain(own) for own in move)) for move in moves
+    ):
+        raise ValueError("--moves: a JSON array of joint moves (arrays, one move per player) and chance outcomes")
+    return moves
+
+
+def _run_simultaneous(arguments: argparse.Namespace) -> int:
+    """``search --algorithm duct|smitsimax``: the simultaneous log on stdout."""
+    from ..simultaneous.rules import JointScoring
+    from .decoupled import search_simultaneous
+
+    def progress(done: int, total: int | None) -> None:
+        of = f"/{total:,}" if total is not None else ""
+        print(f"\rsearch: {done:,}{of} simulations", end="", file=sys.stderr, flush=True)
+
+    try:
+        moves = parse_joint_moves(arguments.moves)
+        scoring = JointScoring.of(arguments.rule or "ucb1", c=arguments.c)
+        search_simultaneous(
+            arguments.game, algorithm=arguments.algorithm, moves=moves, scoring=scoring,
+            simulations=arguments.simulations, seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
+            progress=progress if _progress_wanted(arguments) else None,
+        )
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        _stopped(arguments, "interrupted: the log holds the simulations written so far")
+        return INTERRUPTED
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    if _progress_wanted(arguments):
+        print(file=sys.stderr)
     return 0

@@ -31,7 +31,6 @@ import io
 import json
 import math
 import random
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
@@ -40,14 +39,12 @@ from ..adapters.openspiel import LOG_VERSION, child_names
 from ..selection import Scoring
 from ..selection.formulas import value_of
 from ..tree import CHANCE, ROOT, TERMINAL
+from .budget import SearchBudget, check_budget
 from .choosers import chooser_for
 from .games import load_game, play_moves
 from .live_tree import LiveTree
 
-MAX_SIMULATIONS = 1_000_000
-MAX_SECONDS = 600.0
 ROLLOUTS = ("random",)
-PROGRESS_INTERVAL = 0.1  # seconds between progress calls
 
 
 @dataclass(frozen=True)
@@ -148,22 +145,6 @@ def search(
     return result if out is not None else replace(result, log=sink.getvalue())
 
 
-def check_budget(simulations: int | None, seconds: float | None) -> None:
-    """Raises ValueError unless the budget is 1..1,000,000 simulations and/or 0 < seconds <= 600."""
-    if simulations is None and seconds is None:
-        raise ValueError("give a budget: a number of simulations, a number of seconds, or both")
-    if simulations is not None:
-        if isinstance(simulations, bool) or not isinstance(simulations, int):
-            raise ValueError(f"simulations must be a whole number, got {simulations!r}")
-        if not 1 <= simulations <= MAX_SIMULATIONS:
-            raise ValueError(f"simulations must be from 1 to {MAX_SIMULATIONS:,}, got {simulations:,}")
-    if seconds is not None:
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or math.isnan(seconds):
-            raise ValueError(f"seconds must be a number, got {seconds!r}")
-        if not 0 < seconds <= MAX_SECONDS:
-            raise ValueError(f"seconds must be more than 0 and at most {MAX_SECONDS:g} (10 minutes), got {seconds:g}")
-
-
 def search_state(
     state: Any,
     *,
@@ -196,14 +177,10 @@ def search_state(
         write.header(players, scoring)
     _expand(tree, ROOT, state, [], write, priors)
 
-    start = time.perf_counter()
-    deadline = start + seconds if seconds is not None else math.inf
-    limit = simulations if simulations is not None else MAX_SIMULATIONS
-    next_report = start + PROGRESS_INTERVAL
+    budget = SearchBudget(simulations, seconds, progress, should_stop)
     children, visits, flags, odds = tree.children, tree.visits, tree.flags, tree.odds
     action, move = tree.action, tree.move
-    done, stopped = 0, False
-    while done < limit:
+    while budget.more():
         working = state.clone()
         node, path, names = ROOT, [ROOT], []
         while not flags[node] & TERMINAL:
@@ -222,19 +199,10 @@ def search_state(
         tree.backpropagate(path, returns)
         if write is not None:
             write.simulation(names, returns)
-        done += 1
-        now = time.perf_counter()
-        if now >= deadline:
+        if budget.spent():
             break
-        if should_stop is not None and should_stop():
-            stopped = True
-            break
-        if progress is not None and now >= next_report:
-            progress(done, simulations)
-            next_report = now + PROGRESS_INTERVAL
-    elapsed = time.perf_counter() - start
-    if progress is not None:
-        progress(done, simulations)
+    elapsed = budget.finish()
+    done, stopped = budget.done, budget.stopped
     return _result(tree, done, elapsed, stopped)
 
 

@@ -121,16 +121,9 @@ SHARE = "share"  # the term of a chance node's outcome: its share of the node's 
 OUTCOME = "outcome"  # the term of a child with a proven value
 
 
-@dataclass(frozen=True)
-class ChildScore:
-    """One child's statistics and terms under a rule; ``rank`` 1 is the child selection picks."""
-
-    node: int
-    move: str
-    visits: int
-    total: float
-    terms: Terms
-    rank: int
+class Ranked:
+    """What any scored choice offers, from the ``terms`` and ``rank`` (1: the one picked) its
+    dataclass declares."""
 
     @property
     def value(self) -> float:
@@ -142,18 +135,30 @@ class ChildScore:
 
     @property
     def random(self) -> bool:
-        """True when the choice at this child's parent is a random draw (under a sample threshold)."""
+        """True when the choice is a random draw (a sample threshold, regret matching, EXP3)."""
         return PROBABILITY in self.terms
+
+    @property
+    def probability(self) -> float:
+        """The chance the choice falls here: the drawn probability, or 1 / 0 when deterministic."""
+        return self.terms.get(PROBABILITY, 1.0 if self.selected else 0.0)
+
+
+@dataclass(frozen=True)
+class ChildScore(Ranked):
+    """One child's statistics and terms under a rule; ``rank`` 1 is the child selection picks."""
+
+    node: int
+    move: str
+    visits: int
+    total: float
+    terms: Terms
+    rank: int
 
     @property
     def sampled(self) -> bool:
         """True when this child is an outcome of a chance node (the path follows the most visited)."""
         return SHARE in self.terms
-
-    @property
-    def probability(self) -> float:
-        """The chance selection picks this child: the drawn probability, or 1 / 0 when deterministic."""
-        return self.terms.get(PROBABILITY, 1.0 if self.selected else 0.0)
 
 
 def siblings_of(tree: Tree, node: int) -> Siblings:

@@ -19,10 +19,10 @@ pytestmark = pytest.mark.browser
 SIZES = {"1366x768": (1366, 768), "1920x1080": (1920, 1080)}
 OVERFLOW = """() => {
     const main = document.querySelector('[data-testid="stMain"]');
-    // A label is cut when its text (the <p> inside the button) is wider than the room it has.
+    // A label is cut when its text (any element inside the button) is wider than the room it has.
     const cut = [...document.querySelectorAll('[data-testid="stMain"] button')]
         .filter(b => b.offsetParent !== null)
-        .filter(b => [b, ...b.querySelectorAll('p, span')].some(e => e.scrollWidth > e.clientWidth + 1))
+        .filter(b => [b, ...b.querySelectorAll('*')].some(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1))
         .map(b => b.innerText.trim());
     return {scroll: main.scrollWidth - main.clientWidth, cut};
 }"""
@@ -70,3 +70,30 @@ def test_the_classroom_presentation_view_fits_a_projector(page, app_url, output_
     # The reveal table's UCB1 column is on screen, not cut off at the right edge.
     ucb1 = page.locator('[data-testid="stTable"] th', has_text="UCB1")
     expect(ucb1).to_be_in_viewport()
+
+
+def test_the_selected_row_reads_well_in_the_dark_theme(page, dark_app_url, output_dir):
+    """Pixels of the children table as the browser paints it (the grid is a canvas, not DOM)."""
+    import io
+
+    from PIL import Image
+
+    from tests.test_colours import contrast
+
+    page.set_viewport_size({"width": 1366, "height": 768})
+    open_app(page, dark_app_url)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    expect(grid).to_be_visible(timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    page.wait_for_timeout(300)
+    shot = Image.open(io.BytesIO(grid.screenshot())).convert("RGB")
+    # The first data row (the selected child): the band under the header row.
+    row_height = shot.height // 3  # the statement example's root has two children: header + 2 rows
+    band = shot.crop((0, row_height + 4, shot.width, 2 * row_height - 4))
+    colours = band.getcolors(band.width * band.height)
+    background = max(colours)[1]
+    hex_of = "#{:02x}{:02x}{:02x}".format
+    text = max((colour for _, colour in colours), key=lambda colour: contrast(hex_of(*colour), hex_of(*background)))
+    assert contrast(hex_of(*background), hex_of(*text)) >= 4.5, (background, text)
+    assert background[0] > 2 * background[1]  # it is the red selected row, not the plain grid
+    shot.save(output_dir / "dark_selected_row.png")

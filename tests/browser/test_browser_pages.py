@@ -27,7 +27,7 @@ def test_page_loads_cleanly(page, app_url, output_dir, stem):
     expect(main).to_be_visible()
     # Something page-specific was drawn (not just the sidebar) and the URL stayed on the page.
     expect(main.locator('[data-testid="stElementContainer"]').first).to_be_visible()
-    assert page.url.rstrip("/").endswith(f"/{stem}")
+    assert page.url.split("?")[0].rstrip("/").endswith(f"/{stem}")  # the query holds the view
     # Pictures draw after the run: the tree view into an <svg>, Vega-Lite into a canvas or svg.
     for picture in page.locator(GRAPH).all():
         expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
@@ -61,3 +61,16 @@ def test_the_menu_lists_exactly_the_registered_pages_and_no_helper_is_a_route(pa
     page.goto(app_url.rstrip("/") + "/markdown")
     expect(page.locator('[data-testid="stSidebarNavLink"]')).to_have_count(len(PAGES))
     expect(page.get_by_text("Page not found")).to_be_visible(timeout=LOAD_TIMEOUT)
+
+
+def test_no_page_loads_anything_from_another_origin(page, app_url):
+    """What lets a deployment's Content-Security-Policy say default-src 'self' (README)."""
+    origin = app_url.rstrip("/")
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    for spec in PAGES:
+        open_app(page, app_url, f"/{spec.url_path}")
+        for picture in page.locator(GRAPH).all():
+            expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
+    foreign = sorted({url for url in requests if not url.startswith((origin, "data:", "blob:"))})
+    assert requests and foreign == [], foreign

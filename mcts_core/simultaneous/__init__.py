@@ -1,0 +1,80 @@
+"""Simultaneous moves: decoupled trees (DUCT), Smitsimax trees, selection per player, matrix games.
+
+A log or dump with joint moves (one move per player, ``["R", "P"]``) reads into a joint tree, an
+ordinary :class:`~mcts_core.tree.Tree` whose moves are joint (``R|P``), plus what only a
+simultaneous node has: each player's own moves with their visits and totals from that player's
+view (:class:`DecoupledTree`). From the same log, :func:`smitsimax_trees` gives one tree per player
+over its own moves. Selection scores each player's own moves with any registered rule, or with
+regret matching or EXP3 (:data:`SIMULTANEOUS_RULES`); the joint choice is the tuple of the players'
+choices. :func:`exploitability` measures a strategy profile of a matrix game exactly.
+
+This package never imports the format readers at import time (they import it).
+"""
+
+from .decoupled import DecoupledTree, OwnMove, build_decoupled
+from .joint import ALGORITHMS, JointMoves, SimultaneousFact, SimultaneousLog, joint_name
+from .matrix import Exploitability, MatrixGame, exploitability, game_value, matrix_game
+from .names import own_move_names
+from .reading import SimultaneousInput, simultaneous_input
+from .rules import (
+    ALL_RULES,
+    EXP3,
+    REGRET_MATCHING,
+    SIMULTANEOUS_RULES,
+    JointScoring,
+    RegretState,
+    SimultaneousRule,
+    sampling,
+    update,
+)
+from .scoring import (
+    JointStep,
+    OwnScore,
+    own_terms,
+    replay,
+    score_own_moves,
+    select_joint,
+    selected_path,
+    sequential_choice,
+    strategy,
+)
+from .smitsimax import project, smitsimax_trees
+
+__all__ = [
+    "ALGORITHMS",
+    "ALL_RULES",
+    "EXP3",
+    "REGRET_MATCHING",
+    "SIMULTANEOUS_RULES",
+    "DecoupledTree",
+    "Exploitability",
+    "JointMoves",
+    "JointScoring",
+    "JointStep",
+    "MatrixGame",
+    "OwnMove",
+    "OwnScore",
+    "RegretState",
+    "SimultaneousFact",
+    "SimultaneousInput",
+    "SimultaneousLog",
+    "SimultaneousRule",
+    "build_decoupled",
+    "exploitability",
+    "game_value",
+    "joint_name",
+    "matrix_game",
+    "own_move_names",
+    "own_terms",
+    "project",
+    "replay",
+    "sampling",
+    "score_own_moves",
+    "select_joint",
+    "selected_path",
+    "sequential_choice",
+    "simultaneous_input",
+    "smitsimax_trees",
+    "strategy",
+    "update",
+]

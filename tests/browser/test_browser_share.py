@@ -1,0 +1,201 @@
+"""State that survives and travels, in a real chromium: reload, back, a copied link, a restart, Recent, and
+a log whose moves are markdown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from .browser_support import (
+    GRAPH,
+    LOAD_TIMEOUT,
+    metric_value,
+    open_app,
+    set_text_area,
+    wait_for_graph,
+    wait_idle,
+    wait_rendered,
+)
+from .server import REPO, start_streamlit, stop_streamlit
+
+TEXT = "ab 9\nac 2\nb 4\nbc 7\nca 1\nab 3\n"  # no header: C comes from the page
+EXACT_C = ".st-key-c_exact input"
+INSPECT = ".st-key-inspect input"
+
+
+def set_exact_c(page, value: str) -> None:
+    """Type C and wait until the page has published it (the run may start a moment after Enter)."""
+    box = page.locator(EXACT_C)
+    box.fill(value)
+    box.press("Enter")
+    page.wait_for_function("c => new URLSearchParams(location.search).get('c') === c", arg=repr(float(value)))
+    wait_idle(page)
+
+
+def choose(page, key: str, option: str) -> None:
+    """Pick a selectbox option: type it (the menu filters as one types), then click it."""
+    box = page.locator(f".st-key-{key} input[role=combobox]")
+    box.click()
+    box.press("Control+a")
+    box.press_sequentially(option, delay=20)
+    page.get_by_role("option", name=option).first.click()
+    wait_idle(page)
+
+
+def click_node(page, moves: list[str]) -> None:
+    page.locator(f"{GRAPH} svg g.node[data-path='{json.dumps(moves, separators=(',', ':'))}']").click()
+    expect(page.locator(INSPECT)).to_have_value("".join(moves))
+    wait_idle(page)
+
+
+def copied_link(page) -> str:
+    """The link the Share button offers (what "Copy" on it gives)."""
+    page.get_by_role("button", name="Share").first.click()
+    code = page.locator('[data-testid="stPopoverBody"] [data-testid="stCode"] code')
+    expect(code).to_contain_text("input=")
+    link = code.inner_text().strip()
+    page.keyboard.press("Escape")
+    return link
+
+
+def view_on_screen(page) -> dict:
+    wait_for_graph(page)
+    return {
+        "text": page.locator(".st-key-playouts textarea").input_value(),
+        "c": page.locator(EXACT_C).input_value(),
+        "rule": page.locator(".st-key-rule input[role=combobox]").input_value(),
+        "node": page.locator(INSPECT).input_value(),
+        "path": metric_value(page, "Selected path").inner_text(),
+    }
+
+
+def prepare(page, app_url) -> dict:
+    open_app(page, app_url)
+    wait_for_graph(page)
+    set_text_area(page, TEXT)
+    expect(metric_value(page, "Playouts")).to_have_text("6")
+    wait_idle(page)
+    set_exact_c(page, "2.5")
+    choose(page, "rule", "UCB1-Tuned")
+    click_node(page, ["a"])
+    view = view_on_screen(page)
+    assert view["c"] == "2.5" and view["rule"] == "UCB1-Tuned" and view["node"] == "a" and view["text"] == TEXT
+    return view
+
+
+def test_a_reload_and_a_copied_link_in_another_browser_show_the_same_view(page, app_url, browser):
+    view = prepare(page, app_url)
+    link = copied_link(page)
+    assert link.startswith(app_url) and "c=2.5" in link and "rule=ucb1_tuned" in link
+
+    page.reload()
+    wait_idle(page)
+    wait_rendered(page)
+    assert view_on_screen(page) == view
+
+    other = browser.new_context(viewport={"width": 1400, "height": 1000})  # no cookies, no storage
+    try:
+        fresh = other.new_page()
+        fresh.goto(link)
+        wait_idle(fresh)
+        assert view_on_screen(fresh) == view
+    finally:
+        other.close()
+
+
+def test_the_back_button_steps_back_through_c_changes(page, app_url):
+    open_app(page, app_url)
+    wait_for_graph(page)
+    set_exact_c(page, "2.5")
+    set_exact_c(page, "7")
+    page.go_back()
+    page.wait_for_function("() => location.search.includes('c=2.5')")
+    expect(page.locator(EXACT_C)).to_have_value("2.5", timeout=LOAD_TIMEOUT)
+    page.go_forward()
+    expect(page.locator(EXACT_C)).to_have_value("7.0", timeout=LOAD_TIMEOUT)
+
+
+def test_links_keep_working_after_the_server_restarts(page, tmp_path):
+    process, url = start_streamlit(Path("app.py"), tmp_path / "first.log", cwd=REPO)
+    try:
+        view = prepare(page, url)
+        link = copied_link(page)
+    finally:
+        stop_streamlit(process)
+    process, new_url = start_streamlit(Path("app.py"), tmp_path / "second.log", cwd=REPO)  # same data folder
+    try:
+        page.goto(link.replace(url, new_url))
+        wait_idle(page)
+        assert view_on_screen(page) == view
+    finally:
+        stop_streamlit(process)
+
+
+def test_recent_reopens_an_earlier_upload_in_this_browser_only(page, app_url, browser, tmp_path):
+    open_app(page, app_url)
+    wait_for_graph(page)
+    demo = tmp_path / "demo.txt"
+    demo.write_text(TEXT + "# only this test uploads this\n")  # new content: not in the server's cache
+    page.locator('.st-key-upload input[type="file"]').set_input_files(demo)
+    wait_idle(page)
+    expect(metric_value(page, "Playouts")).to_have_text("6")
+    page.locator('.st-key-upload [data-testid="stFileChipDeleteBtn"] button').click()  # back to the text box
+    wait_idle(page)
+    expect(metric_value(page, "Playouts")).not_to_have_text("6")
+
+    choose(page, "recent_choice", "uploaded file demo.txt")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    expect(sidebar.get_by_text("Using the recent input uploaded file demo.txt")).to_be_visible()
+    expect(metric_value(page, "Playouts")).to_have_text("6")
+
+    other = browser.new_context()  # another browser's list is its own
+    try:
+        fresh = other.new_page()
+        open_app(fresh, app_url)
+        wait_for_graph(fresh)
+        expect(fresh.locator(".st-key-recent_choice")).to_have_count(0)
+    finally:
+        other.close()
+
+
+MARKER = "from-log"
+HOSTILE_MOVES = [
+    f"![p](http://127.0.0.1:9/{MARKER}-image.png)",
+    f"[link](http://127.0.0.1:9/{MARKER}-link)",
+    f"<img/src=http://127.0.0.1:9/{MARKER}-raw.png>",
+    f"$\\href{{http://127.0.0.1:9/{MARKER}-katex}}{{k}}$",
+    ":red[coloured]",
+]
+
+
+def test_moves_written_as_markdown_stay_text_on_every_page(page, app_url, tmp_path):
+    records = [{"path": [move, other], "score": 3 + i - j}
+               for i, move in enumerate(HOSTILE_MOVES) for j, other in enumerate(HOSTILE_MOVES[:2])]
+    log = tmp_path / "hostile.jsonl"
+    log.write_text("\n".join([json.dumps({"mcts_log": 1, "c": 0.5}), *map(json.dumps, records)]) + "\n")
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    open_app(page, app_url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    wait_idle(page)
+    wait_for_graph(page)
+    for title in ("Explorer", "C sweep", "Compare", "Playback", "Classroom"):
+        page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
+        wait_idle(page)
+        wait_rendered(page)
+        expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+        planted = page.evaluate(
+            """marker => [...document.querySelectorAll('img, a, image, [src], [href]')]
+                .map(e => e.getAttribute('src') || e.getAttribute('href') || '')
+                .filter(url => url.includes(marker))""",
+            MARKER,
+        )
+        assert planted == [], f"{title}: the log's markdown became elements: {planted}"
+        assert not page.locator(".katex, [data-testid='stMarkdownColoredText']").filter(has_text="coloured").count()
+    assert not [url for url in requests if MARKER in url], "the page fetched a URL written in the log"
+    # The moves are shown, literally: the Sweep's path metric names the first one as typed.
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="C sweep").click()
+    wait_idle(page)
+    expect(metric_value(page, "UCB1 path at this C")).to_contain_text("127.0.0.1:9/" + MARKER)

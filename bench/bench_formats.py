@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_core import make_text  # noqa: E402
-from mcts_core.formats.tree_json import write_tree_json  # noqa: E402
+from mcts_core.formats.tree_json_writer import write_tree_json  # noqa: E402
 from mcts_core.loading import read_input  # noqa: E402
 
 

@@ -183,7 +183,7 @@ def _simultaneous(arguments: argparse.Namespace, read) -> int:
     except (TypeError, ValueError) as error:
         raise ParseError(1, str(error)) from None
     if arguments.command == "tree":
-        from .formats.tree_json import write_tree_json
+        from .formats.tree_json_writer import write_tree_json
 
         write_tree_json(
             read.tree, sys.stdout, c=c, rule=rule, settings=settings, decoupled=simultaneous.decoupled,
@@ -254,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         from .selection import select_child, selected_nodes
 
         if arguments.command == "tree":
-            from .formats.tree_json import write_tree_json
+            from .formats.tree_json_writer import write_tree_json
 
             write_tree_json(
                 read.tree, sys.stdout, c=scoring.c, rule=scoring.rule, settings=scoring.settings,

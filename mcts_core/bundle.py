@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .formats.common import ParseError
-from .formats.tree_json import write_tree_json
+from .formats.tree_json_writer import write_tree_json
 from .loading import LOG, TREE, Input
 from .selection import Scoring, score_children, select_child, selected_nodes
 from .tree import ROOT

@@ -13,8 +13,10 @@ import pytest
 
 from mcts_core import ParseError
 from mcts_core.formats import log as log_module
+from mcts_core.formats.log_columns import read_log_columns
 from mcts_core.formats.log import parse_log, read_log
-from mcts_core.formats.tree_json import parse_tree_json, write_tree_json
+from mcts_core.formats.tree_json import parse_tree_json
+from mcts_core.formats.tree_json_writer import write_tree_json
 from mcts_core.loading import read_input
 
 HEADER = {"mcts_log": 1, "players": 2, "ties": "first", "c": 1.4}
@@ -109,8 +111,8 @@ def test_the_arrow_reader_gives_the_line_readers_joint_log():
     text = big_joint_log(random.Random(3), 3000)
     assert len(text) > log_module.ARROW_THRESHOLD
     lines = text.splitlines()
-    fast = log_module._read_with_arrow_joint(text, 2_000_000)
-    reader = log_module._Reader(log_module._header(lines[0], 1), 2_000_000)
+    fast = read_log_columns(text, 2_000_000)
+    reader = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000)
     slow = reader.read(lines, 1)
     assert fast is not None and fast[0] == slow
     assert fast[1].joint == reader.simultaneous.joint
@@ -123,8 +125,8 @@ def test_the_arrow_reader_numbers_joint_moves_as_the_line_reader_however_many_th
                 "returns": [1, 0, -1]} for _ in range(1500)]
     text = log(*records, header={"mcts_log": 1, "players": 3})
     lines = text.splitlines()
-    fast = log_module._read_with_arrow_joint(text, 2_000_000)
-    reader = log_module._Reader(log_module._header(lines[0], 1), 2_000_000)
+    fast = read_log_columns(text, 2_000_000)
+    reader = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000)
     assert fast is not None and fast[0] == reader.read(lines, 1) and fast[1].joint == reader.simultaneous.joint
 
 
@@ -134,7 +136,7 @@ def test_the_arrow_reader_steps_aside_for_a_bad_joint_log_and_the_line_reader_na
     lines = big_joint_log(random.Random(5), 2000).splitlines()
     lines.insert(1000, broken)
     text = "\n".join(lines) + "\n"
-    assert log_module._read_with_arrow_joint(text, 2_000_000) is None
+    assert read_log_columns(text, 2_000_000) is None
     with pytest.raises(ParseError) as caught:
         read_log(text)
     assert caught.value.line == 1001

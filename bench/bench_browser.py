@@ -1,253 +1,883 @@
-"""Browser benchmarks in Debian's chromium: slider round trip vs a bare app, and upload-to-tree time.
+"""Browser benchmarks of the Explorer in Debian's chromium: tree clicks, C changes, big drawings.
 
-1. Slider round trip: focus the C slider, press ArrowRight, time (in the page, performance.now(),
-   from a MutationObserver) from the keydown to the first DOM update after which the main area's
-   text differs from before the key (the C-dependent caption/metric/table) and Streamlit's script
-   state is ``notRunning``. It does not include the browser's graphviz re-layout of the SVG. Our app (statement example, then a 20k-playout upload) and a bare
-   one-slider app written to a temp dir are measured in the same run, interleaved.
-   Target: our app at most 1.5x the bare app's median.
-2. Upload to tree: ``set_input_files`` on the uploader with a 20k-playout log (target < 3 s) and a
-   200k-playout log, until the Playouts metric shows the count and the capped tree is drawn
-   (a "+k more" fold node is in the SVG); then check that the slider still works at 200k.
+Every time is taken in the page (``performance.now()``, MutationObservers on the document and on
+the tree picture's shadow root), so Playwright's own latency is not in it. A trip starts at the
+user's event (captured on ``document``: the ``pointerup`` of a click, the ``keydown`` of a key)
+and is "shown" at the first DOM mutation after which the expected state holds; "painted" is one
+frame later (``requestAnimationFrame`` then ``setTimeout 0``: after that frame's style, layout
+and paint). An init script taps the page's WebSocket (arrival time and size of every message,
+decompressed), a ``long-animation-frame`` observer records frames over 50 ms (script, forced
+layout, style+layout), and a ``sitecustomize`` on our server's PYTHONPATH (written by this script,
+not app code) logs each script run's wall time and its post-run ``gc.collect`` (``--cprofile``:
+cProfile of runs over 100 ms).
 
-    python bench/bench_browser.py [--rounds 15] [--uploads 3]
+1. Click a node of the picture (``div.tv-root`` ... ``g.node[data-path]``) -> the children table
+   (``[data-testid="stDataFrame"] table[role=grid]``) lists that node's children (their visit
+   counts, from the tree built here). Alternates between two drawn nodes. Target <= 1 s.
+2. A C change -> the red path in the picture is the expected one (the set of ``g.node.tv-path``).
+   C is typed (``.st-key-c_exact input`` + Enter) on the slider's step grid just below a UCB1
+   breakpoint, then ArrowRight on ``.st-key-c input[type=range]`` crosses it, and so on. Trips
+   whose drawing the page has not shown before (a new graphviz layout) are reported apart
+   ("fresh"); when the path leaves the budget's drawn set the layout changes with the path.
+   Target <= 0.5 s.
+3. Slider round trip, ours vs a bare one-slider app (``st.slider`` + ``st.metric``), interleaved
+   trip by trip in the same run: ArrowRight -> the script state is ``notRunning`` and the main
+   area, outside the C slider, shows the new C (our caption "at C = ...", the bare app's metric).
+   ``--variant`` adds our app with other server options (an A/B). Target ours <= 1.5x bare.
+4. Node budget (``.st-key-budget input``, in the "Drawing limits" expander) set to 1500 on a
+   200k-playout upload: Enter -> a new SVG is in the picture and painted. Repeats use 1499, 1498,
+   ... (a new drawing each: the layout cache is keyed by the drawn set). Target <= 1.5 s.
+5. The same at budget 5000 (the input's maximum), 4999, ... and at the ``--ladder`` budgets, on
+   the 200k and a 2,000,000-playout upload: is 5000 drawn "in seconds"?
 
-Not a timed test: results go to bench/RESULTS.md by hand.
+Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
+one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the
+5000-node SVG alone (parse, import, layout, the viewer's JSON.parse of every ``data-path``).
+
+    python bench/bench_browser.py [--rounds 15] [--clicks 10] [--c-trips 6] [--repeats 3]
+        [--ladder 1000,2500,3500] [--no-2m | --no-big] [--variant runner.postScriptGC=false]
+
+MCTS_EXPLORER_DATA points to a temp dir, so the repository's data/ is not touched.
+Not a timed test: results go to bench/RESULTS_browser.md by hand.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import json
+import math
+import os
+import re
 import statistics
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page, expect, sync_playwright
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, selected_nodes  # noqa: E402
+from mcts_core.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE  # noqa: E402
+from mcts_core.picture import node_infos, path_json, tag_svg  # noqa: E402
+from mcts_core.render import drawn_nodes, fits_top_down, render_tree, visible_nodes  # noqa: E402
+from mcts_core.sweep import sweep  # noqa: E402
+from tests.browser.browser_support import (  # noqa: E402
+    GRAPH,
+    eventually,
+    SLIDER,
+    open_app,
+    playout_file,
+    red_nodes,
+    wait_for_graph,
+    wait_idle,
+)
 from tests.browser.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
+
+EXACT = ".st-key-c_exact input"
+BUDGET = ".st-key-budget input"
 
 BARE_APP = '''\
 import streamlit as st
 
-c = st.sidebar.slider("C", 0.0, 10.0, 1.0, step=0.01, key="c")  # in the sidebar, like ours
+c = st.slider("C", 0.0, 10.0, 1.0, step=0.01, key="c")  # in the page body, like ours
 st.metric("C", f"{c:.2f}")
 '''
 
+# Before any page script: time-stamp every WebSocket message as it arrives (before Streamlit sees it).
+WS_TAP = """(() => {
+    const Native = window.WebSocket;
+    window.__ws = [];
+    window.WebSocket = class extends Native {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener('message', (event) => {
+                const d = event.data;
+                window.__ws.push([performance.now(), d.byteLength ?? d.size ?? d.length ?? 0]);
+            });
+        }
+    };
+})();"""
+
 RECORDER = """() => {
     const app = document.querySelector('[data-testid="stApp"]');
-    const main = () => document.querySelector('[data-testid="stMain"]').textContent;
     window.__states = [];
-    window.__trip = null;
-    document.addEventListener('keydown', () => {
-        window.__trip = {start: performance.now(), before: main(), done: null};
-    }, true);
     new MutationObserver(() => {
         window.__states.push([performance.now(), app.getAttribute('data-test-script-state')]);
     }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-    // A rerun is over when the page text differs from before the key and the script is not running.
-    // (A fast rerun's running/notRunning can be coalesced into one React commit: no state mutation.)
-    new MutationObserver(() => {
-        const trip = window.__trip;
-        if (trip === null || trip.done !== null) return;
-        if (app.getAttribute('data-test-script-state') === 'notRunning' && main() !== trip.before) {
-            trip.done = performance.now();
+    window.__loaf = [];
+    try {
+        new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) window.__loaf.push({
+                start: e.startTime, end: e.startTime + e.duration, styleStart: e.styleAndLayoutStart,
+                scripts: e.scripts.map((s) => ({invoker: s.invoker, duration: s.duration,
+                                                forced: s.forcedStyleAndLayoutDuration})),
+            });
+        }).observe({type: 'long-animation-frame'});
+    } catch (error) { window.__loaf = null; }
+    const shadow = () => {
+        for (const host of document.querySelectorAll('.stBidiComponent, .stBidiComponent *')) {
+            if (host.shadowRoot && host.shadowRoot.querySelector('.tv-root')) return host.shadowRoot;
         }
-    }).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
-}"""
-
-# Milliseconds from `since` to the first notRunning that follows a running state (null if none seen).
-RERUN_DONE = """(since) => {
-    let running = false;
-    for (const [t, state] of window.__states) {
-        if (t < since) continue;
-        if (state === 'running') running = true;
-        else if (running && state === 'notRunning') return t - since;
+        return null;
+    };
+    window.__tree = shadow;
+    const svgOf = () => shadow()?.querySelector('.tv-viewport > svg') ?? null;
+    // The main area's text without the C slider's own (its thumb shows the new value at once).
+    const textOutsideC = () => {
+        const main = document.querySelector('[data-testid="stMain"]');
+        const c = main.querySelector('.st-key-c');
+        return c ? main.textContent.replace(c.textContent, '') : main.textContent;
+    };
+    const redKey = () => {
+        const root = shadow();
+        if (!root) return null;
+        return [...root.querySelectorAll('svg g.node.tv-path')].map((n) => n.getAttribute('data-path')).sort().join('|');
+    };
+    // The children table's visit counts, sorted (glide-data-grid's accessible table).
+    const visits = () => {
+        const grid = document.querySelector('[data-testid="stDataFrame"] table[role=grid]');
+        if (!grid) return null;
+        const heads = [...grid.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+        const i = heads.indexOf('visits');
+        if (i < 0) return null;
+        return [...grid.querySelectorAll('tbody tr')]
+            .map((tr) => Number(tr.querySelectorAll('td')[i]?.textContent.replace(/[^0-9.]/g, '')))
+            .sort((a, b) => a - b).join(',');
+    };
+    const metrics = () => [...document.querySelectorAll('[data-testid="stMetricValue"]')].map((e) => e.textContent.trim());
+    const CONDITIONS = {
+        // The run is over and the page shows the new C outside the slider (a caption, a metric).
+        rerun: (t) => app.getAttribute('data-test-script-state') === 'notRunning' && textOutsideC().includes(t.expected),
+        table: (t) => visits() === t.expected,
+        red: (t) => redKey() === t.expected,
+        layout: (t) => {
+            const svg = svgOf();
+            return svg !== null && svg !== window.__beforeSvg && (t.expected === null || metrics().includes(t.expected));
+        },
+    };
+    const BEFORE = {rerun: textOutsideC, table: visits, red: redKey, layout: () => null};
+    let watcher = null;
+    const check = () => {
+        const t = window.__trip;
+        if (!t || t.start === null || t.done !== null) return;
+        if (!CONDITIONS[t.kind](t)) return;
+        t.done = performance.now();
+        requestAnimationFrame(() => setTimeout(() => { t.painted = performance.now(); }, 0));
+    };
+    window.__arm = (kind, trigger, expected) => {
+        window.__beforeSvg = svgOf();
+        window.__trip = {kind, trigger, expected, before: BEFORE[kind](), done: null, painted: null,
+                         start: trigger === 'now' ? performance.now() : null};
+        watcher?.disconnect();
+        const root = shadow();
+        if (root) {
+            watcher = new MutationObserver(check);
+            watcher.observe(root, {subtree: true, childList: true, attributes: true});
+        }
+    };
+    for (const type of ['keydown', 'pointerup']) {
+        document.addEventListener(type, () => {
+            const t = window.__trip;
+            if (t && t.start === null && t.trigger === type) t.start = performance.now();
+        }, true);
     }
-    return null;
+    new MutationObserver(check).observe(document.body, {subtree: true, childList: true, attributes: true, characterData: true});
+    setInterval(check, 10);  // fallback (e.g. a picture remounted in a new shadow root); observers are exact
 }"""
 
+# What happened between the trip's start and its paint: script run, websocket, long frames.
+TRIP_REPORT = """() => {
+    const t = window.__trip;
+    const end = t.painted;
+    let running = null, finished = null;
+    for (const [time, state] of window.__states) {
+        if (time < t.start) continue;
+        if (state === 'running' && running === null) running = time;
+        else if (state === 'notRunning' && running !== null && finished === null) finished = time;
+    }
+    const messages = window.__ws.filter(([time]) => time >= t.start && time <= end);
+    let biggest = [null, 0];
+    for (const m of messages) if (m[1] > biggest[1]) biggest = m;
+    const loaf = {frames: 0, total: 0, script: 0, forced: 0, style: 0, invokers: {}};
+    for (const f of window.__loaf || []) {
+        if (f.end < t.start || f.start > end) continue;
+        loaf.frames += 1;
+        loaf.total += f.end - f.start;
+        if (f.styleStart > 0) loaf.style += f.end - f.styleStart;
+        for (const s of f.scripts) {
+            loaf.script += s.duration;
+            loaf.forced += s.forced;
+            loaf.invokers[s.invoker] = (loaf.invokers[s.invoker] || 0) + s.duration;
+        }
+    }
+    const nodes = window.__tree()?.querySelectorAll('.tv-viewport > svg g.node[data-path]').length ?? 0;
+    return {
+        shown: t.done - t.start, painted: end - t.start,
+        to_running: running === null ? null : running - t.start,
+        run: running === null || finished === null ? null : finished - running,
+        ws_messages: messages.length, ws_bytes: messages.reduce((sum, m) => sum + m[1], 0),
+        biggest_at: biggest[0] === null ? null : biggest[0] - t.start, biggest_bytes: biggest[1],
+        top_messages: messages.map((m) => m[1]).sort((a, b) => b - a).slice(0, 3),
+        loaf: window.__loaf === null ? null : loaf, nodes,
+        layout_changed: window.__tree()?.querySelector('.tv-viewport > svg') !== window.__beforeSvg,
+    };
+}"""
 
-def playout_file(path: Path, count: int, *, seed: int) -> Path:
-    """Header-less random playouts: words of 1..49 moves over abcdefgh, decimal scores."""
-    rng = random.Random(seed)
-    with path.open("w") as out:
-        for _ in range(count):
-            out.write(f"{''.join(rng.choices('abcdefgh', k=rng.randint(1, 49)))} {rng.uniform(0, 100):.3f}\n")
-    return path
+# The drawn SVG alone, in the light DOM at the picture's size: what each step of showing it costs.
+SVG_PROFILE = """async () => {
+    const svg = window.__tree().querySelector('.tv-viewport > svg');
+    const text = new XMLSerializer().serializeToString(svg);
+    const t0 = performance.now();
+    const parsed = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const t1 = performance.now();
+    const el = document.importNode(parsed.documentElement, true);
+    const t2 = performance.now();
+    const box = document.createElement('div');
+    box.style.cssText = 'position:fixed;left:0;top:0;width:800px;height:560px;overflow:hidden;z-index:-1';
+    el.setAttribute('width', '100%');
+    el.setAttribute('height', '100%');
+    document.body.append(box);
+    box.append(el);
+    el.querySelector('g.node').getBBox();  // forces style and layout of the whole SVG
+    const t3 = performance.now();
+    for (const node of el.querySelectorAll('g.node[data-path]')) JSON.parse(node.getAttribute('data-path'));
+    const t4 = performance.now();
+    await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+    const t5 = performance.now();
+    box.remove();
+    return {chars: text.length, texts: el.querySelectorAll('text').length, parse: t1 - t0, import: t2 - t1,
+            style_layout: t3 - t2, json_paths: t4 - t3, paint_frame: t5 - t4};
+}"""
+
+TRIP_TIMEOUT = 180_000  # ms
+
+# Loaded by the benchmark's servers only (PYTHONPATH): every script run's wall time in the server log,
+# and with --cprofile the top functions of each run that took longer than 100 ms. Not app code.
+SITECUSTOMIZE = """\
+import cProfile, gc, io, os, pstats, time
+import streamlit.runtime.scriptrunner.script_runner as _sr
+
+_original = _sr.ScriptRunner._run_script
+_profile = os.environ.get("BENCH_CPROFILE") == "1"
 
 
-FRAMES: dict = {}  # page -> [frames, bytes] received on the websocket since the last reset
+class _TimedGC:  # script_runner's gc module (gc.collect(2) after each run: runner.postScriptGC), timed
+
+    last = 0.0
+
+    def __getattr__(self, name):
+        return getattr(gc, name)
+
+    def collect(self, *args):
+        start = time.perf_counter()
+        try:
+            return gc.collect(*args)
+        finally:
+            _TimedGC.last = (time.perf_counter() - start) * 1000
 
 
-def open_page(browser, url: str) -> Page:
+_sr.gc = _TimedGC()
+
+
+def _timed(self, rerun_data):
+    fragment = bool(rerun_data.fragment_id_queue or rerun_data.fragment_id)
+    profiler = cProfile.Profile() if _profile else None
+    _TimedGC.last = 0.0
+    start = time.perf_counter()
+    if profiler:
+        profiler.enable()
+    try:
+        return _original(self, rerun_data)
+    finally:
+        if profiler:
+            profiler.disable()
+        ms = (time.perf_counter() - start) * 1000
+        print(f"[bench-run] {ms:.1f} ms fragment={fragment} gc={_TimedGC.last:.1f}", flush=True)
+        if profiler and ms > 100:
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
+            print("[bench-profile]\\n" + out.getvalue(), flush=True)
+
+
+_sr.ScriptRunner._run_script = _timed
+"""
+
+RUN_LINE = re.compile(r"\[bench-run\] ([\d.]+) ms fragment=\S+ gc=([\d.]+)")
+SERVER_LOG: dict = {}  # "path": the ours server's log file (its [bench-run] lines time each script run)
+
+
+def server_runs() -> list[tuple[float, float]]:
+    """(run ms, of which post-run gc ms) of every script run of our server so far (from its log)."""
+    path = SERVER_LOG.get("path")
+    if path is None:
+        return []
+    # A regex over the whole text, not line by line: lines of concurrent runs can share a line.
+    return [(float(ms), float(gc)) for ms, gc in RUN_LINE.findall(path.read_text(errors="replace"))]
+
+
+def open_page(browser, url: str, *, ours: bool = True) -> Page:
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    FRAMES[page] = [0, 0]
-
-    def count(frame) -> None:
-        FRAMES[page][0] += 1
-        FRAMES[page][1] += len(frame)
-
-    page.on("websocket", lambda socket: socket.on("framereceived", count))
-    page.goto(url)
-    wait_idle(page)
+    page.add_init_script(WS_TAP)
+    if ours:
+        open_app(page, url)
+        wait_for_graph(page)
+    else:
+        page.goto(url)
+        wait_idle(page)
+        page.wait_for_selector('[data-testid="stSlider"]')
     page.evaluate(RECORDER)
     return page
 
 
-def wait_idle(page: Page, timeout: float = 120_000) -> None:
-    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
-    page.wait_for_selector('[data-testid="stSlider"]', timeout=timeout)
-
-
-def slider_round_trip(page: Page) -> float:
-    """Milliseconds from an ArrowRight on the focused C slider until the rerun it causes is shown."""
+def trip(page: Page, kind: str, trigger: str, action, expected=None, timeout: float = TRIP_TIMEOUT) -> dict | None:
+    """Arm the in-page recorder, act, wait for the paint; the trip's report (None on a timeout)."""
     page.bring_to_front()
-    page.evaluate("() => { window.__trip = null; }")
-    FRAMES[page][:] = [0, 0]
-    page.locator(".st-key-c input[type=range]").focus()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => window.__trip !== null && window.__trip.done !== null", polling=20, timeout=60_000)
-    trip = page.evaluate(
-        """() => {
-            const t = window.__trip;
-            const running = window.__states.find(([time, state]) => time >= t.start && state === 'running');
-            return {total: t.done - t.start, to_running: running ? running[0] - t.start : null};
-        }"""
-    )
-    SPLITS.setdefault(page, []).append(trip["to_running"])
-    WIRE.setdefault(page, []).append(tuple(FRAMES[page]))
-    return trip["total"]
+    page.evaluate("([kind, trigger, expected]) => window.__arm(kind, trigger, expected)", [kind, trigger, expected])
+    runs_before = len(server_runs())
+    action()
+    try:
+        page.wait_for_function(
+            "() => window.__trip.start !== null && window.__trip.painted !== null", polling=20, timeout=timeout
+        )
+    except Exception as error:  # noqa: BLE001 - a timeout is a result here
+        TIMEOUTS.append(kind)
+        shot = REPO / "test-output" / f"bench_timeout_{len(TIMEOUTS)}.png"
+        page.screenshot(path=str(shot))
+        state = page.evaluate("() => JSON.stringify(window.__trip)")
+        print(f"  ! {kind} trip did not finish: {str(error).splitlines()[0]}; trip {state[:300]}; {shot.name}", flush=True)
+        return None
+    report = page.evaluate(TRIP_REPORT)
+    page.wait_for_timeout(50)  # the run's end reaches the log
+    runs = server_runs()[runs_before:]
+    report["server_runs"] = runs  # our server's script runs during the trip (empty for the bare app)
+    return report
 
 
-WIRE: dict = {}  # page -> (frames, bytes) received per round trip
-SPLITS: dict = {}  # page -> ms from the keydown to the "running" state (None when it was not rendered)
+TIMEOUTS: list[str] = []
 
 
-def split_note(page: Page) -> str:
-    seen = [value for value in SPLITS.get(page, []) if value is not None]
-    if not seen:
-        return "running state never rendered (rerun shorter than a frame)"  # pragma: no cover
-    frames = statistics.median(f for f, _ in WIRE[page])
-    size = statistics.median(b for _, b in WIRE[page])
+def stats(values) -> dict | None:
+    values = [v for v in values if v is not None]
+    if not values:
+        return None
+    return {"median": statistics.median(values), "min": min(values), "max": max(values), "n": len(values)}
+
+
+def fmt(values, unit: str = "ms", scale: float = 1.0) -> str:
+    s = stats(values)
+    if s is None:
+        return "n/a"
+    digits = 0 if unit == "ms" else 2
     return (
-        f"keydown -> running state shown: median {statistics.median(seen):.0f} ms ({len(seen)} of "
-        f"{len(SPLITS[page])} trips); websocket per trip: {frames:.0f} frames, {size / 1000:.1f} kB"
+        f"{s['median'] * scale:.{digits}f} {unit} ({s['min'] * scale:.{digits}f}..{s['max'] * scale:.{digits}f}, "
+        f"n={s['n']})"
     )
 
 
-def upload_to_tree(page: Page, log: Path, count: int) -> dict:
-    """Seconds from set_input_files to the metric and the capped tree being drawn."""
-    page.bring_to_front()
-    start = page.evaluate("() => { window.__states = []; return performance.now(); }")
-    wall = time.perf_counter()
-    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
-    expected = f"{count:,}"
-    page.wait_for_function(
-        """(expected) => {
-            const values = [...document.querySelectorAll('[data-testid="stMetricValue"]')].map(e => e.textContent.trim());
-            const titles = [...document.querySelectorAll('[data-testid="stGraphVizChart"] svg g.node title')]
-                .map(t => t.textContent);
-            return values.includes(expected) && titles.some(t => t.startsWith('more'));
-        }""",
-        arg=expected,
-        polling=20,
-        timeout=180_000,
-    )
-    drawn = page.evaluate("() => performance.now()")
-    script_done = page.evaluate(RERUN_DONE, start)
-    return {
-        "tree_s": (drawn - start) / 1000,
-        "wall_s": time.perf_counter() - wall,
-        "script_done_s": None if script_done is None else script_done / 1000,
-        "nodes": page.locator('[data-testid="stGraphVizChart"] svg g.node').count(),
-    }
+def trip_note(trips: list[dict]) -> str:
+    trips = [t for t in trips if t]
+    if not trips:
+        return ""
+    parts = [f"shown {fmt([t['shown'] for t in trips])}"]
+    if any(t["to_running"] is not None for t in trips):
+        parts.append(f"event -> running {fmt([t['to_running'] for t in trips])}")
+    if any(t["run"] is not None for t in trips):
+        parts.append(f"script run {fmt([t['run'] for t in trips])}")
+    if any(t.get("server_runs") for t in trips):
+        ran = [t["server_runs"] for t in trips if t.get("server_runs")]
+        parts.append(f"python {fmt([sum(ms for ms, _ in runs) for runs in ran])} "
+                     f"(of which gc {fmt([sum(gc for _, gc in runs) for runs in ran])})")
+    parts.append(f"ws {statistics.median(t['ws_messages'] for t in trips):.0f} msgs / "
+                 f"{statistics.median(t['ws_bytes'] for t in trips) / 1000:.1f} kB "
+                 f"(largest {'/'.join(f'{b / 1000:.1f}' for b in trips[0]['top_messages'])} kB)")
+    if all(t["loaf"] is not None for t in trips):
+        invokers: dict[str, float] = {}
+        for t in trips:
+            for name, ms in t["loaf"]["invokers"].items():
+                invokers[name] = invokers.get(name, 0.0) + ms / len(trips)
+        top = ", ".join(f"{name} {ms:.0f}" for name, ms in sorted(invokers.items(), key=lambda item: -item[1])[:2])
+        parts.append(f"long frames {fmt([t['loaf']['total'] for t in trips])} "
+                     f"(style+layout+paint {fmt([t['loaf']['style'] for t in trips])}; mean script by invoker: {top or '-'})")
+    return "; ".join(parts)
 
 
-def interleaved_trips(ours: Page, bare: Page, rounds: int) -> tuple[list[float], list[float]]:
-    """Slider round trips on both pages, alternating trip by trip after one warm-up each."""
-    for page in (ours, bare):
-        slider_round_trip(page)
-    times = [], []
+# ---- 3. slider round trip ------------------------------------------------------------------
+
+
+def slider_trip(page: Page, shown) -> dict | None:
+    """ArrowRight on the focused slider until the run is over and ``shown(new C)`` is on the page."""
+    c, step = float(page.locator(SLIDER).input_value()), float(page.locator(SLIDER).get_attribute("step"))
+
+    def act() -> None:
+        page.locator(SLIDER).focus()
+        page.keyboard.press("ArrowRight")
+
+    return trip(page, "rerun", "keydown", act, shown(round(c + step, 10)), timeout=60_000)
+
+
+OURS_SHOWS = "the selected path at C = {:.6g}.".format  # the caption above the picture
+BARE_SHOWS = "{:.2f}".format  # its metric
+
+
+def interleaved_trips(pages: dict[str, Page], rounds: int) -> dict[str, list[dict]]:
+    """Slider round trips on every page ("bare" is the bare app), in turn trip by trip after a warm-up each."""
+    shows = {name: BARE_SHOWS if name == "bare" else OURS_SHOWS for name in pages}
+    for name, page in pages.items():
+        slider_trip(page, shows[name])
+    times: dict[str, list[dict]] = {name: [] for name in pages}
     for _ in range(rounds):
-        times[0].append(slider_round_trip(ours))
-        times[1].append(slider_round_trip(bare))
+        for name, page in pages.items():
+            times[name].append(slider_trip(page, shows[name]))
     return times
 
 
-def median_ms(values: list[float]) -> str:
-    return f"{statistics.median(values):.0f} ms (min {min(values):.0f}, max {max(values):.0f}, n={len(values)})"
+# ---- 1. click a node -> children table -------------------------------------------------------
+
+
+def child_visits(tree, path_text: str) -> str:
+    node = tree.find(json.loads(path_text))
+    return ",".join(str(v) for v in sorted(tree.visits[kid] for kid in tree.children[node]))
+
+
+def visible_nodes_in_picture(page: Page) -> list[dict]:
+    """Drawn tree nodes whose centre is inside the picture's viewport (below its toolbar)."""
+    return page.evaluate(
+        """() => {
+            const root = window.__tree();
+            root.querySelector('.tv-viewport').scrollIntoView({block: 'nearest'});
+            const vp = root.querySelector('.tv-viewport').getBoundingClientRect();
+            const bar = root.querySelector('.tv-toolbar').getBoundingClientRect();
+            const top = Math.max(vp.top, bar.bottom) + 4;
+            return [...root.querySelectorAll('svg g.node[data-path]')].map((el) => {
+                const r = el.getBoundingClientRect();
+                return {path: el.getAttribute('data-path'), x: r.x + r.width / 2, y: r.y + r.height / 2};
+            }).filter((n) => n.x > vp.left + 4 && n.x < Math.min(vp.right, innerWidth) - 4
+                             && n.y > top && n.y < Math.min(vp.bottom, innerHeight) - 4);
+        }"""
+    )
+
+
+def click_trips(page: Page, tree, clicks: int) -> list[dict | None]:
+    """Click two nodes in turn (each with children, different child visits) and time the table."""
+    candidates = [n for n in visible_nodes_in_picture(page) if tree.children[tree.find(json.loads(n["path"]))]]
+    first = next((n for n in candidates if n["path"] == "[]"), candidates[0])
+    second = next(n for n in candidates if child_visits(tree, n["path"]) != child_visits(tree, first["path"]))
+    targets = [second["path"], first["path"]]  # the root is inspected at first: start with the other
+    results = []
+    for index in range(clicks):
+        path = targets[index % 2]
+        spot = next((n for n in visible_nodes_in_picture(page) if n["path"] == path), None)
+        if spot is None:
+            print(f"  ! node {path} left the view", flush=True)
+            break
+        results.append(
+            trip(page, "table", "pointerup", lambda at=spot: page.mouse.click(at["x"], at["y"]), child_visits(tree, path))
+        )
+        wait_idle(page)
+    print(f"  clicked {targets[0]} / {targets[1]}", flush=True)
+    return results
+
+
+# ---- 2. C change -> red path moves ---------------------------------------------------------
+
+
+def red_ids(tree, c: float) -> set[str]:
+    return {path_json(tree.path_moves(node)) for node in selected_nodes(tree, Scoring(c=c))}
+
+
+def slider_grid(page: Page) -> tuple[float, float]:
+    box = page.locator(SLIDER)
+    return float(box.get_attribute("max")), float(box.get_attribute("step"))
+
+
+def type_c(page: Page, c: float):
+    def act() -> None:
+        page.locator(EXACT).fill(repr(c))
+        page.locator(EXACT).press("Enter")
+
+    return act
+
+
+SHOWN: dict = {}  # id(page) -> drawings the page has shown: (budget, the path's nodes outside the budget's set)
+VISIBLE: dict = {}  # (id(tree), budget) -> visible_nodes
+
+
+def shown_before(page: Page, tree, c: float) -> bool:
+    """Whether the page has shown the drawing it needs at ``c`` (then it is cached); remembers it."""
+    budget = int(page.locator(BUDGET).input_value())
+    if (id(tree), budget) not in VISIBLE:
+        VISIBLE[id(tree), budget] = visible_nodes(tree, budget=budget)
+    key = (budget, frozenset(set(selected_nodes(tree, Scoring(c=c))) - VISIBLE[id(tree), budget]))
+    seen = SHOWN.setdefault(id(page), set())
+    if key in seen:
+        return True
+    seen.add(key)
+    return False
+
+
+def red_key(ids: set[str]) -> str:
+    return "|".join(sorted(ids))
+
+
+def set_c(page: Page, tree, c: float) -> None:
+    """Type C (not timed) and wait until the picture shows its path."""
+    page.locator(EXACT).fill(repr(c))
+    page.locator(EXACT).press("Enter")
+    shown_before(page, tree, c)
+    eventually(lambda: red_nodes(page), red_ids(tree, c), page=page, timeout=120)
+    wait_idle(page, timeout=TRIP_TIMEOUT)
+
+
+def crossing_pair(page: Page, tree, in_picture: bool) -> tuple[float, float] | None:
+    """Two C values one slider step apart, on the slider's grid, whose UCB1 paths differ.
+
+    ``in_picture``: both paths are among the drawn nodes, so the drawn set and the layout stay and
+    only the highlight moves. Else at least one is not: the drawn set (so the layout) changes.
+    """
+    visible = visible_nodes(tree, budget=int(page.locator(BUDGET).input_value()))
+    max_c, step = slider_grid(page)
+    for interval in sweep(tree, 0.0, max_c)[1:]:
+        low = round(math.floor(interval.c_from / step) * step, 12)
+        if low >= interval.c_from:
+            low = round(low - step, 12)
+        high = round(low + step, 12)
+        low_path = set(selected_nodes(tree, Scoring(c=low)))
+        high_path = set(selected_nodes(tree, Scoring(c=high)))
+        if low_path != high_path and (low_path <= visible and high_path <= visible) == in_picture:
+            return low, high
+    return None
+
+
+def c_change_trips(page: Page, tree, rounds: int, *, in_picture: bool) -> dict:
+    """C changes across one breakpoint: typed (``.st-key-c_exact`` + Enter) and ArrowRight, timed.
+
+    C is typed to the value above the breakpoint, then to the one below, then ``rounds`` times
+    ArrowRight across the breakpoint and typed back below it. A trip whose drawing this page has
+    not shown before (``fresh``: a new graphviz layout on the server) is kept apart from the others
+    (``typed``, ``arrow``: the drawing is cached on the server and in the page, or unchanged).
+    """
+    results = {"fresh": [], "typed": [], "arrow": [], "wrong": 0}
+    shown_before(page, tree, float(page.locator(EXACT).input_value()))  # the drawing on the page now
+    pair = crossing_pair(page, tree, in_picture)
+    if pair is None:
+        print(f"  ! no breakpoint on the slider with in_picture={in_picture}", flush=True)
+        return results
+
+    def timed(how: str, c: float, action) -> None:
+        fresh = shown_before(page, tree, c)
+        results["fresh" if not fresh else how].append(trip(page, "red", "keydown", action, red_key(red_ids(tree, c))))
+        wait_idle(page, timeout=TRIP_TIMEOUT)
+        results["wrong"] += abs(float(page.locator(EXACT).input_value()) - c) > 1e-9
+
+    def arrow() -> None:
+        page.locator(SLIDER).focus()
+        page.keyboard.press("ArrowRight")
+
+    if red_nodes(page) != red_ids(tree, pair[1]):
+        timed("typed", pair[1], type_c(page, pair[1]))
+    again = crossing_pair(page, tree, in_picture)  # the slider's range and step follow C
+    if again != pair:
+        print(f"  the slider's grid changed: {pair} -> {again}", flush=True)
+        pair = again
+        set_c(page, tree, pair[1])
+    low, high = pair
+    timed("typed", low, type_c(page, low))
+    print(f"  typed C = {high!r} then {low!r}, then {rounds} x (ArrowRight -> {high!r}, typed {low!r})", flush=True)
+    for _ in range(rounds):
+        timed("arrow", high, arrow)
+        timed("typed", low, type_c(page, low))
+    return results
+
+
+PATH_WHERE = {True: "path in the picture (only the highlight moves)", False: "path leaves the drawn set (new layout)"}
+
+
+def report_c_trips(name: str, c_trips: dict, summary: dict) -> None:
+    for how in ("fresh", "typed", "arrow"):
+        trips = c_trips[how]
+        summary[f"C {how} {name}"] = trips
+        changed = sum(1 for t in trips if t and t["layout_changed"])
+        print(f"2. C ({how}) -> red path moves, {name}: {fmt([t['painted'] for t in trips if t])} painted; "
+              f"{trip_note(trips)}; new layout in {changed} of {len(trips)}")
+    print(f"   C not as typed/stepped after a trip: {c_trips['wrong']}", flush=True)
+
+
+# ---- 4/5. drawing budget and uploads ---------------------------------------------------------
+
+
+def open_limits(page: Page) -> None:
+    if not page.locator(BUDGET).is_visible():
+        page.get_by_text("Drawing limits").click()
+        page.locator(BUDGET).wait_for(state="visible")
+
+
+def budget_trip(page: Page, budget: int) -> dict | None:
+    open_limits(page)
+
+    def act() -> None:
+        page.locator(BUDGET).fill(str(budget))
+        page.locator(BUDGET).press("Enter")
+
+    result = trip(page, "layout", "keydown", act)
+    wait_idle(page, timeout=TRIP_TIMEOUT)
+    if result is not None:
+        result["budget"] = budget
+    return result
+
+
+def upload_trip(page: Page, log: Path, count: int) -> dict | None:
+    def act() -> None:
+        page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+
+    result = trip(page, "layout", "now", act, expected=f"{count:,}", timeout=600_000)
+    wait_idle(page, timeout=TRIP_TIMEOUT)
+    if result is not None:
+        result["folds"] = page.locator(f"{GRAPH} svg g.node:not([data-path])").count()
+    return result
+
+
+def python_layout_profile(tree, budget: int, c: float) -> dict:
+    """The server's work for one new drawing, step by step (outside Streamlit; seconds)."""
+    t0 = time.perf_counter()
+    visible = visible_nodes(tree, budget=budget)
+    t1 = time.perf_counter()
+    path = selected_nodes(tree, Scoring(c=c))
+    drawn = drawn_nodes(tree, visible, path, inspected=ROOT)
+    direction = "TB" if fits_top_down(tree, visible) else "LR"
+    t2 = time.perf_counter()
+    dot = render_tree(tree, drawn, direction=direction, tooltips=False).source
+    t3 = time.perf_counter()
+    import graphviz
+
+    raw = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
+    t4 = time.perf_counter()
+    svg = tag_svg(raw, node_infos(tree, drawn))
+    t5 = time.perf_counter()
+    compressed = zlib.compress(svg.encode(), 6)
+    t6 = time.perf_counter()
+    scoring = Scoring(c=c)
+    for parent in drawn:  # pages/explorer.py::rule_values, run on every rerun (C changes too)
+        if any(kid in drawn for kid in tree.children[parent]):
+            score_children(tree, parent, scoring)
+    t7 = time.perf_counter()
+    return {
+        "drawn": len(drawn), "direction": direction, "visible": t1 - t0, "path+drawn": t2 - t1, "dot_text": t3 - t2,
+        "dot_layout": t4 - t3, "tag": t5 - t4, "deflate": t6 - t5, "rule_values": t7 - t6,
+        "svg_mb": len(svg) / 1e6, "deflated_mb": len(compressed) / 1e6,
+    }
+
+
+def print_profile(label: str, profile: dict) -> None:
+    steps = ", ".join(
+        f"{name} {profile[name] * 1000:.0f} ms"
+        for name in ("visible", "path+drawn", "dot_text", "dot_layout", "tag", "deflate", "rule_values")
+    )
+    print(
+        f"  python profile {label}: {profile['drawn']} drawn ({profile['direction']}), {steps}; "
+        f"SVG {profile['svg_mb']:.2f} MB ({profile['deflated_mb']:.2f} MB deflated)",
+        flush=True,
+    )
+
+
+def layout_note(result: dict | None) -> str:
+    if result is None:
+        return "timed out"
+    loaf = result["loaf"] or {}
+    top = sorted((loaf.get("invokers") or {}).items(), key=lambda item: -item[1])[:2]
+    return (
+        f"painted {result['painted']:.0f} ms (shown {result['shown']:.0f}); {result['nodes']} nodes; "
+        f"script run {result['run'] or 0:.0f} ms (python {sum(ms for ms, _ in result.get('server_runs') or []):.0f} ms, gc {sum(gc for _, gc in result.get('server_runs') or []):.0f} ms); biggest ws msg {result['biggest_bytes'] / 1e6:.2f} MB at "
+        f"{result['biggest_at'] or 0:.0f} ms; long frames {loaf.get('frames', 0)}: {loaf.get('total', 0):.0f} ms "
+        f"(script {loaf.get('script', 0):.0f}, forced layout {loaf.get('forced', 0):.0f}, "
+        f"style+layout+paint {loaf.get('style', 0):.0f}; top: "
+        + ", ".join(f"{name} {ms:.0f}" for name, ms in top)
+        + ")"
+    )
+
+
+def budget_series(page: Page, tree, label: str, budgets: list[int], summary: dict, group: int | None = None) -> None:
+    """Draw at each budget in turn; the results go to the summary under ``group`` (else the budget)."""
+    for budget in budgets:
+        result = budget_trip(page, budget)
+        shown_before(page, tree, current_c(page))
+        summary.setdefault(f"{label} budget {group or budget}", []).append(result)
+        print(f"  {label} budget {budget}: {layout_note(result)}", flush=True)
+
+
+def current_c(page: Page) -> float:
+    return float(page.locator(EXACT).input_value())
+
+
+# ---- main --------------------------------------------------------------------------------------
+
+
+def slider_section(pages: dict[str, Page], name: str, rounds: int, summary: dict) -> None:
+    """Interleaved slider round trips: "ours", optionally "variant" (our app with --variant options), "bare"."""
+    times = interleaved_trips(pages, rounds)
+    bare = statistics.median(t["shown"] for t in times["bare"] if t)
+    for app, trips in times.items():
+        summary[f"slider {app} ({name})"] = trips
+        print(f"3. slider round trip, {app} ({name}): {trip_note(trips)}")
+        if app != "bare":
+            ratio = statistics.median(t["shown"] for t in trips if t) / bare
+            summary[f"ratio {app}/bare ({name})"] = [ratio]
+            print(f"   ratio {app}/bare: {ratio:.2f}x (target <= 1.5x)", flush=True)
+
+
+def click_section(page: Page, tree, name: str, clicks: int, summary: dict) -> None:
+    trips = click_trips(page, tree, clicks)
+    summary[f"click {name}"] = trips
+    print(f"1. click -> table, {name}: {fmt([t['painted'] for t in trips if t])} painted; {trip_note(trips)}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15, help="interleaved slider round trips per app")
-    parser.add_argument("--uploads", type=int, default=3, help="20k-playout uploads to time")
-    parser.add_argument("--no-200k", action="store_true")
+    parser.add_argument("--clicks", type=int, default=10, help="node clicks per tree (even: ends on the root)")
+    parser.add_argument("--c-trips", type=int, default=6, help="rounds of (typed C, ArrowRight) per case")
+    parser.add_argument("--repeats", type=int, default=3, help="drawings at budget 1500 and at 5000 per upload")
+    parser.add_argument("--ladder", default="1000,2500,3500", help="other budgets drawn once per upload")
+    parser.add_argument("--no-big", action="store_true", help="skip the 200k and 2M uploads")
+    parser.add_argument("--no-2m", action="store_true", help="skip the 2,000,000-playout upload")
+    parser.add_argument("--cprofile", action="store_true", help="cProfile every run over 100 ms into the server log")
+    parser.add_argument("--server-log", type=Path, help="keep our server's log here (run times, profiles)")
+    parser.add_argument("--json", type=Path, help="write every trip's report here")
+    parser.add_argument(
+        "--variant", action="append", default=[], metavar="SECTION.OPTION=VALUE",
+        help="also run our app with this `streamlit run` option (repeatable) in the slider sections, "
+        "interleaved with ours and the bare app: an A/B of a server setting, e.g. runner.postScriptGC=false",
+    )
+    parser.add_argument(
+        "--ours-option", action="append", default=[], metavar="SECTION.OPTION=VALUE",
+        help="an extra `streamlit run` option for our server only, e.g. runner.postScriptGC=false",
+    )
     args = parser.parse_args()
+    ladder = [int(b) for b in args.ladder.split(",") if b]
+    summary: dict[str, list] = {}
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        os.environ["MCTS_EXPLORER_DATA"] = str(tmp / "data")  # the servers inherit it
         (tmp / "bare").mkdir()
         (tmp / "bare" / "bare_app.py").write_text(BARE_APP)
-        ours, ours_url = start_streamlit(Path("app.py"), tmp / "ours.log", cwd=REPO)
+        (tmp / "site").mkdir()
+        (tmp / "site" / "sitecustomize.py").write_text(SITECUSTOMIZE)
+        log_path = args.server_log or tmp / "ours.log"
+        SERVER_LOG["path"] = log_path
+        plain_env = dict(os.environ)
+        os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp / "site"), os.environ.get("PYTHONPATH")]))
+        os.environ["BENCH_CPROFILE"] = "1" if args.cprofile else "0"
+        options = tuple(part for option in args.ours_option for part in ("--" + option.split("=", 1)[0], option.split("=", 1)[1]))
+        ours, ours_url = start_streamlit(Path("app.py"), log_path, cwd=REPO, options=options)
+        print(f"our server: app.py {' '.join(options)}", flush=True)
+        os.environ.clear()
+        os.environ.update(plain_env)  # the bare app runs without the timing hook
         bare, bare_url = start_streamlit(Path("bare_app.py"), tmp / "bare.log", cwd=tmp / "bare")
-        log_20k = [playout_file(tmp / f"p20k_{seed}.txt", 20_000, seed=seed) for seed in range(args.uploads)]
-        log_200k = None if args.no_200k else playout_file(tmp / "p200k.txt", 200_000, seed=99)
+        variant_options = tuple(
+            part for option in args.variant for part in ("--" + option.split("=", 1)[0], option.split("=", 1)[1])
+        )
+        variant, variant_url = (None, None)
+        if variant_options:  # the same app with other options, in the slider sections only
+            variant, variant_url = start_streamlit(Path("app.py"), tmp / "variant.log", cwd=REPO, options=variant_options)
+            print(f"variant server: app.py {' '.join(variant_options)}", flush=True)
+        print(f"load average at start: {os.getloadavg()}", flush=True)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-                # 1. Slider round trips, interleaved: ours (statement example), bare.
-                our_page, bare_page = open_page(browser, ours_url), open_page(browser, bare_url)
-                times = dict(zip(("ours", "bare"), interleaved_trips(our_page, bare_page, args.rounds)))
-                print(f"slider round trip, our app (statement example): {median_ms(times['ours'])}; {split_note(our_page)}")
-                print(f"slider round trip, bare one-slider app:         {median_ms(times['bare'])}; {split_note(bare_page)}")
-                ratio = statistics.median(times["ours"]) / statistics.median(times["bare"])
-                print(f"ratio ours/bare: {ratio:.2f}x (target <= 1.5x)", flush=True)
+                print(f"chromium {browser.version}", flush=True)
 
-                # 2. Uploads of 20k playouts, each in a fresh session (a new file id: parsed again).
-                uploads = []
-                for index, log in enumerate(log_20k):
+                # The statement example: slider vs bare (3), clicks (1).
+                our_page, bare_page = open_page(browser, ours_url), open_page(browser, bare_url, ours=False)
+                variant_page = open_page(browser, variant_url) if variant else None
+                pages = {"ours": our_page} | ({"variant": variant_page} if variant else {}) | {"bare": bare_page}
+                slider_section(pages, "statement example", args.rounds, summary)
+                click_section(our_page, build_tree(parse_playouts(STATEMENT_EXAMPLE)), "statement example", args.clicks, summary)
+
+                # "A larger C flips the choice": C changes (2).
+                our_page.locator(".st-key-example").click()
+                our_page.get_by_role("option", name="A larger C flips the choice").click()
+                expect(our_page.locator(EXACT)).to_have_value("0.5")  # its header's C
+                wait_idle(our_page)
+                flips = build_tree(parse_playouts(C_FLIPS_CHOICE))
+                report_c_trips("C-flips example", c_change_trips(our_page, flips, args.c_trips, in_picture=True), summary)
+                our_page.close()
+
+                # 20k upload, then the slider vs bare again (3).
+                page = open_page(browser, ours_url)
+                playout_file(tmp / "p20k.txt", 20_000, seed=3)
+                result = upload_trip(page, tmp / "p20k.txt", 20_000)
+                summary["upload 20k"] = [result]
+                print(f"upload 20k -> picture: {layout_note(result)}", flush=True)
+                pages = {"ours": page, "bare": bare_page}
+                if variant:
+                    variant_page.close()
+                    variant_page = open_page(browser, variant_url)
+                    upload_trip(variant_page, tmp / "p20k.txt", 20_000)
+                    pages = {"ours": page, "variant": variant_page, "bare": bare_page}
+                slider_section(pages, "20k upload", args.rounds, summary)
+                page.close()
+                bare_page.close()
+                if variant:
+                    variant_page.close()
+
+                # 200k and 2M: clicks and C changes (200k), budgets 1500, ladder, 5000 (4, 5).
+                sizes = [] if args.no_big else [(200_000, "200k")] + ([] if args.no_2m else [(2_000_000, "2M")])
+                for count, label in sizes:
+                    log = playout_file(tmp / f"p{label}.txt", count, seed=99)
+                    started = time.perf_counter()
+                    tree = build_tree(parse_playouts(log.read_text()))
+                    print(f"{label}: {len(tree):,} nodes, {log.stat().st_size / 1e6:.1f} MB "
+                          f"(built here in {time.perf_counter() - started:.1f} s)", flush=True)
                     page = open_page(browser, ours_url)
-                    result = upload_to_tree(page, log, 20_000)
-                    uploads.append(result)
-                    print(
-                        f"upload 20k #{index + 1}: tree drawn after {result['tree_s']:.2f} s "
-                        f"(script run over after {result['script_done_s']}; {result['nodes']} svg nodes)",
-                        flush=True,
-                    )
-                    if index == 0:
-                        # Slider round trips on the 20k tree, interleaved with the bare app again.
-                        times["ours_20k"], times["bare_20k"] = interleaved_trips(page, bare_page, args.rounds)
-                        print(f"slider round trip, our app with 20k playouts: {median_ms(times['ours_20k'])}; {split_note(page)}")
-                        print(f"slider round trip, bare app (same rounds):    {median_ms(times['bare_20k'])}")
-                        ratio20 = statistics.median(times["ours_20k"]) / statistics.median(times["bare_20k"])
-                        print(f"ratio ours(20k)/bare: {ratio20:.2f}x", flush=True)
+                    result = upload_trip(page, log, count)
+                    shown_before(page, tree, current_c(page))
+                    summary[f"upload {label}"] = [result]
+                    print(f"upload {label} -> picture: {layout_note(result)}", flush=True)
+                    if count == 200_000:
+                        click_section(page, tree, f"{label} budget 300", args.clicks, summary)
+                        for in_picture in (True, False):
+                            trips = c_change_trips(page, tree, args.c_trips, in_picture=in_picture)
+                            report_c_trips(f"{label} budget 300, {PATH_WHERE[in_picture]}", trips, summary)
+                    budget_series(page, tree, label, [1500 - i for i in range(args.repeats)], summary, group=1500)
+                    budget_series(page, tree, label, ladder, summary)
+                    budget_series(page, tree, label, [5000 - i for i in range(args.repeats)], summary, group=5000)
+                    profile = page.evaluate(SVG_PROFILE)
+                    print(f"  svg alone in the page at 5000: {json.dumps({k: round(v, 1) for k, v in profile.items()})}")
+                    if count == 200_000:
+                        # The biggest picture up: C changes and clicks.
+                        for in_picture in (True, False):
+                            trips = c_change_trips(page, tree, max(2, args.c_trips // 2), in_picture=in_picture)
+                            report_c_trips(f"{label} budget 5000, {PATH_WHERE[in_picture]}", trips, summary)
+                        click_section(page, tree, f"{label} budget 5000", max(2, args.clicks // 2), summary)
+                    page.screenshot(path=str(REPO / "test-output" / f"bench_{label}_5000.png"))
+                    c = current_c(page)
                     page.close()
-                print(f"upload 20k -> tree: median {statistics.median(r['tree_s'] for r in uploads):.2f} s (target < 3 s)")
-
-                # 3. 200k playouts: upload to tree, then the slider still works.
-                if log_200k is not None:
-                    page = open_page(browser, ours_url)
-                    result = upload_to_tree(page, log_200k, 200_000)
-                    print(
-                        f"upload 200k: tree drawn after {result['tree_s']:.2f} s "
-                        f"(script run over after {result['script_done_s']}; {result['nodes']} svg nodes)"
-                    )
-                    before = page.locator(".st-key-c_exact input").input_value()
-                    trips = [slider_round_trip(page) for _ in range(5)]
-                    after = page.locator(".st-key-c_exact input").input_value()
-                    print(f"slider at 200k: {median_ms(trips)}; Exact C {before} -> {after}")
-                    page.screenshot(path=str(REPO / "test-output" / "bench_200k.png"), full_page=True)
+                    print(f"  load average: {os.getloadavg()}", flush=True)
+                    for budget in (1500, 5000):
+                        print_profile(f"{label} budget {budget}", python_layout_profile(tree, budget, c))
+                    del tree
                 browser.close()
+                print(f"load average at the end: {os.getloadavg()}; trips timed out: {TIMEOUTS or 'none'}", flush=True)
         finally:
             stop_streamlit(ours)
             stop_streamlit(bare)
+            if variant is not None:
+                stop_streamlit(variant)
+
+    if args.json:
+        args.json.write_text(json.dumps(summary, indent=1))
+    print("\nsummary (painted ms, median (min..max, n)):")
+    for name, trips in summary.items():
+        if name.startswith("ratio"):
+            print(f"  {name}: {trips[0]:.2f}x")
+        elif name.startswith("slider"):
+            print(f"  {name}: shown {fmt([t['shown'] for t in trips if t])}")
+        else:
+            print(f"  {name}: {fmt([t['painted'] for t in trips if t])}")
 
 
 if __name__ == "__main__":

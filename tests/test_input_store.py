@@ -2,7 +2,8 @@
 
 from mcts_core.loading import read_input
 from mcts_core.memory import columns_bytes
-from ui.inputs import LoadedInput, _Store
+from ui.inputs import LoadedInput, _input_bytes
+from ui.lru import BoundedLRU
 
 
 def loaded(text: str, key: str) -> LoadedInput:
@@ -13,7 +14,7 @@ def loaded(text: str, key: str) -> LoadedInput:
 def test_the_store_evicts_the_oldest_inputs_beyond_its_byte_budget():
     inputs = [loaded("".join(f"{'ab'[i % 2]}{'abc'[j % 3]} {j}\n" for j in range(200 + i)), f"k{i}") for i in range(4)]
     size = max(columns_bytes(x.tree, x.playouts) for x in inputs)
-    store = _Store(capacity=8, max_bytes=2 * size)
+    store = BoundedLRU(8, 2 * size, _input_bytes)
     for entry in inputs:
         store.put(entry.key, entry)
     assert list(store.entries) == ["k2", "k3"]  # two fit in the budget
@@ -22,7 +23,16 @@ def test_the_store_evicts_the_oldest_inputs_beyond_its_byte_budget():
 
 def test_the_newest_input_is_kept_even_when_it_alone_exceeds_the_budget():
     big = loaded("".join(f"a{'bc'[j % 2]} {j}\n" for j in range(500)), "big")
-    store = _Store(capacity=8, max_bytes=10)
+    store = BoundedLRU(8, 10, _input_bytes)
     store.put("small", loaded("a 1\n", "small"))
     store.put("big", big)
     assert list(store.entries) == ["big"]
+
+
+def test_the_store_keeps_at_most_its_capacity_and_a_read_makes_an_entry_recent():
+    store = BoundedLRU(2, 10**9, len)
+    store.put("a", "1")
+    store.put("b", "2")
+    assert store.get("a") == "1"  # now b is the least recently used
+    store.put("c", "3")
+    assert list(store.entries) == ["a", "c"]

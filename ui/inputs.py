@@ -7,8 +7,6 @@ kept in a process-wide store keyed by content, and the tree is shared between se
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,6 +16,7 @@ from mcts_core import ParseError, Playouts, Tree, annotated_values, decode_text
 from mcts_core.formats import KEYWORDS
 from mcts_core.input_store import InputStore, StoreError
 from mcts_core.memory import columns_bytes, return_free_memory
+from ui.lru import BoundedLRU
 from mcts_core.loading import TEXT, TREE, Input, input_kind, read_input
 
 
@@ -71,39 +70,15 @@ class InputError:
 CACHE_BYTES = int(float(os.environ.get("MCTS_EXPLORER_CACHE_MB", "400")) * 2**20)
 
 
-class _Store:
-    """Process-wide LRU of loaded inputs by content key, bounded by entries and by bytes.
-
-    Not st.cache_resource on the loader itself: a miss on a large log must show progress, and a
-    cached function cannot drive a progress bar.
-    """
-
-    def __init__(self, capacity: int = 8, max_bytes: int = CACHE_BYTES):
-        self.capacity, self.max_bytes = capacity, max_bytes
-        self.lock = threading.Lock()
-        self.entries: OrderedDict[str, LoadedInput | InputError] = OrderedDict()
-        self.sizes: dict[str, int] = {}
-
-    def get(self, key: str) -> LoadedInput | InputError | None:
-        with self.lock:
-            if key in self.entries:
-                self.entries.move_to_end(key)
-            return self.entries.get(key)
-
-    def put(self, key: str, loaded: LoadedInput | InputError) -> None:
-        with self.lock:
-            self.entries[key] = loaded
-            self.sizes[key] = columns_bytes(loaded.tree, loaded.playouts) if isinstance(loaded, LoadedInput) else 0
-            while len(self.entries) > 1 and (
-                len(self.entries) > self.capacity or sum(self.sizes.values()) > self.max_bytes
-            ):
-                oldest, _ = self.entries.popitem(last=False)
-                del self.sizes[oldest]
+def _input_bytes(loaded: LoadedInput | InputError) -> int:
+    return columns_bytes(loaded.tree, loaded.playouts) if isinstance(loaded, LoadedInput) else 0
 
 
 @st.cache_resource
-def _store() -> _Store:
-    return _Store()
+def _store() -> BoundedLRU:
+    """Loaded inputs by content key, shared by the sessions. Not st.cache_resource on the loader
+    itself: a miss on a large log must show progress, and a cached function cannot drive a progress bar."""
+    return BoundedLRU(8, CACHE_BYTES, _input_bytes)
 
 
 def load(key: str, source: str, data: Callable[[], str | bytes]) -> LoadedInput | InputError:

@@ -22,6 +22,7 @@ from mcts_core import Tree
 from mcts_core.picture import node_infos, path_json, tagged_svg
 from mcts_core.render import dot_available, render_tree
 from ui import state
+from ui.lru import BoundedLRU
 
 _ASSETS = Path(__file__).parent / "assets"
 _HTML = """
@@ -53,11 +54,26 @@ INSTALL_GRAPHVIZ = (
 )
 
 
-@st.cache_resource(max_entries=12, show_spinner="Laying out the tree…")
-def _layout(layout_key: str, drawn_key: str, direction: str, colouring: str, _tree: Tree, _drawn: frozenset) -> str:
+LAYOUT_BYTES = 48 * 2**20  # laid-out SVGs kept for all sessions: ~30 drawings of 300 nodes fit many times
+
+
+@st.cache_resource
+def _layouts() -> BoundedLRU:
+    """Laid-out pictures shared by the sessions, bounded by bytes (a count would evict small ones
+    for nothing and keep large ones too long)."""
+    return BoundedLRU(256, LAYOUT_BYTES, len)
+
+
+def _layout(layout_key: str, drawn_key: str, direction: str, colouring: str, tree: Tree, drawn: frozenset) -> str:
     """The tagged SVG of a drawing (no highlights, so C and clicks never need a new one)."""
-    dot = render_tree(_tree, _drawn, direction=direction, colouring=colouring, tooltips=False).source
-    return tagged_svg(dot, node_infos(_tree, _drawn))
+    key = (layout_key, drawn_key, direction, colouring)
+    svg = _layouts().get(key)
+    if svg is None:
+        with st.spinner("Laying out the tree…"):
+            dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False).source
+            svg = tagged_svg(dot, node_infos(tree, drawn))
+        _layouts().put(key, svg)
+    return svg
 
 
 def _drawn_key(drawn: Collection[int]) -> str:

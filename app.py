@@ -5,12 +5,13 @@ Registers the pages (ui/navigation.py lists them), draws the sidebar every page 
 
 import streamlit as st
 
-from ui import page_style, share, sidebar
+from ui import heap, page_style, share, sidebar
 from ui.navigation import PAGES
 
 # The arena's worker processes are spawned, and a spawned process first re-runs the parent's main
 # script (under Streamlit, this file) as "__mp_main__": it must not build the app there.
 if __name__ != "__mp_main__":
+    heap.freeze_libraries()
     st.set_page_config(page_title="MCTS Explorer", page_icon="🌳", layout="wide")
     page_style.apply()
     pages = [

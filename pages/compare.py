@@ -8,7 +8,7 @@ from mcts_core.c_range import LARGEST_C, suggest_c_range
 from mcts_core.compare import compare_paths, comparison_rows
 from mcts_core.render import drawn_nodes, fits_top_down, path_neighbourhood, render_tree
 from ui import rule_panel, selection, share_panel, sidebar, state
-from ui.drawing import CHANGED_CELL, SECOND_ROW, SELECTED_ROW, cached_visible_nodes
+from ui.drawing import BUDGET_HELP, CHANGED_CELL, LIMIT_RANGES, SECOND_ROW, SELECTED_ROW, cached_visible_nodes
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
 from ui.wording import node_markdown, plural, random_draw_warning
@@ -104,9 +104,12 @@ def compare_page() -> None:
             help="Off: the most visited nodes, like the Explorer (the paths are always drawn).",
         )
         limits = st.columns(2)
-        budget = limits[0].number_input("Node budget", 10, 5000, 300, step=50, key=state.COMPARE_BUDGET, persist_state="session", disabled=around)
+        budget = limits[0].number_input(
+            "Node budget", *LIMIT_RANGES["budget"], 300, step=50, help=BUDGET_HELP,
+            key=state.COMPARE_BUDGET, persist_state="session", disabled=around,
+        )
         depth_limit = limits[1].number_input(
-            "Depth limit (0 = none)", 0, 1000, 0, key=state.COMPARE_MAX_DEPTH, persist_state="session", disabled=around
+            "Depth limit (0 = none)", *LIMIT_RANGES["depth"], 0, key=state.COMPARE_MAX_DEPTH, persist_state="session", disabled=around
         )
     if around:
         visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
@@ -115,7 +118,7 @@ def compare_page() -> None:
     drawn = drawn_nodes(tree, visible, comparison.path_a, comparison.path_b)
     st.caption(
         f"Red: A's path ({escape(setting_a.describe())}). Teal, dashed: B's path ({escape(setting_b.describe())}). "
-        "Purple: on both. Nodes not drawn fold into “+k more” boxes."
+        "Purple: on both. A box's “+k more” line counts its children not drawn."
     )
     show_tree(
         tree,

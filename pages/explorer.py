@@ -7,7 +7,7 @@ from mcts_core.explain import explain_choice
 from mcts_core.render import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
 from mcts_core.tables import children_table
 from ui import selection, share, share_panel, sidebar, state
-from ui.drawing import cached_visible_nodes, highlight_rows
+from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
 from ui.wording import folded_caption, mean_label, node_sentence, random_draw_warning, why_sentence
@@ -167,9 +167,9 @@ def explore() -> None:
     with picture:
         with st.expander("Drawing limits (the table always uses the full tree)"):
             limits = st.columns(3)
-            limits[0].number_input("Node budget", 10, 5000, step=50, key=state.BUDGET, persist_state="session")
-            limits[1].number_input("Depth limit (0 = none)", 0, 1000, key=state.MAX_DEPTH, persist_state="session")
-            limits[2].number_input("Top-k children (0 = all)", 0, 100, key=state.TOP_K, persist_state="session")
+            limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], step=50, help=BUDGET_HELP, key=state.BUDGET, persist_state="session")
+            limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=state.MAX_DEPTH, persist_state="session")
+            limits[2].number_input("Top-k children (0 = all)", *LIMIT_RANGES["topk"], key=state.TOP_K, persist_state="session")
             toggles = st.columns([1, 1])
             toggles[0].toggle(
                 "Draw unvisited children",

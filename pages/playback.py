@@ -8,7 +8,7 @@ from mcts_core.playback import Playback, race
 from mcts_core.render import drawn_nodes, fits_top_down, hidden_count, visible_nodes
 from mcts_core import Scoring
 from ui import c_control, share_panel, sidebar, state
-from ui.drawing import CURRENT_COLOUR, MOVE_PALETTE
+from ui.drawing import BUDGET_HELP, CURRENT_COLOUR, LIMIT_RANGES, MOVE_PALETTE
 from ui.markdown import code, escape
 from ui.tree_view import show_tree
 from ui.wording import folded_caption, node_label
@@ -73,8 +73,8 @@ controls[2].number_input(
     help="How far Previous, Next and Play move k; raise it to skim a large log.",
 )
 budget = controls[3].number_input(
-    "Most nodes drawn", 10, 5000, 300, step=50, key=state.PLAYBACK_BUDGET, persist_state="session",
-    help="The rest are folded into “+k more” boxes.",
+    "Most nodes drawn", *LIMIT_RANGES["budget"], 300, step=50, key=state.PLAYBACK_BUDGET, persist_state="session",
+    help=BUDGET_HELP,
 )
 with controls[4]:  # outside the frame's fragment: playing must not add a browser history entry per step
     share_panel.render(setup.input, Scoring(setup.rule, c_control.current_c(), setup.settings), "playback")

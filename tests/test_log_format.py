@@ -267,6 +267,22 @@ def big_log(rng, count, players=1, returns=False):
     return log(*records, header=json.dumps({"mcts_log": 1, "players": players}))
 
 
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_arrow_reader_numbers_one_character_moves_as_the_line_reader(players):
+    # Every move one byte: read from the bytes, numbered by first appearance (JSON escapes included).
+    rng = random.Random(11)
+    moves = ["z", "a", '"', "\\", "{", "}", " ", "\t", "7"]
+    records = [{"path": [rng.choice(moves) for _ in range(rng.randint(0, 9))], "score": rng.randint(-9, 9)}
+               for _ in range(3000)]
+    text = log(*records, header=json.dumps({"mcts_log": 1, "players": players}))
+    assert len(text) > log_module.ARROW_THRESHOLD
+    lines = text.splitlines()
+    fast = read_log_columns(text, 2_000_000)
+    slow = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000).read(lines, 1)
+    assert fast is not None and fast == (slow, None)
+    assert set(fast[0].moves) == set(moves)
+
+
 @pytest.mark.parametrize("players, returns", [(1, False), (2, False), (2, True), (3, True)])
 def test_the_arrow_reader_gives_the_line_readers_playouts(players, returns):
     text = big_log(random.Random(players), 3000, players, returns)

@@ -5,10 +5,9 @@ import subprocess
 
 import pytest
 
-from mcts_core import Scoring, ROOT, build_tree, parse_playouts, selected_nodes
-from mcts_core.examples import deep_tree
+from mcts_core import ROOT, Scoring, build_tree, parse_playouts, selected_nodes
+from mcts_core.examples import STATEMENT_EXAMPLE, deep_tree
 from mcts_core.render import PATH_COLOR, render_tree, visible_nodes
-from mcts_core.examples import STATEMENT_EXAMPLE
 
 
 def drawn_ids(graph):
@@ -40,13 +39,15 @@ def test_budget_top_k_and_depth_limit_cap_the_picture_and_fold_the_rest():
     top2 = visible_nodes(tree, top_k=2)
     assert all(sum(1 for kid in tree.children[n] if kid in top2) <= 2 for n in top2)
     graph = render_tree(tree, capped)
-    folds = re.findall(r'label="\+(\d+) more\\n(\d+) visits?"', graph.source)
-    hidden = len(tree) - len(capped)
-    # every hidden node sits under some fold; folds count direct hidden children
-    assert folds and sum(int(k) for k, _ in folds) <= hidden
-    root_hidden = [kid for kid in tree.children[ROOT] if kid not in capped]
-    if root_hidden:
-        assert f"more{ROOT}" in graph.source
+    folds = dict(re.findall(r'^\s*n(\d+) \[label="[^"]*\\n\+(\d+) more, \d+ visits?"', graph.source, flags=re.M))
+    # each drawn node with children left out counts exactly those children on its last line
+    expected = {
+        str(node): str(sum(1 for kid in tree.children[node] if kid not in capped))
+        for node in capped
+        if any(kid not in capped for kid in tree.children[node])
+    }
+    assert folds and folds == expected
+    assert "more" not in graph.source.replace(" more, ", "")  # no fold boxes of their own
 
 
 def test_path_and_inspected_node_are_drawn_even_beyond_the_cap():

@@ -118,6 +118,16 @@ def test_the_arrow_reader_gives_the_line_readers_joint_log():
     assert fast[1].joint == reader.simultaneous.joint
 
 
+def test_the_arrow_reader_finds_joint_moves_that_first_appear_late_in_the_log():
+    records = [{"path": [], "returns": [0.5, -0.5]}] * 400  # over 4 kB of records without a move
+    text = log(*records, header={"mcts_log": 1, "players": 2}) + big_joint_log(random.Random(6), 2000).split("\n", 1)[1]
+    lines = text.splitlines()
+    fast = read_log_columns(text, 2_000_000)
+    reader = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000)
+    assert fast is not None and fast[0] == reader.read(lines, 1)
+    assert fast[1].joint == reader.simultaneous.joint and len(fast[1].joint.own_names) == 4  # R, P, S, long move
+
+
 def test_the_arrow_reader_numbers_joint_moves_as_the_line_reader_however_many_there_are():
     rng = random.Random(4)
     names = [f"m{i}" for i in range(200)]  # 200 ** 3 possible joint moves: numbered without a direct table

@@ -25,6 +25,7 @@ from mcts_core.input_store import is_input_id
 from mcts_core.render import COLOURINGS
 from mcts_core.selection.registry import settings_problem
 from ui import state
+from ui.drawing import LIMIT_RANGES
 from ui.navigation import PAGES
 
 LINK_KEYS = ("page", "input", "c", "rule", "settings", "node", "budget", "depth", "topk", "unvisited", "colour")
@@ -83,7 +84,7 @@ def parse_link(params: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
                 refuse(name, "it must be a JSON list of moves")
         elif name in ("budget", "depth", "topk"):
             number = parse_number(text)
-            low, high = {"budget": (10, 5000), "depth": (0, 1000), "topk": (0, 100)}[name]
+            low, high = LIMIT_RANGES[name]
             if number is None or not math.isfinite(number) or number != int(number) or not low <= number <= high:
                 refuse(name, f"it must be a whole number from {low} to {high}")
             else:

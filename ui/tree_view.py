@@ -100,7 +100,7 @@ def show_tree(
     Args:
         tree: the tree.
         drawn: every node to draw, the paths and the inspected node's ancestors included
-            (:func:`mcts_core.render.drawn_nodes`); children left out fold into "+k more" boxes.
+            (:func:`mcts_core.render.drawn_nodes`); a node's "+k more" line counts its children left out.
         layout_key: identifies the tree (the input's key; a playback frame adds its k).
         key: the picture's widget key (one per page); pan and zoom are kept per key and layout.
         direction: ``"TB"`` or ``"LR"``.

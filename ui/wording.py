@@ -55,8 +55,8 @@ def random_draw_warning(children: Sequence[ChildScore], whose: str = "this node"
 
 
 def folded_caption(hidden: int) -> str:
-    """How many nodes the picture folds into "+k more" boxes."""
-    return f"{hidden:,} nodes folded into “+k more” boxes." if hidden > 0 else "All nodes drawn."
+    """How many nodes the picture leaves out; each box's “+k more” line counts its own."""
+    return f"{hidden:,} nodes not drawn: a box's “+k more” line counts its children left out." if hidden > 0 else "All nodes drawn."
 
 
 def mean_label(tree: Tree, node: int) -> str:

@@ -48,13 +48,18 @@ HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings", "algorith
 SIMULATION_KEYS = ("path", "score", "returns")
 FACT_KEYS = ("node", "player", "children", "priors", "chance", "terminal", "outcome", "simultaneous", "moves")
 NON_SPACE = re.compile(r"\S")
+LINE_END = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")  # where str.splitlines ends a line
 ARROW_THRESHOLD = 50_000  # bytes: below this the line-by-line reader is as fast and imports nothing
 
 
 def looks_like_log(text: str) -> bool:
     """Whether ``text`` starts (after blank lines) with a JSON object naming ``mcts_log``."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    return first.lstrip().startswith("{") and '"mcts_log"' in first
+    match = NON_SPACE.search(text)
+    if match is None or text[match.start()] != "{":
+        return False
+    # The first line only (str.splitlines' line ends): splitting a 150 MB log took 0.2 s.
+    end = LINE_END.search(text, match.start())
+    return '"mcts_log"' in text[match.start() : end.start() if end else len(text)]
 
 
 def parse_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> Playouts:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+import re
 import time
-from urllib.parse import urlparse
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlparse
 
 from playwright.sync_api import Page, expect
 
@@ -103,10 +104,10 @@ def eventually(read, expected, *, timeout: float = 15.0, page: Page):
 
 
 def graph_nodes(page: Page) -> list[dict]:
-    """Every drawn node: ``id`` (its path as JSON, or ``more`` for a "+k more" fold), label lines, classes."""
+    """Every drawn node: ``id`` (its path as JSON, or ``None`` for a colour key's box), label lines, classes."""
     return page.locator(f"{GRAPH} svg g.node").evaluate_all(
         """nodes => nodes.map(node => ({
-            id: node.getAttribute('data-path') ?? 'more',
+            id: node.getAttribute('data-path'),
             label: [...node.querySelectorAll('text')].map(t => t.textContent.trim()),
             classes: [...node.classList],
         }))"""
@@ -114,12 +115,13 @@ def graph_nodes(page: Page) -> list[dict]:
 
 
 def real_nodes(nodes: list[dict]) -> list[dict]:
-    """Tree nodes only (fold boxes, "+k more", have no path)."""
-    return [node for node in nodes if node["id"] != "more"]
+    """Tree nodes only (a colour key's boxes have no path)."""
+    return [node for node in nodes if node["id"] is not None]
 
 
 def fold_nodes(nodes: list[dict]) -> list[dict]:
-    return [node for node in nodes if node["id"] == "more"]
+    """Tree nodes whose last label line counts children left out of the picture ("+k more, v visits")."""
+    return [node for node in real_nodes(nodes) if re.match(r"\+\d+ (more|unvisited)", node["label"][-1])]
 
 
 def red_nodes(page: Page) -> set[str]:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 
 import pandas as pd
 import pytest
 from playwright.sync_api import expect
+
+from mcts_core import build_tree, parse_playouts, solve
+from mcts_core.examples import C_FLIPS_CHOICE
 
 from .browser_support import (
     GRAPH,
@@ -19,8 +23,8 @@ from .browser_support import (
     graph_nodes,
     metric_value,
     open_app,
-    playout_file,
     path_ids,
+    playout_file,
     real_nodes,
     red_nodes,
     set_text_area,
@@ -28,8 +32,6 @@ from .browser_support import (
     wait_for_graph,
     wait_idle,
 )
-from mcts_core import build_tree, parse_playouts, solve
-from mcts_core.examples import C_FLIPS_CHOICE
 
 pytestmark = pytest.mark.browser
 
@@ -134,7 +136,9 @@ def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
     upload(page, log)
     expect(metric_value(page, "Playouts")).to_have_text("20,000", timeout=LOAD_TIMEOUT)
     expect(metric_value(page, "Nodes")).to_have_text(f"{len(tree):,}")
-    expect(page.locator(f"{GRAPH} svg g.node:not([data-path])")).not_to_have_count(0, timeout=LOAD_TIMEOUT)
+    expect(page.locator(f"{GRAPH} svg g.node text", has_text=re.compile(r"^\+\d+ more"))).not_to_have_count(
+        0, timeout=LOAD_TIMEOUT
+    )
     wait_idle(page)
     budget = int(page.locator(".st-key-budget input").input_value())
     path = metric_value(page, "Selected path").inner_text().strip()
@@ -143,7 +147,13 @@ def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
     assert fold_nodes(nodes), "a 20k-playout tree must fold some children"
     # The budget caps the chosen nodes; the selected path (and the inspected root) are always added.
     assert min(budget, len(tree)) // 2 <= len(real_nodes(nodes)) <= budget + len(path)
-    assert len(fold_nodes(nodes)) <= len(real_nodes(nodes))  # at most one fold per drawn parent
+    # A box's "+k more" line counts exactly its children that are not drawn.
+    drawn = {tuple(json.loads(node["id"])) for node in real_nodes(nodes)}
+    for node in fold_nodes(nodes):
+        moves = json.loads(node["id"])
+        parent = tree.find("".join(moves))
+        left_out = sum(1 for kid in tree.children[parent] if (*moves, tree.move[kid]) not in drawn)
+        assert node["label"][-1].startswith(f"+{left_out} more, "), (moves, node["label"])
     eventually(lambda: red_nodes(page), path_ids(text, slider_c(page)), page=page)
     page.screenshot(path=output_dir / "explorer_large_upload.png", full_page=True)
     # The picture opens on the root with the selected path in view, however large the tree.

@@ -8,9 +8,17 @@ from mcts_core.c_range import LARGEST_C, suggest_c_range
 from mcts_core.compare import compare_paths, comparison_rows
 from mcts_core.render import drawn_nodes, fits_top_down, path_neighbourhood, render_tree
 from ui import rule_panel, selection, share_panel, sidebar, state
-from ui.drawing import BUDGET_HELP, CHANGED_CELL, LIMIT_RANGES, SECOND_ROW, SELECTED_ROW, cached_visible_nodes
-from ui.tree_view import show_tree
+from ui.drawing import (
+    BUDGET_HELP,
+    CHANGED_CELL,
+    LIMIT_RANGES,
+    SECOND_ROW,
+    SELECTED_ROW,
+    cached_visible_nodes,
+)
 from ui.markdown import code, escape
+from ui.metric_row import metric_row
+from ui.tree_view import show_tree
 from ui.wording import node_markdown, plural, random_draw_warning
 
 setup = sidebar.require()
@@ -75,16 +83,17 @@ def compare_page() -> None:
     name_a, name_b = f"A: {setting_a.describe()}", f"B: {setting_b.describe()}"
 
     with summary:
-        metrics = st.columns([3, 3, 1, 1, 2])
-        metrics[0].metric("Path A", escape(path_text(comparison.path_a)), help=escape(name_a))
-        metrics[1].metric("Path B", escape(path_text(comparison.path_b)), help=escape(name_b))
-        metrics[2].metric("Length A", len(comparison.path_a) - 1)
-        metrics[3].metric("Length B", len(comparison.path_b) - 1)
-        metrics[4].metric(
-            "Paths",
-            "identical" if comparison.identical else escape(f"split at {tree.path(comparison.split) or 'root'}"),
-            help="Where the two selected paths part: the deepest node both contain.",
-        )
+        metric_row([
+            ("Path A", escape(path_text(comparison.path_a)), escape(name_a)),
+            ("Path B", escape(path_text(comparison.path_b)), escape(name_b)),
+            ("Length A", len(comparison.path_a) - 1),
+            ("Length B", len(comparison.path_b) - 1),
+            (
+                "Paths",
+                "identical" if comparison.identical else escape(f"split at {tree.path(comparison.split) or 'root'}"),
+                "Where the two selected paths part: the deepest node both contain.",
+            ),
+        ])
         if comparison.identical:
             st.success(
                 f"Both settings select the same path, {code(path_text(comparison.path_a))}. "

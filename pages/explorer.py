@@ -4,13 +4,26 @@ import streamlit as st
 
 from mcts_core import ROOT, score_children
 from mcts_core.explain import explain_choice
-from mcts_core.render import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
+from mcts_core.render import (
+    COLOURINGS,
+    drawn_nodes,
+    fits_top_down,
+    hidden_count,
+    render_tree,
+)
 from mcts_core.tables import children_table
 from ui import selection, share, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows
-from ui.tree_view import show_tree
 from ui.markdown import code, escape
-from ui.wording import folded_caption, mean_label, node_sentence, random_draw_warning, why_sentence
+from ui.metric_row import metric_row
+from ui.tree_view import show_tree
+from ui.wording import (
+    folded_caption,
+    mean_label,
+    node_sentence,
+    random_draw_warning,
+    why_sentence,
+)
 
 setup = sidebar.require()
 tree = setup.tree
@@ -71,18 +84,23 @@ def explore() -> None:
     selected = st.session_state[state.SELECTED_PATH]
 
     # The answer first, big: what a teacher points at.
-    columns = st.columns([3, 1, 1, 1, 1.2, 1.1], vertical_alignment="center")
-    share_slot = columns[5].container()  # filled at the end, once the picture is known
-    columns[0].metric(
-        "Selected path",
-        escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
-        help="The moves the selection rule follows from the root to a leaf at the current C; also in "
-        "st.session_state['selected_path'].",
+    (share_slot,) = metric_row(
+        [
+            (
+                "Selected path",
+                escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
+                "The moves the selection rule follows from the root to a leaf at the current C; also in "
+                "st.session_state['selected_path'].",
+            ),
+            ("Playouts", f"{tree.playouts:,}"),
+            ("Nodes", f"{len(tree):,}"),
+            ("Depth", tree.max_depth),
+            ("Root mean", f"{tree.mean(ROOT):.3f}"),
+        ],
+        trailing=[6],  # the Share button, filled at the end once the picture is known
+        vertical_alignment="center",
     )
-    columns[1].metric("Playouts", f"{tree.playouts:,}")
-    columns[2].metric("Nodes", f"{len(tree):,}")
-    columns[3].metric("Depth", tree.max_depth)
-    columns[4].metric("Root mean", f"{tree.mean(ROOT):.3f}")
+    share_slot = share_slot.container()
 
     # Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
     defaults = {state.BUDGET: 300, state.MAX_DEPTH: 0, state.TOP_K: 0, state.SHOW_UNVISITED: False, state.COLOUR_BY: "none"}

@@ -4,12 +4,13 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from mcts_core import Scoring
 from mcts_core.playback import Playback, race
 from mcts_core.render import drawn_nodes, fits_top_down, hidden_count, visible_nodes
-from mcts_core import Scoring
 from ui import c_control, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, CURRENT_COLOUR, LIMIT_RANGES, MOVE_PALETTE
 from ui.markdown import code, escape
+from ui.metric_row import metric_row
 from ui.tree_view import show_tree
 from ui.wording import folded_caption, node_label
 
@@ -99,11 +100,12 @@ def show_frame() -> None:
 
     frame = playback.frame(k)  # the Playback keeps its last state and recent frames: memory stays flat
     tree, step = frame.tree, frame.step
-    facts = st.columns([1, 3, 1, 2])
-    facts[0].metric("Playout", f"{k:,} / {count:,}")
-    facts[1].metric("Word", escape(step.word), help=f"Input line {step.line}.")
-    facts[2].metric("Score", f"{step.score:g}")
-    facts[3].metric("Created node", escape(node_label(tree.path(step.created))) if step.created is not None else "none")
+    metric_row([
+        ("Playout", f"{k:,} / {count:,}"),
+        ("Word", escape(step.word), f"Input line {step.line}."),
+        ("Score", f"{step.score:g}"),
+        ("Created node", escape(node_label(tree.path(step.created))) if step.created is not None else "none"),
+    ])
     if step.created is None:
         st.markdown(
             f"**No new node:** its whole word {code(step.word)} existed, so every node on it was updated."

@@ -25,8 +25,9 @@ from mcts_core.search import format_moves, load_game, parse_moves, play_moves, s
 from mcts_core.search.games import legal_moves
 from ui import input_panel, sidebar, state
 from ui.inputs import InputError, load
-from ui.markdown import code, escape
 from ui.jobs import BackgroundJob
+from ui.markdown import code, escape
+from ui.metric_row import metric_row
 from ui.wording import core_sentence
 
 # (game string, menu label): the curated games first; any other OpenSpiel game can be typed.
@@ -351,13 +352,14 @@ def summary(job: SearchJob) -> None:
     if result.stopped:
         st.warning(f"Stopped after {result.simulations:,} simulations; this is the tree so far.", icon=":material/stop:")
     rate = result.simulations / result.elapsed if result.elapsed > 0 else math.inf
-    metrics = st.columns([2, 1, 1, 1, 1])
-    metrics[0].metric("Best move", escape(result.best_move), help="The most visited root move.")
-    metrics[1].metric("Simulations", f"{result.simulations:,}")
-    metrics[2].metric("Depth reached", result.depth, help="The deepest node a simulation reached (rollouts not counted).")
-    metrics[3].metric("Simulations / s", f"{rate:,.0f}", help=f"{result.elapsed:.2f} s in all.")
-    metrics[4].metric("Root value", f"{result.root_total / result.root_visits:+.3f}" if result.root_visits else "–",
-                      help=f"The mean return over all simulations for the player to move at the root, player {job.root_player}.")
+    metric_row([
+        ("Best move", escape(result.best_move), "The most visited root move."),
+        ("Simulations", f"{result.simulations:,}"),
+        ("Depth reached", result.depth, "The deepest node a simulation reached (rollouts not counted)."),
+        ("Simulations / s", f"{rate:,.0f}", f"{result.elapsed:.2f} s in all."),
+        ("Root value", f"{result.root_total / result.root_visits:+.3f}" if result.root_visits else "–",
+         f"The mean return over all simulations for the player to move at the root, player {job.root_player}."),
+    ])
     shares = pd.DataFrame(
         {"move": child.move, "visits": child.visits, "share": child.visits / max(result.root_visits, 1),
          "mean": child.total / child.visits if child.visits else None}

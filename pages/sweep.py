@@ -18,6 +18,7 @@ from mcts_core.sweep_data import (
 from ui import c_control, selection, share_panel, sidebar, state
 from ui.drawing import CURRENT_COLOUR, MOVE_PALETTE, highlight_rows
 from ui.markdown import code, escape
+from ui.metric_row import metric_row
 from ui.wording import node_markdown, plural
 
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
@@ -201,13 +202,14 @@ def sweep_page() -> None:
     shown_c = c if c_from <= c <= c_to else None  # the red line, also at the range's right edge
     scale = c_scale(c_from, c_to)
 
-    metrics = st.columns([3, 1, 1, 2])
     # The path at C itself: also right at the range's excluded end, and outside a zoomed range.
     at_c = current.path if current.scoring.rule == "ucb1" else selected_nodes(tree, Scoring("ucb1", c))
-    metrics[0].metric("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", help=f"C = {c!r}")
-    metrics[1].metric("Intervals", len(intervals))
-    metrics[2].metric("Breakpoints", len(intervals) - 1)
-    metrics[3].metric("Swept range", f"[{c_from:.4g}, {c_to:.4g})")
+    metric_row([
+        ("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", f"C = {c!r}"),
+        ("Intervals", len(intervals)),
+        ("Breakpoints", len(intervals) - 1),
+        ("Swept range", f"[{c_from:.4g}, {c_to:.4g})"),
+    ])
     st.markdown(summary_sentence(bands))
 
     st.subheader("Selected path along C")

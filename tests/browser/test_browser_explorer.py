@@ -159,6 +159,11 @@ def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
     # The picture opens on the root with the selected path in view, however large the tree.
     root = page.locator(f'{GRAPH} svg g.node[data-path="[]"]').first
     expect(root).to_be_in_viewport()
+    # ...and below the picture's toolbar (Fit, Root, ...), which would otherwise hide its label.
+    toolbar = page.locator(f"{GRAPH} .tv-toolbar").bounding_box()
+    viewport = page.locator(f"{GRAPH} .tv-viewport").bounding_box()
+    root_box = root.bounding_box()
+    assert toolbar["y"] + toolbar["height"] <= root_box["y"] <= viewport["y"] + viewport["height"] - root_box["height"]
     watched.assert_clean()
 
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from ui.navigation import PAGES
 
-from .browser_support import GRAPH, LOAD_TIMEOUT, open_app, wait_idle
+from .browser_support import GRAPH, LOAD_TIMEOUT, open_app, playout_file, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,11 @@ OVERFLOW = """() => {
         .filter(b => b.offsetParent !== null)
         .filter(b => [b, ...b.querySelectorAll('*')].some(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1))
         .map(b => b.innerText.trim());
-    return {scroll: main.scrollWidth - main.clientWidth, cut};
+    // A metric's value is cut when Streamlit ellipsizes it ("20,…" for 20,000).
+    const metrics = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetricValue"]')]
+        .filter(m => [m, ...m.querySelectorAll('*')].some(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1))
+        .map(m => m.innerText.trim());
+    return {scroll: main.scrollWidth - main.clientWidth, cut, metrics};
 }"""
 
 
@@ -40,6 +44,24 @@ def check_page(page, url: str, stem: str, size: str, theme: str, output_dir) -> 
     page.screenshot(path=output_dir / f"layout_{stem or 'explorer'}_{size}_{theme}.png")
     assert layout["scroll"] <= 1, f"{stem} at {size}: the page scrolls sideways by {layout['scroll']} px"
     assert not layout["cut"], f"{stem} at {size}: cut button labels {layout['cut']}"
+    assert not layout["metrics"], f"{stem} at {size}: cut metric values {layout['metrics']}"
+    watched.assert_clean()
+
+
+def test_large_numbers_in_the_metrics_are_not_cut_on_a_projector(page, app_url, output_dir, tmp_path):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    log = playout_file(tmp_path / "playouts_20k.txt", 20_000)
+    watched = open_app(page, app_url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    expect(page.locator('[data-testid="stMetricValue"]', has_text="20,000")).to_be_visible(timeout=LOAD_TIMEOUT)
+    for stem in ("explorer", "playback"):
+        if stem != "explorer":
+            page.locator('[data-testid="stSidebarNav"] a', has_text=stem.capitalize()).click()
+            expect(page.locator('[data-testid="stMetricValue"]', has_text="/ 20,000")).to_be_visible(timeout=LOAD_TIMEOUT)
+        wait_idle(page)
+        layout = page.evaluate(OVERFLOW)
+        page.screenshot(path=output_dir / f"layout_{stem}_20k_1366x768.png")
+        assert not layout["metrics"], f"{stem}: cut metric values {layout['metrics']}"
     watched.assert_clean()
 
 

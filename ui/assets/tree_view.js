@@ -207,10 +207,16 @@ class TreeView {
     return { w: this.viewport.clientWidth, h: this.viewport.clientHeight };
   }
 
+  // Px at the top that the toolbar covers: views keep what they show below it.
+  topInset() {
+    const bar = this.root.querySelector(".tv-toolbar");
+    return bar ? bar.offsetTop + bar.offsetHeight : 0;
+  }
+
   fitScale(box) {
     const { w, h } = this.size();
     const sx = (w - 2 * VIEW_MARGIN) / Math.max(box.x1 - box.x0, 1);
-    const sy = (h - 2 * VIEW_MARGIN) / Math.max(box.y1 - box.y0, 1);
+    const sy = (h - this.topInset() - 2 * VIEW_MARGIN) / Math.max(box.y1 - box.y0, 1);
     return Math.max(Math.min(sx, sy), 1e-3);
   }
 
@@ -235,9 +241,11 @@ class TreeView {
       const min = aHi - room, max = aLo + room;
       return min > max ? a : Math.min(Math.max(mid, min), max);
     };
+    const top = this.topInset();
     return {
       cx: centre(box.x0, box.x1, anchor?.x0, anchor?.x1, w),
-      cy: centre(box.y0, box.y1, anchor?.y0, anchor?.y1, h),
+      // centred in the part below the toolbar: that part's centre is top/2 px below the viewport's
+      cy: centre(box.y0, box.y1, anchor?.y0, anchor?.y1, h - top) - top / 2 / scale,
       scale,
     };
   }
@@ -285,13 +293,14 @@ class TreeView {
     const { w, h } = this.size();
     const { cx, cy, scale } = this.view;
     const halfW = w / 2 / scale, halfH = h / 2 / scale, pad = VIEW_MARGIN / scale;
-    const shift = (lo, hi, c, half) => {
-      if (hi - lo > 2 * (half - pad)) return (lo + hi) / 2 - c;
-      if (lo < c - half + pad) return lo - (c - half + pad);
+    const shift = (lo, hi, c, half, topPad = pad) => {
+      if (hi - lo > 2 * half - topPad - pad) return (lo + hi) / 2 - c;
+      if (lo < c - half + topPad) return lo - (c - half + topPad);
       if (hi > c + half - pad) return hi - (c + half - pad);
       return 0;
     };
-    this.setView({ cx: cx + shift(b.x0, b.x1, cx, halfW), cy: cy + shift(b.y0, b.y1, cy, halfH), scale });
+    const topPad = pad + this.topInset() / scale; // nothing revealed under the toolbar
+    this.setView({ cx: cx + shift(b.x0, b.x1, cx, halfW), cy: cy + shift(b.y0, b.y1, cy, halfH, topPad), scale });
   }
 
   zoomAt(factor, clientX, clientY) {

@@ -64,8 +64,24 @@ class _ChildLists:
         return self._start[node + 1] - self._start[node]
 
 
+class NodeKinds:
+    """What a tree with ``flags`` and ``prior`` columns says of a node (the built tree and the live one)."""
+
+    def is_chance(self, node: int) -> bool:
+        return bool(self.flags[node] & CHANCE)
+
+    def is_terminal(self, node: int) -> bool:
+        return bool(self.flags[node] & TERMINAL)
+
+    def prior_of(self, node: int) -> float | None:
+        """The prior declared for this node as its parent's child (by the log or the search), None if none."""
+        if self.prior is None or math.isnan(self.prior[node]):
+            return None
+        return self.prior[node]
+
+
 @dataclass(frozen=True, eq=False)
-class Tree:
+class Tree(NodeKinds):
     """An MCTS tree.
 
     Attributes:
@@ -142,18 +158,6 @@ class Tree:
     def mover(self, node: int) -> int:
         """The player whose view the node's total takes: who moved into it (the root: who moves there)."""
         return self.player[self.parent[node]] if node else self.player[ROOT]
-
-    def is_chance(self, node: int) -> bool:
-        return bool(self.flags[node] & CHANCE)
-
-    def is_terminal(self, node: int) -> bool:
-        return bool(self.flags[node] & TERMINAL)
-
-    def prior_of(self, node: int) -> float | None:
-        """The prior the log gave this node as its parent's child, None when it gave none."""
-        if self.prior is None or math.isnan(self.prior[node]):
-            return None
-        return self.prior[node]
 
     def outcome_of(self, node: int) -> float | None:
         """The node's proven value for the player who moved into it, None when not proven."""

@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 from array import array
 
-from ..tree import CHANCE, TERMINAL
+from ..tree import NodeKinds
 
 
-class LiveTree:
+class LiveTree(NodeKinds):
     """An MCTS tree under construction.
 
     Attributes:
@@ -90,18 +90,6 @@ class LiveTree:
             visits[node] += 1
             total[node] += score
             total_sq[node] += score * score
-
-    def is_chance(self, node: int) -> bool:
-        return bool(self.flags[node] & CHANCE)
-
-    def is_terminal(self, node: int) -> bool:
-        return bool(self.flags[node] & TERMINAL)
-
-    def prior_of(self, node: int) -> float | None:
-        """The prior the search declared for this node as its parent's child, None when none."""
-        if self.prior is None or math.isnan(self.prior[node]):
-            return None
-        return self.prior[node]
 
     def outcome_of(self, node: int) -> None:
         """No node has a proven value: this search proves nothing (no MCTS-Solver)."""

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from .browser_support import (
     GRAPH,
     LOAD_TIMEOUT,
+    eventually,
     metric_value,
     open_app,
     set_text_area,
@@ -93,14 +94,15 @@ def test_a_reload_and_a_copied_link_in_another_browser_show_the_same_view(page, 
     page.reload()
     wait_idle(page)
     wait_rendered(page)
-    assert view_on_screen(page) == view
+    eventually(lambda: view_on_screen(page), view, page=page)
 
     other = browser.new_context(viewport={"width": 1400, "height": 1000})  # no cookies, no storage
     try:
         fresh = other.new_page()
         fresh.goto(link)
         wait_idle(fresh)
-        assert view_on_screen(fresh) == view
+        wait_rendered(fresh)
+        eventually(lambda: view_on_screen(fresh), view, page=fresh)
     finally:
         other.close()
 
@@ -128,7 +130,9 @@ def test_links_keep_working_after_the_server_restarts(page, tmp_path):
     try:
         page.goto(link.replace(url, new_url))
         wait_idle(page)
-        assert view_on_screen(page) == view
+        wait_rendered(page)
+        # The page settles over its first runs (the box is briefly empty while it mounts).
+        eventually(lambda: view_on_screen(page), view, page=page)
     finally:
         stop_streamlit(process)
 

@@ -61,16 +61,19 @@ def stop_streamlit(process: subprocess.Popen) -> None:
 
 
 def start_streamlit(
-    app: Path, log_path: Path, *, cwd: Path, timeout: float = SERVER_START_TIMEOUT, options: tuple[str, ...] = ()
+    app: Path, log_path: Path, *, cwd: Path, timeout: float = SERVER_START_TIMEOUT, options: tuple[str, ...] = (),
+    port: int | None = None,
 ):
     """Start ``streamlit run app`` on a free port; return (process, base url) once /_stcore/health is ok.
 
-    ``options`` are more ``--section.option value`` arguments (e.g. a theme). Retries on a new port if
-    the chosen one was taken in between (Streamlit then exits at once).
+    ``options`` are more ``--section.option value`` arguments (e.g. a theme). ``port``: this port (a
+    restart that open pages reconnect to) instead of a free one. Retries on a new free port if the
+    chosen one was taken in between (Streamlit then exits at once).
     Fails with the server log if the server dies or is not healthy within ``timeout`` seconds.
     """
-    for _attempt in range(3):
-        port = _free_port()
+    wanted = port
+    for _attempt in range(3 if wanted is None else 1):
+        port = wanted or _free_port()
         url = f"http://127.0.0.1:{port}"
         command = [
             sys.executable, "-m", "streamlit", "run", str(app),

@@ -137,6 +137,35 @@ def test_links_keep_working_after_the_server_restarts(page, tmp_path):
         stop_streamlit(process)
 
 
+def test_an_upload_survives_a_server_restart_without_an_error(page, tmp_path):
+    # The page reconnects to the restarted server with its uploader still naming a file the new
+    # server never saw (Streamlit hands the script a DeletedFile): the store reopens the input.
+    process, url = start_streamlit(Path("app.py"), tmp_path / "first.log", cwd=REPO)
+    port = int(url.rsplit(":", 1)[1])
+    try:
+        watched = open_app(page, url)
+        upload = tmp_path / "kept.txt"
+        upload.write_text(TEXT)
+        page.locator('.st-key-upload input[type="file"]').set_input_files(upload)
+        expect(metric_value(page, "Playouts")).to_have_text("6", timeout=LOAD_TIMEOUT)
+        wait_idle(page)
+    finally:
+        stop_streamlit(process)
+    process, _ = start_streamlit(Path("app.py"), tmp_path / "second.log", cwd=REPO, port=port)
+    try:
+        wait_idle(page)  # reconnected
+        page.locator(".st-key-inspect input").fill("a")
+        page.locator(".st-key-inspect input").press("Enter")  # the next interaction sends the old file's id
+        wait_idle(page)
+        expect(page.get_by_text("Using the uploaded file kept.txt")).to_be_visible(timeout=LOAD_TIMEOUT)
+        expect(metric_value(page, "Playouts")).to_have_text("6")
+        # While the server was down the page's health checks were refused; nothing else may fail.
+        watched.errors[:] = [error for error in watched.errors if "ERR_CONNECTION_REFUSED" not in error]
+        watched.assert_clean()
+    finally:
+        stop_streamlit(process)
+
+
 def test_recent_reopens_an_earlier_upload_in_this_browser_only(page, app_url, browser, tmp_path):
     open_app(page, app_url)
     wait_for_graph(page)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -48,7 +49,9 @@ def test_a_small_search_becomes_the_input_and_the_explorer_draws_its_tree(page, 
     page.get_by_text("See its tree in the Explorer").click()
     wait_idle(page)
     wait_rendered(page)
-    assert page.url.split("?")[0].rstrip("/") == app_url.rstrip("/")  # the Explorer is the default page
+    # The Explorer is the default page: the address becomes the app's root (the browser updates it
+    # a moment after the run).
+    expect(page).to_have_url(re.compile(rf"^{re.escape(app_url.rstrip('/'))}/?(\?.*)?$"), timeout=LOAD_TIMEOUT)
     expect(page.locator(TREE_NODES).first).to_be_visible(timeout=LOAD_TIMEOUT)
     texts = node_texts(page)
     # After x(1,1) it is o's turn: the root's children are o's moves, named as OpenSpiel names them.

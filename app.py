@@ -1,12 +1,11 @@
 """MCTS Explorer: `streamlit run app.py`.
 
-Registers the pages (ui/navigation.py lists them), draws the sidebar every page shares, runs the page.
+Registers the pages, draws the sidebar every page shares, runs the page.
 """
 
 import streamlit as st
 
 from ui import heap, page_style, share, sidebar
-from ui.navigation import PAGES
 
 # The arena's worker processes are spawned, and a spawned process first re-runs the parent's main
 # script (under Streamlit, this file) as "__mp_main__": it must not build the app there.
@@ -14,9 +13,16 @@ if __name__ != "__mp_main__":
     heap.freeze_libraries()
     st.set_page_config(page_title="MCTS Explorer", page_icon="🌳", layout="wide")
     page_style.apply()
+    # The pages, in menu order: the one list of them (ui/navigation.py reads it from this file).
     pages = [
-        st.Page(page.script, title=page.title, icon=page.icon, url_path=page.url_path or None, default=page.default)
-        for page in PAGES
+        st.Page("pages/explorer.py", title="Explorer", icon=":material/account_tree:", default=True),
+        st.Page("pages/sweep.py", title="C sweep", icon=":material/timeline:", url_path="sweep"),
+        st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:", url_path="compare"),
+        st.Page("pages/playback.py", title="Playback", icon=":material/play_circle:", url_path="playback"),
+        st.Page("pages/classroom.py", title="Classroom", icon=":material/school:", url_path="classroom"),
+        st.Page("pages/search.py", title="Search", icon=":material/play_arrow:", url_path="search"),
+        st.Page("pages/strength.py", title="C and strength", icon=":material/trending_up:", url_path="strength"),
+        st.Page("pages/simultaneous.py", title="Simultaneous", icon=":material/group:", url_path="simultaneous"),
     ]
     navigation = st.navigation(pages)
     share.read_link()  # a reload, a copied link or the back button: the URL's view comes first

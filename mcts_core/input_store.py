@@ -58,6 +58,22 @@ def is_input_id(text: str) -> bool:
     return len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
 
 
+def _use_wal(connection: sqlite3.Connection, wait: float = 30.0) -> None:
+    """Put the database in WAL mode (it stays so in the file), waiting while another process does.
+
+    Switching the mode needs an exclusive lock and SQLite answers "database is locked" at once,
+    without the connection's busy timeout, when several processes open a new store together.
+    """
+    deadline = time.monotonic() + wait
+    while connection.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error).lower() or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 class InputStore:
     """The saved inputs (see the module docstring)."""
 
@@ -73,7 +89,7 @@ class InputStore:
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"the input store at the data folder cannot be opened: {error}") from None
         try:
-            connection.execute("PRAGMA journal_mode=WAL")
+            _use_wal(connection)
             connection.execute(_SCHEMA)
             yield connection
         except sqlite3.Error as error:

@@ -52,6 +52,24 @@ def test_several_processes_can_save_at_once(tmp_path):
     assert len(store.describe(keys)) == 40
 
 
+def _open_and_save(path: str) -> str | None:
+    try:
+        InputStore(__import__("pathlib").Path(path)).save(b"a 1\n", "x")
+        return None
+    except StoreError as error:
+        return str(error)
+
+
+def test_processes_opening_a_new_store_together_all_save(tmp_path):
+    # Four server processes meeting a store that does not exist yet: each must wait, not fail.
+    errors = []
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        for k in range(60):  # one new store at a time, opened by all four at once
+            path = str(tmp_path / str(k) / "inputs.sqlite3")
+            errors += [error for error in pool.map(_open_and_save, [path] * 4, chunksize=1) if error]
+    assert errors == []
+
+
 def test_an_unwritable_data_folder_is_reported_not_raised_as_os_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

@@ -15,9 +15,11 @@ def test_pages_folder_holds_exactly_the_registered_pages():
     assert not (REPO / "pages" / "__init__.py").exists()
 
 
-def test_app_registers_the_navigation_list():
+def test_the_page_list_is_read_from_app_py():
     source = (REPO / "app.py").read_text()
-    assert "from ui.navigation import PAGES" in source and "for page in PAGES" in source
+    assert len(PAGES) == source.count("st.Page(") == 8
+    assert all(f'st.Page("{page.script}", title="{page.title}"' in source for page in PAGES)
+    assert PAGES[0].default and PAGES[0].title == "Explorer"
 
 
 def test_page_urls_are_unique_and_one_page_is_the_default():

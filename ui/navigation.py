@@ -1,7 +1,8 @@
-"""The app's pages: one entry per file in pages/, in menu order (app.py registers exactly these)."""
+"""The app's pages as app.py registers them, for the code that links to them (share links, tests)."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,13 +25,22 @@ class PageSpec:
         return self.url_path == ""
 
 
-PAGES: tuple[PageSpec, ...] = (
-    PageSpec("pages/explorer.py", "Explorer", ":material/account_tree:", ""),
-    PageSpec("pages/sweep.py", "C sweep", ":material/timeline:", "sweep"),
-    PageSpec("pages/compare.py", "Compare", ":material/compare_arrows:", "compare"),
-    PageSpec("pages/playback.py", "Playback", ":material/play_circle:", "playback"),
-    PageSpec("pages/classroom.py", "Classroom", ":material/school:", "classroom"),
-    PageSpec("pages/search.py", "Search", ":material/play_arrow:", "search"),
-    PageSpec("pages/strength.py", "C and strength", ":material/trending_up:", "strength"),
-    PageSpec("pages/simultaneous.py", "Simultaneous", ":material/group:", "simultaneous"),
-)
+def _registered_pages() -> tuple[PageSpec, ...]:
+    """The ``st.Page(script, title=..., icon=..., url_path=...)`` calls in app.py, in menu order.
+
+    Read from app.py's source (importing it would run the app): app.py stays the one list of pages.
+    """
+    calls = [
+        node
+        for node in ast.walk(ast.parse(APP_PATH.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "Page"
+    ]
+    pages = []
+    for call in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
+        options = {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords}
+        script = ast.literal_eval(call.args[0])
+        pages.append(PageSpec(script, options["title"], options["icon"], options.get("url_path", "")))
+    return tuple(pages)
+
+
+PAGES: tuple[PageSpec, ...] = _registered_pages()

@@ -48,8 +48,26 @@ class Setting:
     help: str = ""
 
 
+class RuleLabels:
+    """What a rule with ``settings`` (``c`` first) and term ``labels`` tells a UI."""
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Setting name -> default."""
+        return {setting.name: setting.default for setting in self.settings}
+
+    @property
+    def c_label(self) -> str:
+        """The name of this rule's exploration constant (its ``c`` setting's label)."""
+        return self.settings[0].label
+
+    def label(self, term: str) -> str:
+        """The header a table shows for ``term``: ``value`` is the rule's name for what it maximises."""
+        return self.labels.get(term, term)
+
+
 @dataclass(frozen=True)
-class Rule:
+class Rule(RuleLabels):
     """A registered selection rule: the formula plus what a UI needs to present it.
 
     Attributes:
@@ -73,19 +91,6 @@ class Rule:
     terms: tuple[str, ...] = ("mean", "exploration", "value")
     labels: dict[str, str] = field(default_factory=dict)
 
-    @property
-    def defaults(self) -> dict[str, Any]:
-        """Setting name -> default."""
-        return {setting.name: setting.default for setting in self.settings}
-
-    @property
-    def c_label(self) -> str:
-        """The name of this rule's exploration constant (its ``c`` setting's label)."""
-        return self.settings[0].label
-
-    def label(self, term: str) -> str:
-        """The header a table shows for ``term``: ``value`` is the rule's name for what it maximises."""
-        return self.labels.get(term, term)
 
 
 def _c(label: str = "exploration constant C") -> Setting:

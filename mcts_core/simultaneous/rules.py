@@ -35,7 +35,7 @@ from typing import Any
 
 from ..numbers import is_valid_c
 from ..selection.formulas import PROBABILITY
-from ..selection.registry import RULES, Setting
+from ..selection.registry import RULES, RuleLabels, Setting
 from ..selection.registry import settings_problem as sequential_settings_problem
 from ..selection.scoring import Scoring
 
@@ -45,7 +45,7 @@ AVERAGE = "average"  # the term holding a move's share of the average strategy
 
 
 @dataclass(frozen=True)
-class SimultaneousRule:
+class SimultaneousRule(RuleLabels):
     """A rule that exists only at simultaneous nodes: a sampling distribution kept per node and player.
 
     Attributes:
@@ -65,17 +65,6 @@ class SimultaneousRule:
     terms: tuple[str, ...]
     labels: dict[str, str] = field(default_factory=dict)
     state_term: str = "regret"
-
-    @property
-    def defaults(self) -> dict[str, Any]:
-        return {setting.name: setting.default for setting in self.settings}
-
-    @property
-    def c_label(self) -> str:
-        return self.settings[0].label
-
-    def label(self, term: str) -> str:
-        return self.labels.get(term, term)
 
 
 _GAMMA = Setting("c", "exploration γ", "float", 0.1, low=0.0, high=1.0,

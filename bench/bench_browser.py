@@ -61,10 +61,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, selected_nodes  # noqa: E402
-from mcts_core.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE  # noqa: E402
-from mcts_core.picture import node_infos, path_json, tag_svg  # noqa: E402
-from mcts_core.render import drawn_nodes, fits_top_down, render_tree, visible_nodes  # noqa: E402
-from mcts_core.sweep import sweep  # noqa: E402
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE  # noqa: E402
+from mcts_core.drawing.tagged_svg import node_infos, path_json, tag_svg  # noqa: E402
+from mcts_core.drawing.dot import drawn_nodes, fits_top_down, render_tree, visible_nodes  # noqa: E402
+from mcts_core.analysis.sweep import path_intervals  # noqa: E402
 from tests.browser.browser_support import (  # noqa: E402
     GRAPH,
     eventually,
@@ -540,7 +540,7 @@ def crossing_pair(page: Page, tree, in_picture: bool) -> tuple[float, float] | N
     """
     visible = visible_nodes(tree, budget=int(page.locator(BUDGET).input_value()))
     max_c, step = slider_grid(page)
-    for interval in sweep(tree, 0.0, max_c)[1:]:
+    for interval in path_intervals(tree, 0.0, max_c)[1:]:
         low = round(math.floor(interval.c_from / step) * step, 12)
         if low >= interval.c_from:
             low = round(low - step, 12)

@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_core import make_text  # noqa: E402
-from mcts_core.formats.tree_json_writer import write_tree_json  # noqa: E402
-from mcts_core.loading import read_input  # noqa: E402
+from mcts_core.inputs.formats.tree_json_writer import write_tree_json  # noqa: E402
+from mcts_core.inputs.loading import read_input  # noqa: E402
 
 
 def as_log(text: str) -> str:

@@ -40,8 +40,8 @@ def rss_mib() -> float:
 def worker(count: int, steps: int) -> dict:
     from bench_core import input_file
     from mcts_core import build_tree, parse_playouts
-    from mcts_core.memory import return_free_memory
-    from mcts_core.playback import Playback
+    from mcts_core.common.memory import return_free_memory
+    from mcts_core.model.playback import Playback
 
     text = input_file(count, 2024).read_text()
     playouts = parse_playouts(text)

@@ -89,7 +89,7 @@ def openspiel_cpp(game_name: str, simulations: int, c: float, seed: int) -> floa
 
 
 def arena_seconds(workers: int) -> float:
-    from mcts_core.search import arena
+    from mcts_core.strength import arena
 
     start = time.perf_counter()
     rows = arena("tic_tac_toe", c_values=ARENA_C, games=100, simulations=200, workers=workers)

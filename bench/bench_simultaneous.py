@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_core import make_text  # noqa: E402
 
-from mcts_core.loading import read_input  # noqa: E402
+from mcts_core.inputs.loading import read_input  # noqa: E402
 from mcts_core.search import search_simultaneous  # noqa: E402
 from mcts_core.simultaneous import JointScoring  # noqa: E402
 

@@ -7,12 +7,12 @@ Usage (from the repository root)::
 
 Two families of seeded trees, both built once per size (building is not timed):
 
-* ``deep``: :func:`mcts_core.examples.deep_tree`, the app's "Deep tree" example scaled up: biased
+* ``deep``: :func:`mcts_core.inputs.examples.deep_tree`, the app's "Deep tree" example scaled up: biased
   words of 6..14 moves over ``abc``, a deep and lopsided tree;
 * ``core``: bench/bench_core.py's log, words of 1..49 moves over ``abcdefgh``, scores in (-100, 100).
 
-For each it times :func:`mcts_core.sweep.sweep` and, separately, the sweep page's table
-(:func:`mcts_core.sweep_data.bands_frame`, one ``tree.find`` per interval plus pandas). Medians of
+For each it times :func:`mcts_core.analysis.sweep.sweep` and, separately, the sweep page's table
+(:func:`mcts_core.tables.sweep_tables.bands_frame`, one ``tree.find`` per interval plus pandas). Medians of
 the repeats are reported. Nothing here is a test: numbers go into bench/RESULTS.md with the command.
 """
 
@@ -34,9 +34,9 @@ for folder in (ROOT, ROOT / "bench"):
 from bench_core import input_file  # noqa: E402  (the same seeded logs as the core benchmark)
 
 from mcts_core import build_tree, parse_playouts  # noqa: E402
-from mcts_core.examples import deep_tree  # noqa: E402
-from mcts_core.sweep import sweep  # noqa: E402
-from mcts_core.sweep_data import bands_frame  # noqa: E402
+from mcts_core.inputs.examples import deep_tree  # noqa: E402
+from mcts_core.analysis.sweep import path_intervals  # noqa: E402
+from mcts_core.tables.sweep_tables import bands_frame  # noqa: E402
 
 FAMILIES = {
     "deep": lambda count, seed: deep_tree(count, seed),
@@ -80,8 +80,8 @@ def main(argv=None) -> None:
     for family in args.families.split(","):
         for count in (int(size) for size in args.sizes.split(",")):
             tree = build_tree(parse_playouts(FAMILIES[family](count, args.seed)))
-            intervals = sweep(tree, args.c_min, args.c_max)
-            sweep_time = median_seconds(lambda: sweep(tree, args.c_min, args.c_max), args.repeats)
+            intervals = path_intervals(tree, args.c_min, args.c_max)
+            sweep_time = median_seconds(lambda: path_intervals(tree, args.c_min, args.c_max), args.repeats)
             table_time = median_seconds(lambda: bands_frame(tree, intervals), args.repeats)
             lines.append(
                 f"| {family} | {count:,} | {len(tree):,} | {tree.max_depth} | {len(intervals):,} "

@@ -4,8 +4,8 @@ No streamlit import anywhere in this package; ``render`` (graphviz) and ``tables
 imported on their own, so the CLI and the math never load them.
 """
 
-from .build import build_tree
-from .formats import (
+from .model.build import build_tree
+from .inputs.formats import (
     MAX_PLAYOUTS,
     ParseError,
     annotated_values,
@@ -14,8 +14,8 @@ from .formats import (
     parse_move_values,
     parse_playouts,
 )
-from .numbers import is_valid_c, parse_c, parse_number
-from .playouts import Playouts
+from .common.numbers import is_valid_c, parse_c, parse_number
+from .model.playouts import Playouts
 from .puzzle import solve
 from .selection import (
     DEFAULT_RULE,
@@ -41,9 +41,9 @@ from .selection import (
     under_threshold,
 )
 
-# The sweep function stays at mcts_core.sweep.sweep: re-exporting it here would shadow the module.
-from .sweep import Breakpoint, Interval, NodeEnvelope, breakpoints, node_envelope
-from .tree import NO_PARENT, NO_PLAYOUT, ROOT, Tree
+
+from .analysis.sweep import Breakpoint, Interval, NodeEnvelope, breakpoints, node_envelope
+from .model.tree import NO_PARENT, NO_PLAYOUT, ROOT, Tree
 
 __all__ = [
     "DEFAULT_RULE",

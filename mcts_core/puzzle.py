@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .build import build_tree
-from .formats.common import ParseError
-from .formats.text import parse_playouts
+from .model.build import build_tree
+from .common.input_rules import ParseError
+from .inputs.formats.text import parse_playouts
 from .selection import Scoring, select_path
 
 

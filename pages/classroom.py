@@ -4,10 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, ROOT, Scoring, score_children
-from mcts_core.explain import explain_choice, ucb1_latex
-from mcts_core.playback import Playback
-from mcts_core.render import drawn_nodes, fits_top_down
-from ui import selection, share_panel, sidebar, state
+from mcts_core.analysis.explain import explain_choice, ucb1_latex
+from mcts_core.model.playback import Playback
+from mcts_core.drawing.dot import drawn_nodes, fits_top_down
+from ui import selected_path, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
@@ -68,7 +68,7 @@ st.caption("Predict which child UCB1 picks, then see the terms that decided, nod
 def classroom_page() -> None:
     """The whole exercise: C, guesses and steps rerun only this."""
     presentation = st.session_state.get(state.CLASS_PRESENTATION, False)
-    current = selection.select(setup, compact=presentation)  # on a projector C folds away
+    current = selected_path.select(setup, compact=presentation)  # on a projector C folds away
     c = current.scoring.c
     # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
     if state.first_run_for_input("classroom", f"{setup.input.key}|{c!r}"):

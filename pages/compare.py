@@ -4,10 +4,10 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.c_range import LARGEST_C, suggest_c_range
-from mcts_core.compare import compare_paths, comparison_rows
-from mcts_core.render import drawn_nodes, fits_top_down, path_neighbourhood, render_tree
-from ui import rule_panel, selection, share_panel, sidebar, state
+from mcts_core.analysis.c_range import LARGEST_C, suggest_c_range
+from mcts_core.analysis.compare import compare_paths, comparison_rows
+from mcts_core.drawing.dot import drawn_nodes, fits_top_down, path_neighbourhood, render_tree
+from ui import rule_panel, selected_path, share_panel, sidebar, state
 from ui.drawing import (
     BUDGET_HELP,
     CHANGED_CELL,
@@ -49,7 +49,7 @@ st.caption("Two selection settings on the same tree: where their paths part, and
 @st.fragment
 def compare_page() -> None:
     """The whole page: moving A's C or B's settings reruns only this."""
-    current = selection.select(setup)
+    current = selected_path.select(setup)
     setting_a = current.scoring
     new_input = state.first_run_for_input("compare", setup.input.key)
     if state.COMPARE_C not in st.session_state or (new_input and setup.input.read.c is not None):

@@ -3,16 +3,16 @@
 import streamlit as st
 
 from mcts_core import ROOT, score_children
-from mcts_core.explain import explain_choice
-from mcts_core.render import (
+from mcts_core.analysis.explain import explain_choice
+from mcts_core.drawing.dot import (
     COLOURINGS,
     drawn_nodes,
     fits_top_down,
     hidden_count,
     render_tree,
 )
-from mcts_core.tables import children_table
-from ui import selection, share, share_panel, sidebar, state
+from mcts_core.tables.children_table import children_table
+from ui import selected_path, share, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
@@ -78,7 +78,7 @@ st.caption("The tree the playouts built, the path the selection rule follows at 
 @st.fragment
 def explore() -> None:
     """Everything C changes: a C change reruns only this (the sidebar and the layout stay)."""
-    current = selection.select(setup)
+    current = selected_path.select(setup)
     scoring, path = current.scoring, current.path
     rule = scoring.spec
     selected = st.session_state[state.SELECTED_PATH]

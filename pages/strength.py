@@ -1,6 +1,6 @@
 """C and strength: our MCTS at each C of a grid plays games against an opponent; score and tree statistics vs C.
 
-The games run in a background thread (:class:`ArenaJob`, which runs :func:`mcts_core.search.arena`
+The games run in a background thread (:class:`ArenaJob`, which runs :func:`mcts_core.strength.arena`
 with its worker processes) so the page stays responsive: a fragment polls it for the progress bar
 and draws the rows as each C finishes, and its Stop button sets an event the arena polls. Every
 finished C is stored at once (:class:`~mcts_core.search.ResultStore`, SQLite in the data folder)
@@ -20,7 +20,8 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, parse_c
-from mcts_core.search import ArenaRow, ResultStore, arena, format_moves, parse_moves
+from mcts_core.search import format_moves, parse_moves
+from mcts_core.strength import ArenaRow, ResultStore, arena
 from ui import sidebar, state
 from ui.markdown import code, escape
 from ui.jobs import BackgroundJob

@@ -5,8 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring, node_envelope, selected_nodes
-from mcts_core.sweep import interval_at, range_problem, sweep
-from mcts_core.sweep_data import (
+from mcts_core.analysis.sweep import interval_at, range_problem, path_intervals
+from mcts_core.tables.sweep_tables import (
     bands_frame,
     crossings_frame,
     envelope_frame,
@@ -15,7 +15,7 @@ from mcts_core.sweep_data import (
     sweep_nodes,
     zoom_range,
 )
-from ui import c_control, selection, share_panel, sidebar, state
+from ui import c_control, selected_path, share_panel, sidebar, state
 from ui.drawing import CURRENT_COLOUR, MOVE_PALETTE, highlight_rows
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
@@ -152,7 +152,7 @@ def summary_sentence(bands: pd.DataFrame) -> str:
 @st.cache_resource(max_entries=16, show_spinner="Sweeping C…")
 def cached_sweep(input_key: str, c_from: float, c_to: float, _tree):
     """The exact sweep of an input over a range: it does not depend on C, so once per input and range."""
-    return sweep(_tree, c_from, c_to)
+    return path_intervals(_tree, c_from, c_to)
 
 
 @st.fragment
@@ -164,7 +164,7 @@ def sweep_page() -> None:
         "line in C, mean + C·√(ln N / n); selection follows the highest line, so the path is constant "
         "between exact breakpoints. A breakpoint belongs to the interval on its right."
     )
-    current = selection.select(setup)
+    current = selected_path.select(setup)
     c = current.scoring.c
     max_c = c_control.slider_range(setup.input, c, ucb1=True)[0]
     if state.first_run_for_input("sweep", setup.input.key):

@@ -3,7 +3,7 @@
 import pytest
 
 from mcts_core import solve
-from mcts_core.examples import C_FLIPS_CHOICE
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
 from apptest_support import plain, tree_view_data
 
 

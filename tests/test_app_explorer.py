@@ -2,7 +2,7 @@
 
 
 from mcts_core import solve, ucb1
-from mcts_core.examples import C_FLIPS_CHOICE, EXAMPLES
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES
 from apptest_support import plain
 
 HEADERLESS_FLIP = "a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"

@@ -25,7 +25,7 @@ def test_an_exact_c_of_1e308_works_on_every_page_with_c(app, page):
 
 
 def test_page_settings_survive_a_visit_to_another_page(app):
-    from mcts_core.examples import C_FLIPS_CHOICE
+    from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
     app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
     app.number_input(key="budget").set_value(1000).run()

@@ -2,7 +2,7 @@
 
 
 from apptest_support import plain
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 
 
 PAGE = "pages/playback.py"

@@ -4,7 +4,7 @@ import math
 
 
 from mcts_core import Scoring, build_tree, parse_playouts, select_path, solve
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 from apptest_support import plain
 
 PRIORS_INPUT = "3 1\n#prior b 0.9\n#prior a 0.1\nbaa 30\nab 20\nbbb 4\n"

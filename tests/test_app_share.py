@@ -7,10 +7,10 @@ from streamlit.testing.v1 import app_test as app_test_module
 
 from apptest_support import REPO, NavigationPagesManager, plain
 from mcts_core import Scoring
-from mcts_core.bundle import View, bundle_bytes
-from mcts_core.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE_EXPLAINED
-from mcts_core.input_store import InputStore, input_id
-from mcts_core.loading import read_input
+from mcts_core.inputs.bundle import View, bundle_bytes
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE_EXPLAINED
+from mcts_core.inputs.store import InputStore, input_id
+from mcts_core.inputs.loading import read_input
 
 
 def open_link(monkeypatch, params: dict[str, str]) -> AppTest:

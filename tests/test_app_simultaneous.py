@@ -119,8 +119,8 @@ def test_every_page_survives_a_simultaneous_input(app, kind):
     if kind == "dump":
         import io
 
-        from mcts_core.formats.tree_json_writer import write_tree_json
-        from mcts_core.loading import read_input
+        from mcts_core.inputs.formats.tree_json_writer import write_tree_json
+        from mcts_core.inputs.loading import read_input
 
         read = read_input(text)
         out = io.StringIO()

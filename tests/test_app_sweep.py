@@ -5,9 +5,9 @@ import math
 import pytest
 
 from mcts_core import build_tree, parse_playouts, solve
-from mcts_core.examples import C_FLIPS_CHOICE
-from mcts_core.sweep import sweep
-from mcts_core.sweep_data import sweep_nodes
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
+from mcts_core.analysis.sweep import path_intervals
+from mcts_core.tables.sweep_tables import sweep_nodes
 from apptest_support import plain
 
 FLIP = 2.702917488375908
@@ -100,7 +100,7 @@ def test_picking_a_node_draws_its_envelope(app):
     app.selectbox(key="example").select("Deep tree (400 playouts)").run()
     assert not app.exception
     tree = build_tree(parse_playouts(app.text_area(key="playouts").value))
-    intervals = sweep(tree, 0.0, app.number_input(key="sweep_to").value)
+    intervals = path_intervals(tree, 0.0, app.number_input(key="sweep_to").value)
     assert table(app)["path"].tolist() == [interval.path for interval in intervals]
     nodes = [tree.format_path(moves) for moves in sweep_nodes(intervals)]
     assert app.selectbox(key="sweep_node").options[0] == "root" and len(nodes) > 2

@@ -1,5 +1,6 @@
 """The arena: MCTS at several C against an opponent, its counts and intervals, stored results, the CLI."""
 
+import importlib
 import csv
 import io
 import os
@@ -12,10 +13,10 @@ import pytest
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
 from apptest_support import REPO  # noqa: E402
-from mcts_core import data_folder as data_folder_module  # noqa: E402
-from mcts_core.data_folder import data_folder  # noqa: E402
-from mcts_core.search import ResultStore, arena, wilson_interval  # noqa: E402
-from mcts_core.search.arena_games import game_tasks, play_game  # noqa: E402
+data_folder_module = importlib.import_module("mcts_core.inputs.data_folder")  # the module, not the function
+from mcts_core.inputs.data_folder import data_folder  # noqa: E402
+from mcts_core.strength import ResultStore, arena, wilson_interval  # noqa: E402
+from mcts_core.strength.arena_games import game_tasks, play_game  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -108,13 +109,19 @@ def test_bad_arena_settings_are_refused(settings, message):
     assert message in str(error.value)
 
 
-def test_data_folder_follows_the_environment_else_sits_next_to_the_package(tmp_path, monkeypatch):
+def test_data_folder_follows_the_environment_else_sits_next_to_the_app_else_in_the_users_data(tmp_path, monkeypatch):
     monkeypatch.setenv("MCTS_EXPLORER_DATA", str(tmp_path / "a" / "b"))
     assert data_folder() == tmp_path / "a" / "b" and data_folder().is_dir()
     monkeypatch.delenv("MCTS_EXPLORER_DATA")
     # <repository>/data, seen from a package placed in tmp_path (the real repository stays untouched)
-    monkeypatch.setattr(data_folder_module, "__file__", str(tmp_path / "repo" / "mcts_core" / "data_folder.py"))
+    monkeypatch.setattr(data_folder_module, "__file__", str(tmp_path / "repo" / "mcts_core" / "inputs" / "data_folder.py"))
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "app.py").write_text("")
     assert data_folder() == tmp_path / "repo" / "data" and data_folder().is_dir()
+    # An installed package (no app.py beside it) keeps its data in the user's data folder.
+    monkeypatch.setattr(data_folder_module, "__file__", str(tmp_path / "site" / "mcts_core" / "inputs" / "data_folder.py"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert data_folder() == tmp_path / "xdg" / "mcts-explorer" and data_folder().is_dir()
 
 
 def cli(tmp_path, *args: str, **popen) -> subprocess.Popen:

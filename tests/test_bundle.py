@@ -10,9 +10,9 @@ import zipfile
 import pytest
 
 from mcts_core import ParseError, Scoring
-from mcts_core.bundle import View, is_bundle, node_rows, picture_dot, read_bundle, write_bundle
-from mcts_core.examples import C_FLIPS_CHOICE
-from mcts_core.loading import read_input
+from mcts_core.inputs.bundle import View, is_bundle, node_rows, picture_dot, read_bundle, write_bundle
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
+from mcts_core.inputs.loading import read_input
 
 
 def bundle_bytes(text: str, view: View) -> bytes:

@@ -5,7 +5,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mcts_core.c_range import LARGEST_C, fit_to_breakpoints, nice_ceiling, suggest_c_range
+from mcts_core.analysis.c_range import LARGEST_C, fit_to_breakpoints, nice_ceiling, suggest_c_range
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
 c_values = st.floats(min_value=0, allow_nan=False, allow_infinity=False)

@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from mcts_core.__main__ import main
+from mcts_core.cli.main import main
 from apptest_support import REPO as ROOT
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 from cases import random_puzzle
 from reference import reference_solve
 
@@ -68,7 +68,7 @@ JOINT_LOG = "\n".join([
 
 def test_a_simultaneous_log_prints_each_players_choice_as_a_joint_move():
     from mcts_core import ROOT
-    from mcts_core.loading import read_input
+    from mcts_core.inputs.loading import read_input
     from mcts_core.simultaneous import JointScoring, score_own_moves
 
     read = read_input(JOINT_LOG)

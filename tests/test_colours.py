@@ -2,7 +2,7 @@
 
 import pytest
 
-from mcts_core.render import FILLED_TEXT, MEAN_PALETTE, VISITS_PALETTE
+from mcts_core.drawing.dot import FILLED_TEXT, MEAN_PALETTE, VISITS_PALETTE
 from ui.drawing import CHANGED_COLOURS, SECOND_ROW_COLOURS, SELECTED_ROW_COLOURS
 
 

@@ -5,9 +5,9 @@ import random
 import pytest
 
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts
-from mcts_core.compare import compare_paths, comparison_rows
-from mcts_core.examples import C_FLIPS_CHOICE
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.analysis.compare import compare_paths, comparison_rows
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 
 # C_FLIPS_CHOICE builds (visits, total):
 #   root (6, 58)

@@ -17,8 +17,8 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from mcts_core import ROOT, Scoring, select_child  # noqa: E402
 from mcts_core.adapters.openspiel import log_search, new_state, tree_dump  # noqa: E402
-from mcts_core.formats.tree_json_writer import write_tree_json  # noqa: E402
-from mcts_core.loading import read_input  # noqa: E402
+from mcts_core.inputs.formats.tree_json_writer import write_tree_json  # noqa: E402
+from mcts_core.inputs.loading import read_input  # noqa: E402
 
 C = 1.4
 MIDGAME = ("x(1,1)", "o(0,0)")  # terminal positions within reach of a few hundred simulations

@@ -1,7 +1,7 @@
 """The process-wide store of loaded inputs: bounded by count and by bytes, newest always kept."""
 
-from mcts_core.loading import read_input
-from mcts_core.memory import columns_bytes
+from mcts_core.inputs.loading import read_input
+from mcts_core.common.memory import columns_bytes
 from ui.inputs import LoadedInput, _input_bytes
 from ui.lru import BoundedLRU
 

@@ -4,7 +4,7 @@ import multiprocessing
 
 import pytest
 
-from mcts_core.input_store import StoredInput, InputStore, StoreError, input_id, is_input_id
+from mcts_core.inputs.store import StoredInput, InputStore, StoreError, input_id, is_input_id
 
 
 @pytest.fixture

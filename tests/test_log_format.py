@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcts_core import ROOT, ParseError, Scoring, select_path, selected_nodes, solve
-from mcts_core.formats import log as log_module
-from mcts_core.formats.log import parse_log
-from mcts_core.formats.log_columns import read_log_columns
-from mcts_core.formats.text import parse_playouts
-from mcts_core.loading import read_input
+from mcts_core.inputs.formats import log as log_module
+from mcts_core.inputs.formats.log import parse_log
+from mcts_core.inputs.formats.log_columns import read_log_columns
+from mcts_core.inputs.formats.text import parse_playouts
+from mcts_core.inputs.loading import read_input
 
 HEADER = '{"mcts_log": 1, "players": 2, "ties": "first", "c": 1.4}'
 

@@ -1,4 +1,4 @@
-"""Unit tests of mcts_core.playback: snapshots, step records, the race, the classroom formula."""
+"""Unit tests of mcts_core.model.playback: snapshots, step records, the race, the classroom formula."""
 
 import dataclasses
 import math
@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 from mcts_core import ROOT, build_tree, parse_playouts, ucb1
-from mcts_core.explain import ucb1_latex
-from mcts_core import playback as playback_module
-from mcts_core.playback import NodeStats, Playback, race
-from mcts_core.examples import deep_tree
+from mcts_core.analysis.explain import ucb1_latex
+from mcts_core.model import playback as playback_module
+from mcts_core.model.playback import NodeStats, Playback, race
+from mcts_core.inputs.examples import deep_tree
 
 
 def assert_same_tree(actual, expected):

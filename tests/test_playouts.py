@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mcts_core import MAX_PLAYOUTS, ParseError, decode_text, format_playouts, parse_playouts
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 
 
 def test_statement_example_parses_with_header_c():
@@ -118,7 +118,7 @@ def test_near_miss_inputs_raise_only_parse_error(text):
 
 import random  # noqa: E402
 
-from mcts_core.formats import text as playouts_module  # noqa: E402
+from mcts_core.inputs.formats import text as playouts_module  # noqa: E402
 
 
 def outcome(parse, text, **limits):

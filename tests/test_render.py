@@ -6,8 +6,8 @@ import subprocess
 import pytest
 
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts, selected_nodes
-from mcts_core.examples import STATEMENT_EXAMPLE, deep_tree
-from mcts_core.render import PATH_COLOR, render_tree, visible_nodes
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE, deep_tree
+from mcts_core.drawing.dot import PATH_COLOR, render_tree, visible_nodes
 
 
 def drawn_ids(graph):
@@ -71,8 +71,8 @@ def test_user_moves_are_escaped_and_dot_renders_them_literally(move):
 
 
 # Two paths in one picture (the Compare page).
-from mcts_core.examples import C_FLIPS_CHOICE  # noqa: E402  (appended section)
-from mcts_core.render import SECOND_PATH_COLOR, SHARED_COLOR, path_neighbourhood  # noqa: E402
+from mcts_core.inputs.examples import C_FLIPS_CHOICE  # noqa: E402  (appended section)
+from mcts_core.drawing.dot import SECOND_PATH_COLOR, SHARED_COLOR, path_neighbourhood  # noqa: E402
 
 
 def flips_paths():

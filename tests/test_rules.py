@@ -29,7 +29,7 @@ from mcts_core import (
     ucb1_tuned,
     under_threshold,
 )
-from mcts_core.formats.text import playouts_of
+from mcts_core.inputs.formats.text import playouts_of
 from cases import random_puzzle
 from reference import reference_solve
 

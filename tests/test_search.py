@@ -18,14 +18,14 @@ import pytest
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
 from apptest_support import REPO  # noqa: E402
-from mcts_core.build import build_tree  # noqa: E402
-from mcts_core.formats.log import parse_log  # noqa: E402
-from mcts_core.loading import read_input  # noqa: E402
+from mcts_core.model.build import build_tree  # noqa: E402
+from mcts_core.inputs.formats.log import parse_log  # noqa: E402
+from mcts_core.inputs.loading import read_input  # noqa: E402
 from mcts_core.search import parse_moves, search  # noqa: E402
 from mcts_core.search.choosers import chooser_for, puct_values, ucb1_values  # noqa: E402
 from mcts_core.search.live_tree import LiveTree  # noqa: E402
 from mcts_core.selection import RULES, Scoring, score_children, select_child, under_threshold  # noqa: E402
-from mcts_core.tree import ROOT  # noqa: E402
+from mcts_core.model.tree import ROOT  # noqa: E402
 
 # x holds (0,0) and (0,1), o holds (1,0) and (1,1), x to move: x(0,2) wins at once; any other
 # move lets o win with o(1,2).
@@ -318,7 +318,7 @@ def test_cli_search_errors_exit_2_with_one_line(args, message):
 
 def test_a_puzzle_run_imports_neither_pyspiel_nor_numpy():
     code = (
-        "import sys; from mcts_core.__main__ import main; main([]); "
+        "import sys; from mcts_core.cli.main import main; main([]); "
         "print(sorted(m for m in ('pyspiel', 'numpy', 'mcts_core.search') if m in sys.modules))"
     )
     result = subprocess.run([sys.executable, "-c", code], input="3 0.1\nbaa 30\nab 20\nbbb 4\n",

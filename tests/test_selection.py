@@ -6,8 +6,8 @@ import random
 import pytest
 
 from mcts_core import Scoring, ROOT, build_tree, parse_playouts, score_children, select_path, solve, ucb1
-from mcts_core.formats.text import playouts_of
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.inputs.formats.text import playouts_of
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 from cases import random_puzzle
 from reference import reference_solve
 

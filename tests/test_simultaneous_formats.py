@@ -12,12 +12,12 @@ import random
 import pytest
 
 from mcts_core import ParseError
-from mcts_core.formats import log as log_module
-from mcts_core.formats.log_columns import read_log_columns
-from mcts_core.formats.log import parse_log, read_log
-from mcts_core.formats.tree_json import parse_tree_json
-from mcts_core.formats.tree_json_writer import write_tree_json
-from mcts_core.loading import read_input
+from mcts_core.inputs.formats import log as log_module
+from mcts_core.inputs.formats.log_columns import read_log_columns
+from mcts_core.inputs.formats.log import parse_log, read_log
+from mcts_core.inputs.formats.tree_json import parse_tree_json
+from mcts_core.inputs.formats.tree_json_writer import write_tree_json
+from mcts_core.inputs.loading import read_input
 
 HEADER = {"mcts_log": 1, "players": 2, "ties": "first", "c": 1.4}
 

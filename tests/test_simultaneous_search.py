@@ -14,10 +14,10 @@ pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (require
 from apptest_support import REPO  # noqa: E402
 
 from mcts_core import ROOT, RULES  # noqa: E402
-from mcts_core.formats.log import read_log  # noqa: E402
-from mcts_core.loading import read_input  # noqa: E402
+from mcts_core.inputs.formats.log import read_log  # noqa: E402
+from mcts_core.inputs.loading import read_input  # noqa: E402
 from mcts_core.search import search_simultaneous  # noqa: E402
-from mcts_core.__main__ import main as cli_main  # noqa: E402
+from mcts_core.cli.main import main as cli_main  # noqa: E402
 from mcts_core.search.strategy_sweep import strategy_sweep  # noqa: E402
 from mcts_core.simultaneous import (  # noqa: E402
     JointScoring,

@@ -11,8 +11,8 @@ import random
 import pytest
 
 from mcts_core import ROOT, RULES, ucb1
-from mcts_core.formats.log import read_log
-from mcts_core.loading import read_input
+from mcts_core.inputs.formats.log import read_log
+from mcts_core.inputs.loading import read_input
 from mcts_core.simultaneous import (
     SIMULTANEOUS_RULES,
     JointScoring,

@@ -17,20 +17,20 @@ import sys
 import pytest
 
 from mcts_core import Scoring, ROOT, build_tree, parse_playouts, select_path, ucb1
-from mcts_core.__main__ import _format_intervals, main
-from mcts_core.formats.text import playouts_of
-from mcts_core.envelope import child_lines, rounding_band, twins_may_tie
-from mcts_core.sweep import (
+from mcts_core.cli.main import _format_intervals, main
+from mcts_core.inputs.formats.text import playouts_of
+from mcts_core.analysis.envelope import child_lines, rounding_band, twins_may_tie
+from mcts_core.analysis.sweep import (
     Breakpoint,
     Interval,
     breakpoints,
     breakpoints_of,
     neighbouring_intervals,
     node_envelope,
-    sweep,
+    path_intervals,
 )
 from apptest_support import REPO
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 from cases import random_puzzle
 from reference import reference_path, reference_tree
 
@@ -94,7 +94,7 @@ def test_two_children_cross_where_the_lines_meet():
     (point,) = breakpoints(tree, 0, 1000)
     assert point.c == pytest.approx(by_hand, rel=1e-14)
     assert (point.node_path, point.before_move, point.after_move) == ("", "a", "b")
-    assert sweep(tree, 0, 1000) == [Interval(0.0, point.c, "a"), Interval(point.c, 1000.0, "b")]
+    assert path_intervals(tree, 0, 1000) == [Interval(0.0, point.c, "a"), Interval(point.c, 1000.0, "b")]
     # The breakpoint itself already has the new path; the float just below it the old one.
     assert select_path(tree, Scoring(c=point.c)) == "b"
     assert select_path(tree, Scoring(c=math.nextafter(point.c, BELOW))) == "a"
@@ -110,7 +110,7 @@ def test_crossings_at_two_depths_are_found_and_attributed_to_their_node():
     root_c = 6 / (math.sqrt(math.log(6)) - math.sqrt(math.log(6) / 5))
     a_c = 4 / (math.sqrt(math.log(5)) - math.sqrt(math.log(5) / 3))
     assert (root_c, a_c) == (pytest.approx(8.108752, abs=1e-6), pytest.approx(7.460059, abs=1e-6))
-    intervals = sweep(tree, 0, 20)
+    intervals = path_intervals(tree, 0, 20)
     assert [part.path for part in intervals] == ["ab", "aa", "b"]
     assert intervals[0].c_to == pytest.approx(a_c, rel=1e-14)
     assert intervals[1].c_to == pytest.approx(root_c, rel=1e-14)
@@ -128,7 +128,7 @@ def test_statement_example_has_no_crossing_for_any_c():
     tree = tree_of(STATEMENT_EXAMPLE)
     crossing = 3 / (math.sqrt(math.log(3) / 2) - math.sqrt(math.log(3)))
     assert crossing == pytest.approx(-9.77, abs=0.01)
-    assert sweep(tree, 0, 1e6) == [Interval(0.0, 1e6, "a")]
+    assert path_intervals(tree, 0, 1e6) == [Interval(0.0, 1e6, "a")]
     assert breakpoints(tree, 0, 1e6) == []
     envelope = node_envelope(tree, ROOT, 0, 1e6)
     lines = [(line.move, line.visits, line.mean) for line in envelope.lines]
@@ -138,19 +138,19 @@ def test_statement_example_has_no_crossing_for_any_c():
 
 def test_range_without_a_change_is_one_interval():
     tree = make_tree(("a", 10), ("b", 0), ("a", 10), ("a", 10))  # crossing at 20.0952
-    assert sweep(tree, 0, 20) == [Interval(0.0, 20.0, "a")]
-    assert sweep(tree, 21, 1e9) == [Interval(21.0, 1e9, "b")]
+    assert path_intervals(tree, 0, 20) == [Interval(0.0, 20.0, "a")]
+    assert path_intervals(tree, 21, 1e9) == [Interval(21.0, 1e9, "b")]
 
 
 def test_single_child_chain_is_one_interval():
     tree = make_tree(("a", 1), ("ab", -2), ("abc", 3))
-    assert sweep(tree, 0, 1000) == [Interval(0.0, 1000.0, "abc")]
+    assert path_intervals(tree, 0, 1000) == [Interval(0.0, 1000.0, "abc")]
     assert node_envelope(tree, ROOT, 0, 1000).crossings == []
 
 
 def test_leaf_root_gives_one_interval_with_the_empty_path():
     tree = build_tree(playouts_of(["a"], [1.0], [1], None), upto=0)
-    assert sweep(tree, 0.5, 2) == [Interval(0.5, 2.0, "")]
+    assert path_intervals(tree, 0.5, 2) == [Interval(0.5, 2.0, "")]
     assert breakpoints(tree, 0.5, 2) == []
     envelope = node_envelope(tree, ROOT, 0.5, 2)
     assert (envelope.lines, envelope.segments) == ((), ())
@@ -177,7 +177,7 @@ def test_exact_ties_at_a_crossing_go_to_the_smaller_move():
     assert select_path(steep_a, Scoring(c=math.nextafter(steep_point.c, BELOW))) == "b"
     # Every float around the crossing agrees with the intervals: no flicker in these trees.
     for tree in (flat_a, steep_a):
-        intervals = sweep(tree, 0, 1000)
+        intervals = path_intervals(tree, 0, 1000)
         c = math.nextafter(ties[1], BELOW)
         for _ in range(40):
             c = math.nextafter(c, BELOW)
@@ -191,13 +191,13 @@ def test_equal_means_tie_at_zero_then_the_steeper_child_wins():
     # goes to a. For C > 0 b's line is above, but only once C * slope survives being added to 5
     # (about an ulp of 5, 8.9e-16) do the floats differ: the breakpoint is that first float.
     tree = make_tree(("a", 5), ("a", 5), ("b", 5))
-    first, second = sweep(tree, 0, 1)
+    first, second = path_intervals(tree, 0, 1)
     assert (first.c_from, first.path, second.c_to, second.path) == (0.0, "a", 1.0, "b")
     assert 0 < second.c_from < 1e-14
     assert select_path(tree, Scoring(c=second.c_from)) == "b"
     assert select_path(tree, Scoring(c=math.nextafter(second.c_from, BELOW))) == "a"
     # With the moves swapped the steeper child is also the smaller move: it wins from C = 0 on.
-    assert sweep(make_tree(("b", 5), ("b", 5), ("a", 5)), 0, 1) == [Interval(0.0, 1.0, "a")]
+    assert path_intervals(make_tree(("b", 5), ("b", 5), ("a", 5)), 0, 1) == [Interval(0.0, 1.0, "a")]
 
 
 def test_select_path_alternates_only_within_the_rounding_band():
@@ -206,7 +206,7 @@ def test_select_path_alternates_only_within_the_rounding_band():
     # C * 0.277 is a few ulps: below about 4e-14, C * slope rounds to a whole number of ulps of
     # 122.5 for each child separately, and select_path goes a, b, a, b, a, b.
     tree = make_tree(*[("a", 122.5)] * 4, *[("b", 122.5)] * 2)
-    first, second = sweep(tree, 0, 1)
+    first, second = path_intervals(tree, 0, 1)
     assert (first.path, second.path) == ("a", "b")
     a, b = child_lines(tree, ROOT)
     band = rounding_band(a, b, second.c_from)
@@ -223,7 +223,7 @@ def test_sweep_does_not_depend_on_the_order_of_children():
     rows = [("a", -2), ("a", 2), ("dd", -8), ("ac", 4), ("d", 6)]
     rows += [("b", -8), ("ad", 2), ("db", -3), ("bb", -5), ("ad", 7)]
     tree = make_tree(*rows)
-    expected = sweep(tree, 0, 100)
+    expected = path_intervals(tree, 0, 100)
     assert [part.path for part in expected] == ["ad", "ac", "db", "bb"]
     for seed in range(10):
         rng = random.Random(seed)
@@ -232,7 +232,7 @@ def test_sweep_does_not_depend_on_the_order_of_children():
             kids = list(tree.children[node])
             flat.extend(rng.sample(kids, len(kids)))
             start.append(len(flat))
-        assert sweep(dataclasses.replace(tree, child_start=start, child_list=flat), 0, 100) == expected
+        assert path_intervals(dataclasses.replace(tree, child_start=start, child_list=flat), 0, 100) == expected
 
 
 def test_envelope_segments_and_crossings_at_a_node():
@@ -244,7 +244,7 @@ def test_envelope_segments_and_crossings_at_a_node():
     assert (low.c_from, low.move, high.move, high.c_to) == (0.0, "b", "a", 20.0)
     assert envelope.crossings == [Breakpoint(high.c_from, "a", "b", "a")]
     # The node's own envelope over [0, 20) does not stop where the root stops choosing a (8.1).
-    assert high.c_from == sweep(tree, 0, 20)[1].c_from
+    assert high.c_from == path_intervals(tree, 0, 20)[1].c_from
 
 
 def test_line_value_is_bit_for_bit_the_ucb1_value():
@@ -264,7 +264,7 @@ def test_rounding_twins_are_reported_and_follow_the_larger_mean():
     # mean + C * slope often rounds to the same value for both and the tie goes to a, so
     # select_path flickers. The sweep keeps the larger mean and says so through twins_may_tie.
     tree = make_tree(("a", 0.3), ("b", 0.1), ("a", 0), ("b", 0.2))
-    assert sweep(tree, 0, 10) == [Interval(0.0, 10.0, "b")]
+    assert path_intervals(tree, 0, 10) == [Interval(0.0, 10.0, "b")]
     assert select_path(tree, Scoring(c=0.0)) == "b"
     assert {select_path(tree, Scoring(c=c / 100)) for c in range(1000)} == {"a", "b"}
     assert twins_may_tie(child_lines(tree, ROOT), 10)
@@ -285,7 +285,7 @@ def test_rounding_twins_are_reported_and_follow_the_larger_mean():
 )
 def test_bad_range_raises_value_error(c_min, c_max, message):
     tree = make_tree(("a", 1), ("b", 2))
-    for function in (sweep, breakpoints):
+    for function in (path_intervals, breakpoints):
         with pytest.raises(ValueError, match=message):
             function(tree, c_min, c_max)
     with pytest.raises(ValueError, match=message):
@@ -294,9 +294,9 @@ def test_bad_range_raises_value_error(c_min, c_max, message):
 
 def test_negative_zero_and_huge_ranges_are_handled():
     tree = make_tree(("a", 10), ("b", 0), ("a", 10), ("a", 10), ("c", 5), ("c", 5), ("ab", 3), ("aa", 4))
-    assert sweep(tree, -0.0, 1)[0].c_from == 0.0
+    assert path_intervals(tree, -0.0, 1)[0].c_from == 0.0
     for c_max in (1e-300, 5e-324, 1e20, 1e300):
-        intervals = sweep(tree, 0, c_max)
+        intervals = path_intervals(tree, 0, c_max)
         assert_well_formed(intervals, 0.0, c_max)
         assert_float_exact_ends(tree, intervals)
 
@@ -332,7 +332,7 @@ def test_random_trees_agree_with_select_path_everywhere_sampled():
         lo, hi = rng.choice(RANGES)
         if has_rounding_twins(tree, hi):
             continue  # select_path itself flickers there (see test_rounding_twins_...)
-        intervals = sweep(tree, lo, hi)
+        intervals = path_intervals(tree, lo, hi)
         assert_well_formed(intervals, lo, hi)
         assert_float_exact_ends(tree, intervals)
         checked += 1
@@ -421,7 +421,7 @@ def test_deep_random_tree_sweeps_into_well_formed_intervals():
     ]
     tree = make_tree(*rows)
     assert tree.max_depth >= 8
-    intervals = sweep(tree, 0, 1000)  # speed: bench/bench_sweep.py, not a timed test
+    intervals = path_intervals(tree, 0, 1000)  # speed: bench/bench_sweep.py, not a timed test
     assert_well_formed(intervals, 0.0, 1000.0)
 
 
@@ -497,7 +497,7 @@ def test_cli_sweep_in_process_matches_the_api(monkeypatch, capsys):
     text = "a 10\nb 0\naa 2\nab 6\nab 6\nab 6\n"
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
     assert main(["sweep", "--c-min", "0", "--c-max", "20"]) == 0
-    expected = "".join(f"{p.c_from!r} {p.c_to!r} {p.path}\n" for p in sweep(tree_of(text), 0, 20))
+    expected = "".join(f"{p.c_from!r} {p.c_to!r} {p.path}\n" for p in path_intervals(tree_of(text), 0, 20))
     assert capsys.readouterr().out == expected
 
 

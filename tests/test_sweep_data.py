@@ -12,9 +12,9 @@ import math
 import pytest
 
 from mcts_core import ROOT, build_tree, node_envelope, parse_playouts
-from mcts_core.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
-from mcts_core.sweep import Interval, interval_at, range_problem, sweep
-from mcts_core.sweep_data import (
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
+from mcts_core.analysis.sweep import Interval, interval_at, range_problem, path_intervals
+from mcts_core.tables.sweep_tables import (
     BAND_COLUMNS,
     CROSSING_COLUMNS,
     ENVELOPE_COLUMNS,
@@ -96,7 +96,7 @@ def test_leaf_gives_empty_frames_with_their_columns(flips):
 
 
 def test_intervals_carry_leaf_statistics_and_the_breakpoint_that_starts_them(flips):
-    frame = intervals_frame(flips, sweep(flips, 0.0, 10.0))
+    frame = intervals_frame(flips, path_intervals(flips, 0.0, 10.0))
     assert list(frame.columns) == INTERVAL_COLUMNS
     assert frame.drop(columns=["node", "before", "after"]).to_dict("records") == [
         {"c_from": 0.0, "c_to": FLIP, "path": "aa", "length": 2, "leaf_visits": 1, "leaf_mean": 10.0},
@@ -107,7 +107,7 @@ def test_intervals_carry_leaf_statistics_and_the_breakpoint_that_starts_them(fli
 
 
 def test_statement_example_is_one_interval(statement):
-    frame = intervals_frame(statement, sweep(statement, 0.0, 100.0))
+    frame = intervals_frame(statement, path_intervals(statement, 0.0, 100.0))
     assert frame[["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean"]].to_dict("records") == [
         {"c_from": 0.0, "c_to": 100.0, "path": "a", "length": 1, "leaf_visits": 1, "leaf_mean": 20.0}
     ]
@@ -118,7 +118,7 @@ def test_breakpoint_below_the_root_names_the_inner_node():
     # (ln 4): aa (2 visits, mean 5) leads until the steeper ab (1 visit, mean 4) catches up at
     # C = 1 / (sqrt(ln 4) - sqrt(ln 4 / 2)) = 2.8998...
     tree = tree_of("a 5\nb -100\naa 5\naa 5\nab 4\n")
-    frame = intervals_frame(tree, sweep(tree, 0.0, 10.0))
+    frame = intervals_frame(tree, path_intervals(tree, 0.0, 10.0))
     assert frame["path"].tolist() == ["aa", "ab"]
     assert frame.loc[1, ["node", "before", "after"]].tolist() == ["a", "a", "b"]
     expected = 1.0 / (math.sqrt(math.log(4)) - math.sqrt(math.log(4) / 2))
@@ -126,11 +126,11 @@ def test_breakpoint_below_the_root_names_the_inner_node():
 
 
 def test_bands_add_middles_and_labels_that_fit(flips):
-    bands = bands_frame(flips, sweep(flips, 0.0, 10.0), chars_across=100)
+    bands = bands_frame(flips, path_intervals(flips, 0.0, 10.0), chars_across=100)
     assert list(bands.columns) == BAND_COLUMNS
     assert bands["middle"].tolist() == [FLIP / 2, (FLIP + 10.0) / 2]
     assert bands["label"].tolist() == ["aa", "b"]
-    narrow = bands_frame(flips, sweep(flips, 0.0, 10.0), chars_across=10)  # 2.7 and 7.3 chars wide
+    narrow = bands_frame(flips, path_intervals(flips, 0.0, 10.0), chars_across=10)  # 2.7 and 7.3 chars wide
     assert narrow["label"].tolist() == ["", "b"]
 
 
@@ -164,7 +164,7 @@ def test_on_path_merges_adjacent_stretches():
 
 
 def test_interval_at_puts_a_breakpoint_on_its_right(flips):
-    intervals = sweep(flips, 0.0, 10.0)
+    intervals = path_intervals(flips, 0.0, 10.0)
     assert interval_at(intervals, 0.0) == 0
     assert interval_at(intervals, math.nextafter(FLIP, 0.0)) == 0
     assert interval_at(intervals, FLIP) == 1
@@ -193,6 +193,6 @@ def test_range_problem_accepts_what_sweep_accepts():
 
 
 def test_zoom_range_keeps_every_breakpoint_with_room_after_the_last(flips):
-    assert zoom_range(sweep(flips, 0.0, 1000.0)) == (0.0, 5.0)  # 2.70 * 1.25 = 3.38, rounded up to 5
-    assert zoom_range(sweep(flips, 0.0, 3.0)) == (0.0, 3.0)  # never beyond the swept range
-    assert zoom_range(sweep(flips, 0.0, 2.0)) is None  # no breakpoint, nothing to zoom to
+    assert zoom_range(path_intervals(flips, 0.0, 1000.0)) == (0.0, 5.0)  # 2.70 * 1.25 = 3.38, rounded up to 5
+    assert zoom_range(path_intervals(flips, 0.0, 3.0)) == (0.0, 3.0)  # never beyond the swept range
+    assert zoom_range(path_intervals(flips, 0.0, 2.0)) is None  # no breakpoint, nothing to zoom to

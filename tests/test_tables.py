@@ -3,10 +3,10 @@
 import pytest
 
 from mcts_core import Scoring, ROOT, build_tree, parse_playouts, score_children
-from mcts_core.c_range import nice_ceiling, suggest_c_range
-from mcts_core.explain import explain_choice
-from mcts_core.tables import children_table
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.analysis.c_range import nice_ceiling, suggest_c_range
+from mcts_core.analysis.explain import explain_choice
+from mcts_core.tables.children_table import children_table
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 
 
 @pytest.fixture

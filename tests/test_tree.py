@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mcts_core import NO_PLAYOUT, ROOT, build_tree, parse_playouts
-from mcts_core.examples import STATEMENT_EXAMPLE
+from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 from cases import random_puzzle
 from reference import reference_dict, reference_tree
 
@@ -96,8 +96,8 @@ def test_tree_matches_reference_exactly_on_random_inputs(seed):
 
 import math  # noqa: E402
 
-from mcts_core import build as tree_module  # noqa: E402
-from mcts_core.formats.text import playouts_of  # noqa: E402
+from mcts_core.model import build as tree_module  # noqa: E402
+from mcts_core.inputs.formats.text import playouts_of  # noqa: E402
 
 _FIELDS = (
     "parent", "move", "depth", "visits", "total", "total_sq", "created_by", "children", "reached", "player", "flags",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from mcts_core import Tree, parse_c
-from mcts_core.c_range import fit_to_breakpoints, suggest_c_range
-from mcts_core.sweep import neighbouring_intervals, sweep
+from mcts_core.analysis.c_range import fit_to_breakpoints, suggest_c_range
+from mcts_core.analysis.sweep import neighbouring_intervals, path_intervals
 from ui import state
 from ui.inputs import LoadedInput
 from ui.markdown import code, escape
@@ -47,7 +47,7 @@ def _exact_typed() -> None:
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _ucb1_intervals(input_key: str, max_c: float, _tree: Tree) -> list:
     """The exact UCB1 sweep over the slider's range: it does not depend on C, so once per input."""
-    return sweep(_tree, 0.0, max_c)
+    return path_intervals(_tree, 0.0, max_c)
 
 
 def _show_nearest_changes(loaded: LoadedInput, c: float, max_c: float) -> None:

@@ -1,6 +1,6 @@
 """The sidebar's input widgets (an example menu, the text area, the uploader) and the input they give.
 
-Inputs are named by their content (:func:`mcts_core.input_store.input_id`) and saved in the input
+Inputs are named by their content (:func:`mcts_core.inputs.store.input_id`) and saved in the input
 store, so a link can name them. Besides the widgets, an input can be *kept*: a finished search
 (pages/search.py), an input a link or the Recent list opens, the input of an uploaded bundle.
 :func:`keep_input` keeps it under ``state.KEPT_INPUT`` (owned here); the newest input wins: while
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 import streamlit as st
 
 from mcts_core import ParseError
-from mcts_core.bundle import is_bundle, read_bundle
-from mcts_core.examples import EXAMPLES, STATEMENT_EXAMPLE_EXPLAINED
-from mcts_core.input_store import InputStore, StoreError, input_id
+from mcts_core.inputs.bundle import is_bundle, read_bundle
+from mcts_core.inputs.examples import EXAMPLES, STATEMENT_EXAMPLE_EXPLAINED
+from mcts_core.inputs.store import InputStore, StoreError, input_id
 from ui import share, state
 from ui.inputs import InputError, LoadedInput, load
 from ui.markdown import escape

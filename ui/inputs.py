@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import streamlit as st
 
 from mcts_core import ParseError, Playouts, Tree, annotated_values, decode_text
-from mcts_core.formats import KEYWORDS
-from mcts_core.input_store import InputStore, StoreError
-from mcts_core.memory import columns_bytes, return_free_memory
+from mcts_core.inputs.formats import KEYWORDS
+from mcts_core.inputs.store import InputStore, StoreError
+from mcts_core.common.memory import columns_bytes, return_free_memory
 from ui.lru import BoundedLRU
-from mcts_core.loading import TEXT, TREE, Input, input_kind, read_input
+from mcts_core.inputs.loading import TEXT, TREE, Input, input_kind, read_input
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from mcts_core.input_store import InputStore, StoreError, StoredInput
+from mcts_core.inputs.store import InputStore, StoreError, StoredInput
 from ui import input_panel, state
 
 LIMIT = 10  # ids the browser keeps

@@ -1,7 +1,7 @@
 """The sidebar every page shares: the input and the selection rule.
 
 app.py calls :func:`render` once per run before the page; pages call :func:`require` for what the
-sidebar decided, and choose C on the page (:mod:`ui.selection`), next to what C changes.
+sidebar decided, and choose C on the page (:mod:`ui.selected_path`), next to what C changes.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from mcts_core.selection import DEFAULT_RULE
-from ui import c_control, input_panel, recent, rule_panel, selection, share, state
+from ui import c_control, input_panel, recent, rule_panel, selected_path, share, state
 from ui.inputs import InputError, LoadedInput
 from ui.markdown import escape
 from ui.routing import run_app_shell_instead
@@ -82,7 +82,7 @@ def require(*, joint_tree_note: bool = True) -> Setup:
     ensure_app_shell()
     setup = st.session_state[state.SETUP]
     if isinstance(setup, InputError):
-        selection.clear()
+        selected_path.clear()
         st.error(escape(setup.message()), icon="⚠️")
         st.caption("Your text is kept in the sidebar; fix the line and the page comes back.")
         st.stop()

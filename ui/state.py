@@ -165,7 +165,7 @@ OWNERS: dict[str, str] = {
     RULE_PRESET: "ui.rule_panel",
     SETUP: "ui.sidebar",
     TREE_VIEW_SENT: "ui.tree_view",
-    SELECTED_PATH: "ui.selection",
+    SELECTED_PATH: "ui.selected_path",
     SEEN_INPUTS: "ui.state",
     BUDGET: "pages.explorer",
     MAX_DEPTH: "pages.explorer",

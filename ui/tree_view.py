@@ -2,7 +2,7 @@
 
 graphviz's ``dot`` lays out the drawn nodes without any highlight (cached by the tree, the drawn set,
 the direction and the colouring), the SVG is tagged with each node's path
-(:mod:`mcts_core.picture`), and a Streamlit custom component (``ui/assets/tree_view.js``, no iframe,
+(:mod:`mcts_core.drawing.tagged_svg`), and a Streamlit custom component (``ui/assets/tree_view.js``, no iframe,
 nothing loaded from the network) shows it with pan, zoom, fit/root/path/inspected buttons, hover
 tooltips and arrow keys, and moves CSS classes for the selected path and the inspected node. So a
 C change or a click sends only which paths to highlight: the layout is not computed again, and the
@@ -19,8 +19,8 @@ from pathlib import Path
 import streamlit as st
 
 from mcts_core import Tree
-from mcts_core.picture import node_infos, path_json, tagged_svg
-from mcts_core.render import dot_available, render_tree
+from mcts_core.drawing.tagged_svg import node_infos, path_json, tagged_svg
+from mcts_core.drawing.dot import dot_available, render_tree
 from ui import state
 from ui.lru import BoundedLRU
 
@@ -100,7 +100,7 @@ def show_tree(
     Args:
         tree: the tree.
         drawn: every node to draw, the paths and the inspected node's ancestors included
-            (:func:`mcts_core.render.drawn_nodes`); a node's "+k more" line counts its children left out.
+            (:func:`mcts_core.drawing.dot.drawn_nodes`); a node's "+k more" line counts its children left out.
         layout_key: identifies the tree (the input's key; a playback frame adds its k).
         key: the picture's widget key (one per page); pan and zoom are kept per key and layout.
         direction: ``"TB"`` or ``"LR"``.

@@ -1,10 +1,9 @@
-"""Live MCTS over OpenSpiel games with our selection rules, and an arena measuring playing strength.
+"""Live MCTS over OpenSpiel games with our selection rules, writing our JSON Lines log as it runs.
 
 ``pyspiel`` is imported only when a game is loaded, so importing this package is cheap.
 """
 
-from .arena import ArenaRow, arena, wilson_interval
-from .decoupled import (
+from .decoupled_search import (
     OwnMoveResult,
     SimultaneousResult,
     load_simultaneous_game,
@@ -12,21 +11,16 @@ from .decoupled import (
     search_simultaneous,
 )
 from .budget import MAX_SECONDS, MAX_SIMULATIONS
-from .game_search import RootChild, SearchResult, search, search_state
+from .sequential_search import RootChild, SearchResult, search, search_state
 from .games import format_moves, load_game, parse_moves, play_moves
-from .results import ArenaKey, ResultStore
 
 __all__ = [
     "MAX_SECONDS",
     "MAX_SIMULATIONS",
-    "ArenaKey",
-    "ArenaRow",
     "OwnMoveResult",
-    "ResultStore",
     "RootChild",
     "SearchResult",
     "SimultaneousResult",
-    "arena",
     "format_moves",
     "load_game",
     "load_simultaneous_game",
@@ -36,5 +30,4 @@ __all__ = [
     "search",
     "search_simultaneous",
     "search_state",
-    "wilson_interval",
 ]

@@ -1,7 +1,7 @@
 """The tree a running search grows: plain growing lists, readable through the Tree interface.
 
 :func:`mcts_core.selection.select_child` and :func:`~mcts_core.selection.score_children` take a
-:class:`LiveTree` as they take a :class:`~mcts_core.tree.Tree` (the same ``children[node]``,
+:class:`LiveTree` as they take a :class:`~mcts_core.model.tree.Tree` (the same ``children[node]``,
 ``visits``, ``total``, ``total_sq``, ``move[node]``, ``prior_of``, ``outcome_of``, ``is_chance``,
 ``ties``), so a search scores children with the very code that scores a tree read from its log.
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from array import array
 
-from ..tree import NodeKinds
+from ..model.tree import NodeKinds
 
 
 class LiveTree(NodeKinds):
@@ -33,7 +33,7 @@ class LiveTree(NodeKinds):
             at the root).
         player: who moves at the node; at a chance node, the player whose view its outcomes'
             totals take (the player who moved into it).
-        flags: the :data:`~mcts_core.tree.CHANCE` and :data:`~mcts_core.tree.TERMINAL` bits.
+        flags: the :data:`~mcts_core.model.tree.CHANCE` and :data:`~mcts_core.model.tree.TERMINAL` bits.
         children: each node's children (empty until it is expanded).
         odds: a chance node's outcome probabilities, in its children's order.
         prior: each node's prior as its parent's child (NaN: none), or None when no node has one.

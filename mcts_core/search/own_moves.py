@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from ..selection.formulas import PROBABILITY
 from ..simultaneous.rules import JointScoring, RegretState, sampling
-from ..simultaneous.scoring import best_position, own_terms
+from ..simultaneous.joint_selection import best_position, own_terms
 
 
 class OwnMoves:

@@ -30,7 +30,7 @@ class Setting:
         name: the keyword argument.
         label: what the UI shows.
         kind: ``"float"``, ``"int"``, ``"choice"`` or ``"move_values"`` (``move value`` lines,
-            parsed by :func:`mcts_core.formats.move_values.parse_move_values`).
+            parsed by :func:`mcts_core.inputs.formats.move_values.parse_move_values`).
         default: the value used when the setting is not given (mirrors the function's default).
         low: smallest sensible value (numbers), None for no bound.
         high: largest value a slider should offer (numbers), None for no bound.

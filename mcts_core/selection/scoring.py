@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from ..numbers import is_valid_c
-from ..tree import ROOT, Tree
+from ..common.numbers import is_valid_c
+from ..model.tree import ROOT, Tree
 from .formulas import PROBABILITY, Siblings, Terms
 from .registry import DEFAULT_RULE, RULES, Rule
 

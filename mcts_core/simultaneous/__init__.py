@@ -1,7 +1,7 @@
 """Simultaneous moves: decoupled trees (DUCT), Smitsimax trees, selection per player, matrix games.
 
 A log or dump with joint moves (one move per player, ``["R", "P"]``) reads into a joint tree, an
-ordinary :class:`~mcts_core.tree.Tree` whose moves are joint (``R|P``), plus what only a
+ordinary :class:`~mcts_core.model.tree.Tree` whose moves are joint (``R|P``), plus what only a
 simultaneous node has: each player's own moves with their visits and totals from that player's
 view (:class:`DecoupledTree`). From the same log, :func:`smitsimax_trees` gives one tree per player
 over its own moves. Selection scores each player's own moves with any registered rule, or with
@@ -11,7 +11,7 @@ choices. :func:`exploitability` measures a strategy profile of a matrix game exa
 This package never imports the format readers at import time (they import it).
 """
 
-from .decoupled import DecoupledTree, OwnMove, build_decoupled
+from .decoupled_tree import DecoupledTree, OwnMove, build_decoupled
 from .joint import ALGORITHMS, JointMoves, SimultaneousFact, SimultaneousLog, joint_name
 from .matrix import Exploitability, MatrixGame, exploitability, game_value, matrix_game
 from .names import own_move_names
@@ -27,7 +27,7 @@ from .rules import (
     sampling,
     update,
 )
-from .scoring import (
+from .joint_selection import (
     JointStep,
     OwnScore,
     own_terms,
@@ -38,7 +38,7 @@ from .scoring import (
     sequential_choice,
     strategy,
 )
-from .smitsimax import project, smitsimax_trees
+from .smitsimax_trees import project, smitsimax_trees
 
 __all__ = [
     "ALGORITHMS",

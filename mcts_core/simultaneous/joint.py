@@ -1,7 +1,7 @@
 """Joint moves: what a simultaneous log or dump says beyond the sequential columns.
 
 A joint move is one move per player, ``("R", "P")``. The joint tree (a plain
-:class:`~mcts_core.tree.Tree`) holds every joint move as one move named by :func:`joint_name`
+:class:`~mcts_core.model.tree.Tree`) holds every joint move as one move named by :func:`joint_name`
 (``"R|P"``), so every sequential page, builder and reader works on it unchanged. What only a
 simultaneous node has lives here: each joint move's own moves (:class:`JointMoves`) and the facts
 that declare a node simultaneous and list each player's own moves (:class:`SimultaneousFact`).
@@ -68,7 +68,7 @@ class SimultaneousFact:
 
 @dataclass(frozen=True, eq=False)
 class SimultaneousLog:
-    """What a log with simultaneous moves adds to its joint :class:`~mcts_core.playouts.Playouts`.
+    """What a log with simultaneous moves adds to its joint :class:`~mcts_core.model.playouts.Playouts`.
 
     Attributes:
         joint: the joint moves.

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..playouts import Playouts
-from ..tree import Tree
-from .decoupled import DecoupledTree
+from ..model.playouts import Playouts
+from ..model.tree import Tree
+from .decoupled_tree import DecoupledTree
 from .joint import SimultaneousLog
 from .rules import RULES, SIMULTANEOUS_RULES, JointScoring
 
 
 @dataclass(frozen=True, eq=False)
 class SimultaneousInput:
-    """The simultaneous side of a read input (:attr:`mcts_core.loading.Input.simultaneous`).
+    """The simultaneous side of a read input (:attr:`mcts_core.inputs.loading.Input.simultaneous`).
 
     Attributes:
         decoupled: the joint tree with each player's own-move statistics.
@@ -52,7 +52,7 @@ class SimultaneousInput:
         if self.playouts is None:
             raise ValueError("the Smitsimax view is built from the simulations; a tree dump has only the joint tree")
         if not self._smitsimax:
-            from .smitsimax import smitsimax_trees
+            from .smitsimax_trees import smitsimax_trees
 
             self._smitsimax.append(smitsimax_trees(self.playouts, self.log))
         return self._smitsimax[0]

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from ..numbers import is_valid_c
+from ..common.numbers import is_valid_c
 from ..selection.formulas import PROBABILITY
 from ..selection.registry import RULES, RuleLabels, Setting
 from ..selection.registry import settings_problem as sequential_settings_problem

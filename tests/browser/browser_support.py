@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 from playwright.sync_api import Page, expect
 
 from mcts_core import Scoring, build_tree, parse_playouts, selected_nodes
-from mcts_core.picture import path_json
+from mcts_core.drawing.tagged_svg import path_json
 
 GRAPH = "div.tv-root"  # the tree picture (a custom component; Playwright's CSS reaches into its shadow root)
 SLIDER = ".st-key-c input[type=range]"

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mcts_core import build_tree, parse_playouts, solve
-from mcts_core.examples import C_FLIPS_CHOICE
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
 from .browser_support import (
     GRAPH,

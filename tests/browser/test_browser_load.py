@@ -25,8 +25,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from mcts_core import ROOT, Scoring, Tree, build_tree, parse_playouts, selected_nodes
-from mcts_core.input_store import input_id
-from mcts_core.sweep import sweep
+from mcts_core.inputs.store import input_id
+from mcts_core.analysis.sweep import path_intervals
 from ui.navigation import PAGES
 
 from .browser_support import (
@@ -119,7 +119,7 @@ class Own:
         """``count`` values of C, each different from the one before (the first from ``after``, the
         C the session has), walking through the intervals where the UCB1 path differs (so a page
         left at an older C shows a wrong path)."""
-        intervals = sweep(self.tree, 0.0, 60.0)
+        intervals = path_intervals(self.tree, 0.0, 60.0)
         middles = [round((i.c_from + i.c_to) / 2, 3) for i in intervals] or [1.0]
         values = []
         for step in range(count):

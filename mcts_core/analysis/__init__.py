@@ -1,0 +1,29 @@
+"""Questions asked of a built tree: where the path changes with C, two settings compared, why a child won.
+
+Holds the exact C sweep (:mod:`.sweep` over the per-node envelopes of :mod:`.envelope`), the
+slider's range (:mod:`.c_range`), :func:`compare_paths` and :func:`explain_choice`. May import the
+model and selection; never drawing, tables (pandas) or the readers.
+"""
+
+from .c_range import LARGEST_C, fit_to_breakpoints, nice_ceiling, suggest_c_range
+from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
+from .explain import Choice, explain_choice, ucb1_latex
+from .sweep import (
+    Breakpoint,
+    Interval,
+    NodeEnvelope,
+    breakpoints,
+    breakpoints_of,
+    interval_at,
+    neighbouring_intervals,
+    node_envelope,
+    range_problem,
+    path_intervals,
+)
+
+__all__ = [
+    "LARGEST_C", "Breakpoint", "ChildComparison", "Choice", "Comparison", "Interval", "NodeEnvelope",
+    "breakpoints", "breakpoints_of", "compare_paths", "comparison_rows", "explain_choice",
+    "fit_to_breakpoints", "interval_at", "neighbouring_intervals", "nice_ceiling", "node_envelope",
+    "path_intervals", "range_problem", "suggest_c_range", "ucb1_latex",
+]

@@ -1,0 +1,10 @@
+"""The command line: ``mcts-explorer`` (or ``python -m mcts_core``) and its subcommands.
+
+:mod:`.main` parses the arguments and runs the puzzle commands (solve, sweep, tree, export);
+:mod:`.game_commands` runs ``search`` and ``arena``; ``mcts-explorer app`` serves the Streamlit
+app. May import every other part of the core, lazily, so that solving the puzzle stays fast.
+"""
+
+from .main import main
+
+__all__ = ["main"]

@@ -1,0 +1,171 @@
+"""The ``search`` and ``arena`` commands of ``python -m mcts_core`` (arguments parsed by ``__main__``).
+
+* ``search`` writes the JSON Lines MCTS log to stdout as the search runs. With ``--algorithm duct``
+  or ``--algorithm smitsimax`` it searches a simultaneous-move game (``oshi_zumo``, ``goofspiel``,
+  ``matrix_rps``...) with decoupled UCT or Smitsimax and writes the simultaneous log
+  (:mod:`mcts_core.search.decoupled_search`); ``--rule`` may then also be ``regret_matching`` or
+  ``exp3`` (C is their exploration γ), and ``--moves`` a JSON array whose joint moves are arrays,
+  one move per player: ``--moves '[["Bid: 3", "Bid: 5"]]'``.
+* ``arena`` prints CSV with exactly the columns ``c,games,wins,draws,losses,score,low,high``, a
+  header line first, one row per C in the order given. Finished C values are stored in the data
+  folder (:func:`mcts_core.inputs.data_folder.data_folder`) unless ``--no-store``: a rerun with the same
+  settings prints them at once and plays only the rest.
+
+``--moves`` takes action ids or names separated by spaces (a token of digits is an action id), or
+a JSON array for names with spaces in them: ``--moves '["roll", "Roll 3"]'``. Progress goes to
+stderr when stderr is a terminal or with ``--progress``. Bad arguments exit with status 2 and one
+line ``error: ...`` on stderr; Ctrl-C exits with status 130 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+from typing import Any
+
+INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+CSV_COLUMNS = ("c", "games", "wins", "draws", "losses", "score", "low", "high")
+
+
+def run(arguments: argparse.Namespace) -> int:
+    """Runs the ``search`` or ``arena`` command; returns the exit status."""
+    if arguments.command == "search" and getattr(arguments, "algorithm", "sequential") != "sequential":
+        return _run_simultaneous(arguments)
+    try:
+        from ..selection import Scoring
+        from ..search.games import parse_moves
+
+        moves = parse_moves(arguments.moves)
+        rule = arguments.rule or "ucb1"
+        if arguments.command == "search":
+            return _search(arguments, moves, Scoring.of(rule, c=arguments.c))
+        return _arena(arguments, moves, rule)
+    except KeyboardInterrupt:  # before the work started (the commands catch it while they work)
+        _stopped(arguments, "interrupted")
+        return INTERRUPTED
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader left (``| head``): stop quietly, as the Python docs advise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _progress_wanted(arguments: argparse.Namespace) -> bool:
+    return arguments.progress or sys.stderr.isatty()
+
+
+def _stopped(arguments: argparse.Namespace, message: str) -> None:
+    """The one line Ctrl-C leaves on stderr (after ending the progress line, if one is shown)."""
+    print(("\n" if _progress_wanted(arguments) else "") + message, file=sys.stderr)
+
+
+def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> int:
+    from ..search.sequential_search import search
+
+    def progress(done: int, total: int | None) -> None:
+        of = f"/{total:,}" if total is not None else ""
+        print(f"\rsearch: {done:,}{of} simulations", end="", file=sys.stderr, flush=True)
+
+    try:
+        search(
+            arguments.game, moves=moves, scoring=scoring, simulations=arguments.simulations,
+            seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
+            progress=progress if _progress_wanted(arguments) else None,
+        )
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        _stopped(arguments, "interrupted: the log holds the simulations written so far")
+        return INTERRUPTED
+    if _progress_wanted(arguments):
+        print(file=sys.stderr)
+    return 0
+
+
+def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
+    from ..strength.arena import arena
+    from ..strength.result_store import ResultStore
+
+    def progress(done: int, total: int) -> None:
+        print(f"\rarena: {done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
+
+    store = None if arguments.no_store else ResultStore()
+    try:
+        rows = arena(
+            arguments.game, moves=moves, c_values=arguments.c_values, games=arguments.games,
+            simulations=arguments.simulations, rule=rule, opponent=arguments.opponent,
+            seed=arguments.seed, workers=arguments.workers, store=store,
+            progress=progress if _progress_wanted(arguments) else None,
+        )
+    except KeyboardInterrupt:
+        kept = f"; finished C values are stored in {store.path} and a rerun resumes" if store else ""
+        _stopped(arguments, f"interrupted{kept}")
+        return INTERRUPTED
+    if _progress_wanted(arguments):
+        print(file=sys.stderr)
+    writer = csv.writer(sys.stdout, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow([getattr(row, column) for column in CSV_COLUMNS])
+    return 0
+
+
+def parse_joint_moves(text: str) -> list[Any]:
+    """``--moves`` for a simultaneous game: a JSON array whose joint moves are arrays (one move per
+    player, ids or names) and chance outcomes ids or names; or space-separated chance outcomes.
+
+    Raises:
+        ValueError: text that is none of these.
+    """
+    import json
+
+    text = text.strip()
+    if not text.startswith("["):
+        return [int(token) if token.isascii() and token.isdigit() else token for token in text.split()]
+    try:
+        moves = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"--moves: not a valid JSON array: {error.msg} (column {error.colno})") from None
+
+    def plain(value: Any) -> bool:
+        return isinstance(value, (int, str)) and not isinstance(value, bool)
+
+    if not isinstance(moves, list) or not all(
+        plain(move) or (isinstance(move, list) and all(plain(own) for own in move)) for move in moves
+    ):
+        raise ValueError("--moves: a JSON array of joint moves (arrays, one move per player) and chance outcomes")
+    return moves
+
+
+def _run_simultaneous(arguments: argparse.Namespace) -> int:
+    """``search --algorithm duct|smitsimax``: the simultaneous log on stdout."""
+    from ..simultaneous.rules import JointScoring
+    from ..search.decoupled_search import search_simultaneous
+
+    def progress(done: int, total: int | None) -> None:
+        of = f"/{total:,}" if total is not None else ""
+        print(f"\rsearch: {done:,}{of} simulations", end="", file=sys.stderr, flush=True)
+
+    try:
+        moves = parse_joint_moves(arguments.moves)
+        scoring = JointScoring.of(arguments.rule or "ucb1", c=arguments.c)
+        search_simultaneous(
+            arguments.game, algorithm=arguments.algorithm, moves=moves, scoring=scoring,
+            simulations=arguments.simulations, seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
+            progress=progress if _progress_wanted(arguments) else None,
+        )
+    except KeyboardInterrupt:
+        sys.stdout.flush()
+        _stopped(arguments, "interrupted: the log holds the simulations written so far")
+        return INTERRUPTED
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    if _progress_wanted(arguments):
+        print(file=sys.stderr)
+    return 0

@@ -1,0 +1,278 @@
+"""Command line: ``python -m mcts_core`` solves the puzzle read from stdin.
+
+Every command reads any accepted input on stdin: puzzle text, a JSON Lines log or a JSON tree dump.
+
+* ``python -m mcts_core [--c C] [--rule R]``: the selected path. Puzzle text prints the moves run
+  together (the puzzle's answer); JSON input prints them joined by single spaces; a simultaneous-
+  move log prints each joint step as the players' own choices joined by ``|`` (``--rule`` may then
+  be ``regret_matching`` or ``exp3`` too). ``sweep`` refuses simultaneous input.
+* ``python -m mcts_core sweep --c-min A --c-max B``: where the UCB1 path changes as C goes over
+  [A, B) (the input's C plays no part): one line per interval, ``c_from c_to path``, in order,
+  floats in ``repr`` precision, a breakpoint belonging to the interval it starts (see
+  :mod:`mcts_core.analysis.sweep`). An empty path (a root without children) would print as an empty last
+  field, ``0.0 1.5 `` with the trailing space; input with at least one playout always gives the
+  root a child.
+* ``python -m mcts_core tree [--c C] [--rule R]``: the tree as a JSON tree dump, with
+  ``"selected": move`` on every node with children (the child the rule picks there at that C).
+* ``python -m mcts_core export --out bundle.zip [--c C] [--rule R]``: the bundle the app's
+  "Download bundle" gives (:mod:`mcts_core.inputs.bundle`): input, tree, node statistics, picture,
+  settings; uploading it in the app opens that view.
+* ``python -m mcts_core search --game G [--moves M] --simulations N [--seconds S] [--c C]
+  [--rule R] [--seed K] [--algorithm sequential|duct|smitsimax] [--progress]``: runs our MCTS on an
+  OpenSpiel game and writes its JSON Lines log to stdout as it goes (reads no input); duct and
+  smitsimax search simultaneous-move games. See :mod:`mcts_core.cli.game_commands`.
+* ``python -m mcts_core arena --game G --c 0.1,1,10 [--games N] [--simulations N] [--opponent
+  random|mcts:C] [--seed K] [--workers W] [--no-store] [--progress]``: playing strength at each C,
+  as CSV ``c,games,wins,draws,losses,score,low,high``. Ctrl-C stops it with exit status 130.
+
+C comes from ``--c``, else from the input; the rule from ``--rule``, else from the input, else UCB1.
+Bad input exits with status 2 and one line on stderr: ``error: line N: what is wrong``. Bad
+arguments exit with status 2 and one line ``error: what is wrong``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..common.input_rules import ParseError, decode_text
+from ..common.numbers import parse_c
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with the CLI's one-line error format."""
+
+    def error(self, message: str):
+        print(f"error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _c_argument(text: str) -> float:
+    """A C given on the command line: a finite number >= 0."""
+    try:
+        return parse_c(text)
+    except ValueError as error:  # argparse would name the function instead of saying this
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _selection_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--c", type=_c_argument, help="exploration constant (overrides the input's C)")
+    parser.add_argument("--rule", help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
+
+
+def _arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = _Parser(prog="python -m mcts_core", description="Solve the MCTS exercise (or read a search) from stdin.")
+    _selection_options(parser)
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    sweep_parser = commands.add_parser(
+        "sweep",
+        description="Print the intervals of C over which the UCB1-selected path is constant.",
+        help="print `c_from c_to path` for each interval of C with one selected path",
+        allow_abbrev=False,
+    )
+    sweep_parser.add_argument("--c-min", type=_c_argument, default=0.0, help="start of the C range (default 0)")
+    sweep_parser.add_argument("--c-max", type=_c_argument, required=True, help="end of the C range (excluded)")
+    tree_parser = commands.add_parser(
+        "tree",
+        description="Print the tree as a JSON tree dump, with each node's selected child.",
+        help="print the tree as JSON with each node's selected child",
+        allow_abbrev=False,
+    )
+    _selection_options(tree_parser)
+    export_parser = commands.add_parser(
+        "export",
+        description="Write the input's bundle: input, tree, node statistics, picture and settings, as a zip.",
+        help="write a bundle zip the app can reopen",
+        allow_abbrev=False,
+    )
+    _selection_options(export_parser)
+    export_parser.add_argument("--out", required=True, help="the zip file to write")
+    _search_commands(commands)
+    arguments = parser.parse_args(argv)
+    if arguments.command == "sweep" and not arguments.c_min < arguments.c_max:
+        parser.error(
+            f"--c-min must be smaller than --c-max, got {arguments.c_min!r} and {arguments.c_max!r}"
+        )
+    if arguments.rule is not None:
+        from ..selection.registry import RULES
+        from ..simultaneous.rules import ALL_RULES
+
+        # Regret matching and EXP3 score simultaneous moves only: a sequential search cannot use them.
+        sequential_search = arguments.command == "arena" or getattr(arguments, "algorithm", "") == "sequential"
+        known = RULES if sequential_search else ALL_RULES
+        if arguments.rule not in known:
+            parser.error(f"unknown rule {arguments.rule!r}; known: {', '.join(known)}")
+    return arguments
+
+
+def _search_commands(commands) -> None:
+    """The ``search`` and ``arena`` subcommands: our MCTS on OpenSpiel games (no stdin)."""
+
+    def game_options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--game", required=True,
+                            help="an OpenSpiel game string, e.g. tic_tac_toe or connect_four(rows=5)")
+        parser.add_argument("--moves", default="",
+                            help="the start position: action ids or names, space-separated, or a JSON array")
+        parser.add_argument("--rule",
+                            help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
+        parser.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
+
+    search_parser = commands.add_parser(
+        "search", help="run our MCTS on an OpenSpiel game, writing its JSON Lines log to stdout",
+        description="Run MCTS with our selection rules on an OpenSpiel game; the log goes to stdout.",
+        allow_abbrev=False,
+    )
+    game_options(search_parser)
+    search_parser.add_argument("--simulations", type=int, help="simulation budget (at most 1,000,000)")
+    search_parser.add_argument("--seconds", type=float, help="time budget in seconds (at most 600)")
+    search_parser.add_argument("--c", type=_c_argument, help="exploration constant (default: the rule's)")
+    search_parser.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    search_parser.add_argument(
+        "--algorithm", choices=("sequential", "duct", "smitsimax"), default="sequential",
+        help="sequential (default) for turn-taking games; duct (decoupled UCT) or smitsimax for "
+        "simultaneous-move games such as oshi_zumo, goofspiel or matrix_rps",
+    )
+    arena_parser = commands.add_parser(
+        "arena", help="playing strength at each C: CSV c,games,wins,draws,losses,score,low,high",
+        description="MCTS at each C plays games against an opponent; prints one CSV row per C.",
+        allow_abbrev=False,
+    )
+    game_options(arena_parser)
+    arena_parser.add_argument("--c", dest="c_values", type=_c_list, required=True,
+                              help="C values, comma-separated: 0.1,1,10")
+    arena_parser.add_argument("--games", type=int, default=100, help="games per C (default 100)")
+    arena_parser.add_argument("--simulations", type=int, default=200, help="simulations per search (default 200)")
+    arena_parser.add_argument("--opponent", default="random", help="random (default) or mcts:C")
+    arena_parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    arena_parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
+    arena_parser.add_argument("--no-store", action="store_true",
+                              help="neither reuse nor store results in the data folder")
+
+
+def _c_list(text: str) -> list[float]:
+    """Comma-separated C values."""
+    return [_c_argument(part) for part in text.split(",")]
+
+
+def _scoring(arguments: argparse.Namespace, read):
+    """The rule and C the command uses: the options first, then the input's (with its settings)."""
+    from ..selection import DEFAULT_RULE, Scoring
+
+    c = arguments.c if arguments.c is not None else read.c
+    if c is None:
+        raise ParseError(1, "no C: give --c, or a header `N C` (text) or \"c\" (JSON) in the input")
+    if arguments.rule is not None and arguments.rule != read.rule:
+        return Scoring(arguments.rule, c)
+    return Scoring(read.rule or DEFAULT_RULE, c, read.settings)
+
+
+def _simultaneous(arguments: argparse.Namespace, read) -> int:
+    """A simultaneous-move input: the path each player's rule selects (joint moves as ``R|P``), or the dump."""
+    from ..simultaneous import JointScoring, joint_name, selected_path, sequential_choice
+
+    simultaneous = read.simultaneous
+    c = arguments.c if arguments.c is not None else read.c
+    if c is None:
+        raise ParseError(1, "no C: give --c, or \"c\" in the input's header")
+    if arguments.rule is not None and arguments.rule != simultaneous.rule:
+        rule, settings = arguments.rule, {}
+    else:
+        rule, settings = simultaneous.rule or "ucb1", simultaneous.settings
+    try:
+        scoring = JointScoring(rule, c, settings)
+    except (TypeError, ValueError) as error:
+        raise ParseError(1, str(error)) from None
+    if arguments.command == "tree":
+        from ..inputs.formats.tree_json_writer import write_tree_json
+
+        write_tree_json(
+            read.tree, sys.stdout, c=c, rule=rule, settings=settings, decoupled=simultaneous.decoupled,
+            selected=lambda node: sequential_choice(simultaneous.decoupled, node, scoring),
+        )
+        return 0
+    steps = selected_path(simultaneous.decoupled, scoring)
+    print(" ".join(joint_name(step.joint) if step.joint else read.tree.move[step.child]
+                   for step in steps if step.child is not None or step.joint))
+    return 0
+
+
+def _format_intervals(intervals) -> str:
+    """``c_from c_to path`` lines; an empty path leaves an empty last field (``0.0 1.5 ``)."""
+    return "".join(f"{part.c_from!r} {part.c_to!r} {part.path}\n" for part in intervals)
+
+
+def _export(out_path: str, data: bytes, read, scoring) -> int:
+    """Write the bundle of the input at this scoring; exit 2 with one line when the file cannot be written."""
+    from ..inputs.bundle import View, bundle_bytes
+
+    data = bundle_bytes(data, read, View(scoring))
+    try:
+        with open(out_path, "wb") as out:
+            out.write(data)
+    except OSError as error:
+        print(f"error: cannot write {out_path}: {error.strerror}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; returns the exit status."""
+    arguments = _arguments(argv)
+    if arguments.command in ("search", "arena"):
+        from . import game_commands
+
+        return game_commands.run(arguments)
+    try:
+        data = sys.stdin.buffer.read()
+        text = decode_text(data)
+        if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):
+            # The puzzle: the shortest road, which imports neither numpy nor the JSON readers.
+            from ..puzzle import solve
+
+            print(solve(text, c=arguments.c))
+            return 0
+        from ..inputs.loading import TEXT, read_input
+
+        read = read_input(text)
+        if read.simultaneous is not None and arguments.command == "sweep":
+            print("error: the sweep is exact for turn-taking trees; this input has simultaneous moves", file=sys.stderr)
+            return 2
+        if arguments.command == "sweep":
+            from ..analysis.sweep import path_intervals
+
+            intervals = path_intervals(read.tree, arguments.c_min, arguments.c_max)
+            sys.stdout.write(_format_intervals(intervals))
+            return 0
+        if read.simultaneous is not None and arguments.command != "export":
+            return _simultaneous(arguments, read)
+        from ..selection.registry import RULES
+
+        if arguments.rule is not None and arguments.rule not in RULES:
+            print(f"error: {arguments.rule} scores simultaneous moves only, and this input has none", file=sys.stderr)
+            return 2
+        scoring = _scoring(arguments, read)
+        from ..selection import select_child, selected_nodes
+
+        if arguments.command == "tree":
+            from ..inputs.formats.tree_json_writer import write_tree_json
+
+            write_tree_json(
+                read.tree, sys.stdout, c=scoring.c, rule=scoring.rule, settings=scoring.settings,
+                selected=lambda node: select_child(read.tree, node, scoring),
+            )
+            return 0
+        if arguments.command == "export":
+            return _export(arguments.out, data, read, scoring)
+        leaf = selected_nodes(read.tree, scoring)[-1]
+        moves = read.tree.path_moves(leaf)
+        print("".join(moves) if read.kind == TEXT else " ".join(moves))
+    except ParseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # the reader stopped early (`| head`): not an error worth a traceback
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush must not fail again
+        return 1
+    return 0
+

@@ -1,0 +1,40 @@
+"""Drawing the tree: graphviz DOT with the selected path marked, laid out once and tagged for the viewer.
+
+:mod:`.dot` chooses what is drawn (budget, depth, top-k), writes the DOT and runs ``dot``;
+:mod:`.tagged_svg` tags the laid-out SVG with each node's path so a browser can highlight it
+without a new layout. Imports graphviz, so ``mcts_core`` does not import this package; may import
+model and selection.
+"""
+
+from .dot import (
+    COLOURINGS,
+    INSPECTED_COLOR,
+    MEAN_PALETTE,
+    PATH_COLOR,
+    PATH_FILL,
+    SECOND_PATH_COLOR,
+    SECOND_PATH_FILL,
+    SHARED_COLOR,
+    SHARED_FILL,
+    VISITS_PALETTE,
+    colour_key,
+    colour_scale,
+    dot_available,
+    drawn_nodes,
+    fits_top_down,
+    hidden_count,
+    layout_svg,
+    node_fills,
+    path_neighbourhood,
+    render_tree,
+    visible_nodes,
+)
+from .tagged_svg import NodeInfo, node_infos, path_json, tag_svg, tagged_svg
+
+__all__ = [
+    "COLOURINGS", "INSPECTED_COLOR", "MEAN_PALETTE", "PATH_COLOR", "PATH_FILL", "SECOND_PATH_COLOR",
+    "SECOND_PATH_FILL", "SHARED_COLOR", "SHARED_FILL", "VISITS_PALETTE", "NodeInfo", "colour_key",
+    "colour_scale", "dot_available", "drawn_nodes", "fits_top_down", "hidden_count", "layout_svg",
+    "node_fills", "node_infos", "path_json", "path_neighbourhood", "render_tree", "tag_svg",
+    "tagged_svg", "visible_nodes",
+]

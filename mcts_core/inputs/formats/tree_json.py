@@ -1,0 +1,441 @@
+"""The MCTS tree as JSON: a finished tree from an engine (read), or our export with each node's pick.
+
+``{"mcts_tree": 1, "players": 2, "ties": "first", "c": 2.0, "rule": "puct", "root": NODE}`` where
+NODE is ``{"move": "e2e4", "visits": 10, "total": 3.5, "player": 1, "prior": 0.1, "chance": false,
+"terminal": false, "outcome": x or [x, y], "children": [NODE, ...]}``: ``move`` is null for the root;
+``value`` (a mean) may stand instead of ``total`` (the total is then ``value * visits``); totals are
+from the view of the player who moved into the node; children in the engine's order; 0 visits
+allowed. Every key but ``visits`` (and ``move`` below the root) is optional. Our export adds
+``"selected": move`` on every node with children. Errors name the line of the node at fault.
+
+Simultaneous moves: a decoupled node carries ``"simultaneous": true`` and ``"decoupled"``, one list
+per player of that player's own moves at the node, ``[{"move": "R", "visits": 7, "total": 2.0},
+...]`` (``value``, a mean, may stand for ``total``; totals from that player's view); its
+children's ``move`` is an array with one move per player, ``["R", "P"]``, and their ``total`` is
+from the view of the node's ``player``. A simultaneous node with children needs ``decoupled``;
+own moves its joint children use but its lists leave out get 0 visits. The header may say
+``"algorithm"`` and ``"game"`` as a log's does, and its ``rule`` may be ``regret_matching`` or
+``exp3``. :func:`read_tree_dump` gives the :class:`~mcts_core.simultaneous.decoupled_tree.DecoupledTree`
+too; :func:`mcts_core.inputs.formats.tree_json_writer.write_tree_json` writes it when given one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from array import array
+from typing import Any
+
+from ...model.playouts import TIES
+from ...selection.registry import RULES
+from ...simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousLog, joint_name
+from ...simultaneous.rules import ALL_RULES, SIMULTANEOUS_RULES
+from ...simultaneous.rules import settings_problem as simultaneous_settings_problem
+from ...model.tree import CHANCE, NO_PARENT, NO_PLAYOUT, TERMINAL, Tree
+from ...common.input_rules import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
+from .log import is_compact, narrow_ids
+
+HEADER_KEYS = ("mcts_tree", "players", "ties", "c", "rule", "settings", "algorithm", "game", "root")
+NODE_KEYS = (
+    "move", "visits", "total", "value", "player", "prior", "chance", "terminal", "outcome", "children", "selected",
+    "simultaneous", "decoupled",
+)
+OWN_MOVE_KEYS = ("move", "visits", "total", "value")
+
+
+def looks_like_tree(text: str) -> bool:
+    """Whether ``text`` is a JSON object that names ``mcts_tree`` near its start."""
+    head = text.lstrip()[:200]
+    return head.startswith("{") and '"mcts_tree"' in head
+
+
+class _NodeProblem(Exception):
+    """A bad node: where it is (child indices from the root; None: the header) and what is wrong."""
+
+    def __init__(self, where: tuple[int, ...] | None, message: str):
+        super().__init__(message)
+        self.where, self.message = where, message
+
+
+def parse_tree_json(text: str, *, max_nodes: int = MAX_PLAYOUTS) -> tuple[Tree, float | None, str | None, dict]:
+    """Read a tree dump.
+
+    Returns:
+        The tree (a simultaneous dump's joint tree), the header's C (None if absent), its rule name
+        (None if absent) and that rule's settings besides C.
+
+    Raises:
+        ParseError: malformed JSON, or the first bad node, naming its line and key.
+    """
+    return read_tree_dump(text, max_nodes=max_nodes)[:4]
+
+
+def read_tree_dump(text: str, *, max_nodes: int = MAX_PLAYOUTS):
+    """Read a tree dump: :func:`parse_tree_json`'s four values, then ``(decoupled tree, what the
+    header says about the search)`` when it has simultaneous nodes, else None.
+
+    Raises:
+        ParseError: malformed JSON, or the first bad node, naming its line and key.
+    """
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 2 * MAX_MOVES + 200))  # a node per level of nesting
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(error.lineno, f"not valid JSON: {error.msg} (column {error.colno})") from None
+    except RecursionError:
+        raise ParseError(1, f"the tree is nested too deeply: at most {MAX_MOVES:,} levels") from None
+    finally:
+        sys.setrecursionlimit(limit)
+    if not isinstance(document, dict) or document.get("mcts_tree") != 1:
+        raise ParseError(1, 'a tree dump is a JSON object starting {"mcts_tree": 1, ...}')
+    try:
+        return _read(document, max_nodes)
+    except _NodeProblem as problem:
+        raise ParseError(_line_of(text, problem.where), problem.message) from None
+
+
+def _read(document: dict, max_nodes: int):
+    unknown = [key for key in document if key not in HEADER_KEYS]
+    if unknown:
+        raise _NodeProblem(None, f'unknown key "{unknown[0]}" in the header; known keys: {", ".join(HEADER_KEYS)}')
+    players = document.get("players", 1)
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
+        raise _NodeProblem(None, f'key "players": expected a whole number from 1 to {MAX_PLAYERS}, got {players!r}')
+    ties = document.get("ties", "smaller")
+    if ties not in TIES:
+        raise _NodeProblem(None, f'key "ties": expected "smaller" or "first", got {ties!r}')
+    c = document.get("c")
+    if c is not None:
+        c = _number(c, None, "c")
+        if c < 0:
+            raise _NodeProblem(None, f'key "c": C must be a finite number >= 0, got {c!r}')
+    rule = document.get("rule")
+    if rule is not None and rule not in RULES and rule not in SIMULTANEOUS_RULES:
+        raise _NodeProblem(None, f'key "rule": expected one of {", ".join(ALL_RULES)}, got {rule!r}')
+    settings = document.get("settings", {})
+    if not isinstance(settings, dict) or (settings and rule is None):
+        raise _NodeProblem(None, 'key "settings": expected an object of the "rule"\'s settings')
+    problem = simultaneous_settings_problem(rule, settings) if settings else None
+    if problem is not None:
+        raise _NodeProblem(None, f'key "settings": {problem}')
+    algorithm, game = document.get("algorithm"), document.get("game")
+    if algorithm is not None and algorithm not in ALGORITHMS:
+        raise _NodeProblem(None, f'key "algorithm": expected one of {", ".join(ALGORITHMS)}, got {algorithm!r}')
+    if game is not None and (not isinstance(game, str) or not game):
+        raise _NodeProblem(None, f'key "game": expected an OpenSpiel game string, got {game!r}')
+    root = document.get("root")
+    if not isinstance(root, dict):
+        raise _NodeProblem(None, 'key "root": expected the root node, an object {"visits": ..., "children": [...]}')
+    columns = _Columns(players, ties)
+    tree = columns.read(root, max_nodes)
+    simultaneous = None
+    if columns.joint_seen:
+        decoupled = columns.decoupled(tree)
+        sim_rule, sim_settings = (rule, settings) if rule in SIMULTANEOUS_RULES else (None, None)
+        meta = SimultaneousLog(decoupled.joint, (), sim_rule, sim_settings, algorithm, game)
+        simultaneous = (decoupled, meta)
+    elif rule in SIMULTANEOUS_RULES:
+        raise _NodeProblem(None, f'key "rule": {rule} selects at simultaneous nodes, and this tree has none')
+    return tree, c, rule, settings, simultaneous
+
+
+class _Columns:
+    """The tree's columns, filled node by node in depth-first order (parents before children)."""
+
+    def __init__(self, players: int, ties: str):
+        self.players, self.ties = players, ties
+        self.ids: dict[str | tuple[str, ...], int] = {}  # a sequential move, or a joint move's own moves
+        self.parent, self.move_id, self.depth = array("i"), array("i"), array("i")
+        self.visits, self.total, self.total_sq = array("q"), array("d"), array("d")
+        self.player, self.flags = array("b"), array("B")
+        self.prior, self.outcome = array("d"), array("d")
+        self.kids: list[list[int]] = []
+        # Simultaneous nodes: own-move names, each node's kind of children, its "decoupled" lists.
+        self.own_ids: dict[str, int] = {}
+        self.joint_seen = False
+        self.simultaneous: dict[int, list[list[tuple[int, int, float]]]] = {}  # node -> per player (own, visits, total)
+        self.child_kind: dict[int, bool] = {}  # node -> its children are joint
+
+    def read(self, root: dict, max_nodes: int) -> Tree:
+        stack: list[tuple[dict, int, tuple[int, ...]]] = [(root, NO_PARENT, ())]
+        while stack:
+            node, parent, where = stack.pop()
+            if len(self.parent) >= max_nodes:
+                raise _NodeProblem(where, f"too many nodes: at most {max_nodes:,} are supported")
+            number = self._node(node, parent, where)
+            children = node.get("children", [])
+            if not isinstance(children, list):
+                raise _NodeProblem(where, 'key "children": expected a list of nodes')
+            if children and len(where) >= MAX_MOVES:
+                raise _NodeProblem(where, f"the tree is deeper than {MAX_MOVES:,} moves")
+            for index in range(len(children) - 1, -1, -1):  # pushed in reverse: popped in order
+                child = children[index]
+                if not isinstance(child, dict):
+                    raise _NodeProblem(where, f'key "children": child {index + 1} is not an object')
+                stack.append((child, number, (*where, index)))
+        return self._tree()
+
+    def _node(self, node: dict, parent: int, where: tuple[int, ...]) -> int:
+        unknown = [key for key in node if key not in NODE_KEYS]
+        if unknown:
+            raise _NodeProblem(where, f'unknown key "{unknown[0]}" in a node; known keys: {", ".join(NODE_KEYS)}')
+        number = len(self.parent)
+        move = node.get("move")
+        if parent == NO_PARENT:
+            if move is not None:
+                raise _NodeProblem(where, 'key "move": the root has no move (null)')
+            move_id, depth = 0, 0
+        else:
+            key = self._move_key(move, parent, where)
+            move_id = self.ids.setdefault(key, len(self.ids))
+            if any(self.move_id[kid] == move_id for kid in self.kids[parent]):
+                raise _NodeProblem(where, f'key "move": {move!r} is already a child of this node')
+            depth = self.depth[parent] + 1
+            self.kids[parent].append(number)
+        visits = node.get("visits")
+        if isinstance(visits, bool) or not isinstance(visits, int) or visits < 0:
+            raise _NodeProblem(where, f'key "visits": expected a whole number >= 0, got {visits!r}')
+        if "total" in node and "value" in node:
+            raise _NodeProblem(where, 'give "total" or "value" (a mean), not both')
+        if "value" in node:
+            total = _number(node["value"], where, "value") * visits
+        else:
+            total = _number(node.get("total", 0.0), where, "total")
+        player = node.get("player", depth % self.players)
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
+            raise _NodeProblem(where, f'key "player": expected a player from 0 to {self.players - 1}, got {player!r}')
+        flags = (CHANCE if _flag(node, "chance", where) else 0) | (TERMINAL if _flag(node, "terminal", where) else 0)
+        prior = math.nan
+        if node.get("prior") is not None:
+            prior = _number(node["prior"], where, "prior")
+            if prior < 0:
+                raise _NodeProblem(where, f'key "prior": a prior must be >= 0, got {prior!r}')
+        outcome = math.nan
+        if node.get("outcome") is not None:
+            mover = self.player[parent] if parent != NO_PARENT else player
+            outcome = self._per_player(node["outcome"], where, "outcome")[mover]
+        self._decoupled(node, number, where)
+        self.parent.append(parent)
+        self.move_id.append(move_id)
+        self.depth.append(depth)
+        self.visits.append(visits)
+        self.total.append(total)
+        self.total_sq.append(math.nan)  # a dump has no squared sums
+        self.player.append(player)
+        self.flags.append(flags)
+        self.prior.append(prior)
+        self.outcome.append(outcome)
+        self.kids.append([])
+        return number
+
+    def _move_key(self, move: Any, parent: int, where: tuple[int, ...]) -> str | tuple[str, ...]:
+        """A child's move: a name, or a joint move (one name per player) under a simultaneous node."""
+        joint = isinstance(move, list)
+        if joint:
+            if len(move) != self.players:
+                raise _NodeProblem(where, f'key "move": a joint move has one move per player ({self.players}), '
+                                   f"got {len(move)}: {move!r}")
+            for player, own in enumerate(move):
+                if not isinstance(own, str) or not own:
+                    raise _NodeProblem(where, f'key "move": player {player}\'s move must be a non-empty string, got {own!r}')
+        elif not isinstance(move, str) or not move:
+            raise _NodeProblem(where, f'key "move": expected a non-empty string (or a joint move, one per player), '
+                               f"got {move!r}")
+        if joint and parent not in self.simultaneous:
+            raise _NodeProblem(where, f'key "move": the joint move {move!r} is under a node that is not simultaneous; '
+                               'mark the node "simultaneous": true and give its "decoupled" statistics')
+        kind = self.child_kind.setdefault(parent, joint)
+        if parent in self.simultaneous and not joint:
+            raise _NodeProblem(where, f'key "move": {move!r} is a sequential move under a simultaneous node; its '
+                               "children's moves are joint, one move per player")
+        if kind != joint:
+            raise _NodeProblem(where, 'key "move": joint moves (one per player) and sequential moves under one node; '
+                               "a node's moves are all joint or all sequential")
+        if not joint:
+            return move
+        self.joint_seen = True
+        for own in move:
+            self.own_ids.setdefault(own, len(self.own_ids))
+        return tuple(move)
+
+    def _decoupled(self, node: dict, number: int, where: tuple[int, ...]) -> None:
+        """A node's ``simultaneous`` flag and ``decoupled`` lists, checked."""
+        simultaneous = _flag(node, "simultaneous", where)
+        lists = node.get("decoupled")
+        if lists is not None and not simultaneous:
+            raise _NodeProblem(where, 'key "decoupled": only a simultaneous node ("simultaneous": true) has '
+                               "per-player statistics")
+        if not simultaneous:
+            return
+        if _flag(node, "chance", where):
+            raise _NodeProblem(where, 'key "chance": a node is a chance node or a simultaneous one, not both')
+        self.joint_seen = True
+        if lists is None:
+            if node.get("children"):
+                raise _NodeProblem(where, 'key "decoupled": a simultaneous node with children needs each player\'s '
+                                   'own-move statistics, [[{"move": "R", "visits": 7, "total": 2.0}, ...], ...]')
+            lists = [[] for _ in range(self.players)]
+        if not isinstance(lists, list) or not all(isinstance(item, list) for item in lists):
+            raise _NodeProblem(where, 'key "decoupled": expected one list per player of {"move", "visits", "total"}')
+        if len(lists) != self.players:
+            extra = (f"; list {self.players + 1} would be player {self.players}'s, but the players are 0 to "
+                     f"{self.players - 1}" if len(lists) > self.players else "")
+            raise _NodeProblem(where, f'key "decoupled": expected {self.players} lists (one per player), '
+                               f"got {len(lists)}{extra}")
+        players = []
+        for player, entries in enumerate(lists):
+            seen, own_moves = set(), []
+            for entry in entries:
+                if not isinstance(entry, dict):
+                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s entries must be objects like '
+                                       '{"move": "R", "visits": 7, "total": 2.0}')
+                unknown = [key for key in entry if key not in OWN_MOVE_KEYS]
+                if unknown:
+                    raise _NodeProblem(where, f'key "decoupled": unknown key "{unknown[0]}" in player {player}\'s '
+                                       f'entry; known keys: {", ".join(OWN_MOVE_KEYS)}')
+                move = entry.get("move")
+                if not isinstance(move, str) or not move:
+                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s "move" must be a non-empty '
+                                       f"string, got {move!r}")
+                if move in seen:
+                    raise _NodeProblem(where, f'key "decoupled": player {player} lists {move!r} twice')
+                seen.add(move)
+                visits = entry.get("visits")
+                if isinstance(visits, bool) or not isinstance(visits, int) or visits < 0:
+                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s {move!r} needs "visits", a '
+                                       f"whole number >= 0, got {visits!r}")
+                if "total" in entry and "value" in entry:
+                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s {move!r}: give "total" or '
+                                       '"value", not both')
+                if "value" in entry:
+                    total = _number(entry["value"], where, "decoupled/value") * visits
+                else:
+                    total = _number(entry.get("total", 0.0), where, "decoupled/total")
+                own_moves.append((self.own_ids.setdefault(move, len(self.own_ids)), visits, total))
+            players.append(own_moves)
+        self.simultaneous[number] = players
+
+    def decoupled(self, tree: Tree):
+        """The decoupled tree: the joint tree with the dump's own-move statistics at simultaneous nodes."""
+        from ...simultaneous.decoupled_tree import DecoupledTree
+
+        keys = list(self.ids)
+        joint_of = tuple(None if isinstance(key, str) else tuple(self.own_ids[m] for m in key) for key in keys)
+        players = self.players
+        flags = array("B", bytes(len(tree)))
+        start, moves = array("q", [0]), array("i")
+        visits, total, total_sq = array("q"), array("d"), array("d")
+        for node in range(len(tree)):
+            lists = self.simultaneous.get(node)
+            if lists is None and self.child_kind.get(node):
+                lists = [[] for _ in range(players)]  # joint children without the flag: still simultaneous
+            if lists is not None:
+                flags[node] = 1
+            for player in range(players):
+                if lists is not None:
+                    listed = {own for own, _, _ in lists[player]}
+                    rows = list(lists[player])
+                    for kid in tree.children[node]:  # own moves the joint children use but the lists leave out
+                        own = joint_of[tree.move_id[kid]][player]
+                        if own not in listed:
+                            listed.add(own)
+                            rows.append((own, 0, 0.0))
+                    for own, n, t in rows:
+                        moves.append(own)
+                        visits.append(n)
+                        total.append(t)
+                        total_sq.append(math.nan)  # a dump has no squared sums
+                start.append(len(moves))
+        return DecoupledTree(tree, JointMoves(tuple(self.own_ids), joint_of), flags, start, moves, visits, total,
+                             total_sq, None, 0)
+
+    def _per_player(self, value: Any, where: tuple[int, ...], key: str) -> tuple[float, ...]:
+        if isinstance(value, list):
+            if len(value) != self.players:
+                raise _NodeProblem(where, f'key "{key}": expected {self.players} numbers (one per player)')
+            return tuple(_number(item, where, key) for item in value)
+        x = _number(value, where, key)
+        if self.players > 2:
+            raise _NodeProblem(where, f'key "{key}": with {self.players} players give a list, one per player')
+        return (x,) if self.players == 1 else (x, -x)
+
+    def _tree(self) -> Tree:
+        start, flat = array("i", [0]), array("i")
+        for kids in self.kids:
+            flat.extend(kids)
+            start.append(len(flat))
+        moves = tuple(key if isinstance(key, str) else joint_name(key) for key in self.ids)
+        count = len(self.parent)
+        has = lambda column: any(not math.isnan(x) for x in column)  # noqa: E731
+        return Tree(
+            moves=moves,
+            parent=self.parent,
+            move_id=narrow_ids(self.move_id, len(moves)),
+            depth=self.depth,
+            visits=self.visits,
+            total=self.total,
+            total_sq=self.total_sq,
+            created_by=array("i", [NO_PLAYOUT]) * count,
+            child_start=start,
+            child_list=flat,
+            reached=array("i"),
+            player=self.player,
+            flags=self.flags,
+            prior=self.prior if has(self.prior) else None,
+            outcome=self.outcome if has(self.outcome) else None,
+            players=self.players,
+            ties=self.ties,
+            compact=is_compact(moves),
+        )
+
+
+def _number(value: Any, where: tuple[int, ...] | None, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _NodeProblem(where, f'key "{key}": expected a number, got {value!r}')
+    try:
+        result = float(value)
+    except OverflowError:
+        result = math.inf
+    if not math.isfinite(result):
+        raise _NodeProblem(where, f'key "{key}": must be a finite number, got {value!r}')
+    return result
+
+
+def _flag(node: dict, key: str, where: tuple[int, ...]) -> bool:
+    value = node.get(key, False)
+    if not isinstance(value, bool):
+        raise _NodeProblem(where, f'key "{key}": expected true or false, got {value!r}')
+    return value
+
+
+def _line_of(text: str, where: tuple[int, ...] | None) -> int:
+    """The line where the node at ``where`` (child indices from the root) starts in ``text``;
+    for the header (None), the line of the document's first brace.
+
+    Only called for an error: it parses the text again with the pure-Python scanner, which can
+    report where each object starts.
+    """
+    starts: dict[int, int] = {}
+    decoder = json.JSONDecoder()
+
+    def parse_object(string_and_end, *rest):
+        result, end = json.decoder.JSONObject(string_and_end, *rest)
+        starts[id(result)] = string_and_end[1] - 1  # the position of its "{"
+        return result, end
+
+    decoder.parse_object = parse_object
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 4 * MAX_MOVES + 400))  # the Python scanner nests deeper
+    try:
+        document = decoder.decode(text)
+    finally:
+        sys.setrecursionlimit(limit)
+    node = document
+    if where is not None:
+        node = document["root"]
+        for index in where:
+            node = node["children"][index]
+    return text.count("\n", 0, starts.get(id(node), 0)) + 1

@@ -1,0 +1,18 @@
+"""The tree model: playouts as columns, the tree they build with the puzzle's rule, and replay.
+
+Holds :class:`Playouts` (what was read), :func:`build_tree` (the puzzle's rule: walk, create the
+first missing node, stop), :class:`Tree` (flat arrays with CSR children) and :class:`Playback`
+(the tree after the first k playouts). May import the standard library, numpy and ``common``;
+never selection, analysis, drawing or the readers (which import it).
+"""
+
+from .build import build_tree, default_player
+from .playback import Playback, race
+from .playouts import Fact, Playouts, join_path, split_path
+from .tree import CHANCE, DECLARED, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, NodeKinds, Tree
+
+__all__ = [
+    "CHANCE", "DECLARED", "NO_PARENT", "NO_PLAYOUT", "ROOT", "TERMINAL",
+    "Fact", "NodeKinds", "Playback", "Playouts", "Tree",
+    "build_tree", "default_player", "join_path", "race", "split_path",
+]

@@ -1,0 +1,358 @@
+"""Building the tree from playouts with the puzzle's rule, and the node facts a log declares.
+
+The rule: every playout adds its return and one visit to the root, walks down its path while the
+next node exists (updating each node it enters), and creates the first missing node with that one
+visit and return, then stops. A playout whose whole path exists creates nothing. Returns are summed
+in playout order, node by node, so every total is the same float a straightforward implementation
+of the rule gets. Each node adds the return of the player who moved into it.
+
+Facts (from a JSON log) apply in input order between playouts: they create declared nodes with 0
+visits, set who moves, order a node's children, give priors, mark chance and terminal nodes and
+proven outcomes. The tree after k playouts holds every record before playout k + 1.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+
+from ..common.input_rules import ParseError
+from .playouts import Fact, Playouts
+from .tree import CHANCE, DECLARED, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, Tree
+
+# Below this many playouts the sequential builder takes milliseconds and spares a fresh process
+# (the CLI on puzzle-sized input) numpy's import; above it the level builder wins (bench/RESULTS.md).
+LEVELS_THRESHOLD = 5_000
+# Group a level's (node, move) keys with a direct-address table while it has at most this many
+# slots (or 4 per playout); beyond that, sort them (np.unique).
+DENSE_KEYS = 1 << 16
+
+
+def build_tree(playouts: Playouts, upto: int | None = None) -> Tree:
+    """Build the tree from the first ``upto`` playouts (all of them when None).
+
+    Args:
+        playouts: parsed input.
+        upto: number of playouts to use, 0 <= upto <= len(playouts); the facts before playout
+            ``upto + 1`` apply.
+
+    Raises:
+        ValueError: a bad ``upto``.
+        ParseError: a fact about a node whose parent does not exist, or a player declared after
+            playouts went through the node.
+    """
+    count = len(playouts) if upto is None else upto
+    if not 0 <= count <= len(playouts):
+        raise ValueError(f"upto must be between 0 and {len(playouts)}, got {upto}")
+    # Both builders give identical trees (tests/test_tree.py checks it); the level-by-level numpy
+    # one is faster once numpy's fixed costs are paid (bench/RESULTS.md).
+    if count >= LEVELS_THRESHOLD and not playouts.facts:
+        return _build_levels(playouts, count)
+    return _build_sequential(playouts, count)
+
+
+def _build_sequential(playouts: Playouts, count: int) -> Tree:
+    """The rule, playout by playout and fact by fact (the reference shape of the algorithm)."""
+    return _Builder(playouts).build(count)
+
+
+def default_player(depth: int, players: int) -> int:
+    """Who moves at a node nobody declared: the players take turns, player 0 at the root."""
+    return depth % players
+
+
+class _Builder:
+    """The columns of a tree being built, and the steps that fill them."""
+
+    def __init__(self, playouts: Playouts):
+        self.playouts = playouts
+        self.parent = array("i", [NO_PARENT])
+        self.move_id = array("i", [0])
+        self.depth = array("i", [0])
+        self.visits = array("q", [0])
+        self.total = array("d", [0.0])
+        self.total_sq = array("d", [0.0])
+        self.created_by = array("i", [NO_PLAYOUT])
+        self.player = array("b", [0])
+        self.flags = array("B", [0])
+        self.prior: array | None = None
+        self.outcome: array | None = None
+        self.kids: list[list[int]] = [[]]
+        self.index: dict[tuple[int, int], int] = {}  # (parent, move id) -> child
+        self.reached = array("i")
+
+    def build(self, count: int) -> Tree:
+        playouts, facts = self.playouts, self.playouts.facts
+        starts, ids, returns, players = playouts.starts, playouts.move_ids, playouts.returns, playouts.players
+        player, visits, total, total_sq = self.player, self.visits, self.total, self.total_sq
+        index, next_fact = self.index, 0
+        for p in range(count + 1):
+            while next_fact < len(facts) and facts[next_fact].after <= p:
+                self._apply(facts[next_fact])
+                next_fact += 1
+            if p == count:
+                break
+            r = returns[p * players : (p + 1) * players]
+            node = ROOT
+            score = r[player[ROOT]]
+            visits[ROOT] += 1
+            total[ROOT] += score
+            total_sq[ROOT] += score * score
+            for move in ids[starts[p] : starts[p + 1]]:
+                score = r[player[node]]
+                kid = index.get((node, move))
+                if kid is None:  # expand: the first missing node is created and the playout stops
+                    node = self._create(node, move, p, 1, score, score * score, 0)
+                    break
+                visits[kid] += 1
+                total[kid] += score
+                total_sq[kid] += score * score
+                node = kid
+            self.reached.append(node)
+        return self._tree()
+
+    def _create(self, parent: int, move: int, created_by: int, visits: int, total: float, square: float, flags: int) -> int:
+        """Append a node: the parent's last child, with these statistics."""
+        kid = len(self.parent)
+        self.index[(parent, move)] = kid
+        self.parent.append(parent)
+        self.move_id.append(move)
+        depth = self.depth[parent] + 1
+        self.depth.append(depth)
+        self.visits.append(visits)
+        self.total.append(total)
+        self.total_sq.append(square)
+        self.created_by.append(created_by)
+        self.player.append(default_player(depth, self.playouts.players))
+        self.flags.append(flags)
+        if self.prior is not None:
+            self.prior.append(math.nan)
+        if self.outcome is not None:
+            self.outcome.append(math.nan)
+        self.kids.append([])
+        self.kids[parent].append(kid)
+        return kid
+
+    def _declared(self, parent: int, move: int, fact: Fact) -> int:
+        """The child of ``parent`` by ``move``, created with 0 visits if it does not exist."""
+        kid = self.index.get((parent, move))
+        if kid is None:
+            kid = self._create(parent, move, fact.after - 1, 0, 0.0, 0.0, DECLARED)
+        return kid
+
+    def _apply(self, fact: Fact) -> None:
+        node = ROOT
+        for depth, move in enumerate(fact.path):
+            kid = self.index.get((node, move))
+            if kid is None:
+                if depth + 1 < len(fact.path):
+                    moves = self.playouts.moves
+                    missing = [moves[m] for m in fact.path[: depth + 1]]
+                    raise ParseError(
+                        fact.line,
+                        f'key "node": node {missing} does not exist yet; a simulation or a '
+                        "fact must create a node's parent before a fact names the node",
+                    )
+                kid = self._declared(node, move, fact)
+            node = kid
+        if fact.player is not None and fact.player != self.player[node]:
+            # The children's totals (and the root's own) were summed from this player's view.
+            if any(self.visits[kid] for kid in self.kids[node]) or (node == ROOT and self.visits[ROOT]):
+                moves = [self.playouts.moves[m] for m in fact.path]
+                raise ParseError(
+                    fact.line,
+                    f'key "player": node {moves} already has visits counted for player '
+                    f"{self.player[node]}; declare who moves at a node before simulations go through it",
+                )
+            self.player[node] = fact.player
+        if fact.chance is not None:
+            self._flag(node, CHANCE, fact.chance)
+        if fact.terminal is not None:
+            self._flag(node, TERMINAL, fact.terminal)
+        if fact.outcome is not None:
+            if self.outcome is None:
+                self.outcome = array("d", [math.nan]) * len(self.parent)
+            mover = self.player[self.parent[node]] if node else self.player[ROOT]
+            self.outcome[node] = fact.outcome[mover]
+        if fact.children is not None:
+            declared = [self._declared(node, move, fact) for move in fact.children]
+            chosen = set(declared)
+            self.kids[node] = declared + [kid for kid in self.kids[node] if kid not in chosen]
+        for move, prior in fact.priors.items():
+            kid = self._declared(node, move, fact)
+            if self.prior is None:
+                self.prior = array("d", [math.nan]) * len(self.parent)
+            self.prior[kid] = prior
+
+    def _flag(self, node: int, bit: int, on: bool) -> None:
+        self.flags[node] = self.flags[node] | bit if on else self.flags[node] & ~bit
+
+    def _tree(self) -> Tree:
+        start, flat = array("i", [0]), array("i")
+        for kids in self.kids:
+            flat.extend(kids)
+            start.append(len(flat))
+        playouts = self.playouts
+        return Tree(
+            moves=playouts.moves,
+            parent=self.parent,
+            move_id=self.move_id,
+            depth=self.depth,
+            visits=self.visits,
+            total=self.total,
+            total_sq=self.total_sq,
+            created_by=self.created_by,
+            child_start=start,
+            child_list=flat,
+            reached=self.reached,
+            player=self.player,
+            flags=self.flags,
+            prior=self.prior,
+            outcome=self.outcome,
+            players=playouts.players,
+            ties=playouts.ties,
+            compact=playouts.compact,
+        )
+
+
+def _build_levels(playouts: Playouts, count: int) -> Tree:
+    """The same tree, computed one depth at a time over all playouts at once (numpy; no facts).
+
+    Why this is the same tree: node P (a prefix, parent Q) is created by the first playout that has
+    P as a prefix and comes after Q's creator, because only such a playout walks past Q; every
+    later playout with prefix P enters P. So at depth k the playouts still walking (those that
+    neither created a node nor ended their path above k) are grouped by (node at depth k-1, k-th
+    move): each group is one node, its first playout creates it, all of them enter it. A node's
+    visits and returns come only from its own group, added in playout order by ``np.bincount``
+    (a sequential loop), so totals are the same floats as the sequential build. Without facts the
+    players take turns, so every node at depth k adds player ``(k - 1) % players``'s return. Nodes
+    are named by their creating playout while building and numbered in creation order at the end.
+    """
+    import numpy as np
+
+    players = playouts.players
+    ids = np.frombuffer(playouts.move_ids, dtype=_numpy_type(playouts.move_ids))
+    offsets = np.frombuffer(playouts.starts, dtype=_numpy_type(playouts.starts))[: count + 1].astype(np.int64)
+    starts, lengths = offsets[:-1], np.diff(offsets)
+    returns = np.frombuffer(playouts.returns, dtype=np.float64)[: count * players].reshape(count, players)
+    distinct = len(playouts.moves)
+
+    # Per node, indexed by the creating playout.
+    is_creator = np.zeros(count, dtype=bool)
+    node_parent = np.empty(count, dtype=np.int64)
+    node_move = np.empty(count, dtype=np.int64)
+    node_depth = np.empty(count, dtype=np.int64)
+    node_visits = np.empty(count, dtype=np.int64)
+    node_total = np.empty(count, dtype=np.float64)
+    node_total_sq = np.empty(count, dtype=np.float64)
+    reached = np.full(count, NO_PLAYOUT, dtype=np.int64)  # creator of the deepest node; -1 = root
+
+    walking = np.flatnonzero(lengths > 0)  # playouts still walking, in playout order
+    at = np.zeros(walking.size, dtype=np.int64)  # their node at depth k-1, as an index into level
+    level = np.array([NO_PLAYOUT], dtype=np.int64)  # creators of the nodes at depth k-1
+    k = 0
+    while walking.size:
+        k += 1
+        size = walking.size
+        moves = ids[starts[walking] + (k - 1)].astype(np.int64)
+        if distinct <= DENSE_KEYS:
+            seen = np.bincount(moves, minlength=distinct) > 0
+            letters = int(seen.sum())
+            letter = (np.cumsum(seen) - 1)[moves]
+        else:
+            letters_seen, letter = np.unique(moves, return_inverse=True)
+            letters = letters_seen.size
+        key = at * letters + letter
+        space = level.size * letters
+        if space <= max(4 * size, DENSE_KEYS):
+            first = np.full(space, size, dtype=np.int64)
+            np.minimum.at(first, key, np.arange(size))
+            used = np.flatnonzero(first < size)
+            group_of_key = np.empty(space, dtype=np.int64)
+            group_of_key[used] = np.arange(used.size)
+            group = group_of_key[key]
+            first = first[used]
+        else:
+            _, first, group = np.unique(key, return_index=True, return_inverse=True)
+            group = group.reshape(-1)
+        groups = first.size
+        creators = walking[first]
+        is_creator[creators] = True
+        node_parent[creators] = level[at[first]]
+        node_move[creators] = moves[first]
+        node_depth[creators] = k
+        node_visits[creators] = np.bincount(group, minlength=groups)
+        scores = returns[walking, (k - 1) % players]
+        node_total[creators] = _group_sums(np, group, scores, groups, node_visits[creators])
+        node_total_sq[creators] = np.bincount(group, weights=scores * scores, minlength=groups)
+        stops = lengths[walking] == k
+        stops[first] = True  # a creator stops at the node it created
+        reached[walking[stops]] = creators[group[stops]]
+        goes_on = ~stops
+        walking = walking[goes_on]
+        at = group[goes_on]
+        level = creators
+
+    created = np.flatnonzero(is_creator)  # creation order = playout order of the creators
+    nodes = created.size + 1
+    number = np.empty(count + 1, dtype=np.int64)  # creator -> node number; number[-1] = ROOT
+    number[:count] = np.cumsum(is_creator)
+    number[count] = ROOT
+
+    def with_root(code: str, root_value, values) -> array:
+        out = np.empty(nodes, dtype=values.dtype)
+        out[0] = root_value
+        out[1:] = values
+        return array(code, out.astype(_NUMPY_OF[code]).tobytes())
+
+    parents = number[node_parent[created]]
+    root_scores = returns[:, 0]
+    # The root's sums start from 0.0: 0.0 + s0 + s1 + ... (cumsum is a sequential loop).
+    root_total = float(np.cumsum(root_scores)[-1]) + 0.0 if count else 0.0
+    root_total_sq = float(np.cumsum(root_scores * root_scores)[-1]) + 0.0 if count else 0.0
+
+    # Children in creation order: node numbers sorted by (parent, number), one sort of unique keys.
+    child_list = np.sort(parents * nodes + np.arange(1, nodes)) % nodes
+    child_start = np.zeros(nodes + 1, dtype=np.int64)
+    np.cumsum(np.bincount(parents, minlength=nodes), out=child_start[1:])
+    depths = node_depth[created]
+    return Tree(
+        moves=playouts.moves,
+        parent=with_root("i", NO_PARENT, parents),
+        move_id=with_root(playouts.move_ids.typecode, 0, node_move[created]),
+        depth=with_root("i", 0, depths),
+        visits=with_root("q", count, node_visits[created]),
+        total=with_root("d", root_total, node_total[created]),
+        total_sq=with_root("d", root_total_sq, node_total_sq[created]),
+        created_by=with_root("i", NO_PLAYOUT, created),
+        child_start=array("i", child_start.astype(np.int32).tobytes()),
+        child_list=array("i", child_list.astype(np.int32).tobytes()),
+        reached=array("i", number[reached].astype(np.int32).tobytes()),
+        player=array("b", bytes(nodes)) if players == 1 else with_root("b", 0, depths % players),
+        flags=array("B", bytes(nodes)),
+        players=players,
+        ties=playouts.ties,
+        compact=playouts.compact,
+    )
+
+
+def _group_sums(np, group, scores, groups: int, visits):
+    """Per group, the sum of its scores in playout order, starting from the group's first score.
+
+    ``np.bincount`` sums from +0.0, so a group whose every score is -0.0 would come out +0.0 where
+    the sequential sum (which starts from the first score) keeps -0.0.
+    """
+    totals = np.bincount(group, weights=scores, minlength=groups)
+    negative_zero = (scores == 0.0) & np.signbit(scores)
+    if negative_zero.any():
+        zeros = np.bincount(group[negative_zero], minlength=groups)
+        totals[zeros == visits] = -0.0
+    return totals
+
+
+_NUMPY_OF = {"b": "int8", "B": "uint8", "H": "uint16", "i": "int32", "q": "int64", "d": "float64"}
+
+
+def _numpy_type(column) -> str:
+    """The numpy dtype viewing an ``array.array`` (or ``range``) column."""
+    return _NUMPY_OF[column.typecode]

@@ -1,0 +1,279 @@
+"""MCTS over an OpenSpiel game, driven by our selection rules, writing our JSON Lines MCTS log as it runs.
+
+One simulation, with the puzzle's rule of one new node per simulation:
+
+1. **Select**: from the root, step into the child our rule picks (:mod:`.choosers`; at a chance
+   node, an outcome drawn with its probability) until stepping into a child with 0 visits, or
+   reaching a terminal node.
+2. **Expand**: a node reached for the first time gets all its children (the legal actions in
+   ``legal_actions()`` order, or a chance node's outcomes), each with 0 visits.
+3. **Simulate**: play uniformly random legal actions (chance outcomes by their probabilities) to
+   the end of the game.
+4. **Backpropagate**: every node on the path gets one visit and the return of the player who moved
+   into it (the player to move at its parent); the root gets the return of the player to move there.
+
+The log: the header ``{"mcts_log": 1, "players": N, "ties": "first", "c": C, "rule": key, "settings":
+{...}}`` (settings only when the rule has some besides C), the
+root's facts, then per simulation the facts of the node it expanded (``{"node", "player",
+"children", "chance", "terminal"}``, plus ``priors`` when the rule has per-move priors) and
+``{"path": [move names], "returns": [one per player]}``. A chance node's ``player`` is the player
+who moved into it (at the root, player 0); a terminal node's facts have no ``player``. Read back by
+:func:`mcts_core.inputs.loading.read_input`, the log gives every node exactly the search's visits and
+totals, and at every decision node the child :func:`mcts_core.selection.select_child` picks on the
+tree built from the records before a simulation is the child that simulation stepped into (random
+draws below a sample threshold excepted). One seeded :class:`random.Random` makes every random
+choice, so a seed and a simulation budget give one log, byte for byte.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, TextIO
+
+from ..adapters.openspiel import LOG_VERSION, child_names
+from ..selection import Scoring
+from ..selection.formulas import value_of
+from ..model.tree import CHANCE, ROOT, TERMINAL
+from .budget import SearchBudget, check_budget
+from .choosers import chooser_for
+from .games import load_game, play_moves
+from .live_tree import LiveTree
+
+ROLLOUTS = ("random",)
+
+
+@dataclass(frozen=True)
+class RootChild:
+    """One move at the root after the search: its visits and total (from the root player's view)."""
+
+    move: str
+    action: int
+    visits: int
+    total: float
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found.
+
+    Attributes:
+        root_visits: simulations through the root (all of them).
+        root_total: the sum of their returns for the player to move at the root.
+        children: the root's children in the engine's order.
+        best_move: the most visited root move (ties: the first in the engine's order).
+        best_action: its action id.
+        depth: the depth of the deepest node a simulation reached (rollouts not counted).
+        simulations: simulations done.
+        elapsed: seconds the search took.
+        stopped: True when ``should_stop`` ended the search before its budget.
+        log: the log's text when no ``out`` stream was given, else None.
+        tree: the search's tree, every node's statistics.
+    """
+
+    root_visits: int
+    root_total: float
+    children: tuple[RootChild, ...]
+    best_move: str
+    best_action: int
+    depth: int
+    simulations: int
+    elapsed: float
+    stopped: bool
+    log: str | None
+    tree: LiveTree = field(repr=False, compare=False)
+
+    @property
+    def shares(self) -> dict[str, float]:
+        """Each root move's share of the root children's visits."""
+        visits = sum(child.visits for child in self.children)
+        return {child.move: child.visits / visits if visits else 0.0 for child in self.children}
+
+    @property
+    def visit_entropy(self) -> float:
+        """``-sum(p * ln p)`` over the root moves' visit shares p, in nats (natural log)."""
+        return -sum(p * math.log(p) for p in self.shares.values() if p > 0)
+
+    @property
+    def top_share(self) -> float:
+        """The most visited root move's share of the visits."""
+        return max(self.shares.values(), default=0.0)
+
+
+def search(
+    game: Any,
+    *,
+    moves: Iterable[int | str] = (),
+    scoring: Scoring,
+    simulations: int | None = None,
+    seconds: float | None = None,
+    seed: int = 0,
+    out: TextIO | None = None,
+    rollout: str = "random",
+    progress: Callable[[int, int | None], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> SearchResult:
+    """Searches ``game`` after ``moves`` with ``scoring``'s rule, writing the log as it goes.
+
+    Args:
+        game: a ``pyspiel.Game`` or a game string (``"tic_tac_toe"``, ``"connect_four(rows=5)"``):
+            a sequential game of perfect information.
+        moves: the position: action ids or names from the initial state (chance outcomes too).
+        scoring: the selection rule and its settings (C included).
+        simulations: stop after this many simulations (at most 1,000,000).
+        seconds: stop after this much time (at most 600); with both, whichever comes first.
+        seed: seeds every random choice (rollouts, chance outcomes, draws below a threshold).
+        out: where the log is written, line by line; None keeps it in ``SearchResult.log``.
+        rollout: the simulation policy; ``"random"`` (uniform over legal actions).
+        progress: called as ``progress(done, simulations)`` about every 0.1 s and at the end.
+        should_stop: polled after every simulation; returning True ends the search.
+
+    Raises:
+        ValueError: an unknown game, a simultaneous-move or imperfect-information game, an
+            illegal move, a finished position, or a budget that is missing, <= 0 or too large.
+    """
+    state = play_moves(load_game(game), moves)
+    sink = out if out is not None else io.StringIO()
+    result = search_state(
+        state, scoring=scoring, simulations=simulations, seconds=seconds, seed=seed, out=sink,
+        rollout=rollout, progress=progress, should_stop=should_stop,
+    )
+    return result if out is not None else replace(result, log=sink.getvalue())
+
+
+def search_state(
+    state: Any,
+    *,
+    scoring: Scoring,
+    simulations: int | None = None,
+    seconds: float | None = None,
+    seed: int = 0,
+    out: TextIO | None = None,
+    rollout: str = "random",
+    progress: Callable[[int, int | None], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> SearchResult:
+    """:func:`search` from an OpenSpiel state (left unchanged); no log at all when ``out`` is None.
+
+    Raises:
+        ValueError: a finished position, a bad budget or an unknown rollout.
+    """
+    check_budget(simulations, seconds)
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"unknown rollout {rollout!r}; known: {', '.join(ROLLOUTS)}")
+    if state.is_terminal():
+        raise ValueError("the game is over in this position: there is nothing to search")
+    choose = chooser_for(scoring)
+    priors = scoring.settings.get("priors") if scoring.rule == "puct" else None
+    rng = random.Random(seed)
+    players = state.get_game().num_players()
+    tree = LiveTree(players, 0 if state.is_chance_node() else state.current_player(), priors=bool(priors))
+    write = _LogWriter(out) if out is not None else None
+    if write is not None:
+        write.header(players, scoring)
+    _expand(tree, ROOT, state, [], write, priors)
+
+    budget = SearchBudget(simulations, seconds, progress, should_stop)
+    children, visits, flags, odds = tree.children, tree.visits, tree.flags, tree.odds
+    action, move = tree.action, tree.move
+    while budget.more():
+        working = state.clone()
+        node, path, names = ROOT, [ROOT], []
+        while not flags[node] & TERMINAL:
+            if flags[node] & CHANCE:
+                kid = rng.choices(children[node], odds[node])[0]
+            else:
+                kid = choose(tree, node, rng)
+            working.apply_action(action[kid])
+            path.append(kid)
+            names.append(move[kid])
+            node = kid
+            if not visits[kid]:  # the one new node of this simulation
+                _expand(tree, kid, working, names, write, priors)
+                break
+        returns = _random_rollout(working, rng)
+        tree.backpropagate(path, returns)
+        if write is not None:
+            write.simulation(names, returns)
+        if budget.spent():
+            break
+    elapsed = budget.finish()
+    done, stopped = budget.done, budget.stopped
+    return _result(tree, done, elapsed, stopped)
+
+
+def _expand(tree: LiveTree, node: int, state: Any, path: list[str], write: _LogWriter | None,
+            priors: dict[str, float] | None) -> None:
+    """Creates ``node``'s children from its state and writes its facts."""
+    if state.is_terminal():
+        tree.expand(node, tree.view[node], TERMINAL, [], [])
+        if write is not None:
+            write.record({"node": path, "children": [], "chance": False, "terminal": True})
+        return
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        actions = [a for a, _ in outcomes]
+        names = child_names(state, actions)
+        # Outcomes' totals take the view of the player who moved into the chance node.
+        player = tree.view[node]
+        tree.expand(node, player, CHANCE, actions, names, odds=[p for _, p in outcomes])
+        if write is not None:
+            write.record({"node": path, "player": player, "children": names, "chance": True, "terminal": False})
+        return
+    actions = state.legal_actions()
+    names = child_names(state, actions)
+    player = state.current_player()
+    child_priors = [value_of(priors, name) for name in names] if priors else None
+    tree.expand(node, player, 0, actions, names, priors=child_priors)
+    if write is not None:
+        facts = {"node": path, "player": player, "children": names, "chance": False, "terminal": False}
+        if child_priors is not None:
+            facts["priors"] = dict(zip(names, child_priors))
+        write.record(facts)
+
+
+def _random_rollout(state: Any, rng: random.Random) -> list[float]:
+    """Plays uniformly random legal actions (chance outcomes by probability) to the end; the returns."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state.returns()
+
+
+def _result(tree: LiveTree, done: int, elapsed: float, stopped: bool) -> SearchResult:
+    kids = tree.children[ROOT]
+    children = tuple(RootChild(tree.move[k], tree.action[k], tree.visits[k], tree.total[k]) for k in kids)
+    best = max(children, key=lambda child: child.visits)  # the first of the most visited
+    return SearchResult(
+        root_visits=tree.visits[ROOT], root_total=tree.total[ROOT], children=children,
+        best_move=best.move, best_action=best.action, depth=tree.max_visited_depth(),
+        simulations=done, elapsed=elapsed, stopped=stopped, log=None, tree=tree,
+    )
+
+
+class _LogWriter:
+    """Writes log records, one JSON object per line."""
+
+    def __init__(self, out: TextIO):
+        self._write = out.write
+
+    def record(self, record: dict) -> None:
+        self._write(json.dumps(record) + "\n")
+
+    def header(self, players: int, scoring: Scoring) -> None:
+        header = {"mcts_log": LOG_VERSION, "players": players, "ties": "first", "c": float(scoring.c), "rule": scoring.rule}
+        settings = {name: dict(value) if hasattr(value, "items") else value
+                    for name, value in scoring.settings.items() if value is not None}
+        if settings:
+            header["settings"] = settings  # so that the log read back selects exactly as the search did
+        self.record(header)
+
+    def simulation(self, path: list[str], returns: list[float]) -> None:
+        self._write(f'{{"path": {json.dumps(path)}, "returns": {json.dumps(returns)}}}\n')

@@ -99,16 +99,3 @@ def test_every_key_in_session_state_on_every_page_is_declared(app):
         seen |= set(app.session_state.keys())
     assert {"playouts", "c", "c_exact", "budget", "selected_path", "cmp_c", "playback_k", "class_path"} <= seen
     assert sorted(key for key in seen if state.owner_of(key) is None) == []
-
-
-def test_readme_layout_names_every_module():
-    # The layout section is the map a newcomer reads first: a module missing from it is hidden.
-    readme = (REPO / "README.md").read_text()
-    layout = readme[readme.index("## Layout") :]
-    missing = [
-        str(path.relative_to(REPO))
-        for folder in ("pages", "ui", "mcts_core", "mcts_core/formats", "mcts_core/adapters")
-        for path in sorted((REPO / folder).glob("*.py"))
-        if path.name != "__init__.py" and path.name not in layout
-    ]
-    assert not missing, f"README's Layout does not name {missing}"

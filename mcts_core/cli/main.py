@@ -217,6 +217,11 @@ def _export(out_path: str, data: bytes, read, scoring) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; returns the exit status."""
+    given = sys.argv[1:] if argv is None else argv
+    if given[:1] == ["app"]:  # the app takes Streamlit's own options, not ours
+        from .app_command import run_app
+
+        return run_app(given[1:])
     arguments = _arguments(argv)
     if arguments.command in ("search", "arena"):
         from . import game_commands

@@ -1,4 +1,8 @@
-"""Selection: formulas, the registry that presents them, and scoring a tree with one of them."""
+"""Selection: the rules' formulas, the registry that presents them, and scoring a tree with one of them.
+
+:mod:`.formulas` holds each rule as a pure function of a child's statistics; :mod:`.registry` names
+them, their terms and settings; :mod:`.scoring` applies one (a :class:`Scoring`) to a tree's nodes;
+:mod:`.presets` has contest bots' settings. May import the standard library and the model."""
 
 from .formulas import (
     PROBABILITY,

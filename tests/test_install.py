@@ -1,0 +1,95 @@
+"""`pip install .` in a fresh virtual environment gives a CLI and an app that work from any folder."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+from apptest_support import REPO
+
+STATEMENT = "3 0.1\nbaa 30\nab 20\nbbb 4\n"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """A venv that sees this environment's libraries but gets mcts-explorer only by installing it."""
+    venv = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    # --no-deps: the dependencies are this environment's (the same pins); the package itself is new.
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(REPO)], check=True,
+                   cwd=tmp_path_factory.mktemp("elsewhere"), capture_output=True)
+    return venv
+
+
+def run_elsewhere(venv, tmp_path, *command, stdin=""):
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run([str(venv / "bin" / command[0]), *command[1:]], input=stdin, text=True,
+                          capture_output=True, cwd=tmp_path, env=environment, timeout=120)
+
+
+def test_the_installed_command_solves_the_puzzle_from_any_folder(installed, tmp_path):
+    done = run_elsewhere(installed, tmp_path, "mcts-explorer", stdin=STATEMENT)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "a\n", "")
+    module = run_elsewhere(installed, tmp_path, "python", "-m", "mcts_core", "sweep", "--c-max", "10", stdin=STATEMENT)
+    assert module.returncode == 0 and module.stdout.splitlines()[0].startswith("0.0 ")
+    # The installed copy, not the checkout, answered.
+    where = run_elsewhere(installed, tmp_path, "python", "-c", "import mcts_core; print(mcts_core.__file__)")
+    assert str(installed) in where.stdout
+
+
+def test_the_installed_command_refuses_bad_input_with_one_line(installed, tmp_path):
+    done = run_elsewhere(installed, tmp_path, "mcts-explorer", stdin="2 0.1\nab 1\nab x\n")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error: line 3: score")
+
+
+def test_mcts_explorer_app_serves_the_app_from_any_folder(installed, tmp_path):
+    port = free_port()
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    environment["MCTS_EXPLORER_DATA"] = str(tmp_path / "data")
+    server = subprocess.Popen(
+        [str(installed / "bin" / "mcts-explorer"), "app", "--server.headless", "true", "--server.port", str(port)],
+        cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as answer:
+                    assert answer.read() == b"ok"
+                    break
+            except OSError:
+                assert server.poll() is None, server.stdout.read()
+                assert time.monotonic() < deadline, "the app did not start within 60 s"
+                time.sleep(0.5)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+            assert b"<noscript>" in page.read()  # Streamlit's page shell
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+def test_the_installed_app_runs_its_pages_with_the_installed_core(installed, tmp_path):
+    # The app's files live in <venv>/share/mcts-explorer, beside each other as in the checkout.
+    script = (
+        "import sys; from pathlib import Path; from streamlit.testing.v1 import AppTest\n"
+        "app = Path(sys.prefix) / 'share' / 'mcts-explorer' / 'app.py'\n"
+        "at = AppTest.from_file(str(app), default_timeout=60).run()\n"
+        "assert not at.exception, at.exception\n"
+        "import mcts_core; print(at.session_state['selected_path'], mcts_core.__file__)\n"
+    )
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    environment["MCTS_EXPLORER_DATA"] = str(tmp_path / "data")
+    done = subprocess.run([str(installed / "bin" / "python"), "-c", script], cwd=tmp_path, env=environment,
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    path, core = done.stdout.split()
+    assert path and str(installed) in core

@@ -1,13 +1,15 @@
 """Questions asked of a built tree: where the path changes with C, two settings compared, why a child won.
 
 Holds the exact C sweep (:mod:`.sweep` over the per-node envelopes of :mod:`.envelope`), the
-slider's range (:mod:`.c_range`), :func:`compare_paths` and :func:`explain_choice`. May import the
+slider's range (:mod:`.c_range`), :func:`compare_paths`, :func:`explain_choice`, and the outline
+(:func:`outline_children`, :func:`principal_variation`). May import the
 model and selection; never drawing, tables (pandas) or the readers.
 """
 
 from .c_range import LARGEST_C, fit_to_breakpoints, nice_ceiling, suggest_c_range
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
 from .explain import Choice, explain_choice, ucb1_latex
+from .outline import OutlineRow, outline_children, principal_variation
 from .sweep import (
     Breakpoint,
     Interval,
@@ -22,8 +24,8 @@ from .sweep import (
 )
 
 __all__ = [
-    "LARGEST_C", "Breakpoint", "ChildComparison", "Choice", "Comparison", "Interval", "NodeEnvelope",
+    "LARGEST_C", "Breakpoint", "OutlineRow", "ChildComparison", "Choice", "Comparison", "Interval", "NodeEnvelope",
     "breakpoints", "breakpoints_of", "compare_paths", "comparison_rows", "explain_choice",
-    "fit_to_breakpoints", "interval_at", "neighbouring_intervals", "nice_ceiling", "node_envelope",
-    "path_intervals", "range_problem", "suggest_c_range", "ucb1_latex",
+    "fit_to_breakpoints", "interval_at", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
+    "path_intervals", "principal_variation", "range_problem", "suggest_c_range", "ucb1_latex",
 ]

@@ -37,7 +37,7 @@ class DaskPool:
             raise ValueError(f"the Dask scheduler at {address} has no workers: start some with "
                              f"`dask worker {address}`") from None
         self.slots = max(1, sum(self._client.nthreads().values()))
-        self._done = as_completed([], with_results=False)
+        self._done = as_completed([], loop=self._client.loop, with_results=False)
         self._pending: set[Any] = set()
 
     def submit(self, chunk: list[GameTask]) -> Any:

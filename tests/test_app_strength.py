@@ -235,3 +235,14 @@ def test_the_tuner_reports_the_best_c_with_its_interval_and_the_games_spent(app)
     message = app.success[0].value
     assert f"Best C = {result.best.c:g}: Elo" in message and "16 games in all" in message
     assert rows(app)["round"].tolist().count(2) == 2
+
+
+def test_an_unreachable_cluster_is_one_sentence_and_nothing_is_played(app, data_folder):
+    small_grid(app)
+    app.text_input(key="strength_cluster").input("tcp://127.0.0.1:9").run()
+    app.button(key="strength_run").click().run()
+    job = finish(app, timeout=60)
+    assert job.error.startswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert any(plain(error.value).startswith("Cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+               for error in app.error)
+    assert not app.dataframe

@@ -226,3 +226,90 @@ def test_cli_arena_stops_on_ctrl_c_with_status_130_and_one_line(tmp_path):
     assert "Traceback" not in err
     last_line = err.rstrip("\n").splitlines()[-1]
     assert err.endswith("\n") and last_line.startswith("interrupted; finished games are stored")
+
+
+def run_cli(tmp_path, *args):
+    process = cli(tmp_path, *args)
+    out, err = process.communicate(timeout=300)
+    return process.returncode, out, err
+
+
+def test_cli_one_player_game_prints_the_mean_return_columns(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "catch", "--c", "0.5,2", "--games", "4", "--simulations", "10",
+                               "--workers", "1")
+    assert (status, err) == (0, "")
+    assert out.splitlines()[0] == "c,games,mean_return,return_low,return_high,simulations,entropy,depth,top_share"
+    for row in csv.DictReader(io.StringIO(out)):
+        assert float(row["return_low"]) <= float(row["mean_return"]) <= float(row["return_high"])
+
+
+def test_cli_three_player_game_prints_return_and_win_share_columns(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "pig(players=3,winscore=10)", "--c", "1", "--games", "6",
+                               "--simulations", "10", "--opponent", "random", "--workers", "1")
+    assert (status, err) == (0, "")
+    header = out.splitlines()[0].split(",")
+    assert header[:8] == ["c", "games", "mean_return", "return_low", "return_high", "win_share", "win_low", "win_high"]
+    row, = csv.DictReader(io.StringIO(out))
+    assert float(row["win_low"]) <= float(row["win_share"]) <= float(row["win_high"]) and row["games"] == "6"
+
+
+def test_cli_sprt_stops_each_c_at_its_verdict(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "tic_tac_toe", "--c", "0,1.4", "--games", "400", "--simulations",
+                               "20", "--sprt", "--sprt-elo0", "0", "--sprt-elo1", "300", "--workers", "1")
+    assert (status, err) == (0, "")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {"llr", "llr_low", "llr_high", "sprt"} <= set(rows[0])
+    stopped = [row for row in rows if row["sprt"] in ("H0", "H1")]
+    assert stopped, rows  # a 300 Elo question is settled well before 400 games
+    for row in stopped:
+        assert int(row["games"]) < 400
+        llr = float(row["llr"])
+        assert llr >= float(row["llr_high"]) if row["sprt"] == "H1" else llr <= float(row["llr_low"])
+
+
+def test_cli_several_budgets_print_one_row_per_budget_and_c(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "tic_tac_toe", "--c", "0.5,2", "--games", "2", "--simulations",
+                               "5,10", "--workers", "1")
+    assert (status, err) == (0, "")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(row["simulations"], row["c"]) for row in rows] == [("5", "0.5"), ("5", "2.0"), ("10", "0.5"), ("10", "2.0")]
+
+
+def test_cli_tune_names_the_best_c_and_the_round_each_c_reached(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "tic_tac_toe", "--c", "0,0.5,1.4,4", "--games", "16",
+                               "--simulations", "10", "--workers", "1", "--tune")
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [row["round"] for row in rows].count("2") == 2 and [row["best"] for row in rows].count("1") == 1
+    best = next(row for row in rows if row["best"] == "1")
+    assert best["round"] == "2" and f"tune: best C = {float(best['c']):g} after 16 games" in err
+    assert sum(int(row["games"]) for row in rows) == 16
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--sprt", "--sprt-elo0", "10", "--sprt-elo1", "5"], "error: elo0 (10.0) must be smaller than elo1 (5.0)."),
+    (["--sprt", "--sprt-alpha", "1.5"], "error: alpha (1.5) must be between 0 and 1, both excluded."),
+    (["--sprt", "--sprt-beta", "0"], "error: beta (0.0) must be between 0 and 1, both excluded."),
+    (["--simulations", ",".join(str(n) for n in range(1, 31)), "--c", ",".join(str(c) for c in range(10))],
+     "error: 30 budgets x 10 C values make 300 series; the limit is 200"),
+    (["--simulations", "10,x"], "error: simulation budget 'x' is not a whole number"),
+    (["--game", "goofspiel"], "error: goofspiel is a simultaneous-move game"),
+    (["--games", "5"], "error: games (5) must be a multiple of 2"),
+])
+def test_cli_bad_settings_exit_2_with_one_line(tmp_path, args, message):
+    status, out, err = run_cli(tmp_path, "--game", "tic_tac_toe", "--c", "1", "--games", "2", *args)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith(message)
+    assert not (tmp_path / "arena.sqlite3").exists()  # nothing opened, nothing stored is touched
+
+
+def test_cli_help_states_the_defaults_and_names_sprt_and_cluster():
+    result = subprocess.run([sys.executable, "-m", "mcts_core", "arena", "--help"], cwd=REPO, capture_output=True,
+                            text=True, timeout=60)
+    text = " ".join(result.stdout.split())
+    from mcts_core import defaults
+
+    assert "--sprt" in text and "--cluster" in text
+    assert f"default {defaults.ARENA_GAMES}" in text and f"default {defaults.ARENA_SIMULATIONS}" in text
+    assert f"default {defaults.ARENA_OPPONENT}" in text
+    assert "default " + ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES) in text

@@ -113,3 +113,42 @@ def test_cli_unreachable_scheduler_exits_2_with_one_line(tmp_path):
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr.count("\n") == 1 and result.stderr.startswith(
         "error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+
+
+def test_the_page_runs_the_grid_on_the_cluster_named_in_its_field(cluster, tmp_path, monkeypatch):
+    from apptest_support import start_app, wait_for_job
+
+    monkeypatch.setenv("MCTS_EXPLORER_DATA", str(tmp_path))
+    app = start_app(monkeypatch, "pages/strength.py")
+    app.text_input(key="strength_c_values").input("0.5, 2").run()
+    app.number_input(key="strength_games").set_value(6).run()
+    app.number_input(key="strength_simulations").set_value(20).run()
+    app.text_input(key="strength_cluster").input(cluster).run()
+    app.button(key="strength_run").click().run()
+    job = wait_for_job(app, "_strength_job", timeout=120)
+    assert job.error is None
+    local = arena("connect_four", c_values=[0.5, 2.0], games=6, simulations=20, workers=1)
+    table = app.dataframe[0].value
+    assert table["elo"].tolist() == [row.elo for row in local] and table["wins"].tolist() == [row.wins for row in local]
+
+
+def test_cli_ctrl_c_cancels_the_cluster_games_and_exits_130(cluster, tmp_path):
+    import signal
+
+    env = {**os.environ, "MCTS_EXPLORER_DATA": str(tmp_path)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcts_core", "arena", "--game", "tic_tac_toe", "--c", "0.5,1,2", "--games", "400",
+         "--simulations", "200", "--cluster", cluster, "--progress"],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    seen = ""
+    while "arena: " not in seen:  # games are coming back from the cluster
+        seen += process.stderr.read(1)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130 and out == "" and "Traceback" not in err
+    assert err.rstrip("\n").splitlines()[-1].startswith("interrupted; finished games are stored")
+    with Client(cluster, set_as_default=False) as client:
+        deadline = time.monotonic() + 30
+        while any(client.processing().values()):
+            assert time.monotonic() < deadline, "games were left running on the cluster"
+            time.sleep(0.1)

@@ -89,7 +89,7 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
 
 def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     from .. import defaults
-    from ..strength import ResultStore, SprtSettings, arena, columns, parse_budgets, plan
+    from ..strength import ResultStore, SprtSettings, arena, check_grid, columns, parse_budgets, plan
     from ..strength.tuner import tune
 
     def progress(done: int, total: int) -> None:
@@ -103,7 +103,9 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
         raise ValueError("--tune finds the best C at one budget: give one --simulations and no --sprt")
     shared = dict(moves=moves, rule=rule, opponent=arguments.opponent, seed=arguments.seed,
                   workers=arguments.workers, cluster=cluster)
-    players = plan(arguments.game, **shared).players  # checks the game before any store is opened
+    checked = plan(arguments.game, **shared)
+    check_grid(checked, [float(c) for c in arguments.c_values], arguments.games, budgets[:1] if arguments.tune else budgets)
+    players = checked.players  # all checked before the store is opened: bad input leaves no file behind
     store = None if arguments.no_store else ResultStore()
     shown = progress if _progress_wanted(arguments) else None
     extra: dict[float, tuple[int, int]] = {}

@@ -10,7 +10,7 @@ SQLite so a rerun resumes. May import search, selection and inputs (the data fol
 """
 
 from .arena import (
-    MAX_GAMES, MAX_SERIES, MAX_TOTAL_GAMES, MAX_WORKERS, arena, parse_budgets, parse_opponent, plan,
+    MAX_GAMES, MAX_SERIES, MAX_TOTAL_GAMES, MAX_WORKERS, arena, check_grid, parse_budgets, parse_opponent, plan,
 )
 from .arena_games import GameResult, GameTask, game_tasks, play_chunk, play_game
 from .elo import SprtSettings
@@ -21,6 +21,6 @@ from .tuner import TuneResult, tune
 
 __all__ = [
     "MAX_GAMES", "MAX_SERIES", "MAX_TOTAL_GAMES", "MAX_WORKERS", "ArenaKey", "ArenaRow", "GameResult", "GameTask",
-    "ResultStore", "SprtSettings", "arena", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
+    "ResultStore", "SprtSettings", "arena", "check_grid", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
     "plan", "play_chunk", "play_game", "TuneResult", "tune", "wilson_interval",
 ]

@@ -70,9 +70,15 @@ class DaskPool:
 
 
 def _result(future: Any) -> list[GameResult]:
-    """A chunk's results; a worker that cannot import the project is named as the problem."""
+    """A chunk's results; a worker that cannot import the project, or a chunk that keeps killing workers, is one sentence."""
+    from distributed import KilledWorker
+
     try:
         return future.result()
     except ModuleNotFoundError as error:
         raise ValueError(f"a Dask worker cannot import {error.name}: start the workers from the project's "
                          "folder or with it on PYTHONPATH") from None
+    except KilledWorker:
+        raise ValueError("a chunk of games was running on every Dask worker that died during it (Dask's "
+                         "allowed-failures): the games stored so far are kept; check the workers' memory and logs "
+                         "and run again to resume") from None

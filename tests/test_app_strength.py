@@ -246,3 +246,14 @@ def test_an_unreachable_cluster_is_one_sentence_and_nothing_is_played(app, data_
     assert any(plain(error.value).startswith("Cannot reach the Dask scheduler at tcp://127.0.0.1:9")
                for error in app.error)
     assert not app.dataframe
+
+
+def test_the_page_starts_from_the_same_defaults_as_the_cli(app):
+    from mcts_core import defaults
+
+    assert app.number_input(key="strength_games").value == defaults.ARENA_GAMES
+    assert app.number_input(key="strength_simulations").value == defaults.ARENA_SIMULATIONS
+    opponent = f"{app.segmented_control(key='strength_opponent').value}:{app.number_input(key='strength_opponent_c').value!r}"
+    assert opponent == defaults.ARENA_OPPONENT
+    assert app.number_input(key="strength_seed").value == defaults.ARENA_SEED
+    assert [float(c) for c in app.text_input(key="strength_c_values").value.split(",")] == list(defaults.ARENA_C_VALUES)

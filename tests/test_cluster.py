@@ -44,7 +44,7 @@ def test_a_killed_worker_has_its_games_played_by_another(cluster, tmp_path):
     victim = start_worker(cluster, "victim")
     try:
         wait_for_workers(cluster, 3)
-        settings = dict(c_values=[0.5, 1.0, 2.0], games=16, simulations=150, opponent="mcts:1.4", seed=3)
+        settings = dict(c_values=[0.5, 1.0, 2.0], games=32, simulations=100, opponent="mcts:1.4", seed=3)
         finished = {}
         run = threading.Thread(target=lambda: finished.setdefault("rows", arena("tic_tac_toe", cluster=cluster,
                                                                                      **settings)))

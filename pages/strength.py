@@ -1,4 +1,10 @@
-"""C and strength: our MCTS at each C of a grid plays games against an opponent; score and tree statistics vs C.
+"""C and strength: our MCTS at each C plays games against an opponent; Elo, score and tree statistics vs C.
+
+Four modes share the settings: a C grid (Elo with its error bar vs C, W/D/L, LOS and the pairs'
+pentanomial; for one- and many-player games the mean return and win share), an SPRT per C (the
+LLR against games with both bounds), a budget x C map (a heatmap of Elo with each budget's best
+C), and a tuner (successive halving over the grid, its rounds shown while it runs). A Dask
+scheduler address in the Cluster field runs the games on that cluster.
 
 The games run in a background thread (:class:`ArenaJob`, which runs :func:`mcts_core.strength.arena`
 with its worker processes) so the page stays responsive: a fragment polls it for the progress bar
@@ -19,9 +25,11 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mcts_core import RULES, parse_c
+from mcts_core import RULES, defaults, parse_c
 from mcts_core.search import format_moves, parse_moves
-from mcts_core.strength import ArenaRow, ResultStore, arena
+from mcts_core.strength import (
+    ArenaRow, ResultStore, SprtSettings, arena, columns, llr_curve, parse_budgets, plan, tune,
+)
 from ui import sidebar, state
 from ui.markdown import code, escape
 from ui.jobs import BackgroundJob
@@ -35,28 +43,39 @@ GAMES = {
     "hex(board_size=5)": "Hex 5×5",
 }
 OTHER = "other"
-DEFAULT_C_VALUES = "0.1, 0.5, 1, 1.4, 2, 4, 10"
+DEFAULT_C_VALUES = ", ".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
+DEFAULT_BUDGETS = "50, 100, 200"
 POLL_SECONDS = 0.5
-COLUMNS = ("c", "games", "wins", "draws", "losses", "score", "low", "high", "entropy", "depth", "top_share")
+MODES = {"grid": "C grid", "sprt": "SPRT per C", "map": "Budget × C map", "tune": "Tuner"}
 
 sidebar.ensure_app_shell()
 
 
 class ArenaJob(BackgroundJob):
-    """An arena grid playing in the background (:class:`ui.jobs.BackgroundJob`); ``result`` holds its rows.
+    """An arena run in the background (:class:`ui.jobs.BackgroundJob`); ``result`` holds its rows (or the tuner's result).
 
     Attributes:
-        settings: the keyword arguments given to :func:`arena` (but the callbacks and the store).
+        mode: a key of :data:`MODES`.
+        settings: the keyword arguments given to :func:`arena` or :func:`tune` (but the callbacks and the store).
+        rounds: the tuner's finished rounds, one sentence each, as they end.
     """
 
-    def __init__(self, settings: dict[str, Any]):
-        self.settings = settings
-        super().__init__(
-            lambda progress, should_stop: arena(
-                **settings, store=ResultStore(), progress=progress, should_stop=should_stop
-            ),
-            name="mcts-explorer-arena",
-        )
+    def __init__(self, mode: str, settings: dict[str, Any]):
+        self.mode, self.settings, self.rounds = mode, settings, []
+
+        def work(progress, should_stop):
+            if mode == "tune":
+                tuned = {name: value for name, value in settings.items() if name != "sprt"}
+                return tune(**tuned, store=ResultStore(), progress=progress, should_stop=should_stop,
+                            on_round=self.round_done)
+            return arena(**settings, store=ResultStore(), progress=progress, should_stop=should_stop)
+
+        super().__init__(work, name="mcts-explorer-arena")
+
+    def round_done(self, number: int, rounds: int, ranked: list[ArenaRow]) -> None:
+        kept = ", ".join(f"{row.c:g}" for row in ranked[: -(-len(ranked) // 2)])
+        self.rounds.append(f"Round {number} of {rounds}: {len(ranked)} C values with {ranked[0].games:,} games each; "
+                           f"best so far C = {ranked[0].c:g}" + (f"; going on: {kept}." if number < rounds else "."))
 
 
 def parse_c_values(text: str) -> list[float]:
@@ -87,22 +106,37 @@ def take_last_search(game: str, moves: str) -> None:
     st.session_state[state.STRENGTH_MOVES] = moves
 
 
-def settings_panel() -> dict[str, Any] | None:
-    """The game, position and grid controls; the arena's settings, or None (the problem shown)."""
+def settings_panel() -> tuple[str, dict[str, Any]] | None:
+    """The mode, game, position and grid controls; ``(mode, the arena's settings)``, or None (the problem shown)."""
     for key, default in ((state.STRENGTH_GAME, next(iter(GAMES))), (state.STRENGTH_GAME_NAME, ""),
                          (state.STRENGTH_MOVES, ""), (state.STRENGTH_C_VALUES, DEFAULT_C_VALUES),
-                         (state.STRENGTH_GAMES, 20), (state.STRENGTH_SIMULATIONS, 100),
-                         (state.STRENGTH_OPPONENT, "mcts"), (state.STRENGTH_OPPONENT_C, 1.4),
-                         (state.STRENGTH_SEED, 1), (state.STRENGTH_WORKERS, min(2, os.cpu_count() or 1))):
+                         (state.STRENGTH_GAMES, defaults.ARENA_GAMES),
+                         (state.STRENGTH_SIMULATIONS, defaults.ARENA_SIMULATIONS),
+                         (state.STRENGTH_OPPONENT, defaults.ARENA_OPPONENT.split(":")[0]),
+                         (state.STRENGTH_OPPONENT_C, float(defaults.ARENA_OPPONENT.split(":")[-1])),
+                         (state.STRENGTH_SEED, defaults.ARENA_SEED),
+                         (state.STRENGTH_WORKERS, min(defaults.ARENA_WORKERS, os.cpu_count() or 1)),
+                         (state.STRENGTH_MODE, "grid"), (state.STRENGTH_BUDGETS, DEFAULT_BUDGETS),
+                         (state.STRENGTH_CLUSTER, os.environ.get(defaults.ARENA_CLUSTER_VARIABLE, "")),
+                         (state.STRENGTH_SPRT_ELO0, defaults.ARENA_SPRT_ELO0),
+                         (state.STRENGTH_SPRT_ELO1, defaults.ARENA_SPRT_ELO1),
+                         (state.STRENGTH_SPRT_ALPHA, defaults.ARENA_SPRT_ALPHA),
+                         (state.STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA)):
         st.session_state.setdefault(key, default)
     persist = {"persist_state": "session"}
 
+    mode = st.segmented_control(
+        "What to measure", list(MODES), key=state.STRENGTH_MODE, **persist, required=True,
+        format_func=MODES.get,
+        help="C grid: a fixed number of games per C. SPRT per C: each C stops as soon as its test decides. "
+        "Budget × C map: the grid at several simulation budgets. Tuner: successive halving finds the best C.",
+    )
     row = st.columns([2, 2, 3], vertical_alignment="bottom")
     choice = row[0].selectbox("Game", [*GAMES, OTHER], key=state.STRENGTH_GAME, **persist,
                               format_func=lambda name: GAMES.get(name, "Another OpenSpiel game…"))
     if choice == OTHER:
         game = row[1].text_input("OpenSpiel game string", key=state.STRENGTH_GAME_NAME, **persist,
-                                 placeholder="e.g. clobber or connect_four(rows=5)").strip()
+                                 placeholder="e.g. catch, pig(players=3) or connect_four(rows=5)").strip()
     else:
         game = choice
         row[1].caption(f"OpenSpiel's {code(choice)}")
@@ -121,29 +155,53 @@ def settings_panel() -> dict[str, Any] | None:
     row = st.columns([4, 2, 2], vertical_alignment="bottom")
     c_text = row[0].text_input("C values", key=state.STRENGTH_C_VALUES, **persist,
                                help="The MCTS side's exploration constants, separated by commas.")
-    games = row[1].number_input("Games per C", 1, 10_000, step=10, key=state.STRENGTH_GAMES, **persist,
-                                help="The MCTS side plays first in half of them.")
-    simulations = row[2].number_input("Simulations per move", 1, 100_000, step=50, key=state.STRENGTH_SIMULATIONS,
-                                      **persist, help="Each search's budget, for every move of both MCTS players.")
+    games = row[1].number_input(
+        "Games in all" if mode == "tune" else "Most games per C" if mode == "sprt" else "Games per C",
+        1, 100_000, step=10, key=state.STRENGTH_GAMES, **persist,
+        help="A multiple of the number of players: two-player games are played in pairs (same seed, seats "
+        "swapped), others in groups that rotate the seats. The tuner shares this many games among its rounds.")
+    if mode == "map":
+        budget_text = row[2].text_input("Simulation budgets", key=state.STRENGTH_BUDGETS, **persist,
+                                        help="Simulations per move, separated by commas: one row of the map each.")
+    else:
+        simulations = row[2].number_input("Simulations per move", 1, 100_000, step=50,
+                                          key=state.STRENGTH_SIMULATIONS, **persist,
+                                          help="Each search's budget, for every move of both MCTS players.")
     row = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
     kind = row[0].segmented_control(
         "Opponent", ["mcts", "random"], key=state.STRENGTH_OPPONENT, **persist, required=True,
         format_func=lambda kind: {"mcts": "MCTS at a fixed C", "random": "Random"}[kind],
         help="Random plays uniformly random legal moves; MCTS is the same search, rule and budget at the "
-        "opponent's C.",
+        "opponent's C. It takes every seat but the tested one.",
     )
     opponent_c = row[1].number_input(
         "Opponent's C", min_value=0.0, step=0.1, format="%.4g", key=state.STRENGTH_OPPONENT_C, **persist,
         disabled=kind != "mcts",
     )
     seed = row[2].number_input("Seed", 0, step=1, key=state.STRENGTH_SEED, **persist,
-                               help="With C and the game number, seeds each game: the same settings give the same games.")
+                               help="With the pair's number, seeds each game: the same settings give the same games.")
     workers = row[3].number_input("Processes", 1, max(os.cpu_count() or 1, 1), step=1, key=state.STRENGTH_WORKERS,
-                                  **persist, help="Worker processes playing games at once (one per core).")
+                                  **persist, help="Local worker processes playing games at once (one per core).")
+    cluster = st.text_input(
+        "Dask cluster (optional)", key=state.STRENGTH_CLUSTER, **persist, placeholder="tcp://HOST:8786",
+        help="A Dask scheduler's address: the games run on its workers instead of local processes, with the "
+        f"same results. Empty: local processes. Its default comes from ${defaults.ARENA_CLUSTER_VARIABLE}.",
+    ).strip()
+    problems = []
+    sprt = None
+    if mode == "sprt":
+        row = st.columns(4, vertical_alignment="bottom")
+        elo0 = row[0].number_input("elo0 (H0)", step=5.0, key=state.STRENGTH_SPRT_ELO0, **persist)
+        elo1 = row[1].number_input("elo1 (H1)", step=5.0, key=state.STRENGTH_SPRT_ELO1, **persist)
+        alpha = row[2].number_input("alpha", step=0.01, format="%.3g", key=state.STRENGTH_SPRT_ALPHA, **persist)
+        beta = row[3].number_input("beta", step=0.01, format="%.3g", key=state.STRENGTH_SPRT_BETA, **persist)
+        try:
+            sprt = SprtSettings(elo0=float(elo0), elo1=float(elo1), alpha=float(alpha), beta=float(beta))
+        except ValueError as error:
+            problems.append(str(error))
     rule, settings = sidebar.rule_choice()
     st.caption(f"Rule: **{escape(RULES[rule].name)}** with the sidebar's settings (C is the grid's). Score = "
-               "(wins + draws / 2) / games, from the MCTS side's view.")
-    problems = []
+               "(wins + draws / 2) / games and Elo, from the tested side's view.")
     if not game:
         problems.append("type the name of an OpenSpiel game")
     try:
@@ -156,13 +214,19 @@ def settings_panel() -> dict[str, Any] | None:
     except ValueError as error:
         problems.append(str(error).removeprefix("--moves: "))
         moves = []
+    budgets: Any = int(simulations) if mode != "map" else None
+    if mode == "map":
+        try:
+            budgets = parse_budgets(budget_text)
+        except ValueError as error:
+            problems.append(str(error))
     if problems:
         for problem in problems:
             st.error(core_sentence(problem), icon="⚠️")
         return None
-    return dict(game=game, moves=moves, c_values=c_values, games=int(games), simulations=int(simulations),
-                rule=rule, settings=settings, opponent=f"mcts:{opponent_c!r}" if kind == "mcts" else "random",
-                seed=int(seed), workers=int(workers))
+    return mode, dict(game=game, moves=moves, c_values=c_values, games=int(games), simulations=budgets,
+                      rule=rule, settings=settings, opponent=f"mcts:{opponent_c!r}" if kind == "mcts" else "random",
+                      seed=int(seed), workers=int(workers), cluster=cluster or None, sprt=sprt)
 
 
 def stored_rows(settings: dict[str, Any]) -> list[ArenaRow]:
@@ -187,8 +251,8 @@ def show_problem(message: str) -> None:
         st.error(core_sentence(message), icon="⚠️")
 
 
-def rows_frame(rows: list[ArenaRow]) -> pd.DataFrame:
-    return pd.DataFrame([{name: getattr(row, name) for name in COLUMNS} for row in rows], columns=list(COLUMNS))
+def rows_frame(rows: list[ArenaRow], names: tuple[str, ...]) -> pd.DataFrame:
+    return pd.DataFrame([{name: getattr(row, name) for name in names} for row in rows], columns=list(names))
 
 
 def c_axis(grid: list[float]) -> alt.X:
@@ -204,6 +268,24 @@ def c_axis(grid: list[float]) -> alt.X:
     return alt.X("c:Q", scale=scale, title="C (log scale)", axis=alt.Axis(values=sorted(grid), format="~g"))
 
 
+def interval_chart(frame: pd.DataFrame, grid: list[float], value: str, low: str, high: str, title: str,
+                   tooltip: list[str]) -> alt.LayerChart:
+    """A value vs C with its 95 % interval as error bars, one colour per budget; infinite ends are left out."""
+    data = frame.assign(
+        **{name: frame[name].where(frame[name].abs() != float("inf")) for name in (value, low, high)},
+        budget=frame["simulations"].astype(str),
+    )
+    base = alt.Chart(data).encode(x=c_axis(grid), color=alt.Color("budget:N", title="simulations"))
+    tips = [alt.Tooltip("c:Q", title="C", format="~g"), *(alt.Tooltip(f"{name}:Q", format=".4~g") for name in tooltip)]
+    bars = base.mark_errorbar(ticks=True).encode(y=alt.Y(f"{low}:Q", title=title), y2=f"{high}:Q", tooltip=tips)
+    line = base.mark_line(point=alt.OverlayMarkDef(size=70, filled=True)).encode(y=f"{value}:Q", tooltip=tips)
+    return alt.layer(bars, line).properties(height=320)
+
+
+def with_elo_interval(frame: pd.DataFrame) -> pd.DataFrame:
+    return frame.assign(elo_low=frame["elo"] - frame["elo_error"], elo_high=frame["elo"] + frame["elo_error"])
+
+
 def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
     """Score vs C with its 95% Wilson interval as a band; the counts in the tooltip."""
     tooltip = [alt.Tooltip("c:Q", title="C", format="~g"), alt.Tooltip("games:Q"), alt.Tooltip("wins:Q"),
@@ -217,6 +299,36 @@ def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
     )
     even = alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="#888888").encode(y="y:Q")
     return alt.layer(band, even, line).properties(height=320)
+
+
+def llr_chart(curves: pd.DataFrame, bounds: tuple[float, float]) -> alt.LayerChart:
+    """LLR against games played, one line per C, with the SPRT's lower and upper bounds."""
+    lines = alt.Chart(curves).mark_line().encode(
+        x=alt.X("games:Q", title="games played"), y=alt.Y("llr:Q", title="LLR"),
+        color=alt.Color("C:N"), tooltip=["C:N", "games:Q", alt.Tooltip("llr:Q", format=".3f")])
+    limits = pd.DataFrame({"llr": list(bounds), "bound": [f"lower {bounds[0]:.3f} (H0)", f"upper {bounds[1]:.3f} (H1)"]})
+    rules = alt.Chart(limits).mark_rule(strokeDash=[6, 4], color="#d62728").encode(y="llr:Q", tooltip=["bound:N"])
+    return alt.layer(rules, lines).properties(height=320)
+
+
+def best_per_budget(frame: pd.DataFrame) -> pd.DataFrame:
+    """Each budget's row with the largest Elo (ties: the smaller C)."""
+    ordered = frame.sort_values(["simulations", "elo", "c"], ascending=[True, False, True])
+    return ordered.groupby("simulations", as_index=False).head(1)
+
+
+def heatmap(frame: pd.DataFrame) -> alt.LayerChart:
+    """Elo over budget x C, each budget's best C marked with a star."""
+    data = frame.assign(C=frame["c"].map(lambda c: f"{c:g}"), shown=frame["elo"].clip(-800, 800))
+    order = [f"{c:g}" for c in sorted(frame["c"].unique())]
+    encode = dict(x=alt.X("C:O", sort=order, title="C"), y=alt.Y("simulations:O", title="simulations per move"))
+    tips = ["C:N", "simulations:Q", alt.Tooltip("elo:Q", format=".1f"), alt.Tooltip("elo_error:Q", format=".1f"),
+            "games:Q"]
+    cells = alt.Chart(data).mark_rect().encode(
+        **encode, color=alt.Color("shown:Q", title="Elo", scale=alt.Scale(scheme="redblue", domainMid=0)), tooltip=tips)
+    best = best_per_budget(data)
+    stars = alt.Chart(best).mark_text(text="★", size=20, color="black").encode(**encode, tooltip=tips)
+    return alt.layer(cells, stars).properties(height=max(120, 60 * data["simulations"].nunique()))
 
 
 STATISTICS = {
@@ -242,67 +354,137 @@ def stop_job(job: ArenaJob) -> None:
     job.stop.set()
 
 
-def results(settings: dict[str, Any] | None) -> None:
-    """Progress and Stop while the grid plays (a fragment polling it), then the charts and the table."""
+def plus_minus(value: float, error: float) -> str:
+    return f"{value:+.0f} ± {error:.0f}" if error != float("inf") else f"{value:+.0f} (no bound yet)"
+
+
+def running(job: ArenaJob) -> None:
+    """The progress bar, Stop and (for the tuner) the finished rounds."""
+    bar, stop = st.columns([5, 1], vertical_alignment="center")
+    elapsed = time.monotonic() - job.started
+    total = job.total or 0
+    what = "this round's" if job.mode == "tune" else "the"
+    bar.progress(min(job.done / total, 1.0) if total else 0.0,
+                 text=f"Playing: {job.done:,} of {what} {total:,} games, {elapsed:.0f} s "
+                      f"(games are stored as they finish)")
+    stop.button("Stop", key=state.STRENGTH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
+                width="stretch", disabled=job.stop.is_set(),
+                help="Cancels the games not finished; finished games stay stored and a new Run resumes.")
+    for sentence in job.rounds:
+        st.caption(sentence)
+
+
+def tuned(job: ArenaJob) -> None:
+    """The tuner's answer: the best C with its interval, the games spent, and every C's row."""
+    result = job.result
+    for sentence in job.rounds:
+        st.caption(sentence)
+    if result is None or result.best is None:
+        st.warning("Stopped before the first round ended; Run starts again from the stored games.",
+                   icon=":material/stop:")
+        return
+    best = result.best
+    if best.players == 2:
+        st.success(f"Best C = {best.c:g}: Elo {plus_minus(best.elo, best.elo_error)} against the opponent "
+                   f"(95% interval), score {best.score:.3f}, from {best.games:,} games; {result.games:,} games in all.",
+                   icon=":material/emoji_events:")
+    else:
+        st.success(f"Best C = {best.c:g}: mean return {best.mean_return:.3f} (95% interval {best.return_low:.3f} "
+                   f"to {best.return_high:.3f}) from {best.games:,} games; {result.games:,} games in all.",
+                   icon=":material/emoji_events:")
+    names = columns(best.players)
+    frame = rows_frame(result.rows, names).assign(round=[result.rounds[row.c] for row in result.rows])
+    st.dataframe(frame.sort_values("c"), hide_index=True, key=state.STRENGTH_TABLE)
+
+
+def results(choice: tuple[str, dict[str, Any]] | None) -> None:
+    """Progress and Stop while the games play (a fragment polling them), then the charts and the table."""
     job = st.session_state.get(state.STRENGTH_JOB)
     if job is not None and job.running:
-        bar, stop = st.columns([5, 1], vertical_alignment="center")
-        elapsed = time.monotonic() - job.started
-        total = job.total or len(job.settings["c_values"]) * job.settings["games"]
-        bar.progress(job.done / total if total else 0.0,
-                     text=f"Playing: {job.done:,} of {total:,} games, {elapsed:.0f} s "
-                          f"(each C is stored as soon as its games are done)")
-        stop.button("Stop", key=state.STRENGTH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
-                    width="stretch", disabled=job.stop.is_set(),
-                    help="Cancels the games not started; finished C values stay stored and a new Run resumes.")
-    elif job is not None and job.error is not None and job.settings == settings:
+        running(job)
+    elif job is not None and job.error is not None and (job.mode, job.settings) == choice:
         show_problem(job.error)
-    if settings is None:
+    if choice is None:
+        return
+    mode, settings = choice
+    if mode == "tune":
+        if job is not None and not job.running and (job.mode, job.settings) == choice and job.error is None:
+            tuned(job)
+        elif not (job is not None and job.running):
+            st.info(f"Run shares {settings['games']:,} games among successive-halving rounds over "
+                    f"{len(settings['c_values'])} C values at {settings['simulations']:,} simulations per move.",
+                    icon=":material/info:")
         return
     try:
         rows = stored_rows(settings)
     except ValueError as error:
         show_problem(str(error))
         return
-    wanted = settings["c_values"]
-    if job is not None and not job.running and job.settings == settings and job.stop.is_set() and len(rows) < len(wanted):
-        st.warning(f"Stopped with {len(rows)} of {len(wanted)} C values finished; Run plays the rest.",
+    budgets = settings["simulations"] if isinstance(settings["simulations"], list) else [settings["simulations"]]
+    wanted = len(settings["c_values"]) * len(budgets)
+    same = job is not None and (job.mode, job.settings) == choice
+    if same and not job.running and job.stop.is_set() and len(rows) < wanted:
+        st.warning(f"Stopped with {len(rows)} of {wanted} C values finished; Run plays the rest.",
                    icon=":material/stop:")
     elif not rows and job is not None and job.running:
         return  # the progress bar says it all until the first C is done
     elif not rows:
-        games = len(wanted) * settings["games"]
-        st.info(f"Nothing stored for these settings yet: Run plays {games:,} games "
-                f"({len(wanted)} C values × {settings['games']:,}).", icon=":material/info:")
+        most = "at most " if mode == "sprt" else ""
+        st.info(f"Nothing stored for these settings yet: Run plays {most}{wanted * settings['games']:,} games "
+                f"({wanted} C values × {settings['games']:,}).", icon=":material/info:")
         return
-    elif len(rows) < len(wanted) and not (job is not None and job.running):
-        st.info(f"{len(rows)} of {len(wanted)} C values are stored for these settings; Run plays the other "
-                f"{len(wanted) - len(rows)}.", icon=":material/info:")
+    elif len(rows) < wanted and not (job is not None and job.running):
+        st.info(f"{len(rows)} of {wanted} C values are stored for these settings; Run plays the other "
+                f"{wanted - len(rows)}.", icon=":material/info:")
     elif job is not None and job.running:
-        st.caption(f"{len(rows)} of {len(wanted)} C values finished so far (each is stored as it finishes).")
-    elif job is None or job.settings != settings:
+        st.caption(f"{len(rows)} of {wanted} C values finished so far (games are stored as they finish).")
+    elif not same:
         st.caption("From the result store: these settings were played before.")
-    if not rows:
-        return
-    frame = rows_frame(rows).sort_values("c")
+    if rows:
+        show_rows(mode, settings, rows)
+
+
+def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None:
+    players = rows[0].players
+    names = columns(players, mode == "sprt")
+    frame = rows_frame(rows, names).sort_values(["simulations", "c"])
+    grid = settings["c_values"]
     opponent = "a random player" if settings["opponent"] == "random" else (
         f"MCTS at C = {float(settings['opponent'].removeprefix('mcts:')):g}")
-    st.subheader(f"Score against {opponent}")
-    st.altair_chart(score_chart(frame, wanted), width="stretch")
-    best = frame.loc[frame["score"].idxmax()]
-    st.caption(
-        f"Band: the 95% Wilson interval of each score ({int(frame['games'].iloc[0]):,} games per C; hover for the "
-        f"counts). Dashed: an even match. Best here: C = {best['c']:g} with {best['score']:.2f}"
-        + (" — intervals this wide overlap: more games per C would separate the values." if
-           (frame["high"] - frame["low"]).max() > 0.3 else ".")
-    )
+    if players == 2 and mode == "map":
+        st.subheader(f"Elo against {opponent}, budget × C")
+        st.altair_chart(heatmap(frame), width="stretch")
+        best = best_per_budget(frame)
+        st.caption("★ marks each budget's best C: " + "; ".join(
+            f"{int(row.simulations):,} simulations: C = {row.c:g}, Elo {plus_minus(row.elo, row.elo_error)}"
+            for row in best.itertuples()) + " (95% intervals; colours clipped at ±800).")
+    if players == 2:
+        st.subheader(f"Elo against {opponent}")
+        st.altair_chart(interval_chart(with_elo_interval(frame), grid, "elo", "elo_low", "elo_high", "Elo",
+                                       ["elo", "elo_error", "los", "games"]), width="stretch")
+        st.caption("Error bars: the 95% interval of the Elo difference (cutechess-cli's rule, from W/D/L); an "
+                   "infinite end (all games won or lost) is left out. LOS, the draw ratio and the pairs' "
+                   "pentanomial view are in the table.")
+        if mode == "sprt":
+            sprt_section(settings, rows)
+        st.subheader(f"Score against {opponent}")
+        st.altair_chart(score_chart(frame, grid), width="stretch")
+    else:
+        title = "Mean return" if players == 1 else f"Mean return and win share against {opponent}"
+        st.subheader(title)
+        st.altair_chart(interval_chart(frame, grid, "mean_return", "return_low", "return_high", "mean return",
+                                       ["mean_return", "return_low", "return_high", "games"]), width="stretch")
+        if players > 2:
+            st.altair_chart(interval_chart(frame, grid, "win_share", "win_low", "win_high", "win share",
+                                           ["win_share", "win_low", "win_high", "games"]), width="stretch")
+            st.caption("The tested side takes each seat in turn; a win shared by k seats counts 1/k.")
     st.subheader("What C does to the trees")
     for column, place in zip(STATISTICS, st.columns(3, gap="medium")):
         title, _, meaning = STATISTICS[column]
         place.markdown(f"**{title}**", help=meaning)
-        place.altair_chart(statistic_chart(frame, wanted, column), width="stretch")
+        place.altair_chart(statistic_chart(frame, grid, column), width="stretch")
     st.caption(
-        "Means over each game's first search by the MCTS side. A small C piles the visits on the first move "
+        "Means over each game's first search by the tested side. A small C piles the visits on the first move "
         "that looks good (low entropy, a large share on one move, deep lines); a large C spreads them evenly "
         "(high entropy, shallow trees). Playing strength sits between the two."
     )
@@ -311,45 +493,60 @@ def results(settings: dict[str, Any] | None) -> None:
         frame, hide_index=True, key=state.STRENGTH_TABLE,
         column_config={
             "c": st.column_config.NumberColumn("C", format="%g"),
-            "score": st.column_config.NumberColumn(format="%.3f"),
-            "low": st.column_config.NumberColumn("95% low", format="%.3f"),
-            "high": st.column_config.NumberColumn("95% high", format="%.3f"),
-            "entropy": st.column_config.NumberColumn("entropy (nats)", format="%.3f"),
-            "depth": st.column_config.NumberColumn(format="%.2f"),
-            "top_share": st.column_config.NumberColumn("top share", format="%.3f"),
+            "los": st.column_config.NumberColumn("LOS", format="%.3f"),
+            "elo_error": st.column_config.NumberColumn("Elo ±", format="%.1f"),
         },
     )
     st.download_button("Download the rows (CSV)", frame.to_csv(index=False), file_name="c_strength.csv",
                        mime="text/csv", key=state.STRENGTH_CSV, on_click="ignore")
 
 
+def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:
+    """The LLR of each C's pairs against games played, with both bounds, and the verdicts."""
+    sprt: SprtSettings = settings["sprt"]
+    store, key = ResultStore(), plan(**{name: settings[name] for name in (
+        "game", "moves", "rule", "settings", "opponent", "seed")}).key()
+    curves = []
+    for row in rows:
+        games = [game for index, game in sorted(store.load(key, row.simulations, row.c).items()) if index < row.games]
+        curves.extend({"C": f"{row.c:g}", "games": games_played, "llr": llr}
+                      for games_played, llr in llr_curve(games, sprt))
+    st.subheader(f"SPRT: H0 Elo = {sprt.elo0:g} against H1 Elo = {sprt.elo1:g}")
+    st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr"]), sprt.bounds), width="stretch")
+    verdicts = {"H1": f"better than {sprt.elo0:g} Elo (H1)", "H0": f"not {sprt.elo1:g} Elo better (H0)",
+                "inconclusive": "no verdict within the most games"}
+    st.caption("Each line stops where its LLR reached a bound (alpha = "
+               f"{sprt.alpha:g}, beta = {sprt.beta:g}): " + "; ".join(
+                   f"C = {row.c:g}: {verdicts[row.sprt]} after {row.games:,} games" for row in rows) + ".")
+
+
 st.title("C and playing strength")
 st.caption(
-    "Our MCTS plays a series of games at each C against an opponent: how its score moves with C, and what "
-    "the trees look like that explain it. Finished C values are stored, so a grid you played before "
-    "reappears at once and an interrupted one resumes."
+    "Our MCTS plays games at each C against an opponent, in pairs with the seats swapped: its Elo with a 95% "
+    "error bar, LOS and score, as engine testers measure them, and what the trees look like that explain it. "
+    "Finished games are stored, so settings you played before reappear at once and an interrupted run resumes."
 )
-arena_settings = settings_panel()
+choice = settings_panel()
 job = st.session_state.get(state.STRENGTH_JOB)
 busy = job is not None and job.running
-if st.button("Run the grid", key=state.STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
-             disabled=busy or arena_settings is None):
-    st.session_state[state.STRENGTH_JOB] = job = ArenaJob(arena_settings)
+if st.button("Run", key=state.STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
+             disabled=busy or choice is None):
+    st.session_state[state.STRENGTH_JOB] = job = ArenaJob(*choice)
     job.thread.join(0.3)
     if job.running:
         st.rerun()  # draw the page again with Run disabled, and poll
 
 
 @st.fragment(run_every=POLL_SECONDS)
-def poll(settings: dict[str, Any] | None) -> None:
-    """While the grid plays: progress, Stop and the rows so far, redrawn every half second."""
+def poll(choice: tuple[str, dict[str, Any]] | None) -> None:
+    """While games play: progress, Stop and the rows so far, redrawn every half second."""
     job = st.session_state.get(state.STRENGTH_JOB)
     if job is not None and not job.running:
-        st.rerun()  # the grid ended: the whole page again, to stop polling and enable Run
-    results(settings)
+        st.rerun()  # the run ended: the whole page again, to stop polling and enable Run
+    results(choice)
 
 
 if busy:
-    poll(arena_settings)
+    poll(choice)
 else:
-    results(arena_settings)
+    results(choice)

@@ -48,7 +48,7 @@ def test_a_small_grid_gives_rows_charts_and_a_csv_and_reappears_from_the_store(a
     assert table["c"].tolist() == [0.5, 2.0] and (table["games"] == 4).all()
     assert ((table["wins"] + table["draws"] + table["losses"]) == 4).all()
     assert ((table["low"] <= table["score"]) & (table["score"] <= table["high"])).all()
-    assert len(app.get("vega_lite_chart")) == 4  # the score band, and entropy, depth and top share
+    assert len(app.get("vega_lite_chart")) == 5  # Elo with error bars, the score band, entropy, depth and top share
     assert app.get("download_button")
     assert (data_folder / "arena.sqlite3").exists()
 
@@ -58,7 +58,7 @@ def test_a_small_grid_gives_rows_charts_and_a_csv_and_reappears_from_the_store(a
     assert "_strength_job" not in again.session_state
     assert rows(again).equals(table)
     assert any("From the result store" in caption.value for caption in again.caption)
-    assert len(again.get("vega_lite_chart")) == 4
+    assert len(again.get("vega_lite_chart")) == 5
 
 
 def test_a_grid_with_some_c_values_stored_plays_only_the_others(app):
@@ -93,7 +93,8 @@ def test_stop_cancels_the_games_not_started_and_a_new_run_resumes(app):
         ({"strength_c_values": "0.5, x"}, "C value 'x': C must be a finite number >= 0"),
         ({"strength_c_values": "1, 1"}, "A C value is listed twice"),
         ({"strength_moves": "x(1,1) x(0,0)"}, "'x(0,0)' (move 2) is not legal after x(1,1)"),
-        ({"strength_game": "other", "strength_game_name": "catch"}, "The arena pits two players; catch has 1"),
+        ({"strength_game": "other", "strength_game_name": "pig(players=3)"},
+         "Games (4) must be a multiple of 3: pig(players=3)'s games are played in groups of 3, the seats rotated"),
         ({"strength_game": "other", "strength_game_name": "tic_tac_tow"}, "did you mean tic_tac_toe"),
     ],
 )
@@ -129,3 +130,130 @@ def test_the_last_search_s_game_and_position_can_be_taken_over(app):
     assert not app.exception
     assert app.selectbox(key="strength_game").value == "tic_tac_toe"
     assert app.text_input(key="strength_moves").value == "x(1,1)"
+
+
+def test_the_table_shows_elo_its_error_bar_los_and_the_pairs(app):
+    small_grid(app)
+    app.button(key="strength_run").click().run()
+    finish(app)
+    table = rows(app)
+    for column in ("elo", "elo_error", "los", "draw_ratio", "pairs", "ll", "ld", "dd_wl", "wd", "ww", "pair_elo"):
+        assert column in table.columns
+    assert (table["pairs"] == 2).all() and ((table["los"] >= 0) & (table["los"] <= 1)).all()
+    assert any("Elo against MCTS at C = 1.4" in header.value for header in app.subheader)
+
+
+def other_game(app, name: str, games: int):
+    app.selectbox(key="strength_game").select("other").run()
+    app.text_input(key="strength_game_name").input(name).run()
+    app.number_input(key="strength_games").set_value(games).run()
+
+
+def test_a_one_player_game_shows_the_mean_return_with_its_interval(app):
+    small_grid(app)
+    other_game(app, "catch", 4)
+    app.button(key="strength_run").click().run()
+    finish(app)
+    table = rows(app)
+    assert list(table.columns[:5]) == ["c", "games", "mean_return", "return_low", "return_high"]
+    assert ((table["return_low"] <= table["mean_return"]) & (table["mean_return"] <= table["return_high"])).all()
+    assert "wins" not in table.columns
+    assert any(header.value == "Mean return" for header in app.subheader)
+
+
+def test_a_three_player_game_rotates_seats_and_shows_return_and_win_share(app):
+    small_grid(app, c_values="1")
+    other_game(app, "pig(players=3,winscore=10)", 3)
+    app.button(key="strength_run").click().run()
+    finish(app)
+    table = rows(app)
+    assert table["games"].tolist() == [3]
+    assert ((table["win_low"] <= table["win_share"]) & (table["win_share"] <= table["win_high"])).all()
+    assert any("win share" in header.value for header in app.subheader)
+
+
+def test_sprt_mode_plots_the_llr_with_both_bounds_and_gives_a_verdict(app):
+    small_grid(app, c_values="0, 1.4", games=40, simulations=20)
+    app.segmented_control(key="strength_mode").set_value("sprt").run()
+    app.number_input(key="strength_sprt_elo1").set_value(400.0).run()  # a large difference: it decides soon
+    app.button(key="strength_run").click().run()
+    finish(app, timeout=60)
+    table = rows(app)
+    assert set(table["sprt"]) <= {"H0", "H1", "inconclusive"} and "llr" in table.columns
+    assert table["llr_high"].tolist() == pytest.approx([2.944] * 2, abs=1e-3)
+    assert any(header.value.startswith("SPRT: H0 Elo = 0 against H1 Elo = 400") for header in app.subheader)
+    chart = next(c for c in app.get("vega_lite_chart") if "LLR" in c.proto.spec)
+    assert "upper 2.944 (H1)" in chart.proto.spec or "upper 2.944 (H1)" in str(chart.proto.datasets)
+
+
+@pytest.mark.parametrize("elo0, elo1, alpha, message", [
+    (10.0, 5.0, 0.05, "elo0 (10.0) must be smaller than elo1 (5.0)"),
+    (0.0, 50.0, 1.0, "Alpha (1.0) must be between 0 and 1, both excluded"),
+])
+def test_bad_sprt_settings_are_one_sentence(app, elo0, elo1, alpha, message):
+    small_grid(app)
+    app.segmented_control(key="strength_mode").set_value("sprt").run()
+    app.number_input(key="strength_sprt_elo0").set_value(elo0).run()
+    app.number_input(key="strength_sprt_elo1").set_value(elo1).run()
+    app.number_input(key="strength_sprt_alpha").set_value(alpha).run()
+    assert not app.exception
+    assert [plain(error.value) for error in app.error] == [message + "."]
+
+
+def test_the_budget_map_shows_a_heatmap_with_each_budgets_best_c(app):
+    small_grid(app)
+    app.segmented_control(key="strength_mode").set_value("map").run()
+    app.text_input(key="strength_budgets").input("10, 20").run()
+    app.button(key="strength_run").click().run()
+    finish(app)
+    table = rows(app)
+    assert sorted(zip(table["simulations"], table["c"])) == [(10, 0.5), (10, 2.0), (20, 0.5), (20, 2.0)]
+    assert any("budget × C" in header.value for header in app.subheader)
+    caption = next(c.value for c in app.caption if c.value.startswith("★ marks each budget's best C"))
+    for budget in (10, 20):
+        best = table[table["simulations"] == budget].sort_values(["elo", "c"], ascending=[False, True]).iloc[0]
+        assert f"{budget:,} simulations: C = {best['c']:g}" in caption
+
+
+def test_a_too_large_budget_map_is_refused_in_one_sentence(app):
+    small_grid(app, c_values=", ".join(str(c) for c in range(1, 21)))
+    app.segmented_control(key="strength_mode").set_value("map").run()
+    app.text_input(key="strength_budgets").input(", ".join(str(b) for b in range(10, 21))).run()
+    assert not app.exception
+    assert any("11 budgets x 20 C values make 220 series; the limit is 200" in plain(e.value) for e in app.error)
+
+
+def test_the_tuner_reports_the_best_c_with_its_interval_and_the_games_spent(app):
+    small_grid(app, c_values="0, 0.5, 1.4, 4", games=16, simulations=10)
+    app.segmented_control(key="strength_mode").set_value("tune").run()
+    app.button(key="strength_run").click().run()
+    job = finish(app, timeout=60)
+    result = job.result
+    assert result.finished and result.games == 16  # 2 rounds of 8 games: 4 C values x 2, then 2 x 4
+    assert [caption.value.split(":")[0] for caption in app.caption if caption.value.startswith("Round")] == [
+        "Round 1 of 2", "Round 2 of 2"]
+    message = app.success[0].value
+    assert f"Best C = {result.best.c:g}: Elo" in message and "16 games in all" in message
+    assert rows(app)["round"].tolist().count(2) == 2
+
+
+def test_an_unreachable_cluster_is_one_sentence_and_nothing_is_played(app, data_folder):
+    small_grid(app)
+    app.text_input(key="strength_cluster").input("tcp://127.0.0.1:9").run()
+    app.button(key="strength_run").click().run()
+    job = finish(app, timeout=60)
+    assert job.error.startswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    assert any(plain(error.value).startswith("Cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+               for error in app.error)
+    assert not app.dataframe
+
+
+def test_the_page_starts_from_the_same_defaults_as_the_cli(app):
+    from mcts_core import defaults
+
+    assert app.number_input(key="strength_games").value == defaults.ARENA_GAMES
+    assert app.number_input(key="strength_simulations").value == defaults.ARENA_SIMULATIONS
+    opponent = f"{app.segmented_control(key='strength_opponent').value}:{app.number_input(key='strength_opponent_c').value!r}"
+    assert opponent == defaults.ARENA_OPPONENT
+    assert app.number_input(key="strength_seed").value == defaults.ARENA_SEED
+    assert [float(c) for c in app.text_input(key="strength_c_values").value.split(",")] == list(defaults.ARENA_C_VALUES)

@@ -1,4 +1,4 @@
-"""The arena: MCTS at several C against an opponent, its counts and intervals, stored results, the CLI."""
+"""The arena: MCTS at several C against an opponent, its counts, Elo and intervals, pairs, stored games, the CLI."""
 
 import importlib
 import csv
@@ -17,6 +17,7 @@ data_folder_module = importlib.import_module("mcts_core.inputs.data_folder")  # 
 from mcts_core.inputs.data_folder import data_folder  # noqa: E402
 from mcts_core.strength import ResultStore, arena, wilson_interval  # noqa: E402
 from mcts_core.strength.arena_games import game_tasks, play_game  # noqa: E402
+from mcts_core.strength.elo import Outcomes, elo_estimate  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -42,7 +43,7 @@ def test_wilson_interval_takes_half_wins_and_stays_in_the_unit_interval():
 
 
 def test_counts_add_up_and_the_sides_alternate():
-    rows = arena("tic_tac_toe", c_values=[0.5, 4.0], games=6, simulations=30, workers=1)
+    rows = arena("tic_tac_toe", c_values=[0.5, 4.0], games=6, simulations=30, workers=1, opponent="random")
     assert [row.c for row in rows] == [0.5, 4.0]
     for row in rows:
         assert row.wins + row.draws + row.losses == row.games == 6
@@ -50,11 +51,59 @@ def test_counts_add_up_and_the_sides_alternate():
         assert (row.low, row.high) == wilson_interval(row.wins + row.draws / 2, 6)
         assert row.low <= row.score <= row.high
         assert 0 < row.entropy <= 2.2 and row.depth >= 1 and 0 < row.top_share <= 1
-    tasks = game_tasks("tic_tac_toe()", (), "ucb1", {}, [0.5], 6, None, 30, 1)
+    tasks = game_tasks("tic_tac_toe()", (), "ucb1", {}, 0.5, None, 30, 1, 2, range(6))
     results = [play_game(task) for task in tasks]
-    assert [result.side for result in results] == [0, 1, 0, 1, 0, 1]
+    assert [result.seat for result in results] == [0, 1, 0, 1, 0, 1]
     assert sum(result.outcome > 0 for result in results) == rows[0].wins
     assert sum(result.outcome == 0 for result in results) == rows[0].draws
+
+
+def test_each_row_carries_cutechess_elo_and_the_pentanomial_of_its_pairs():
+    row, = arena("tic_tac_toe", c_values=[0.1], games=12, simulations=20, workers=1, opponent="mcts:1.4")
+    assert (row.elo, row.elo_error, row.los) == pytest.approx(
+        tuple(getattr(elo_estimate(Outcomes(row.wins, row.draws, row.losses)), name) for name in ("elo", "error", "los")))
+    assert row.draw_ratio == row.draws / 12
+    assert row.pairs == 6 == row.ll + row.ld + row.dd_wl + row.wd + row.ww
+    # each pair adds its two games' scores: the pairs' total is the games' total
+    assert 0.5 * row.ld + row.dd_wl + 1.5 * row.wd + 2 * row.ww == row.wins + row.draws / 2
+    assert row.pair_elo == pytest.approx(row.elo)  # same score, another error bar
+
+
+def test_a_pair_plays_the_same_seed_with_the_seats_swapped():
+    first, second = (play_game(task) for task in game_tasks("tic_tac_toe()", (), "ucb1", {}, 1.0, None, 10, 3, 2, [4, 5]))
+    assert (first.seat, second.seat) == (0, 1)
+    again = play_game(game_tasks("tic_tac_toe()", (), "ucb1", {}, 1.0, None, 10, 3, 2, [5])[0])
+    assert again == second  # a game depends on its description alone, not on its partner being played
+
+
+def test_one_player_games_report_the_mean_return_with_its_interval():
+    rows = arena("catch", c_values=[0.0, 2.0], games=6, simulations=15, workers=1)
+    for row in rows:
+        assert row.players == 1 and row.games == 6
+        assert row.return_low <= row.mean_return <= row.return_high
+        assert -1 <= row.mean_return <= 1
+
+
+def test_three_player_games_rotate_the_seats_and_report_return_and_win_share():
+    row, = arena("pig(players=3,winscore=10)", c_values=[1.0], games=6, simulations=10, workers=1, opponent="random")
+    tasks = game_tasks("pig(players=3,winscore=10)", (), "ucb1", {}, 1.0, None, 10, 1, 3, range(6))
+    results = [play_game(task) for task in tasks]
+    assert [result.seat for result in results] == [0, 1, 2, 0, 1, 2]
+    assert row.mean_return == pytest.approx(sum(result.mine for result in results) / 6)
+    assert row.return_low <= row.mean_return <= row.return_high
+    assert row.win_share == pytest.approx(sum(result.win_share for result in results) / 6)
+    assert row.win_low <= row.win_share <= row.win_high
+
+
+def test_more_games_reuse_the_stored_ones(tmp_path):
+    store = ResultStore(tmp_path / "arena.sqlite3")
+    totals = []
+    settings = dict(c_values=[0.5], simulations=15, workers=1, store=store, progress=lambda done, total: totals.append(total))
+    first = arena("tic_tac_toe", games=4, **settings)
+    totals.clear()
+    more = arena("tic_tac_toe", games=8, **settings)
+    assert set(totals) == {4}  # only games 4 to 7 were played
+    assert more[0].games == 8 and more[0].wins >= first[0].wins
 
 
 def test_results_do_not_depend_on_the_number_of_workers():
@@ -91,7 +140,12 @@ def test_a_stop_callback_cancels_the_pending_games_and_keeps_finished_rows(worke
 @pytest.mark.parametrize(
     "settings, message",
     [
-        ({"game": "pig(players=3)"}, "the arena pits two players; pig has 3"),
+        ({"game": "goofspiel"}, "goofspiel is a simultaneous-move game"),
+        ({"games": 3}, "games (3) must be a multiple of 2: tic_tac_toe()'s games are played in pairs, the seats swapped"),
+        ({"game": "pig(players=3)", "games": 4}, "must be a multiple of 3: pig(players=3)'s games are played in groups of 3"),
+        ({"simulations": [10, 10]}, "a simulation budget is listed twice"),
+        ({"simulations": list(range(1, 30)), "c_values": [float(c) for c in range(10)]},
+         "29 budgets x 10 C values make 290 series; the limit is 200"),
         ({"opponent": "mcts:x"}, "opponent 'mcts:x': C must be a finite number >= 0"),
         ({"opponent": "alphazero"}, 'opponent must be "random" or "mcts:<C>"'),
         ({"games": 0}, "games must be a whole number from 1 to 100,000"),
@@ -130,17 +184,22 @@ def cli(tmp_path, *args: str, **popen) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
 
 
-def test_cli_arena_prints_csv_with_exactly_the_columns(tmp_path):
+def test_cli_arena_prints_csv_with_the_elo_and_pair_columns(tmp_path):
     process = cli(tmp_path, "--game", "tic_tac_toe", "--c", "0.5,2", "--games", "4", "--simulations", "20",
                   "--opponent", "mcts:1", "--workers", "1")
     out, err = process.communicate(timeout=120)
     assert (process.returncode, err) == (0, "")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert out.splitlines()[0] == "c,games,wins,draws,losses,score,low,high"
+    assert out.splitlines()[0].startswith("c,games,wins,draws,losses,score,low,high,elo,elo_error,los,draw_ratio,"
+                                          "pairs,ll,ld,dd_wl,wd,ww,pair_elo,pair_elo_error,pair_los")
     assert [float(row["c"]) for row in rows] == [0.5, 2.0]
     for row in rows:
         assert int(row["wins"]) + int(row["draws"]) + int(row["losses"]) == int(row["games"]) == 4
         assert float(row["low"]) <= float(row["score"]) <= float(row["high"])
+        estimate = elo_estimate(Outcomes(int(row["wins"]), int(row["draws"]), int(row["losses"])))
+        assert (float(row["elo"]), float(row["elo_error"]), float(row["los"])) == pytest.approx(
+            (estimate.elo, estimate.error, estimate.los))
+        assert int(row["pairs"]) == 2
     assert (tmp_path / "arena.sqlite3").exists()
 
 
@@ -153,6 +212,7 @@ def test_cli_arena_bad_options_exit_2_with_one_line(tmp_path):
 
 def test_cli_arena_stops_on_ctrl_c_with_status_130_and_one_line(tmp_path):
     process = cli(tmp_path, "--game", "tic_tac_toe", "--c", "0.5,1,2", "--games", "400", "--simulations", "200",
+                  "--opponent", "random",
                   "--progress", start_new_session=True)
     seen = ""
     while "arena: " not in seen:  # games are under way, workers too
@@ -162,4 +222,91 @@ def test_cli_arena_stops_on_ctrl_c_with_status_130_and_one_line(tmp_path):
     assert process.returncode == 130 and out == ""
     assert "Traceback" not in err
     last_line = err.rstrip("\n").splitlines()[-1]
-    assert err.endswith("\n") and last_line.startswith("interrupted; finished C values are stored")
+    assert err.endswith("\n") and last_line.startswith("interrupted; finished games are stored")
+
+
+def run_cli(tmp_path, *args):
+    process = cli(tmp_path, *args)
+    out, err = process.communicate(timeout=300)
+    return process.returncode, out, err
+
+
+def test_cli_one_player_game_prints_the_mean_return_columns(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "catch", "--c", "0.5,2", "--games", "4", "--simulations", "10",
+                               "--workers", "1")
+    assert (status, err) == (0, "")
+    assert out.splitlines()[0] == "c,games,mean_return,return_low,return_high,simulations,entropy,depth,top_share"
+    for row in csv.DictReader(io.StringIO(out)):
+        assert float(row["return_low"]) <= float(row["mean_return"]) <= float(row["return_high"])
+
+
+def test_cli_three_player_game_prints_return_and_win_share_columns(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "pig(players=3,winscore=10)", "--c", "1", "--games", "6",
+                               "--simulations", "10", "--opponent", "random", "--workers", "1")
+    assert (status, err) == (0, "")
+    header = out.splitlines()[0].split(",")
+    assert header[:8] == ["c", "games", "mean_return", "return_low", "return_high", "win_share", "win_low", "win_high"]
+    row, = csv.DictReader(io.StringIO(out))
+    assert float(row["win_low"]) <= float(row["win_share"]) <= float(row["win_high"]) and row["games"] == "6"
+
+
+def test_cli_sprt_stops_each_c_at_its_verdict(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "tic_tac_toe", "--c", "0,1.4", "--games", "400", "--simulations",
+                               "20", "--sprt", "--sprt-elo0", "0", "--sprt-elo1", "300", "--workers", "1")
+    assert (status, err) == (0, "")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {"llr", "llr_low", "llr_high", "sprt"} <= set(rows[0])
+    stopped = [row for row in rows if row["sprt"] in ("H0", "H1")]
+    assert stopped, rows  # a 300 Elo question is settled well before 400 games
+    for row in stopped:
+        assert int(row["games"]) < 400
+        llr = float(row["llr"])
+        assert llr >= float(row["llr_high"]) if row["sprt"] == "H1" else llr <= float(row["llr_low"])
+
+
+def test_cli_several_budgets_print_one_row_per_budget_and_c(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "tic_tac_toe", "--c", "0.5,2", "--games", "2", "--simulations",
+                               "5,10", "--workers", "1")
+    assert (status, err) == (0, "")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(row["simulations"], row["c"]) for row in rows] == [("5", "0.5"), ("5", "2.0"), ("10", "0.5"), ("10", "2.0")]
+
+
+def test_cli_tune_names_the_best_c_and_the_round_each_c_reached(tmp_path):
+    status, out, err = run_cli(tmp_path, "--game", "tic_tac_toe", "--c", "0,0.5,1.4,4", "--games", "16",
+                               "--simulations", "10", "--workers", "1", "--tune")
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [row["round"] for row in rows].count("2") == 2 and [row["best"] for row in rows].count("1") == 1
+    best = next(row for row in rows if row["best"] == "1")
+    assert best["round"] == "2" and f"tune: best C = {float(best['c']):g} after 16 games" in err
+    assert sum(int(row["games"]) for row in rows) == 16
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--sprt", "--sprt-elo0", "10", "--sprt-elo1", "5"], "error: elo0 (10.0) must be smaller than elo1 (5.0)."),
+    (["--sprt", "--sprt-alpha", "1.5"], "error: alpha (1.5) must be between 0 and 1, both excluded."),
+    (["--sprt", "--sprt-beta", "0"], "error: beta (0.0) must be between 0 and 1, both excluded."),
+    (["--simulations", ",".join(str(n) for n in range(1, 31)), "--c", ",".join(str(c) for c in range(10))],
+     "error: 30 budgets x 10 C values make 300 series; the limit is 200"),
+    (["--simulations", "10,x"], "error: simulation budget 'x' is not a whole number"),
+    (["--game", "goofspiel"], "error: goofspiel is a simultaneous-move game"),
+    (["--games", "5"], "error: games (5) must be a multiple of 2"),
+])
+def test_cli_bad_settings_exit_2_with_one_line(tmp_path, args, message):
+    status, out, err = run_cli(tmp_path, "--game", "tic_tac_toe", "--c", "1", "--games", "2", *args)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith(message)
+    assert not (tmp_path / "arena.sqlite3").exists()  # nothing opened, nothing stored is touched
+
+
+def test_cli_help_states_the_defaults_and_names_sprt_and_cluster():
+    result = subprocess.run([sys.executable, "-m", "mcts_core", "arena", "--help"], cwd=REPO, capture_output=True,
+                            text=True, timeout=60)
+    text = " ".join(result.stdout.split())
+    from mcts_core import defaults
+
+    assert "--sprt" in text and "--cluster" in text
+    assert f"default {defaults.ARENA_GAMES}" in text and f"default {defaults.ARENA_SIMULATIONS}" in text
+    assert f"default {defaults.ARENA_OPPONENT}" in text
+    assert "default " + ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES) in text

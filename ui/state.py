@@ -137,6 +137,13 @@ STRENGTH_STOP = "strength_stop"
 STRENGTH_TABLE = "strength_table"
 STRENGTH_CSV = "strength_csv"
 STRENGTH_JOB = "_strength_job"
+STRENGTH_MODE = "strength_mode"
+STRENGTH_BUDGETS = "strength_budgets"
+STRENGTH_CLUSTER = "strength_cluster"
+STRENGTH_SPRT_ELO0 = "strength_sprt_elo0"
+STRENGTH_SPRT_ELO1 = "strength_sprt_elo1"
+STRENGTH_SPRT_ALPHA = "strength_sprt_alpha"
+STRENGTH_SPRT_BETA = "strength_sprt_beta"
 
 OWNERS: dict[str, str] = {
     PLAYOUTS: "ui.input_panel",
@@ -246,6 +253,13 @@ OWNERS: dict[str, str] = {
     STRENGTH_TABLE: "pages.strength",
     STRENGTH_CSV: "pages.strength",
     STRENGTH_JOB: "pages.strength",
+    STRENGTH_MODE: "pages.strength",
+    STRENGTH_BUDGETS: "pages.strength",
+    STRENGTH_CLUSTER: "pages.strength",
+    STRENGTH_SPRT_ELO0: "pages.strength",
+    STRENGTH_SPRT_ELO1: "pages.strength",
+    STRENGTH_SPRT_ALPHA: "pages.strength",
+    STRENGTH_SPRT_BETA: "pages.strength",
 }
 
 # Keys made from a pattern, with their owners.

@@ -6,10 +6,13 @@
   (:mod:`mcts_core.search.decoupled_search`); ``--rule`` may then also be ``regret_matching`` or
   ``exp3`` (C is their exploration γ), and ``--moves`` a JSON array whose joint moves are arrays,
   one move per player: ``--moves '[["Bid: 3", "Bid: 5"]]'``.
-* ``arena`` prints CSV with exactly the columns ``c,games,wins,draws,losses,score,low,high``, a
-  header line first, one row per C in the order given. Finished C values are stored in the data
-  folder (:func:`mcts_core.inputs.data_folder.data_folder`) unless ``--no-store``: a rerun with the same
-  settings prints them at once and plays only the rest.
+* ``arena`` prints CSV, a header line first naming each column, one row per budget and C in the
+  order given (:func:`mcts_core.strength.columns` lists the columns for the game's number of
+  players). Finished games are stored in the data folder
+  (:func:`mcts_core.inputs.data_folder.data_folder`) unless ``--no-store``: a rerun with the same
+  settings prints them at once and plays only the rest. ``--cluster`` (or the environment
+  variable named in :mod:`mcts_core.defaults`) runs the games on a Dask cluster; ``--sprt`` stops
+  each C at its SPRT's verdict; ``--tune`` runs successive halving over the C values.
 
 ``--moves`` takes action ids or names separated by spaces (a token of digits is an action id), or
 a JSON array for names with spaces in them: ``--moves '["roll", "Roll 3"]'``. Progress goes to
@@ -85,30 +88,55 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
 
 
 def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
-    from ..strength.arena import arena
-    from ..strength.result_store import ResultStore
+    from .. import defaults
+    from ..strength import ResultStore, SprtSettings, arena, check_grid, columns, parse_budgets, plan
+    from ..strength.tuner import tune
 
     def progress(done: int, total: int) -> None:
         print(f"\rarena: {done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
 
+    budgets = parse_budgets(arguments.simulations)
+    cluster = arguments.cluster if arguments.cluster is not None else os.environ.get(defaults.ARENA_CLUSTER_VARIABLE)
+    sprt = SprtSettings(elo0=arguments.sprt_elo0, elo1=arguments.sprt_elo1, alpha=arguments.sprt_alpha,
+                        beta=arguments.sprt_beta) if arguments.sprt else None
+    if arguments.tune and (sprt is not None or len(budgets) > 1):
+        raise ValueError("--tune finds the best C at one budget: give one --simulations and no --sprt")
+    shared = dict(moves=moves, rule=rule, opponent=arguments.opponent, seed=arguments.seed,
+                  workers=arguments.workers, cluster=cluster)
+    checked = plan(arguments.game, **shared)
+    check_grid(checked, [float(c) for c in arguments.c_values], arguments.games, budgets[:1] if arguments.tune else budgets)
+    players = checked.players  # all checked before the store is opened: bad input leaves no file behind
     store = None if arguments.no_store else ResultStore()
+    shown = progress if _progress_wanted(arguments) else None
+    extra: dict[float, tuple[int, int]] = {}
     try:
-        rows = arena(
-            arguments.game, moves=moves, c_values=arguments.c_values, games=arguments.games,
-            simulations=arguments.simulations, rule=rule, opponent=arguments.opponent,
-            seed=arguments.seed, workers=arguments.workers, store=store,
-            progress=progress if _progress_wanted(arguments) else None,
-        )
+        if arguments.tune:
+            def round_done(number: int, rounds: int, ranked: list) -> None:
+                kept = ", ".join(f"{row.c:g}" for row in ranked[: -(-len(ranked) // 2)])
+                print(f"\ntune: round {number}/{rounds} done, {ranked[0].games:,} games per C; "
+                      f"best so far C = {ranked[0].c:g}; going on: {kept}", file=sys.stderr, flush=True)
+
+            result = tune(arguments.game, c_values=arguments.c_values, games=arguments.games, simulations=budgets[0],
+                          store=store, progress=shown, on_round=round_done, **shared)
+            rows = result.rows
+            extra = {row.c: (result.rounds[row.c], int(result.best is not None and row.c == result.best.c))
+                     for row in rows}
+            if result.best is not None:
+                print(f"tune: best C = {result.best.c:g} after {result.games:,} games", file=sys.stderr)
+        else:
+            rows = arena(arguments.game, c_values=arguments.c_values, games=arguments.games, simulations=budgets,
+                         sprt=sprt, store=store, progress=shown, **shared)
     except KeyboardInterrupt:
-        kept = f"; finished C values are stored in {store.path} and a rerun resumes" if store else ""
+        kept = f"; finished games are stored in {store.path} and a rerun resumes" if store else ""
         _stopped(arguments, f"interrupted{kept}")
         return INTERRUPTED
     if _progress_wanted(arguments):
         print(file=sys.stderr)
+    names = columns(players, sprt is not None)
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([*names, *(("round", "best") if arguments.tune else ())])
     for row in rows:
-        writer.writerow([getattr(row, column) for column in CSV_COLUMNS])
+        writer.writerow([getattr(row, column) for column in names] + list(extra.get(row.c, ())))
     return 0
 
 

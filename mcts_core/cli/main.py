@@ -21,9 +21,10 @@ Every command reads any accepted input on stdin: puzzle text, a JSON Lines log o
   [--rule R] [--seed K] [--algorithm sequential|duct|smitsimax] [--progress]``: runs our MCTS on an
   OpenSpiel game and writes its JSON Lines log to stdout as it goes (reads no input); duct and
   smitsimax search simultaneous-move games. See :mod:`mcts_core.cli.game_commands`.
-* ``python -m mcts_core arena --game G --c 0.1,1,10 [--games N] [--simulations N] [--opponent
-  random|mcts:C] [--seed K] [--workers W] [--no-store] [--progress]``: playing strength at each C,
-  as CSV ``c,games,wins,draws,losses,score,low,high``. Ctrl-C stops it with exit status 130.
+* ``python -m mcts_core arena --game G [--c 0.1,1,10] [--games N] [--simulations N[,N...]] [--opponent
+  random|mcts:C] [--seed K] [--workers W] [--cluster tcp://HOST:8786] [--sprt ...] [--tune] [--no-store]
+  [--progress]``: playing strength at each C (and budget), as CSV with a header row (see
+  :mod:`mcts_core.cli.game_commands`). Ctrl-C stops it with exit status 130.
 
 C comes from ``--c``, else from the input; the rule from ``--rule``, else from the input, else UCB1.
 Bad input exits with status 2 and one line on stderr: ``error: line N: what is wrong``. Bad
@@ -133,20 +134,56 @@ def _search_commands(commands) -> None:
         "simultaneous-move games such as oshi_zumo, goofspiel or matrix_rps",
     )
     arena_parser = commands.add_parser(
-        "arena", help="playing strength at each C: CSV c,games,wins,draws,losses,score,low,high",
-        description="MCTS at each C plays games against an opponent; prints one CSV row per C.",
+        "arena", help="playing strength at each C: CSV with W/D/L, Elo, its error bar, LOS and pairs",
+        description="MCTS at each C (and budget) plays games against an opponent; prints one CSV row per C "
+        "and budget. Two-player games are played in pairs (same seed, seats swapped): columns "
+        "c,games,wins,draws,losses,score,low,high,elo,elo_error,los,draw_ratio, the pentanomial pairs "
+        "(pairs,ll,ld,dd_wl,wd,ww,pair_elo,pair_elo_error,pair_los), with --sprt llr,llr_low,llr_high,sprt, "
+        "then simulations,entropy,depth,top_share. One-player games: c,games,mean_return,return_low,return_high; "
+        "three or more players (seats rotated) add win_share,win_low,win_high; then the same last four.",
         allow_abbrev=False,
     )
     game_options(arena_parser)
-    arena_parser.add_argument("--c", dest="c_values", type=_c_list, required=True,
-                              help="C values, comma-separated: 0.1,1,10")
-    arena_parser.add_argument("--games", type=int, default=100, help="games per C (default 100)")
-    arena_parser.add_argument("--simulations", type=int, default=200, help="simulations per search (default 200)")
-    arena_parser.add_argument("--opponent", default="random", help="random (default) or mcts:C")
-    arena_parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
-    arena_parser.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
-    arena_parser.add_argument("--no-store", action="store_true",
-                              help="neither reuse nor store results in the data folder")
+    _arena_options(arena_parser)
+
+
+def _arena_options(parser: argparse.ArgumentParser) -> None:
+    """The arena's own options; their defaults are the app's (:mod:`mcts_core.defaults`)."""
+    from .. import defaults
+
+    grid = ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
+    parser.add_argument("--c", dest="c_values", type=_c_list, default=list(defaults.ARENA_C_VALUES),
+                        help=f"C values, comma-separated (default {grid})")
+    parser.add_argument("--games", type=int, default=defaults.ARENA_GAMES,
+                        help=f"games per C and budget, a multiple of the players (default {defaults.ARENA_GAMES}); "
+                        "with --sprt or --tune the most to play")
+    parser.add_argument("--simulations", default=str(defaults.ARENA_SIMULATIONS),
+                        help="simulations per search, or several comma-separated for a budget x C map "
+                        f"(default {defaults.ARENA_SIMULATIONS})")
+    parser.add_argument("--opponent", default=defaults.ARENA_OPPONENT,
+                        help=f"random or mcts:C, in every other seat (default {defaults.ARENA_OPPONENT})")
+    parser.add_argument("--seed", type=int, default=defaults.ARENA_SEED,
+                        help=f"seed of the games (default {defaults.ARENA_SEED})")
+    parser.add_argument("--workers", type=int, default=defaults.ARENA_WORKERS,
+                        help=f"local worker processes (default {defaults.ARENA_WORKERS})")
+    parser.add_argument("--cluster", default=None,
+                        help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
+                        f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
+    parser.add_argument("--sprt", action="store_true",
+                        help="SPRT: each C stops as soon as the LLR of its pairs reaches a bound (two players)")
+    parser.add_argument("--sprt-elo0", type=float, default=defaults.ARENA_SPRT_ELO0,
+                        help=f"SPRT's H0 Elo (default {defaults.ARENA_SPRT_ELO0:g})")
+    parser.add_argument("--sprt-elo1", type=float, default=defaults.ARENA_SPRT_ELO1,
+                        help=f"SPRT's H1 Elo (default {defaults.ARENA_SPRT_ELO1:g})")
+    parser.add_argument("--sprt-alpha", type=float, default=defaults.ARENA_SPRT_ALPHA,
+                        help=f"SPRT's false H1 rate (default {defaults.ARENA_SPRT_ALPHA:g})")
+    parser.add_argument("--sprt-beta", type=float, default=defaults.ARENA_SPRT_BETA,
+                        help=f"SPRT's false H0 rate (default {defaults.ARENA_SPRT_BETA:g})")
+    parser.add_argument("--tune", action="store_true",
+                        help="find the best C among --c by successive halving with --games games in all; "
+                        "adds the columns round (the last round a C played) and best")
+    parser.add_argument("--no-store", action="store_true",
+                        help="neither reuse nor store results in the data folder")
 
 
 def _c_list(text: str) -> list[float]:

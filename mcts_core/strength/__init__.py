@@ -1,16 +1,26 @@
-"""Playing strength against C: games between our MCTS at each C and an opponent, and their statistics.
+"""Playing strength against C: games between our MCTS at each C and its opponents, and their statistics.
 
 :mod:`.arena_games` plays one game from a plain, picklable task (seeded from its description
-alone, so the same task gives the same game in any process); :mod:`.arena` spreads the games over
-workers and scores each C; :mod:`.result_store` keeps finished results in SQLite so a rerun
-resumes. May import search, selection and inputs (the data folder).
+alone, so the same task gives the same game in any process or machine); :mod:`.pools` runs
+chunks of games here, in local processes or on a Dask cluster (:mod:`.cluster`); :mod:`.schedule`
+feeds a pool series by series; :mod:`.rows` and :mod:`.elo` turn games into Elo, LOS, pentanomial
+and mean-return rows; :mod:`.arena` checks settings and runs a grid (budgets x C, or SPRTs);
+:mod:`.tuner` finds the best C by successive halving; :mod:`.result_store` keeps finished games in
+SQLite so a rerun resumes. May import search, selection and inputs (the data folder).
 """
 
-from .arena import MAX_GAMES, MAX_WORKERS, ArenaRow, arena, parse_opponent, wilson_interval
-from .arena_games import GameResult, GameTask, game_tasks, play_all, play_game
+from .arena import (
+    MAX_GAMES, MAX_SERIES, MAX_TOTAL_GAMES, MAX_WORKERS, arena, check_grid, parse_budgets, parse_opponent, plan,
+)
+from .arena_games import GameResult, GameTask, game_tasks, play_chunk, play_game
+from .elo import SprtSettings
 from .result_store import ArenaKey, ResultStore
+from .rows import ArenaRow, columns, wilson_interval
+from .sprt import llr_curve
+from .tuner import TuneResult, tune
 
 __all__ = [
-    "MAX_GAMES", "MAX_WORKERS", "ArenaKey", "ArenaRow", "GameResult", "GameTask", "ResultStore",
-    "arena", "game_tasks", "parse_opponent", "play_all", "play_game", "wilson_interval",
+    "MAX_GAMES", "MAX_SERIES", "MAX_TOTAL_GAMES", "MAX_WORKERS", "ArenaKey", "ArenaRow", "GameResult", "GameTask",
+    "ResultStore", "SprtSettings", "arena", "check_grid", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
+    "plan", "play_chunk", "play_game", "TuneResult", "tune", "wilson_interval",
 ]

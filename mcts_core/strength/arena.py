@@ -1,85 +1,40 @@
-"""Playing strength against C: our MCTS at each C plays a series of games against an opponent.
+"""Playing strength against C: our MCTS at each C (and budget) plays a series of games against an opponent.
 
-How one game is played is :mod:`.arena_games`: each is seeded from (seed, C, game index) alone,
-so the results do not depend on how games are spread over worker processes, and the MCTS side
-plays player 0 in even-numbered games and player 1 in odd-numbered ones.
+How one game is played is :mod:`.arena_games`; games come in groups of one per seat, the MCTS side
+taking each seat in turn with the same seed (a two-player pair swaps the seats), so each group
+cancels the luck of the seat and of the dice. :mod:`.schedule` hands the games to a pool
+(:mod:`.pools`: this process, local processes, or a Dask cluster), and :mod:`.rows` turns each
+series into a row. With an SPRT a series stops as soon as its LLR reaches a bound.
 
-A game is a win for the MCTS side when its return is larger than the opponent's, a draw when they
-are equal, a loss otherwise. The score counts a draw as half a win: ``(wins + draws / 2) / games``.
+A game is a win for the MCTS side when its return is larger than every opponent's, a draw when
+it ties the largest, a loss otherwise. The score counts a draw as half a win.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .. import defaults
 from ..common.numbers import is_valid_c, parse_c
 from ..selection import Scoring
-from .arena_games import GameResult, GameTask, game_tasks, play_all
 from ..search.budget import check_budget
 from ..search.games import load_game, play_moves
+from .arena_games import GameTask, game_tasks
+from .elo import SprtSettings
+from .pools import open_pool
+from .rows import ArenaRow, make_row
+from .schedule import Series, StopRule, play_series
+from .sprt import SprtStop
 
 if TYPE_CHECKING:
     from .result_store import ArenaKey, ResultStore
 
-Z_95 = 1.959963984540054  # the standard normal's 97.5% quantile: a two-sided 95% interval
-MAX_GAMES = 100_000
+MAX_GAMES = 100_000  # games per series
 MAX_WORKERS = 64
-
-
-def wilson_interval(successes: float, n: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``successes / n``.
-
-    With p = successes / n: ``(p + z²/2n ± z * sqrt(p(1 - p)/n + z²/4n²)) / (1 + z²/n)``. Unlike
-    p ± z·sqrt(p(1 - p)/n) it stays inside [0, 1] and is not empty at p = 0 or 1. ``successes``
-    may be fractional (draws counted as half a win). Source: Wilson (1927),
-    https://doi.org/10.1080/01621459.1927.10502953; Newcombe (1998), method 3,
-    https://doi.org/10.1002/(SICI)1097-0258(19980430)17:8<857::AID-SIM777>3.0.CO;2-E.
-
-    Raises:
-        ValueError: n < 1, or successes outside [0, n].
-    """
-    if n < 1 or not 0 <= successes <= n:
-        raise ValueError(f"need 0 <= successes <= n and n >= 1, got {successes} of {n}")
-    p = successes / n
-    z2 = z * z
-    centre = p + z2 / (2 * n)
-    spread = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    scale = 1 + z2 / n
-    # At p = 0 the low end is exactly 0 and at p = 1 the high end exactly 1; rounding would miss them.
-    low = 0.0 if successes == 0 else (centre - spread) / scale
-    high = 1.0 if successes == n else (centre + spread) / scale
-    return low, high
-
-
-@dataclass(frozen=True)
-class ArenaRow:
-    """The MCTS side's results at one C.
-
-    Attributes:
-        c: its exploration constant.
-        games, wins, draws, losses: games played and how they ended for the MCTS side.
-        score: ``(wins + draws / 2) / games``.
-        low, high: the 95% Wilson score interval of the score (:func:`wilson_interval`).
-        entropy: mean visit entropy (natural log, nats) of the root moves in the MCTS side's
-            first search of each game.
-        depth: mean depth reached by those searches.
-        top_share: mean share of those searches' visits on the most visited root move.
-    """
-
-    c: float
-    games: int
-    wins: int
-    draws: int
-    losses: int
-    score: float
-    low: float
-    high: float
-    entropy: float
-    depth: float
-    top_share: float
+MAX_SERIES = 200  # budgets x C values in one run
+MAX_TOTAL_GAMES = 1_000_000  # games in one run, all series together
 
 
 def parse_opponent(opponent: str) -> float | None:
@@ -98,118 +53,180 @@ def parse_opponent(opponent: str) -> float | None:
     raise ValueError(f'opponent must be "random" or "mcts:<C>" (like "mcts:1.4"), got {opponent!r}')
 
 
-def arena(
-    game: Any,
-    *,
-    moves: Iterable[int | str] = (),
-    c_values: Sequence[float],
-    games: int = 100,
-    simulations: int = 200,
-    rule: str = "ucb1",
-    settings: Mapping[str, Any] | None = None,
-    opponent: str = "random",
-    seed: int = 1,
-    workers: int = 2,
-    progress: Callable[[int, int], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
-    store: ResultStore | None = None,
-) -> list[ArenaRow]:
-    """Plays ``games`` games at each C in ``c_values`` and returns one row per C, in that order.
+@dataclass(frozen=True)
+class ArenaPlan:
+    """Checked arena settings: what every series of a run shares."""
 
-    Args:
-        game: a two-player sequential game of perfect information (a ``pyspiel.Game`` or string).
-        moves: the start position (action ids or names), the same for every game.
-        c_values: the MCTS side's exploration constants.
-        games: games per C; the MCTS side plays player 0 in half of them (the even-numbered).
-        simulations: each search's budget.
-        rule: the selection rule (a registry key); ``settings`` its other settings.
-        opponent: ``"random"`` or ``"mcts:<C>"``.
-        seed: with C and the game index, seeds each game.
-        workers: processes playing games; 1 plays them in this process.
-        progress: called as ``progress(games done, games to play)``.
-        should_stop: polled while games run; True cancels the games not started and returns the
-            rows of the C values finished so far.
-        store: a :class:`~mcts_core.strength.result_store.ResultStore`: C values it holds for these
-            settings are not played again, and each finished C is saved at once.
+    game: str  # the full game string
+    moves: tuple[int, ...]
+    players: int
+    rule: str
+    settings: Mapping[str, Any]
+    opponent_c: float | None
+    seed: int
+    workers: int
+    cluster: str | None
+
+    @property
+    def opponent(self) -> str:
+        return "random" if self.opponent_c is None else f"mcts:{self.opponent_c!r}"
+
+    def key(self) -> ArenaKey:
+        """The key this plan's games are stored under."""
+        from .result_store import ArenaKey, canonical_rule
+
+        return ArenaKey(self.game, self.moves, canonical_rule(self.rule, self.settings), self.opponent, self.seed)
+
+    def series(self, c: float, simulations: int, games: int, stop_rule: StopRule | None = None,
+               store: ResultStore | None = None) -> Series:
+        """A series at this C and budget, holding the games the store has for it."""
+
+        def make_tasks(indices: list[int]) -> list[GameTask]:
+            return game_tasks(self.game, self.moves, self.rule, self.settings, c, self.opponent_c, simulations,
+                              self.seed, self.players, indices)
+
+        one = Series(c, simulations, self.players, games, make_tasks, stop_rule,
+                     chunk_groups=1 if stop_rule is not None else Series.chunk_groups)
+        if store is not None:
+            one.results.update(store.load(self.key(), simulations, c))
+        return one
+
+    def play(self, series: list[Series], *, store: ResultStore | None, progress, should_stop) -> None:
+        """Plays what the series miss (see :func:`.schedule.play_series`), storing each game."""
+        key = self.key()
+        play_series(series, lambda: open_pool(self.workers, self.cluster), progress=progress,
+                    should_stop=should_stop, save=(lambda results: store.save(key, results)) if store else None)
+
+
+def plan(game: Any, *, moves: Iterable[int | str] = (), rule: str = "ucb1", settings: Mapping[str, Any] | None = None,
+         opponent: str = defaults.ARENA_OPPONENT, seed: int = defaults.ARENA_SEED,
+         workers: int = defaults.ARENA_WORKERS, cluster: str | None = None) -> ArenaPlan:
+    """Checks the settings every series shares.
 
     Raises:
         ValueError: bad settings (the message says which).
-        KeyboardInterrupt: after cancelling the pending games and shutting the pool down.
     """
     game = load_game(game)
-    if game.num_players() != 2:
-        raise ValueError(f"the arena pits two players; {game.get_type().short_name} has {game.num_players()}")
     start = play_moves(game, moves)
     if start.is_terminal():
         raise ValueError("the game is over in this position: there is nothing to play")
     opponent_c = parse_opponent(opponent)
-    check_budget(simulations, None)
-    _check_count("games", games, MAX_GAMES)
     _check_count("workers", workers, MAX_WORKERS)
-    c_values = [float(c) for c in c_values]
-    if not c_values or not all(is_valid_c(c) for c in c_values):
-        raise ValueError(f"C values must be finite numbers >= 0, at least one, got {c_values}")
-    if len(set(c_values)) < len(c_values):
-        raise ValueError(f"a C value is listed twice: {c_values}")
     settings = dict(settings or {})
     try:
-        Scoring(rule, c_values[0], settings)
+        Scoring(rule, 1.0, settings)
     except TypeError as error:  # an unknown setting
         raise ValueError(str(error)) from None
-    opponent = "random" if opponent_c is None else f"mcts:{opponent_c!r}"
-    key = store_key(game, start, rule, settings, simulations, games, opponent, seed)
-    done_rows = {row.c: row for row in store.load(key)} if store is not None else {}
-    tasks = game_tasks(str(game), start.history(), rule, settings, [c for c in c_values if c not in done_rows],
-                       games, opponent_c, simulations, seed)
-    on_row = (lambda row: store.save(key, row)) if store is not None else None
-    rows = _play(tasks, games, workers, progress, should_stop, on_row)
-    done_rows.update(rows)
-    return [done_rows[c] for c in c_values if c in done_rows]
+    if cluster is not None and not cluster.strip():
+        cluster = None
+    return ArenaPlan(str(game), tuple(start.history()), game.num_players(), rule, settings, opponent_c, seed,
+                     workers, cluster.strip() if cluster else None)
 
 
-def store_key(game: Any, start: Any, rule: str, settings: Mapping[str, Any], simulations: int,
-              games: int, opponent: str, seed: int) -> ArenaKey:
-    """The key arena rows with these settings are stored under."""
-    from .result_store import ArenaKey, canonical_rule
+def check_grid(arena_plan: ArenaPlan, c_values: Sequence[float], games: int, budgets: Sequence[int]) -> None:
+    """C values, games per series and budgets a run can play.
 
-    return ArenaKey(str(game), tuple(start.history()), canonical_rule(rule, settings), simulations, games,
-                    opponent, seed)
+    Raises:
+        ValueError: one sentence naming the bad value.
+    """
+    if not c_values or not all(is_valid_c(c) for c in c_values):
+        raise ValueError(f"C values must be finite numbers >= 0, at least one, got {list(c_values)}")
+    if len(set(c_values)) < len(c_values):
+        raise ValueError(f"a C value is listed twice: {list(c_values)}")
+    if not budgets:
+        raise ValueError("give at least one simulation budget")
+    for simulations in budgets:
+        check_budget(simulations, None)
+    if len(set(budgets)) < len(budgets):
+        raise ValueError(f"a simulation budget is listed twice: {list(budgets)}")
+    _check_count("games", games, MAX_GAMES)
+    players = arena_plan.players
+    if games % players:
+        how = "in pairs, the seats swapped" if players == 2 else f"in groups of {players}, the seats rotated"
+        raise ValueError(f"games ({games}) must be a multiple of {players}: {arena_plan.game}'s games are played {how}")
+    series = len(c_values) * len(budgets)
+    if series > MAX_SERIES:
+        raise ValueError(f"{len(budgets)} budgets x {len(c_values)} C values make {series} series; "
+                         f"the limit is {MAX_SERIES}")
+    if series * games > MAX_TOTAL_GAMES:
+        raise ValueError(f"{series} series x {games:,} games make {series * games:,} games; "
+                         f"the limit is {MAX_TOTAL_GAMES:,} in one run")
+
+
+def arena(
+    game: Any,
+    *,
+    moves: Iterable[int | str] = (),
+    c_values: Sequence[float] = defaults.ARENA_C_VALUES,
+    games: int = defaults.ARENA_GAMES,
+    simulations: int | Sequence[int] = defaults.ARENA_SIMULATIONS,
+    rule: str = "ucb1",
+    settings: Mapping[str, Any] | None = None,
+    opponent: str = defaults.ARENA_OPPONENT,
+    seed: int = defaults.ARENA_SEED,
+    workers: int = defaults.ARENA_WORKERS,
+    cluster: str | None = None,
+    sprt: SprtSettings | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    store: ResultStore | None = None,
+) -> list[ArenaRow]:
+    """Plays ``games`` games at each budget and C and returns one row per pair, budget by budget, C by C.
+
+    Args:
+        game: a sequential game of perfect information (a ``pyspiel.Game`` or string), any number of players.
+        moves: the start position (action ids or names), the same for every game.
+        c_values: the MCTS side's exploration constants.
+        games: games per C and budget, a multiple of the number of players (one game per seat).
+        simulations: each search's budget, or several (a budget x C map).
+        rule: the selection rule (a registry key); ``settings`` its other settings.
+        opponent: ``"random"`` or ``"mcts:<C>"``, in every other seat.
+        seed: with the group's number, seeds each game.
+        workers: local processes playing games; 1 plays them in this process.
+        cluster: a Dask scheduler address (``tcp://HOST:8786``): the games run there instead.
+        sprt: two players only: each series stops as soon as its LLR reaches a bound (``games`` is then the cap).
+        progress: called as ``progress(games done, games it may play)``.
+        should_stop: polled while games run; True cancels the games not finished and returns the
+            rows of the series done so far.
+        store: a :class:`~mcts_core.strength.result_store.ResultStore`: games it holds for these
+            settings are not played again, and finished games are saved as they come.
+
+    Raises:
+        ValueError: bad settings, an unreachable scheduler (the message says which).
+        KeyboardInterrupt: after cancelling the games in flight and storing the finished ones.
+    """
+    arena_plan = plan(game, moves=moves, rule=rule, settings=settings, opponent=opponent, seed=seed,
+                      workers=workers, cluster=cluster)
+    budgets = [simulations] if isinstance(simulations, int) else list(simulations)
+    c_values = [float(c) for c in c_values]
+    check_grid(arena_plan, c_values, games, budgets)
+    if sprt is not None and arena_plan.players != 2:
+        raise ValueError(f"the SPRT compares two players; {arena_plan.game} has {arena_plan.players}")
+    series = [arena_plan.series(c, budget, games, SprtStop(sprt) if sprt else None, store)
+              for budget in budgets for c in c_values]
+    arena_plan.play(series, store=store, progress=progress, should_stop=should_stop)
+    return [make_row(one.c, one.simulations, arena_plan.players, one.rows_games(), sprt)
+            for one in series if one.done]
+
+
+def parse_budgets(text: str) -> list[int]:
+    """Simulation budgets separated by commas or spaces.
+
+    Raises:
+        ValueError: a value that is not a whole number (the message names it).
+    """
+    budgets = []
+    for token in text.replace(",", " ").split():
+        if not token.isascii() or not token.isdigit():
+            raise ValueError(f"simulation budget {token!r} is not a whole number")
+        budgets.append(int(token))
+    if not budgets:
+        raise ValueError("give at least one simulation budget, like 100 or 50,100,200")
+    return budgets
 
 
 def _check_count(name: str, value: int, most: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
         raise ValueError(f"{name} must be a whole number from 1 to {most:,}, got {value!r}")
-
-
-def _play(tasks: list[GameTask], games: int, workers: int, progress, should_stop, on_row) -> dict[float, ArenaRow]:
-    """Plays the tasks; the rows of the C values whose games all finished."""
-    results: dict[float, list[GameResult]] = {}
-    rows: dict[float, ArenaRow] = {}
-
-    def finished(result: GameResult) -> None:
-        results.setdefault(result.c, []).append(result)
-        if len(results[result.c]) == games:
-            rows[result.c] = row = _row(result.c, results.pop(result.c))
-            if on_row is not None:
-                on_row(row)
-        if progress is not None:
-            progress(sum(map(len, results.values())) + len(rows) * games, len(tasks))
-
-    play_all(tasks, workers, finished, should_stop)
-    return rows
-
-
-def _row(c: float, results: list[GameResult]) -> ArenaRow:
-    wins = sum(1 for r in results if r.outcome > 0)
-    draws = sum(1 for r in results if r.outcome == 0)
-    games = len(results)
-    low, high = wilson_interval(wins + draws / 2, games)
-    searches = [r.first_search for r in sorted(results, key=lambda r: r.index) if r.first_search is not None]
-
-    def mean(i: int) -> float:
-        return sum(s[i] for s in searches) / len(searches) if searches else math.nan
-
-    return ArenaRow(c, games, wins, draws, games - wins - draws, (wins + draws / 2) / games, low, high,
-                    mean(0), mean(1), mean(2))
 
 

@@ -1,22 +1,18 @@
-"""Arena games: one game between our MCTS and an opponent, and many of them in worker processes.
+"""Arena games: one game between our MCTS and its opponents, from a plain, picklable task.
 
 At each of its turns the MCTS side runs a fresh search (no log) from the current state and plays
-the most visited root move. The opponent is random (a uniformly random legal move) or the same
-search, rule and budget at another C. Chance outcomes are drawn with their probabilities. Every
-random choice of a game comes from one RNG seeded from (seed, C, game index), so a game's result
-does not depend on which process plays it or when. Game ``index`` has the MCTS side play player
-``index % 2``.
+the most visited root move. The opponents (every other seat) are random (a uniformly random legal
+move) or the same search, rule and budget at another C. Chance outcomes are drawn with their
+probabilities. Games come in groups of one game per seat: game ``index`` has the MCTS side in seat
+``index % players``, and every game of group ``index // players`` takes its random choices from one
+RNG seeded from (seed, group) alone. So a two-player pair plays the same start and seed with the
+seats swapped, and a game's result does not depend on which process or machine plays it, or when.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import random
-import signal
-import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -24,8 +20,6 @@ from typing import Any
 from ..selection import Scoring
 from ..search.sequential_search import search_state
 from ..search.games import load_game, play_moves
-
-POLL_SECONDS = 0.1  # how often the pool's caller checks should_stop
 
 
 @dataclass(frozen=True)
@@ -37,31 +31,57 @@ class GameTask:
     rule: str
     settings: tuple[tuple[str, Any], ...]
     c: float
-    opponent_c: float | None  # None: a random opponent
+    opponent_c: float | None  # None: random opponents
     simulations: int
     seed: int
     index: int
+    players: int  # seats in the game: the MCTS side sits in seat index % players
+
+    @property
+    def seat(self) -> int:
+        return self.index % self.players
+
+    @property
+    def group(self) -> int:
+        """The games of a group (one per seat) share their seed."""
+        return self.index // self.players
 
 
 @dataclass(frozen=True)
 class GameResult:
-    """How one game ended for the MCTS side, and its first search's statistics (None if it never moved)."""
+    """How one game ended: every seat's return, and the MCTS side's first search (None if it never moved)."""
 
     c: float
+    simulations: int
     index: int
-    side: int  # the player the MCTS side played
-    outcome: int  # 1 win, 0 draw, -1 loss
+    seat: int  # the seat the MCTS side played
+    returns: tuple[float, ...]  # by seat
     first_search: tuple[float, int, float] | None  # (visit entropy, depth, top share)
 
+    @property
+    def mine(self) -> float:
+        """The MCTS side's return."""
+        return self.returns[self.seat]
 
-def game_tasks(game: str, moves: Iterable[int], rule: str, settings: Mapping[str, Any], c_values: Iterable[float],
-               games: int, opponent_c: float | None, simulations: int, seed: int) -> list[GameTask]:
-    """The games to play, C by C; game ``index`` has the MCTS side play player ``index % 2``."""
+    @property
+    def outcome(self) -> int:
+        """1 when the MCTS side's return beats every other seat's, -1 when another's beats it, else 0."""
+        best_other = max((r for seat, r in enumerate(self.returns) if seat != self.seat), default=self.mine)
+        return (self.mine > best_other) - (self.mine < best_other)
+
+    @property
+    def win_share(self) -> float:
+        """1 / k when the MCTS side is among the k seats with the largest return, else 0."""
+        top = max(self.returns)
+        return 1 / self.returns.count(top) if self.mine == top else 0.0
+
+
+def game_tasks(game: str, moves: Iterable[int], rule: str, settings: Mapping[str, Any], c: float,
+               opponent_c: float | None, simulations: int, seed: int, players: int,
+               indices: Iterable[int]) -> list[GameTask]:
+    """The games with these indices at one C and budget."""
     moves, frozen = tuple(moves), tuple(sorted(settings.items()))
-    return [
-        GameTask(game, moves, rule, frozen, c, opponent_c, simulations, seed, index)
-        for c in c_values for index in range(games)
-    ]
+    return [GameTask(game, moves, rule, frozen, c, opponent_c, simulations, seed, index, players) for index in indices]
 
 
 @lru_cache(maxsize=8)
@@ -73,11 +93,11 @@ def _loaded(game: str) -> Any:
 def play_game(task: GameTask) -> GameResult:
     """Plays one arena game (a top-level function, so a spawned worker can run it)."""
     state = play_moves(_loaded(task.game), task.moves)
-    rng = random.Random(f"arena/{task.seed}/{task.c!r}/{task.index}")  # str seeds hash the same everywhere
+    rng = random.Random(f"arena/{task.seed}/{task.group}")  # str seeds hash the same everywhere
     settings = dict(task.settings)
     ours = Scoring(task.rule, task.c, settings)
     theirs = Scoring(task.rule, task.opponent_c, settings) if task.opponent_c is not None else None
-    side = task.index % 2
+    side = task.seat
     first_search = None
     while not state.is_terminal():
         if state.is_chance_node():
@@ -91,77 +111,10 @@ def play_game(task: GameTask) -> GameResult:
             state.apply_action(result.best_action)
         else:
             state.apply_action(rng.choice(state.legal_actions()))
-    returns = state.returns()
-    mine, other = returns[side], returns[1 - side]
-    return GameResult(task.c, task.index, side, (mine > other) - (mine < other), first_search)
+    returns = tuple(float(r) for r in state.returns())
+    return GameResult(task.c, task.simulations, task.index, side, returns, first_search)
 
 
-def play_all(tasks: list[GameTask], workers: int, finished: Callable[[GameResult], None],
-             should_stop: Callable[[], bool] | None = None) -> None:
-    """Plays the tasks (in this process when ``workers`` is 1), calling ``finished`` here for each.
-
-    ``should_stop`` returning True, or a KeyboardInterrupt, cancels the games not started; running
-    ones end on their own and the pool is shut down before this returns (or re-raises).
-    """
-    if workers == 1:
-        for task in tasks:
-            if should_stop is not None and should_stop():
-                return
-            finished(play_game(task))
-        return
-    context = multiprocessing.get_context("spawn")  # fork is unsafe in a threaded host (Streamlit)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_interrupts)
-    with _interrupts_deferred() as interrupted:
-        try:
-            with _interrupts_ignored():  # workers start during the submits, and inherit SIG_IGN
-                pending: set[Future] = {pool.submit(play_game, task) for task in tasks}
-            while pending and not interrupted():
-                done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
-                for future in done:
-                    finished(future.result())
-                if should_stop is not None and should_stop():
-                    return
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-        if interrupted():
-            raise KeyboardInterrupt
-
-
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which cancels the pool (no traceback from each worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextmanager
-def _interrupts_deferred() -> Iterator[Callable[[], bool]]:
-    """Ctrl-C meanwhile only sets a flag, which the caller reads at safe points (main thread only).
-
-    A KeyboardInterrupt raised inside ``concurrent.futures.wait`` can leave a future's lock held,
-    and the pool's shutdown then waits forever.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield lambda: False
-        return
-    flag = threading.Event()
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: flag.set())
-    try:
-        yield flag.is_set
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-@contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """Ctrl-C ignored meanwhile (main thread only: others cannot set handlers).
-
-    A process started meanwhile inherits SIG_IGN through exec and Python keeps it, so a Ctrl-C
-    while a worker is still importing (before :func:`_ignore_interrupts` runs) cannot reach it.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
+def play_chunk(tasks: list[GameTask]) -> list[GameResult]:
+    """Plays several games in one go: one task for a worker, so short games do not drown in overhead."""
+    return [play_game(task) for task in tasks]

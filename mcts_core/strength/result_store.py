@@ -1,57 +1,53 @@
-"""Arena results on disk (SQLite), so a finished grid reappears at once and an interrupted one resumes.
+"""Arena games on disk (SQLite), so finished games reappear at once and an interrupted run resumes.
 
-A row is stored under its key: the game (its full string with parameters), the start position (as
-action ids), the rule with its settings (canonical JSON), simulations per search, games per C, the
-opponent, the seed, and C. The file is in WAL mode, and every call opens its own connection and
-writes in one transaction, so threads and processes may share the file.
+Every finished game is stored under its key: the game (its full string with parameters), the start
+position (as action ids), the rule with its settings (canonical JSON), the opponent and the seed,
+then the simulations per search, C and the game's index. Rows are made from stored games, so a
+run of more games, an SPRT or a tuner reuses every game played before with the same settings.
+The file is in WAL mode, and every call opens its own connection and writes in one transaction,
+so threads and processes may share the file. (The table ``arena_rows`` of earlier versions, rows
+of whole series under another seeding, is left as it was.)
 """
 
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..inputs.data_folder import data_folder
-from .arena import ArenaRow
+from .arena_games import GameResult
 
 FILE_NAME = "arena.sqlite3"
-KEY_COLUMNS = ("game", "moves", "rule", "simulations", "games", "opponent", "seed")
-# The row's own columns; its ``games`` is the key's. NULL stands for NaN (no first search).
-ROW_COLUMNS = ("c", "wins", "draws", "losses", "score", "low", "high", "entropy", "depth", "top_share")
+KEY_COLUMNS = ("game", "moves", "rule", "opponent", "seed")
+GAME_COLUMNS = ("simulations", "c", "game_index", "seat", "returns", "entropy", "depth", "top_share")
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS arena_rows (
-    game TEXT NOT NULL, moves TEXT NOT NULL, rule TEXT NOT NULL, simulations INTEGER NOT NULL,
-    games INTEGER NOT NULL, opponent TEXT NOT NULL, seed INTEGER NOT NULL, c REAL NOT NULL,
-    wins INTEGER NOT NULL, draws INTEGER NOT NULL, losses INTEGER NOT NULL,
-    score REAL NOT NULL, low REAL NOT NULL, high REAL NOT NULL,
-    entropy REAL, depth REAL, top_share REAL,
-    PRIMARY KEY (game, moves, rule, simulations, games, opponent, seed, c)
+CREATE TABLE IF NOT EXISTS arena_games (
+    game TEXT NOT NULL, moves TEXT NOT NULL, rule TEXT NOT NULL, opponent TEXT NOT NULL, seed INTEGER NOT NULL,
+    simulations INTEGER NOT NULL, c REAL NOT NULL, game_index INTEGER NOT NULL,
+    seat INTEGER NOT NULL, returns TEXT NOT NULL, entropy REAL, depth INTEGER, top_share REAL,
+    PRIMARY KEY (game, moves, rule, opponent, seed, simulations, c, game_index)
 )
 """
 
 
 @dataclass(frozen=True)
 class ArenaKey:
-    """What an arena row's numbers depend on, C aside."""
+    """What an arena game's result depends on, besides its budget, C and index."""
 
     game: str
     moves: tuple[int, ...]
     rule: str  # the rule and its settings as canonical JSON (:func:`canonical_rule`)
-    simulations: int
-    games: int
     opponent: str
     seed: int
 
     def columns(self) -> tuple:
         """The key as stored, in :data:`KEY_COLUMNS` order."""
-        return (self.game, json.dumps(list(self.moves)), self.rule, self.simulations, self.games,
-                self.opponent, self.seed)
+        return (self.game, json.dumps(list(self.moves)), self.rule, self.opponent, self.seed)
 
 
 def canonical_rule(rule: str, settings: Mapping[str, Any]) -> str:
@@ -60,7 +56,7 @@ def canonical_rule(rule: str, settings: Mapping[str, Any]) -> str:
 
 
 class ResultStore:
-    """Arena rows in a SQLite file: ``<data folder>/arena.sqlite3`` unless a path is given."""
+    """Arena games in a SQLite file: ``<data folder>/arena.sqlite3`` unless a path is given."""
 
     def __init__(self, path: Path | str | None = None):
         self.path = Path(path) if path is not None else data_folder() / FILE_NAME
@@ -78,27 +74,27 @@ class ResultStore:
         finally:
             connection.close()
 
-    def save(self, key: ArenaKey, row: ArenaRow) -> None:
-        """Stores ``row`` under ``key``, replacing a row stored for the same C."""
-        if row.games != key.games:
-            raise ValueError(f"a row of {row.games} games cannot be stored under a key of {key.games}")
-        names = (*KEY_COLUMNS, *ROW_COLUMNS)
+    def save(self, key: ArenaKey, results: Iterable[GameResult]) -> None:
+        """Stores these games under ``key`` (a game stored before is replaced by the same result)."""
+        names = (*KEY_COLUMNS, *GAME_COLUMNS)
+        rows = [(*key.columns(), r.simulations, r.c, r.index, r.seat, json.dumps(r.returns),
+                 *(r.first_search or (None, None, None))) for r in results]
+        if not rows:
+            return
         with self._connection() as connection:
-            connection.execute(
-                f"INSERT OR REPLACE INTO arena_rows ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
-                (*key.columns(), *(getattr(row, name) for name in ROW_COLUMNS)),
-            )
+            connection.executemany(
+                f"INSERT OR REPLACE INTO arena_games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", rows)
 
-    def load(self, key: ArenaKey) -> list[ArenaRow]:
-        """The rows stored under ``key``, by C."""
-        where = " AND ".join(f"{name} = ?" for name in KEY_COLUMNS)
+    def load(self, key: ArenaKey, simulations: int, c: float) -> dict[int, GameResult]:
+        """The games stored under ``key`` at this budget and C, by index."""
+        where = " AND ".join(f"{name} = ?" for name in (*KEY_COLUMNS, "simulations", "c"))
         with self._connection() as connection:
             found = connection.execute(
-                f"SELECT {', '.join(ROW_COLUMNS)} FROM arena_rows WHERE {where} ORDER BY c", key.columns()
+                f"SELECT game_index, seat, returns, entropy, depth, top_share FROM arena_games WHERE {where}",
+                (*key.columns(), simulations, c),
             ).fetchall()
-        return [_row(dict(zip(ROW_COLUMNS, values)), key.games) for values in found]
-
-
-def _row(values: dict[str, Any], games: int) -> ArenaRow:
-    stats = {name: math.nan if values[name] is None else values[name] for name in ("entropy", "depth", "top_share")}
-    return ArenaRow(**{**values, **stats, "games": games})
+        return {
+            index: GameResult(c, simulations, index, seat, tuple(json.loads(returns)),
+                              None if entropy is None else (entropy, depth, top_share))
+            for index, seat, returns, entropy, depth, top_share in found
+        }

@@ -1,0 +1,24 @@
+"""Defaults shared by the command line and the app, so both start from the same settings."""
+
+# Arena
+# MCTS at a fixed C, not a random player: against random every C wins everything (Elo +inf), while
+# a same-budget reference at OpenSpiel's usual C separates the C values.
+ARENA_OPPONENT = "mcts:1.4"
+# C values of a grid: log-spaced around the usual 1.4, from nearly greedy to nearly uniform.
+ARENA_C_VALUES = (0.1, 0.5, 1.0, 1.4, 2.0, 4.0, 10.0)
+# 100 games (50 pairs) per C: the Elo error bar is then about +-70, small enough to tell C = 0.1 from 1.4.
+ARENA_GAMES = 100
+# 100 simulations per move: a connect_four game takes about 0.06 s, so the 700-game grid takes about a minute on two cores.
+ARENA_SIMULATIONS = 100
+# Seed of the first pair; the same seed replays the same games.
+ARENA_SEED = 1
+# Local worker processes: the two cores this app is sized for.
+ARENA_WORKERS = 2
+# SPRT hypotheses in Elo: H0 "no better than the reference" against H1 "50 Elo better", a difference C makes easily.
+ARENA_SPRT_ELO0 = 0.0
+ARENA_SPRT_ELO1 = 50.0
+# SPRT error rates (cutechess's and fishtest's usual 5 %).
+ARENA_SPRT_ALPHA = 0.05
+ARENA_SPRT_BETA = 0.05
+# Environment variable naming a Dask scheduler (tcp://HOST:8786): set, the games run on that cluster.
+ARENA_CLUSTER_VARIABLE = "MCTS_EXPLORER_CLUSTER"

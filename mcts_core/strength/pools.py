@@ -1,0 +1,137 @@
+"""Where arena games run: in this process, in local worker processes, or on a Dask cluster.
+
+A pool plays chunks of games (:func:`.arena_games.play_chunk`) and hands back each finished chunk;
+all three share one small interface, so the scheduler does not care where the games run:
+
+* ``submit(chunk)`` starts a chunk and returns its handle;
+* ``wait(timeout)`` returns the ``(handle, results)`` of chunks finished by then (maybe none);
+* ``cancel(handles)`` drops those chunks if they have not finished (a running local one may
+  still come in); ``close()`` releases the workers.
+
+The Dask pool lives in :mod:`.cluster`; :func:`open_pool` picks one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from typing import Any
+
+from .arena_games import GameResult, GameTask, play_chunk
+
+
+class InlinePool:
+    """Plays each chunk in this process when waited for (one worker: no processes to start)."""
+
+    slots = 1
+
+    def __init__(self) -> None:
+        self._queue: list[tuple[int, list[GameTask]]] = []
+        self._next = 0
+
+    def submit(self, chunk: list[GameTask]) -> int:
+        self._next += 1
+        self._queue.append((self._next, chunk))
+        return self._next
+
+    def wait(self, timeout: float) -> list[tuple[int, list[GameResult]]]:
+        if not self._queue:
+            return []
+        handle, chunk = self._queue.pop(0)
+        return [(handle, play_chunk(chunk))]
+
+    def cancel(self, handles: list[int]) -> None:
+        dropped = set(handles)
+        self._queue = [(handle, chunk) for handle, chunk in self._queue if handle not in dropped]
+
+    def close(self) -> None:
+        self._queue.clear()
+
+
+class ProcessPool:
+    """Local worker processes (spawned: fork is unsafe in a threaded host such as Streamlit)."""
+
+    def __init__(self, workers: int) -> None:
+        self.slots = workers
+        context = multiprocessing.get_context("spawn")
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_ignore_interrupts)
+        self._pending: set[Future] = set()
+
+    def submit(self, chunk: list[GameTask]) -> Future:
+        with _interrupts_ignored():  # workers start during submits, and inherit SIG_IGN
+            future = self._pool.submit(play_chunk, chunk)
+        self._pending.add(future)
+        return future
+
+    def wait(self, timeout: float) -> list[tuple[Future, list[GameResult]]]:
+        if not self._pending:
+            return []
+        done, self._pending = wait(self._pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        return [(future, future.result()) for future in done]
+
+    def cancel(self, handles: list[Future]) -> None:
+        for future in handles:
+            if future.cancel():
+                self._pending.discard(future)
+
+    def close(self) -> None:
+        """Drops the chunks not started; running ones end on their own before this returns."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pending.clear()
+
+
+def open_pool(workers: int, cluster: str | None) -> Any:
+    """The Dask pool when a scheduler address is given, else local processes (inline for one worker).
+
+    Raises:
+        ValueError: the scheduler cannot be reached or has no workers.
+    """
+    if cluster:
+        from .cluster import DaskPool
+
+        return DaskPool(cluster)
+    return InlinePool() if workers == 1 else ProcessPool(workers)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which cancels the pool (no traceback from each worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def interrupts_deferred() -> Iterator[Callable[[], bool]]:
+    """Ctrl-C meanwhile only sets a flag, which the caller reads at safe points (main thread only).
+
+    A KeyboardInterrupt raised inside ``concurrent.futures.wait`` can leave a future's lock held,
+    and the pool's shutdown then waits forever; inside Dask's client it can leave its loop half-way.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+    flag = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: flag.set())
+    try:
+        yield flag.is_set
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """Ctrl-C ignored meanwhile (main thread only: others cannot set handlers).
+
+    A process started meanwhile inherits SIG_IGN through exec and Python keeps it, so a Ctrl-C
+    while a worker is still importing (before :func:`_ignore_interrupts` runs) cannot reach it.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -1,0 +1,76 @@
+"""The C and strength page in a real chromium: stored results draw Elo with error bars, the budget x C
+heatmap and the SPRT's LLR chart without a console error (Vega-Lite specs AppTest cannot check)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from .browser_support import open_app, wait_idle
+from .server import REPO, start_streamlit, stop_streamlit
+
+pytestmark = pytest.mark.browser
+pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+
+SETTINGS = dict(c_values=[0.5, 2.0], games=4, opponent="mcts:1.4", seed=1, workers=1)
+
+
+@pytest.fixture(scope="module")
+def stored_app_url(tmp_path_factory):
+    """A server whose data folder already holds small tic-tac-toe grids at 10 and 20 simulations."""
+    from mcts_core.strength import ResultStore, arena
+
+    folder = tmp_path_factory.mktemp("strength_data")
+    store = ResultStore(folder / "arena.sqlite3")
+    arena("tic_tac_toe", simulations=[10, 20], store=store, **SETTINGS)
+    previous = os.environ.get("MCTS_EXPLORER_DATA")
+    os.environ["MCTS_EXPLORER_DATA"] = str(folder)  # the server inherits it
+    try:
+        process, url = start_streamlit(REPO / "app.py", folder / "server.log", cwd=REPO)
+    finally:
+        if previous is None:
+            del os.environ["MCTS_EXPLORER_DATA"]
+        else:
+            os.environ["MCTS_EXPLORER_DATA"] = previous
+    yield url
+    stop_streamlit(process)
+
+
+def commit(page, key: str, value: str) -> None:
+    box = page.locator(f".st-key-{key} input")
+    box.fill(value)
+    box.press("Enter")
+    wait_idle(page)
+
+
+def charts(page):
+    return page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg.marks')
+
+
+def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored_app_url, output_dir):
+    watched = open_app(page, stored_app_url, "/strength")
+    page.locator(".st-key-strength_game").click()
+    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
+    wait_idle(page)
+    commit(page, "strength_c_values", "0.5, 2")
+    commit(page, "strength_games", "4")
+    commit(page, "strength_simulations", "20")
+    expect(page.get_by_text("From the result store")).to_be_visible()
+    expect(page.get_by_text("Elo against MCTS at C = 1.4", exact=True)).to_be_visible()
+    expect(charts(page)).to_have_count(5)  # Elo with error bars, score, entropy, depth, top share
+
+    page.locator(".st-key-strength_mode").get_by_text("Budget × C map").click()
+    wait_idle(page)
+    commit(page, "strength_budgets", "10, 20")
+    expect(page.get_by_text("Elo against MCTS at C = 1.4, budget × C")).to_be_visible()
+    expect(page.get_by_text("★ marks each budget's best C", exact=False)).to_be_visible()
+    expect(charts(page)).to_have_count(6)  # the heatmap first
+
+    page.locator(".st-key-strength_mode").get_by_text("SPRT per C").click()
+    wait_idle(page)
+    expect(page.get_by_text("SPRT: H0 Elo = 0 against H1 Elo = 50")).to_be_visible()
+    expect(charts(page)).to_have_count(6)  # the LLR chart besides the grid's five
+    page.screenshot(path=output_dir / "strength_sprt.png", full_page=True)
+    watched.assert_clean()

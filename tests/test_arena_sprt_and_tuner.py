@@ -1,0 +1,59 @@
+"""The arena's SPRT stops at the first pair whose LLR reaches a bound; the tuner halves the C grid by score."""
+
+import pytest
+
+pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+
+from mcts_core.strength import ResultStore, SprtSettings, arena, llr_curve, plan, tune  # noqa: E402
+from mcts_core.strength.elo import sprt_status, CONTINUE  # noqa: E402
+
+SPRT = SprtSettings(elo0=0.0, elo1=200.0, alpha=0.1, beta=0.1)
+
+
+def test_sprt_stops_at_the_first_pair_whose_llr_reaches_a_bound(tmp_path):
+    store = ResultStore(tmp_path / "arena.sqlite3")
+    settings = dict(c_values=[0.0, 3.0], games=300, simulations=15, opponent="mcts:1.4", seed=2)
+    rows = arena("tic_tac_toe", sprt=SPRT, workers=1, store=store, **settings)
+    key = plan("tic_tac_toe", opponent="mcts:1.4", seed=2).key()
+    decided = 0
+    for row in rows:
+        curve = llr_curve(list(store.load(key, 15, row.c).values()), SPRT)
+        crossing = next((games for games, llr in curve if sprt_status(llr, SPRT.bounds) != CONTINUE), None)
+        if row.sprt == "inconclusive":
+            assert crossing is None or crossing > 300
+            assert row.games == 300
+        else:
+            decided += 1
+            assert row.games == crossing < 300  # not a pair later
+            assert dict(curve)[row.games] == pytest.approx(row.llr)
+    assert decided  # a 200 Elo question settles well within 300 games for at least one of them
+
+
+def test_sprt_stops_at_the_same_pair_whatever_plays_the_games():
+    settings = dict(c_values=[0.0], games=200, simulations=15, opponent="mcts:1.4", seed=2, sprt=SPRT)
+    assert arena("tic_tac_toe", workers=1, **settings) == arena("tic_tac_toe", workers=2, **settings)
+
+
+def test_sprt_needs_two_players():
+    with pytest.raises(ValueError, match="the SPRT compares two players; catch\\(\\) has 1"):
+        arena("catch", c_values=[1.0], games=4, simulations=5, sprt=SPRT, workers=1)
+
+
+def test_the_tuner_keeps_the_better_half_each_round_and_reports_the_games_spent():
+    rounds = []
+    result = tune("tic_tac_toe", c_values=[0.0, 0.3, 1.4, 5.0, 20.0], games=60, simulations=12, workers=1,
+                  on_round=lambda number, total, ranked: rounds.append((number, total, ranked)))
+    assert [(number, total) for number, total, _ in rounds] == [(1, 3), (2, 3), (3, 3)]
+    for (_, _, ranked), (_, _, following) in zip(rounds, rounds[1:]):
+        scores = [row.score for row in ranked]
+        assert scores == sorted(scores, reverse=True)
+        assert {row.c for row in following} == {row.c for row in ranked[: -(-len(ranked) // 2)]}
+    assert result.finished and result.best == rounds[-1][2][0]
+    assert result.games == sum(row.games for row in result.rows) <= 60
+    assert result.best.elo - result.best.elo_error <= result.best.elo <= result.best.elo + result.best.elo_error
+    assert max(result.rounds.values()) == 3 and result.rounds[result.best.c] == 3
+
+
+def test_the_tuner_refuses_too_few_games_in_one_sentence():
+    with pytest.raises(ValueError, match="10 games are too few to tune 5 C values: .* give at least 30"):
+        tune("tic_tac_toe", c_values=[0.0, 0.3, 1.4, 5.0, 20.0], games=10, simulations=5, workers=1)

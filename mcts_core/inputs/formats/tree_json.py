@@ -5,7 +5,8 @@ NODE is ``{"move": "e2e4", "visits": 10, "total": 3.5, "player": 1, "prior": 0.1
 "terminal": false, "outcome": x or [x, y], "children": [NODE, ...]}``: ``move`` is null for the root;
 ``value`` (a mean) may stand instead of ``total`` (the total is then ``value * visits``); totals are
 from the view of the player who moved into the node; children in the engine's order; 0 visits
-allowed. Every key but ``visits`` (and ``move`` below the root) is optional. Our export adds
+allowed. Every key but ``visits`` (and ``move`` below the root) is optional; a node without
+``player`` has the player after its parent's (player 0 at the root). Our export adds
 ``"selected": move`` on every node with children. Errors name the line of the node at fault.
 
 Simultaneous moves: a decoupled node carries ``"simultaneous": true`` and ``"decoupled"``, one list
@@ -27,6 +28,7 @@ import sys
 from array import array
 from typing import Any
 
+from ...model.build import next_player
 from ...model.playouts import TIES
 from ...selection.registry import RULES
 from ...simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousLog, joint_name
@@ -203,7 +205,8 @@ class _Columns:
             total = _number(node["value"], where, "value") * visits
         else:
             total = _number(node.get("total", 0.0), where, "total")
-        player = node.get("player", depth % self.players)
+        # Undeclared: the player after the parent's (the log's rule), player 0 at the root.
+        player = node.get("player", 0 if parent == NO_PARENT else next_player(self.player[parent], self.players))
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
             raise _NodeProblem(where, f'key "player": expected a player from 0 to {self.players - 1}, got {player!r}')
         flags = (CHANCE if _flag(node, "chance", where) else 0) | (TERMINAL if _flag(node, "terminal", where) else 0)

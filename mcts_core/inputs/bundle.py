@@ -14,13 +14,17 @@ import csv
 import io
 import json
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..common.input_rules import ParseError
+from ..common.json_input import load_json, shown
+from ..common.numbers import C_RULE, is_valid_c
 from .formats.tree_json_writer import write_tree_json
 from .loading import LOG, TREE, Input
 from ..selection import Scoring, score_children, select_child, selected_nodes
+from ..selection.registry import RULES, settings_problem
 from ..model.tree import ROOT
 
 BUNDLE_VERSION = 1
@@ -175,21 +179,39 @@ def read_bundle(data: bytes) -> Bundle:
         for name in ("settings.json", inputs[0]):
             if archive.getinfo(name).file_size > MAX_MEMBER_BYTES:
                 raise ParseError(1, f"{name} in the bundle is larger than {MAX_MEMBER_BYTES // 2**20} MB")
-        settings = json.loads(archive.read("settings.json"))
+        settings_bytes = archive.read("settings.json")
         input_bytes = archive.read(inputs[0])
-    except (zipfile.BadZipFile, KeyError, OSError) as error:
+    # zipfile raises these for a damaged archive, an unknown compression method (NotImplementedError),
+    # an encrypted member (RuntimeError) or a corrupt compressed stream (zlib.error, EOFError).
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, OSError, NotImplementedError, RuntimeError,
+            EOFError, ValueError, zlib.error) as error:
         raise ParseError(1, f"the bundle cannot be read as a zip file: {error}") from None
-    except json.JSONDecodeError as error:
-        raise ParseError(1, f"settings.json in the bundle is not valid JSON: {error.msg}") from None
+    try:
+        settings = load_json(settings_bytes, too_deep="nested too deeply")
+    except ParseError as error:
+        raise ParseError(1, f"settings.json in the bundle, its line {error.line}: {error.message}") from None
     return Bundle(input_bytes, inputs[0], _view(settings))
+
+
+LIMIT_HIGHEST = 10**6  # drawing limits are whole numbers up to this (the app narrows them further)
 
 
 def _view(settings: Any) -> View:
     """The view a bundle's settings.json describes, checked."""
     if not isinstance(settings, dict) or settings.get("mcts_bundle") != BUNDLE_VERSION:
         raise ParseError(1, 'settings.json: expected {"mcts_bundle": 1, ...}')
+    rule, c, rule_settings = settings.get("rule", "ucb1"), settings.get("c", 1.0), settings.get("settings") or {}
+    if not isinstance(rule, str) or rule not in RULES:
+        raise ParseError(1, f'settings.json: key "rule": expected one of {", ".join(RULES)}, got {shown(rule)}')
+    if not is_valid_c(c):
+        raise ParseError(1, f'settings.json: key "c": {C_RULE}, got {shown(c)}')
+    if not isinstance(rule_settings, dict):
+        raise ParseError(1, f'settings.json: key "settings": expected an object, got {shown(rule_settings)}')
+    problem = settings_problem(rule, rule_settings)
+    if problem is not None:
+        raise ParseError(1, f'settings.json: key "settings": {problem}')
     try:
-        scoring = Scoring(settings.get("rule", "ucb1"), settings.get("c", 1.0), settings.get("settings") or {})
+        scoring = Scoring(rule, c, rule_settings)
     except (ValueError, TypeError) as error:
         raise ParseError(1, f"settings.json: {error}") from None
     inspected = settings.get("inspected", [])
@@ -199,7 +221,29 @@ def _view(settings: Any) -> View:
     page = settings.get("page", "")
     if not isinstance(limits, dict) or not isinstance(page, str):
         raise ParseError(1, 'settings.json: keys "limits" (an object) and "page" (a page name) are bad')
+    for name, value in limits.items():
+        problem = _limit_problem(name, value)
+        if problem is not None:
+            raise ParseError(1, f'settings.json: key "limits/{shown(name)[1:-1]}": {problem}')
     return View(scoring, page, tuple(inspected), limits)
+
+
+def _limit_problem(name: str, value: Any) -> str | None:
+    """Why ``value`` cannot be the drawing limit ``name`` (a sentence), None when it can."""
+    from ..drawing import COLOURINGS
+
+    if name in ("budget", "depth", "topk"):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LIMIT_HIGHEST:
+            return f"expected a whole number from 0 to {LIMIT_HIGHEST:,}, got {shown(value)}"
+    elif name == "unvisited":
+        if not isinstance(value, bool):
+            return f"expected true or false, got {shown(value)}"
+    elif name == "colour":
+        if value not in COLOURINGS:
+            return f"expected one of {', '.join(COLOURINGS)}, got {shown(value)}"
+    else:
+        return "unknown drawing limit; known: budget, depth, topk, unvisited, colour"
+    return None
 
 
 def picture_dot(read: Input, view: View, *, budget: int = 300) -> str:

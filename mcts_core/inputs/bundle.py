@@ -1,7 +1,7 @@
 """A view as one zip file: the input as given, the tree, every node's statistics, the picture, the settings.
 
 A bundle holds ``input.<txt|jsonl|json>`` (the bytes as given), ``tree.json`` (the tree dump with
-each node's selected child), ``nodes.csv`` (one row per node: path, depth, visits, total, mean,
+each node's selected child), ``nodes.csv`` (one row per node: path as a JSON array of moves, depth, visits, total, mean,
 the rule's value as its parent's child, whether its parent selects it, whether it is on the
 selected path), ``picture.dot`` and ``picture.svg`` (the drawn tree; the SVG needs graphviz's
 ``dot``), ``settings.json`` (page, C, rule and settings, inspected node, drawing limits) and a
@@ -82,7 +82,11 @@ class Bundle:
 
 
 def node_rows(read: Input, scoring: Scoring) -> list[dict[str, Any]]:
-    """One row per node (the root first, then in creation order) for ``nodes.csv``."""
+    """One row per node (the root first, then in creation order) for ``nodes.csv``.
+
+    A node's path is its moves as a JSON array (the root's ``[]``): a CSV reader sees the root as a
+    path, not as a missing value, and a move holding a space or a comma stays one move.
+    """
     tree = read.tree
     on_path = set(selected_nodes(tree, scoring))
     value_of: dict[int, float] = {}
@@ -94,7 +98,7 @@ def node_rows(read: Input, scoring: Scoring) -> list[dict[str, Any]]:
             picked.add(select_child(tree, node, scoring))
     return [
         {
-            "path": tree.path(node),
+            "path": json.dumps(list(tree.path_moves(node)), ensure_ascii=False),
             "depth": tree.depth[node],
             "visits": tree.visits[node],
             "total": tree.total[node],

@@ -30,6 +30,7 @@ from ..model.build import build_tree
 from ..model.playouts import Fact, Playouts
 from ..model.tree import ROOT, Tree
 from .joint import JointMoves, SimultaneousFact, SimultaneousLog
+from .replay_cache import ReplayCache
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ class DecoupledTree:
         playouts: the joint log the tree was built from (None for a tree dump); regret matching
             and EXP3 replay it.
         count: how many of its playouts were used.
+        cache: replays of regret matching and EXP3 (:class:`~mcts_core.simultaneous.replay_cache.ReplayCache`:
+            locked, bounded), shared by every session reading the input.
     """
 
     tree: Tree
@@ -78,11 +81,16 @@ class DecoupledTree:
     slot_total_sq: Sequence[float]
     playouts: Playouts | None = None
     count: int = 0
-    cache: dict = field(default_factory=dict, repr=False, compare=False)  # replays, keyed by (node, scoring)
+    cache: ReplayCache = field(default_factory=ReplayCache, repr=False, compare=False)  # keyed by (tag, node, scoring)
 
     @property
     def players(self) -> int:
         return self.tree.players
+
+    def cache_bytes(self) -> int:
+        """Bytes its replay cache holds now (at most :data:`~mcts_core.simultaneous.replay_cache.MAX_BYTES`):
+        a memory count of the input should add them to its columns'."""
+        return self.cache.nbytes
 
     def is_simultaneous(self, node: int) -> bool:
         return bool(self.simultaneous[node])

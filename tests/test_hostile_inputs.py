@@ -202,3 +202,13 @@ def fuzz_bundle(settings_text: str) -> bytes:
         archive.writestr("input.txt", "1 1.0\na 1\n")
         archive.writestr("settings.json", settings_text)
     return out.getvalue()
+
+
+def test_the_cli_exports_a_bundle_whose_picture_has_a_move_too_long_for_dot(tmp_path):
+    text = LOG + json.dumps({"path": ["x" * 40_000], "score": 1}) + "\n"
+    out = tmp_path / "bundle.zip"
+    done = subprocess.run([sys.executable, "-m", "mcts_core", "export", "--out", str(out), "--c", "1"], input=text.encode(),
+                          capture_output=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0 and done.stderr == b""
+    svg = zipfile.ZipFile(out).read("picture.svg").decode()
+    assert "… (+39,000 characters)" in svg

@@ -212,3 +212,11 @@ def test_the_cli_exports_a_bundle_whose_picture_has_a_move_too_long_for_dot(tmp_
     assert done.returncode == 0 and done.stderr == b""
     svg = zipfile.ZipFile(out).read("picture.svg").decode()
     assert "… (+39,000 characters)" in svg
+
+
+@pytest.mark.parametrize("repeated", ['{"path": ["a"], "score": 1, "score": 2}', '{"path": ["a"], "path": ["b"], "score": 2}'])
+def test_a_large_logs_repeated_key_is_refused_on_its_line(repeated):
+    lines = ['{"mcts_log": 1}'] + ['{"path": ["a", "b"], "score": 1}'] * 3_000  # large enough for pyarrow's reader
+    with pytest.raises(ParseError) as caught:
+        read_input("\n".join(lines[:100] + [repeated] + lines[100:]) + "\n")
+    assert caught.value.line == 101 and "is given twice" in caught.value.message

@@ -36,8 +36,7 @@ def build_tree(playouts: Playouts, upto: int | None = None) -> Tree:
 
     Args:
         playouts: parsed input.
-        upto: number of playouts to use, 0 <= upto <= len(playouts); the facts before playout
-            ``upto + 1`` apply.
+        upto: number of playouts to use, 0 <= upto <= len(playouts); every fact applies.
 
     Raises:
         ValueError: a bad ``upto``.

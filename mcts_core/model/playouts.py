@@ -21,8 +21,8 @@ class Fact:
     """What a log says about one node.
 
     Attributes:
-        after: how many playouts come before it in the input (where it stood; every fact applies
-            before the first playout, wherever it stands).
+        after: how many playouts come before it in the input (where it stood, for messages that
+            follow input order; the tree applies every fact before the first playout).
         path: the node, as move ids from the root.
         line: its 1-based input line.
         player: who moves at the node (None: not said).

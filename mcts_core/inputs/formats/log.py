@@ -9,7 +9,9 @@ beyond the shared format: they say how the search selected). Records:
   at the root;
 * a node's facts, ``{"node": [moves], "player": p, "children": [moves], "priors": {move: p},
   "chance": bool, "terminal": bool, "outcome": x or [x, y]}``, every key but ``node`` optional;
-  ``outcome`` is a proven value (like ``score``/``returns``).
+  ``outcome`` is a proven value (like ``score``/``returns``). Facts may stand anywhere in the log,
+  before, among or after the simulations: the tree applies them all first
+  (:mod:`mcts_core.model.build`).
 
 Simultaneous moves (decoupled UCT, Smitsimax): a path element may be a **joint move**, an array
 with one move per player, ``["R", "P"]``; a node's facts may say ``"simultaneous": true`` and list
@@ -22,7 +24,7 @@ sequential reader, builder and page takes it unchanged) plus a
 :class:`~mcts_core.simultaneous.joint.SimultaneousLog` (:func:`read_log`). The header's rule may
 then also be ``regret_matching`` or ``exp3``.
 
-Moves are non-empty strings. Blank lines are ignored. Anything else raises
+Moves are non-empty strings. Blank lines are ignored. An object may not repeat a key. Anything else raises
 :class:`~mcts_core.common.input_rules.ParseError` naming the line and the key. Large logs of plain
 simulations are read by pyarrow's JSON reader; anything it cannot vouch for is read line by line,
 which also words every error.

@@ -50,6 +50,8 @@ CASES = [
     pytest.param(LOG + '{"path": ["a"], "score": 1, "score": 2}\n', 2, 'key "score" is given twice', id="log-repeated-record-key"),
     pytest.param(LOG + '{"node": [], "priors": {"a": 0.5, "a": 0.1}}\n', 2, 'key "a" is given twice', id="log-repeated-nested-key"),
     pytest.param('{"mcts_tree": 1, "root": {"move": null, "visits": 1, "visits": 2}}', 1, 'key "visits" is given twice', id="dump-repeated-key"),
+    pytest.param(LOG + '{"path": ["a"], "score": 1, "x\\ny": 1}\n', 2, 'unknown key "x\\ny"', id="key-with-a-line-break"),
+    pytest.param(LOG + '{"x\\ny": 1}\n', 2, 'got keys x\\ny', id="keys-with-a-line-break"),
     pytest.param(LOG + '{"path": ' + "[" * 100_000 + "]" * 100_000 + ', "score": 1}\n', 2, "nested too deeply", id="log-100000-deep"),
     pytest.param(dump({"move": None, "visits": 1, "value": 1e300, "children": []}).replace('"visits": 1', '"visits": %d' % 10**10),
                  1, "is not a finite total", id="dump-mean-times-visits-overflows"),
@@ -147,7 +149,7 @@ def test_a_hostile_bundle_is_one_parse_error(data, fragment):
 
 _keys = st.sampled_from(["mcts_log", "mcts_tree", "mcts_bundle", "path", "score", "returns", "node", "player", "children",
                          "priors", "root", "move", "visits", "total", "value", "c", "rule", "settings", "limits", "cap",
-                         "inspected", "page", "budget", "players", "ties", "x" * 20_000])
+                         "inspected", "page", "budget", "players", "ties", "x" * 20_000, "a\nb", 'q"\u2028'])
 _scalars = (st.none() | st.booleans() | st.integers() | st.integers(min_value=10**300, max_value=10**400)
             | st.sampled_from([HUGE, "-" + HUGE, "1e400", "-0.0", str(2**63)]).map(lambda s: _Raw(s))
             | st.floats() | st.text(max_size=5) | st.sampled_from(["x" * 20_000, "ucb1", "puct", "first"]))

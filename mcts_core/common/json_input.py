@@ -68,8 +68,7 @@ def load_json(text: str | bytes, *, line: int = 1, flat: bool = False, too_deep:
     except UnicodeDecodeError:
         raise ParseError(line, "not valid JSON: the text is not UTF-8") from None
     except _RepeatedKey as repeated:
-        key = repeated.key if len(repeated.key) <= 40 else repeated.key[:37] + "..."
-        raise ParseError(line, f'key "{key}" is given twice in one object; give each key once') from None
+        raise ParseError(line, f'key "{key_text(repeated.key)}" is given twice in one object; give each key once') from None
     except RecursionError:
         raise ParseError(line, too_deep or "not valid JSON: nested too deeply") from None
 
@@ -91,6 +90,11 @@ def _may_repeat(text: str | bytes, value: dict) -> bool:
         return len(re.findall(rb'"\s*:', text)) > len(value)
     return len(KEY_END.findall(text)) > len(value)
 
+
+def key_text(key: str) -> str:
+    """A key a user wrote, as a message quotes it between double quotes: escaped as JSON, cut."""
+    text = json.dumps(key, ensure_ascii=False)[1:-1]
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def shown(value: Any) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..common.input_rules import ParseError
-from ..common.json_input import load_json, shown
+from ..common.json_input import key_text, load_json, shown
 from ..common.numbers import C_RULE, is_valid_c
 from .formats.tree_json_writer import write_tree_json
 from .loading import LOG, TREE, Input
@@ -228,7 +228,7 @@ def _view(settings: Any) -> View:
     for name, value in limits.items():
         problem = _limit_problem(name, value)
         if problem is not None:
-            raise ParseError(1, f'settings.json: key "limits/{shown(name)[1:-1]}": {problem}')
+            raise ParseError(1, f'settings.json: key "limits/{key_text(name)}": {problem}')
     return View(scoring, page, tuple(inspected), limits)
 
 

@@ -44,7 +44,7 @@ from ...simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousFact, Simu
 from ...simultaneous.rules import ALL_RULES, SIMULTANEOUS_RULES
 from ...simultaneous.rules import settings_problem as simultaneous_settings_problem
 from ...common.input_rules import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
-from ...common.json_input import load_json, shown
+from ...common.json_input import key_text, load_json, shown
 from ...common.numbers import is_finite_number
 
 HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings", "algorithm", "game")
@@ -195,7 +195,7 @@ class _Reader:
             else:
                 raise ParseError(
                     number, 'a record needs "path" (a simulation) or "node" (facts about a node); '
-                    f"got keys {', '.join(sorted(record)) or 'none'}",
+                    f"got keys {', '.join(key_text(key) for key in sorted(record)) or 'none'}",
                 )
         simultaneous = self.joint_seen or bool(self.simultaneous_facts)
         if not simultaneous and self.header.simultaneous_rule:
@@ -411,9 +411,9 @@ class _Reader:
         for move, prior in value.items():
             if not move:
                 raise ParseError(number, 'key "priors": a move must be a non-empty string')
-            p = _number(prior, number, f"priors/{move}")
+            p = _number(prior, number, f"priors/{key_text(move)}")
             if p < 0:
-                raise ParseError(number, f'key "priors/{move}": a prior must be >= 0, got {shown(p)}')
+                raise ParseError(number, f'key "priors/{key_text(move)}": a prior must be >= 0, got {shown(p)}')
             move_id = self._intern(move)
             if children is not None and move_id not in children:
                 raise ParseError(number, f'key "priors": move {shown(move)} is not among the node\'s "children"')
@@ -505,7 +505,7 @@ def _check_keys(record: dict, allowed: Sequence[str], number: int, what: str) ->
     unknown = [key for key in record if key not in allowed]
     if unknown:
         raise ParseError(
-            number, f'unknown key "{unknown[0]}" in {what}; known keys: {", ".join(allowed)}'
+            number, f'unknown key "{key_text(unknown[0])}" in {what}; known keys: {", ".join(allowed)}'
         )
 
 

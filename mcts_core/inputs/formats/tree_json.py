@@ -36,7 +36,7 @@ from ...simultaneous.rules import ALL_RULES, SIMULTANEOUS_RULES
 from ...simultaneous.rules import settings_problem as simultaneous_settings_problem
 from ...model.tree import CHANCE, NO_PARENT, NO_PLAYOUT, TERMINAL, Tree
 from ...common.input_rules import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
-from ...common.json_input import load_json, long_integer, shown
+from ...common.json_input import key_text, load_json, long_integer, shown
 from ...common.numbers import is_finite_number
 from .log import is_compact, narrow_ids
 
@@ -104,7 +104,7 @@ def read_tree_dump(text: str, *, max_nodes: int = MAX_PLAYOUTS):
 def _read(document: dict, max_nodes: int):
     unknown = [key for key in document if key not in HEADER_KEYS]
     if unknown:
-        raise _NodeProblem(None, f'unknown key "{unknown[0]}" in the header; known keys: {", ".join(HEADER_KEYS)}')
+        raise _NodeProblem(None, f'unknown key "{key_text(unknown[0])}" in the header; known keys: {", ".join(HEADER_KEYS)}')
     players = document.get("players", 1)
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
         raise _NodeProblem(None, f'key "players": expected a whole number from 1 to {MAX_PLAYERS}, got {shown(players)}')
@@ -185,7 +185,7 @@ class _Columns:
     def _node(self, node: dict, parent: int, where: tuple[int, ...]) -> int:
         unknown = [key for key in node if key not in NODE_KEYS]
         if unknown:
-            raise _NodeProblem(where, f'unknown key "{unknown[0]}" in a node; known keys: {", ".join(NODE_KEYS)}')
+            raise _NodeProblem(where, f'unknown key "{key_text(unknown[0])}" in a node; known keys: {", ".join(NODE_KEYS)}')
         number = len(self.parent)
         move = node.get("move")
         if parent == NO_PARENT:
@@ -300,7 +300,7 @@ class _Columns:
                                        '{"move": "R", "visits": 7, "total": 2.0}')
                 unknown = [key for key in entry if key not in OWN_MOVE_KEYS]
                 if unknown:
-                    raise _NodeProblem(where, f'key "decoupled": unknown key "{unknown[0]}" in player {player}\'s '
+                    raise _NodeProblem(where, f'key "decoupled": unknown key "{key_text(unknown[0])}" in player {player}\'s '
                                        f'entry; known keys: {", ".join(OWN_MOVE_KEYS)}')
                 move = entry.get("move")
                 if not isinstance(move, str) or not move:

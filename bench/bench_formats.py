@@ -9,6 +9,9 @@ Usage (from the repository root)::
   letters, scores with two decimals) written as puzzle text and as a JSON Lines log
   (``{"path": [...], "score": x}`` per line), each read and built with ``read_input``; repetitions
   interleaved (text, log, text, log, ...), medians and their ratio (target: log <= 3x text).
+* Facts first vs last (``--facts N``): the log with N node facts (who moves, children) on
+  nodes its simulations reach, once before every simulation and once after them all (a bot that
+  dumps its facts at the end); both build the same tree, timed like the rest.
 * Tree dump: a tree of about 100,000 nodes (built from a synthetic log, then written by our own
   ``write_tree_json``) read back with ``read_input`` (target: < 1 s).
 
@@ -54,11 +57,34 @@ def timed(text: str) -> tuple[float, int]:
     return seconds, len(read.tree)
 
 
+def time_fact_order(log: str, count: int, repeats: int) -> None:
+    """The log with ``count`` facts before its simulations, then after them: read + build times."""
+    import random
+
+    header, *records = log.splitlines()
+    header = header.replace('{"mcts_log": 1', '{"mcts_log": 1, "players": 2')  # facts say who moves
+    rng = random.Random(5)
+    paths = [json.loads(record)["path"][:2] for record in rng.sample(records, count)]
+    facts = [json.dumps({"node": path, "player": rng.randint(0, 1), "children": list("abcd")}) for path in paths]
+    texts = {"facts first": "\n".join([header, *facts, *records]), "facts last": "\n".join([header, *records, *facts])}
+    times = {name: [] for name in texts}
+    nodes = {}
+    for rep in range(repeats):
+        for name in (list(texts) if rep % 2 == 0 else list(texts)[::-1]):
+            seconds, nodes[name] = timed(texts[name])
+            times[name].append(seconds)
+    assert len(set(nodes.values())) == 1, nodes
+    print(f"\n{count:,} facts (players, children) with the same simulations: {nodes['facts first']:,} nodes")
+    for name, values in times.items():
+        print(f"| {name} | {statistics.median(values):.2f} | all {[round(t, 2) for t in values]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--simulations", type=int, default=1_000_000)
     parser.add_argument("--dump-playouts", type=int, default=130_000, help="playouts of the tree to dump")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--facts", type=int, default=0, help="also time a log with this many node facts, first and last")
     arguments = parser.parse_args()
 
     text = make_text(arguments.simulations, 2024)
@@ -80,6 +106,9 @@ def main() -> None:
     print(f"| puzzle text | {text_s:.2f} | 1.00 |")
     print(f"| JSON Lines log | {log_s:.2f} | {log_s / text_s:.2f} |")
     print(f"all text: {[round(t, 2) for t in times['text']]}, all log: {[round(t, 2) for t in times['log']]}")
+
+    if arguments.facts:
+        time_fact_order(log, arguments.facts, arguments.repeats)
 
     tree = read_input(make_text(arguments.dump_playouts, 7)).tree
     out = io.StringIO()

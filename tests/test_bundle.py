@@ -41,15 +41,29 @@ def test_a_bundle_holds_the_tree_the_node_table_and_the_picture():
     assert dump["root"]["selected"] == "b" and dump["c"] == 4.0  # C = 4: exploration picks b
     rows = list(csv.DictReader(io.StringIO(archive.read("nodes.csv").decode())))
     assert len(rows) == len(read_input(C_FLIPS_CHOICE).tree)
-    assert [row["path"] for row in rows if row["on_path"] == "True"] == ["", "b"]
+    assert [row["path"] for row in rows if row["on_path"] == "True"] == ["[]", '["b"]']
     assert "uploading" in archive.read("README.txt").decode().lower() or "upload" in archive.read("README.txt").decode()
 
 
 def test_node_rows_give_each_childs_value_under_the_rule():
     read = read_input(C_FLIPS_CHOICE)
-    rows = {row["path"]: row for row in node_rows(read, Scoring(c=0.5))}
-    assert rows[""]["value"] == "" and rows["a"]["selected"] and not rows["b"]["selected"]
-    assert rows["aa"]["on_path"] and rows["aa"]["mean"] == 10.0
+    rows = {tuple(json.loads(row["path"])): row for row in node_rows(read, Scoring(c=0.5))}
+    assert rows[()]["value"] == "" and rows[("a",)]["selected"] and not rows[("b",)]["selected"]
+    assert rows[("a", "a")]["on_path"] and rows[("a", "a")]["mean"] == 10.0
+
+
+def test_pandas_reads_the_node_tables_root_as_the_root_and_every_path_as_its_moves():
+    import pandas as pd
+
+    text = "\n".join(json.dumps(record) for record in [
+        {"mcts_log": 1, "c": 1.0}, {"path": ["e2 e4", "a,b"], "score": 1}, {"path": ["e2 e4"], "score": 0},
+        {"path": ["NA"], "score": 1}])
+    read = read_input(text)
+    archive = zipfile.ZipFile(io.BytesIO(bundle_bytes(text, View(Scoring(c=1.0)))))
+    table = pd.read_csv(io.BytesIO(archive.read("nodes.csv")))
+    assert not table["path"].isna().any()
+    assert [tuple(json.loads(path)) for path in table["path"]] == [read.tree.path_moves(node) for node in range(len(read.tree))]
+    assert table["path"][0] == "[]" and table["depth"][0] == 0
 
 
 @pytest.mark.parametrize(

@@ -119,12 +119,30 @@ def test_a_proven_outcome_is_the_childs_value_and_terminal_nodes_are_marked():
     assert select_path(tree, Scoring(c=0.0)) == "a"  # worth its outcome 1, not its mean 0.1
 
 
-def test_who_moves_can_be_declared_and_default_alternates():
+def test_turns_alternate_from_the_roots_declared_player():
     text = log({"node": [], "player": 1}, {"path": ["a"], "score": 1}, {"path": ["a", "b"], "score": 1})
     tree = read_input(text).tree
     # Player 1 moves at the root, so the root and its children take player 1's view: -1 each time.
     assert tree.player[ROOT] == 1 and tree.total[ROOT] == -2.0
-    assert tree.total[tree.find(["a"])] == -2.0 and tree.player[tree.find(["a"])] == 1
+    a, b = tree.find(["a"]), tree.find(["a", "b"])
+    assert tree.total[a] == -2.0
+    # Nobody declared who moves at "a": the player after the root's, player 0, whose view "a b" takes.
+    assert tree.player[a] == 0 and tree.total[b] == 1.0 and tree.player[b] == 1
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_undeclared_node_moves_after_its_parent_in_logs_and_dumps(players):
+    returns = list(range(1, players + 1))
+    text = log({"node": ["x"], "player": 1}, *({"path": list(path), "returns": returns} for path in ["x", "xy", "xyz"]),
+               header=json.dumps({"mcts_log": 1, "players": players}))
+    tree = read_input(text).tree
+    x, y, z = (tree.find(list(path)) for path in ["x", "xy", "xyz"])
+    assert [tree.player[node] for node in (ROOT, x, y, z)] == [0, 1, 2 % players, 3 % players]
+    assert tree.total[z] == returns[tree.player[y]]  # "z" holds the view of whoever moves at "y"
+    dump = {"mcts_tree": 1, "players": players, "root": {"move": None, "visits": 3, "player": 1, "children": [
+        {"move": "x", "visits": 2, "children": [{"move": "y", "visits": 1}]}]}}
+    tree = read_input(json.dumps(dump)).tree
+    assert [tree.player[node] for node in (ROOT, tree.find(["x"]), tree.find(["x", "y"]))] == [1, 2 % players, 3 % players]
 
 
 def test_named_moves_make_a_spaced_path_and_find_accepts_it():
@@ -180,7 +198,6 @@ def test_tree_dump_with_means_priors_and_unvisited_children():
         (['{"path": ["a"], "score": 1e999}'], 2, 'key "score": must be a finite number'),
         ([{"path": ["a"], "score": "1"}], 2, 'key "score": expected a number'),
         ([{"path": ["a"], "score": True}], 2, 'key "score": expected a number'),
-        ([{"path": ["a"], "score": 1}, {"node": ["a", "b", "c"], "player": 0}], 3, "does not exist yet"),
         ([{"node": [], "priors": {"a": -0.5}}], 2, 'key "priors/a": a prior must be >= 0'),
         ([{"node": [], "priors": {"a": "high"}}], 2, 'key "priors/a": expected a number'),
         ([{"node": [], "children": ["a"], "priors": {"b": 0.5}}], 2, "not among the node's"),
@@ -188,7 +205,6 @@ def test_tree_dump_with_means_priors_and_unvisited_children():
         ([{"node": [], "player": 2}], 2, 'key "player": expected a player from 0 to 1'),
         ([{"node": [], "chance": "yes"}], 2, 'key "chance": expected true or false'),
         ([{"path": ["a"], "score": 1, "extra": 1}], 2, 'unknown key "extra"'),
-        ([{"path": ["a"], "score": 1}, {"node": [], "player": 1}], 3, "before simulations go through it"),
     ],
 )
 def test_bad_records_name_the_line_and_the_key(records, line, fragment):

@@ -216,3 +216,45 @@ def test_a_dump_cannot_replay_regret_matching_and_says_why():
     with pytest.raises(ValueError, match="tree dump"):
         score_own_moves(decoupled, ROOT, 0, JointScoring("regret_matching", 0.1))
     assert select_joint(decoupled, ROOT, JointScoring("ucb1", 1.0)) == ("R", "P")
+
+
+def test_the_replay_cache_stays_within_its_bounds_whatever_gammas_sessions_ask_for():
+    from mcts_core.simultaneous import replay_cache
+
+    decoupled = read_input(random_log(9, 300)).simultaneous.decoupled
+    gammas = [k / 1000 for k in range(1, replay_cache.MAX_ENTRIES + 101)]  # a γ slider dragged past 356 values
+    for gamma in gammas:
+        replay(decoupled, ROOT, JointScoring("regret_matching", gamma))
+    assert len(decoupled.cache) == replay_cache.MAX_ENTRIES
+    assert 0 < decoupled.cache_bytes() <= replay_cache.MAX_BYTES
+    # Each replay's states are counted: lists of floats per own move, for each player.
+    one = replay_cache.size_of(replay(decoupled, ROOT, JointScoring("regret_matching", gammas[-1])))
+    assert decoupled.cache_bytes() >= replay_cache.MAX_ENTRIES * one
+    # The least recently used go first: the last γ values are still kept, the first are not.
+    last, first = JointScoring("regret_matching", gammas[-1]), JointScoring("regret_matching", gammas[0])
+    assert decoupled.cache.get(("replay", ROOT, last)) is not None
+    assert decoupled.cache.get(("replay", ROOT, first)) is None
+
+
+def test_the_replay_cache_stays_within_its_bytes_too():
+    from mcts_core.simultaneous.replay_cache import ReplayCache, size_of
+
+    value = [[0.5] * 1000]
+    cache = ReplayCache(max_entries=100, max_bytes=3 * size_of(value) + 1000)
+    for key in range(10):
+        cache[key] = value
+    assert len(cache) == 3 and cache.nbytes <= cache.max_bytes and cache.get(9) is value and cache.get(0) is None
+
+
+def test_sessions_replaying_at_once_share_one_cache_and_get_the_same_states():
+    from concurrent.futures import ThreadPoolExecutor
+
+    decoupled = read_input(random_log(4, 400)).simultaneous.decoupled
+    scorings = [JointScoring(rule, gamma) for rule in SIMULTANEOUS_RULES for gamma in (0.05, 0.1, 0.2, 0.3)]
+    alone = {scoring: [(s.values, s.strategy_sum, s.updates) for s in
+                       replay(read_input(random_log(4, 400)).simultaneous.decoupled, ROOT, scoring)] for scoring in scorings}
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda scoring: (scoring, replay(decoupled, ROOT, scoring)), scorings * 25))
+    for scoring, states in results:
+        assert [(s.values, s.strategy_sum, s.updates) for s in states] == alone[scoring]
+    assert len(decoupled.cache) == len(scorings)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 C_RULE = "C must be a finite number >= 0"
 
@@ -21,9 +22,20 @@ def parse_number(text: str) -> float | None:
         return None
 
 
+def is_finite_number(value: Any) -> bool:
+    """Whether ``value`` is a number (not a bool) that a float holds finitely: an int beyond a
+    float's range is not (``math.isfinite`` raises OverflowError on it)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def is_valid_c(c: float) -> bool:
     """Whether ``c`` can be an exploration constant: a finite number >= 0."""
-    return isinstance(c, (int, float)) and not isinstance(c, bool) and math.isfinite(c) and c >= 0
+    return is_finite_number(c) and c >= 0
 
 
 def parse_c(text: str) -> float:

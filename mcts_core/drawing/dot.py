@@ -31,6 +31,11 @@ SECOND_PATH_FILL = "#d7f0ec"
 SHARED_COLOR = "#7b3294"
 SHARED_FILL = "#ead9f0"
 
+# dot refuses a quoted string over 16,384 bytes: longer move names and paths are cut (each character
+# escapes to at most 5 bytes, "&" as "&amp;", or 4 bytes of UTF-8).
+LABEL_MOVE_CHARACTERS = 1_000
+TOOLTIP_PATH_CHARACTERS = 2_000
+
 # Node styles of the selected path(s), shared by the drawn nodes and the legend's key.
 PATH_STYLE = {"color": PATH_COLOR, "fillcolor": PATH_FILL, "penwidth": "2.5", "fontcolor": "#000000"}
 SECOND_PATH_STYLE = {
@@ -289,9 +294,14 @@ def _hidden_children_line(tree: Tree, node: int, drawn: set[int]) -> str:
     return ", ".join(parts)
 
 
+def _shortened(text: str, limit: int) -> str:
+    """``text``, or its first ``limit`` characters and how many more there are."""
+    return text if len(text) <= limit else f"{text[:limit]}… (+{len(text) - limit:,} characters)"
+
+
 def _label(tree: Tree, node: int, decimals: int, hidden_line: str = "") -> str:
     # graphviz passes entities through to SVG: "&" must be "&amp;" or "&lt;" would show as "<".
-    name = "root" if node == ROOT else graphviz.escape(tree.move[node]).replace("&", "&amp;")
+    name = "root" if node == ROOT else graphviz.escape(_shortened(tree.move[node], LABEL_MOVE_CHARACTERS)).replace("&", "&amp;")
     visits = tree.visits[node]
     mean = f"{tree.mean(node):.{decimals}f}" if visits else "–"
     marks = "  ■ end" if tree.is_terminal(node) else ""
@@ -302,7 +312,8 @@ def _label(tree: Tree, node: int, decimals: int, hidden_line: str = "") -> str:
 
 
 def _tooltip(tree: Tree, node: int) -> str:
-    return graphviz.nohtml(graphviz.escape(f"path {tree.path(node) or '(root)'}, total {tree.total[node]!r}"))
+    path = _shortened(tree.path(node), TOOLTIP_PATH_CHARACTERS) or "(root)"
+    return graphviz.nohtml(graphviz.escape(f"path {path}, total {tree.total[node]!r}"))
 
 
 def _shape(tree: Tree, node: int) -> dict[str, str]:

@@ -1,7 +1,7 @@
 """A view as one zip file: the input as given, the tree, every node's statistics, the picture, the settings.
 
 A bundle holds ``input.<txt|jsonl|json>`` (the bytes as given), ``tree.json`` (the tree dump with
-each node's selected child), ``nodes.csv`` (one row per node: path, depth, visits, total, mean,
+each node's selected child), ``nodes.csv`` (one row per node: path as a JSON array of moves, depth, visits, total, mean,
 the rule's value as its parent's child, whether its parent selects it, whether it is on the
 selected path), ``picture.dot`` and ``picture.svg`` (the drawn tree; the SVG needs graphviz's
 ``dot``), ``settings.json`` (page, C, rule and settings, inspected node, drawing limits) and a
@@ -14,13 +14,17 @@ import csv
 import io
 import json
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..common.input_rules import ParseError
+from ..common.json_input import key_text, load_json, shown
+from ..common.numbers import C_RULE, is_valid_c
 from .formats.tree_json_writer import write_tree_json
 from .loading import LOG, TREE, Input
 from ..selection import Scoring, score_children, select_child, selected_nodes
+from ..selection.registry import RULES, settings_problem
 from ..model.tree import ROOT
 
 BUNDLE_VERSION = 1
@@ -78,7 +82,11 @@ class Bundle:
 
 
 def node_rows(read: Input, scoring: Scoring) -> list[dict[str, Any]]:
-    """One row per node (the root first, then in creation order) for ``nodes.csv``."""
+    """One row per node (the root first, then in creation order) for ``nodes.csv``.
+
+    A node's path is its moves as a JSON array (the root's ``[]``): a CSV reader sees the root as a
+    path, not as a missing value, and a move holding a space or a comma stays one move.
+    """
     tree = read.tree
     on_path = set(selected_nodes(tree, scoring))
     value_of: dict[int, float] = {}
@@ -90,7 +98,7 @@ def node_rows(read: Input, scoring: Scoring) -> list[dict[str, Any]]:
             picked.add(select_child(tree, node, scoring))
     return [
         {
-            "path": tree.path(node),
+            "path": json.dumps(list(tree.path_moves(node)), ensure_ascii=False),
             "depth": tree.depth[node],
             "visits": tree.visits[node],
             "total": tree.total[node],
@@ -175,21 +183,39 @@ def read_bundle(data: bytes) -> Bundle:
         for name in ("settings.json", inputs[0]):
             if archive.getinfo(name).file_size > MAX_MEMBER_BYTES:
                 raise ParseError(1, f"{name} in the bundle is larger than {MAX_MEMBER_BYTES // 2**20} MB")
-        settings = json.loads(archive.read("settings.json"))
+        settings_bytes = archive.read("settings.json")
         input_bytes = archive.read(inputs[0])
-    except (zipfile.BadZipFile, KeyError, OSError) as error:
+    # zipfile raises these for a damaged archive, an unknown compression method (NotImplementedError),
+    # an encrypted member (RuntimeError) or a corrupt compressed stream (zlib.error, EOFError).
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, KeyError, OSError, NotImplementedError, RuntimeError,
+            EOFError, ValueError, zlib.error) as error:
         raise ParseError(1, f"the bundle cannot be read as a zip file: {error}") from None
-    except json.JSONDecodeError as error:
-        raise ParseError(1, f"settings.json in the bundle is not valid JSON: {error.msg}") from None
+    try:
+        settings = load_json(settings_bytes, too_deep="nested too deeply")
+    except ParseError as error:
+        raise ParseError(1, f"settings.json in the bundle, its line {error.line}: {error.message}") from None
     return Bundle(input_bytes, inputs[0], _view(settings))
+
+
+LIMIT_HIGHEST = 10**6  # drawing limits are whole numbers up to this (the app narrows them further)
 
 
 def _view(settings: Any) -> View:
     """The view a bundle's settings.json describes, checked."""
     if not isinstance(settings, dict) or settings.get("mcts_bundle") != BUNDLE_VERSION:
         raise ParseError(1, 'settings.json: expected {"mcts_bundle": 1, ...}')
+    rule, c, rule_settings = settings.get("rule", "ucb1"), settings.get("c", 1.0), settings.get("settings") or {}
+    if not isinstance(rule, str) or rule not in RULES:
+        raise ParseError(1, f'settings.json: key "rule": expected one of {", ".join(RULES)}, got {shown(rule)}')
+    if not is_valid_c(c):
+        raise ParseError(1, f'settings.json: key "c": {C_RULE}, got {shown(c)}')
+    if not isinstance(rule_settings, dict):
+        raise ParseError(1, f'settings.json: key "settings": expected an object, got {shown(rule_settings)}')
+    problem = settings_problem(rule, rule_settings)
+    if problem is not None:
+        raise ParseError(1, f'settings.json: key "settings": {problem}')
     try:
-        scoring = Scoring(settings.get("rule", "ucb1"), settings.get("c", 1.0), settings.get("settings") or {})
+        scoring = Scoring(rule, c, rule_settings)
     except (ValueError, TypeError) as error:
         raise ParseError(1, f"settings.json: {error}") from None
     inspected = settings.get("inspected", [])
@@ -199,7 +225,29 @@ def _view(settings: Any) -> View:
     page = settings.get("page", "")
     if not isinstance(limits, dict) or not isinstance(page, str):
         raise ParseError(1, 'settings.json: keys "limits" (an object) and "page" (a page name) are bad')
+    for name, value in limits.items():
+        problem = _limit_problem(name, value)
+        if problem is not None:
+            raise ParseError(1, f'settings.json: key "limits/{key_text(name)}": {problem}')
     return View(scoring, page, tuple(inspected), limits)
+
+
+def _limit_problem(name: str, value: Any) -> str | None:
+    """Why ``value`` cannot be the drawing limit ``name`` (a sentence), None when it can."""
+    from ..drawing import COLOURINGS
+
+    if name in ("budget", "depth", "topk"):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= LIMIT_HIGHEST:
+            return f"expected a whole number from 0 to {LIMIT_HIGHEST:,}, got {shown(value)}"
+    elif name == "unvisited":
+        if not isinstance(value, bool):
+            return f"expected true or false, got {shown(value)}"
+    elif name == "colour":
+        if value not in COLOURINGS:
+            return f"expected one of {', '.join(COLOURINGS)}, got {shown(value)}"
+    else:
+        return "unknown drawing limit; known: budget, depth, topk, unvisited, colour"
+    return None
 
 
 def picture_dot(read: Input, view: View, *, budget: int = 300) -> str:

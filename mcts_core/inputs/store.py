@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..common.sqlite_files import StoreError, failure_words, use_wal
 from .data_folder import data_folder
 
 MAX_INPUT_BYTES = 200 * 2**20  # the uploader's limit
@@ -33,10 +34,6 @@ CREATE TABLE IF NOT EXISTS inputs (
     data BLOB NOT NULL
 )
 """
-
-
-class StoreError(Exception):
-    """The store could not save or read an input; the message says why in words."""
 
 
 @dataclass(frozen=True)
@@ -58,22 +55,6 @@ def is_input_id(text: str) -> bool:
     return len(text) == 64 and all(ch in "0123456789abcdef" for ch in text)
 
 
-def _use_wal(connection: sqlite3.Connection, wait: float = 30.0) -> None:
-    """Put the database in WAL mode (it stays so in the file), waiting while another process does.
-
-    Switching the mode needs an exclusive lock and SQLite answers "database is locked" at once,
-    without the connection's busy timeout, when several processes open a new store together.
-    """
-    deadline = time.monotonic() + wait
-    while connection.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-        try:
-            connection.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.OperationalError as error:
-            if "locked" not in str(error).lower() or time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
-
-
 class InputStore:
     """The saved inputs (see the module docstring)."""
 
@@ -89,12 +70,11 @@ class InputStore:
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"the input store at the data folder cannot be opened: {error}") from None
         try:
-            _use_wal(connection)
+            use_wal(connection)
             connection.execute(_SCHEMA)
             yield connection
         except sqlite3.Error as error:
-            full = "full" in str(error).lower()
-            raise StoreError("the disk is full: inputs cannot be saved" if full else f"the input store failed: {error}") from None
+            raise StoreError(failure_words(error, "the input store", "inputs")) from None
         finally:
             connection.close()
 

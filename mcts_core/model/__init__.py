@@ -6,7 +6,7 @@ first missing node, stop), :class:`Tree` (flat arrays with CSR children) and :cl
 never selection, analysis, drawing or the readers (which import it).
 """
 
-from .build import build_tree, default_player
+from .build import build_tree, next_player
 from .playback import Playback, race
 from .playouts import Fact, Playouts, join_path, split_path
 from .tree import CHANCE, DECLARED, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, NodeKinds, Tree
@@ -14,5 +14,5 @@ from .tree import CHANCE, DECLARED, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, NodeK
 __all__ = [
     "CHANCE", "DECLARED", "NO_PARENT", "NO_PLAYOUT", "ROOT", "TERMINAL",
     "Fact", "NodeKinds", "Playback", "Playouts", "Tree",
-    "build_tree", "default_player", "join_path", "race", "split_path",
+    "build_tree", "next_player", "join_path", "race", "split_path",
 ]

@@ -6,9 +6,13 @@ visit and return, then stops. A playout whose whole path exists creates nothing.
 in playout order, node by node, so every total is the same float a straightforward implementation
 of the rule gets. Each node adds the return of the player who moved into it.
 
-Facts (from a JSON log) apply in input order between playouts: they create declared nodes with 0
-visits, set who moves, order a node's children, give priors, mark chance and terminal nodes and
-proven outcomes. The tree after k playouts holds every record before playout k + 1.
+Facts (from a JSON log) apply before every playout, in input order among themselves, wherever they
+stand in the log: so a log whose bot dumps its node facts at the end builds the same tree as one
+that declares them first. They create declared nodes with 0 visits (a node named by a fact exists,
+and so do its ancestors), set who moves, order a node's children, give priors, mark chance and
+terminal nodes and proven outcomes. The tree after k playouts holds every fact and the first k
+playouts. Who moves at a node nobody declared: the player after its parent's (mod the number of
+players), starting from the root's declared player (player 0 when undeclared).
 """
 
 from __future__ import annotations
@@ -16,7 +20,6 @@ from __future__ import annotations
 import math
 from array import array
 
-from ..common.input_rules import ParseError
 from .playouts import Fact, Playouts
 from .tree import CHANCE, DECLARED, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, Tree
 
@@ -33,13 +36,10 @@ def build_tree(playouts: Playouts, upto: int | None = None) -> Tree:
 
     Args:
         playouts: parsed input.
-        upto: number of playouts to use, 0 <= upto <= len(playouts); the facts before playout
-            ``upto + 1`` apply.
+        upto: number of playouts to use, 0 <= upto <= len(playouts); every fact applies.
 
     Raises:
         ValueError: a bad ``upto``.
-        ParseError: a fact about a node whose parent does not exist, or a player declared after
-            playouts went through the node.
     """
     count = len(playouts) if upto is None else upto
     if not 0 <= count <= len(playouts):
@@ -56,9 +56,9 @@ def _build_sequential(playouts: Playouts, count: int) -> Tree:
     return _Builder(playouts).build(count)
 
 
-def default_player(depth: int, players: int) -> int:
-    """Who moves at a node nobody declared: the players take turns, player 0 at the root."""
-    return depth % players
+def next_player(parent_player: int, players: int) -> int:
+    """Who moves at a node nobody declared: the player after its parent's, mod ``players``."""
+    return (parent_player + 1) % players
 
 
 class _Builder:
@@ -85,13 +85,10 @@ class _Builder:
         playouts, facts = self.playouts, self.playouts.facts
         starts, ids, returns, players = playouts.starts, playouts.move_ids, playouts.returns, playouts.players
         player, visits, total, total_sq = self.player, self.visits, self.total, self.total_sq
-        index, next_fact = self.index, 0
-        for p in range(count + 1):
-            while next_fact < len(facts) and facts[next_fact].after <= p:
-                self._apply(facts[next_fact])
-                next_fact += 1
-            if p == count:
-                break
+        index = self.index
+        if facts:
+            self._apply_facts(facts)
+        for p in range(count):
             r = returns[p * players : (p + 1) * players]
             node = ROOT
             score = r[player[ROOT]]
@@ -123,7 +120,7 @@ class _Builder:
         self.total.append(total)
         self.total_sq.append(square)
         self.created_by.append(created_by)
-        self.player.append(default_player(depth, self.playouts.players))
+        self.player.append(next_player(self.player[parent], self.playouts.players))
         self.flags.append(flags)
         if self.prior is not None:
             self.prior.append(math.nan)
@@ -133,38 +130,35 @@ class _Builder:
         self.kids[parent].append(kid)
         return kid
 
-    def _declared(self, parent: int, move: int, fact: Fact) -> int:
+    def _declared(self, parent: int, move: int) -> int:
         """The child of ``parent`` by ``move``, created with 0 visits if it does not exist."""
         kid = self.index.get((parent, move))
         if kid is None:
-            kid = self._create(parent, move, fact.after - 1, 0, 0.0, 0.0, DECLARED)
+            kid = self._create(parent, move, NO_PLAYOUT, 0, 0.0, 0.0, DECLARED)
         return kid
 
-    def _apply(self, fact: Fact) -> None:
-        node = ROOT
-        for depth, move in enumerate(fact.path):
-            kid = self.index.get((node, move))
-            if kid is None:
-                if depth + 1 < len(fact.path):
-                    moves = self.playouts.moves
-                    missing = [moves[m] for m in fact.path[: depth + 1]]
-                    raise ParseError(
-                        fact.line,
-                        f'key "node": node {missing} does not exist yet; a simulation or a '
-                        "fact must create a node's parent before a fact names the node",
-                    )
-                kid = self._declared(node, move, fact)
-            node = kid
-        if fact.player is not None and fact.player != self.player[node]:
-            # The children's totals (and the root's own) were summed from this player's view.
-            if any(self.visits[kid] for kid in self.kids[node]) or (node == ROOT and self.visits[ROOT]):
-                moves = [self.playouts.moves[m] for m in fact.path]
-                raise ParseError(
-                    fact.line,
-                    f'key "player": node {moves} already has visits counted for player '
-                    f"{self.player[node]}; declare who moves at a node before simulations go through it",
-                )
-            self.player[node] = fact.player
+    def _apply_facts(self, facts: tuple[Fact, ...]) -> None:
+        """Every fact, before any playout: first the nodes they name (so each node's player is
+        known before a playout adds a return from its view), then what they say of them."""
+        nodes = []
+        for fact in facts:
+            node = ROOT
+            for move in fact.path:
+                node = self._declared(node, move)
+            for move in fact.children or ():
+                self._declared(node, move)
+            for move in fact.priors:
+                self._declared(node, move)
+            nodes.append(node)
+        declared = {node: fact.player for node, fact in zip(nodes, facts) if fact.player is not None}
+        player, parent, players = self.player, self.parent, self.playouts.players
+        player[ROOT] = declared.get(ROOT, 0)
+        for node in range(1, len(player)):  # parents come first: each one's player is settled before its children's
+            player[node] = declared.get(node, next_player(player[parent[node]], players))
+        for node, fact in zip(nodes, facts):
+            self._apply(node, fact)
+
+    def _apply(self, node: int, fact: Fact) -> None:
         if fact.chance is not None:
             self._flag(node, CHANCE, fact.chance)
         if fact.terminal is not None:
@@ -172,17 +166,15 @@ class _Builder:
         if fact.outcome is not None:
             if self.outcome is None:
                 self.outcome = array("d", [math.nan]) * len(self.parent)
-            mover = self.player[self.parent[node]] if node else self.player[ROOT]
-            self.outcome[node] = fact.outcome[mover]
+            self.outcome[node] = fact.outcome[self.player[self.parent[node]] if node else self.player[ROOT]]
         if fact.children is not None:
-            declared = [self._declared(node, move, fact) for move in fact.children]
+            declared = [self.index[(node, move)] for move in fact.children]
             chosen = set(declared)
             self.kids[node] = declared + [kid for kid in self.kids[node] if kid not in chosen]
         for move, prior in fact.priors.items():
-            kid = self._declared(node, move, fact)
             if self.prior is None:
                 self.prior = array("d", [math.nan]) * len(self.parent)
-            self.prior[kid] = prior
+            self.prior[self.index[(node, move)]] = prior
 
     def _flag(self, node: int, bit: int, on: bool) -> None:
         self.flags[node] = self.flags[node] | bit if on else self.flags[node] & ~bit

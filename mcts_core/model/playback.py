@@ -90,7 +90,7 @@ class Playback:
     """Snapshots of a log's tree after any number of playouts (see the module docstring).
 
     A log with node facts (a JSON log) is rebuilt with :func:`~mcts_core.model.build.build_tree` for each
-    frame instead: its facts can change a node between playouts.
+    frame instead: its facts reorder children and set players, which the stepped state does not track.
 
     Args:
         playouts: the parsed log.

@@ -5,7 +5,7 @@ numbered: ``moves[id]`` is the name of move ``id``. Playout ``i``'s moves are
 ``move_ids[starts[i]:starts[i + 1]]`` and its returns ``returns[i * players:(i + 1) * players]``.
 Columns are ``array.array`` (or ``range``) so that a large input costs a few bytes per move and
 numpy can view them without a copy. Node facts (who moves, declared children, priors, chance,
-terminal, proven outcomes) ride along in input order, each placed between two playouts.
+terminal, proven outcomes) ride along in input order; they hold from the first playout on.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ class Fact:
     """What a log says about one node.
 
     Attributes:
-        after: how many playouts come before it in the input (it applies from then on).
+        after: how many playouts come before it in the input (where it stood, for messages that
+            follow input order; the tree applies every fact before the first playout).
         path: the node, as move ids from the root.
         line: its 1-based input line.
         player: who moves at the node (None: not said).

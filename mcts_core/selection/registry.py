@@ -199,7 +199,8 @@ def settings_problem(rule: str, settings: dict[str, Any]) -> str | None:
     Numbers for number settings (whole numbers for ``int``), one of the choices for a choice, and
     an object ``{move: number}`` for per-move values.
     """
-    import math
+    from ..common.json_input import shown
+    from ..common.numbers import is_finite_number
 
     spec = RULES[rule]
     known = {setting.name: setting for setting in spec.settings[1:]}
@@ -208,8 +209,8 @@ def settings_problem(rule: str, settings: dict[str, Any]) -> str | None:
         if setting is None:
             return f"{spec.name} has no setting {name!r}; it has {', '.join(known) or 'only C'}"
         if setting.kind in ("float", "int"):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                return f"{name} must be a finite number, got {value!r}"
+            if not is_finite_number(value):
+                return f"{name} must be a finite number, got {shown(value)}"
             if setting.kind == "int" and value != int(value):
                 return f"{name} must be a whole number, got {value!r}"
             if setting.low is not None and value < setting.low:
@@ -218,8 +219,7 @@ def settings_problem(rule: str, settings: dict[str, Any]) -> str | None:
             return f"{name} must be one of {', '.join(setting.choices)}, got {value!r}"
         elif setting.kind == "move_values":
             if not isinstance(value, dict) or not all(
-                isinstance(move, str) and move and not isinstance(x, bool) and isinstance(x, (int, float))
-                and math.isfinite(x) for move, x in value.items()
+                isinstance(move, str) and move and is_finite_number(x) for move, x in value.items()
             ):
                 return f"{name} must be an object {{move: number}}, got {value!r}"
     return None

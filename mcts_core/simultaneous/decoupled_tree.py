@@ -30,6 +30,7 @@ from ..model.build import build_tree
 from ..model.playouts import Fact, Playouts
 from ..model.tree import ROOT, Tree
 from .joint import JointMoves, SimultaneousFact, SimultaneousLog
+from .replay_cache import ReplayCache
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,8 @@ class DecoupledTree:
         playouts: the joint log the tree was built from (None for a tree dump); regret matching
             and EXP3 replay it.
         count: how many of its playouts were used.
+        cache: replays of regret matching and EXP3 (:class:`~mcts_core.simultaneous.replay_cache.ReplayCache`:
+            locked, bounded), shared by every session reading the input.
     """
 
     tree: Tree
@@ -78,11 +81,16 @@ class DecoupledTree:
     slot_total_sq: Sequence[float]
     playouts: Playouts | None = None
     count: int = 0
-    cache: dict = field(default_factory=dict, repr=False, compare=False)  # replays, keyed by (node, scoring)
+    cache: ReplayCache = field(default_factory=ReplayCache, repr=False, compare=False)  # keyed by (tag, node, scoring)
 
     @property
     def players(self) -> int:
         return self.tree.players
+
+    def cache_bytes(self) -> int:
+        """Bytes its replay cache holds now (at most :data:`~mcts_core.simultaneous.replay_cache.MAX_BYTES`):
+        a memory count of the input should add them to its columns'."""
+        return self.cache.nbytes
 
     def is_simultaneous(self, node: int) -> bool:
         return bool(self.simultaneous[node])
@@ -165,11 +173,8 @@ def build_decoupled(playouts: Playouts, log: SimultaneousLog, upto: int | None =
     Args:
         playouts: the log's joint playouts (:func:`mcts_core.inputs.formats.log.read_log`).
         log: what its simultaneous moves add.
-        upto: how many simulations; the facts before simulation ``upto + 1`` apply.
+        upto: how many simulations (every fact applies, wherever it stands in the log).
         tree: ``build_tree(playouts, upto)`` when the caller has it already.
-
-    Raises:
-        ParseError: a fact about a node whose parent does not exist (from ``build_tree``).
     """
     import numpy as np
 
@@ -191,13 +196,10 @@ def build_decoupled(playouts: Playouts, log: SimultaneousLog, upto: int | None =
 
     # Own moves a fact declared, per (node, player), in the engine's order (the last fact wins).
     declared: dict[tuple[int, int], tuple[int, ...]] = {}
-    facts = [fact for fact in log.facts if fact.after <= count]
-    if facts:
+    if log.facts:  # every fact holds from the first simulation on, as in build_tree
         index = _child_index(tree)
-        for fact in facts:
+        for fact in log.facts:
             node = _node_of(index, fact)
-            if node is None:
-                continue  # not created yet: build_tree would have refused a fact whose parent is missing
             simultaneous[node] = 1 if fact.simultaneous else simultaneous[node]
             if fact.moves is not None:
                 for player, moves in enumerate(fact.moves):
@@ -304,10 +306,9 @@ def _child_index(tree: Tree) -> dict[tuple[int, int], int]:
     return {(parent[kid], move_id[kid]): kid for kid in range(1, len(tree))}
 
 
-def _node_of(index: dict[tuple[int, int], int], fact: SimultaneousFact | Fact) -> int | None:
+def _node_of(index: dict[tuple[int, int], int], fact: SimultaneousFact | Fact) -> int:
+    """The node a fact names (build_tree creates every such node)."""
     node = ROOT
     for move in fact.path:
-        node = index.get((node, move))
-        if node is None:
-            return None
+        node = index[(node, move)]
     return node

@@ -33,7 +33,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from ..common.numbers import is_valid_c
+from ..common.json_input import shown
+from ..common.numbers import is_finite_number, is_valid_c
 from ..selection.formulas import PROBABILITY
 from ..selection.registry import RULES, RuleLabels, Setting
 from ..selection.registry import settings_problem as sequential_settings_problem
@@ -138,8 +139,8 @@ def settings_problem(rule: str, settings: Mapping[str, Any]) -> str | None:
         setting = known.get(name)
         if setting is None:
             return f"{spec.name} has no setting {name!r}; it has {', '.join(known) or 'only C (γ)'}"
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            return f"{name} must be a finite number, got {value!r}"
+        if not is_finite_number(value):
+            return f"{name} must be a finite number, got {shown(value)}"
         if setting.low is not None and value < setting.low:
             return f"{name} must be >= {setting.low:g}, got {value!r}"
     if rule == EXP3:

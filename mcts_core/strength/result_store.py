@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..common.sqlite_files import StoreError, failure_words, use_wal
 from ..inputs.data_folder import data_folder
 from .arena_games import GameResult
 
@@ -65,12 +66,21 @@ class ResultStore:
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
-        """A fresh connection whose work is one transaction (committed unless it raised), then closed."""
-        connection = sqlite3.connect(self.path, timeout=30)
+        """A fresh connection whose work is one transaction (committed unless it raised), then closed.
+
+        Raises:
+            StoreError: the file cannot be opened or the work failed (in words).
+        """
         try:
-            connection.execute("PRAGMA journal_mode=WAL")
+            connection = sqlite3.connect(self.path, timeout=30)
+        except sqlite3.Error as error:
+            raise StoreError(f"the arena's result store at {self.path} cannot be opened: {error}") from None
+        try:
+            use_wal(connection)
             with connection:
                 yield connection
+        except sqlite3.Error as error:
+            raise StoreError(failure_words(error, "the arena's result store", "results")) from None
         finally:
             connection.close()
 

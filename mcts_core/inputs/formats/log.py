@@ -9,7 +9,9 @@ beyond the shared format: they say how the search selected). Records:
   at the root;
 * a node's facts, ``{"node": [moves], "player": p, "children": [moves], "priors": {move: p},
   "chance": bool, "terminal": bool, "outcome": x or [x, y]}``, every key but ``node`` optional;
-  ``outcome`` is a proven value (like ``score``/``returns``).
+  ``outcome`` is a proven value (like ``score``/``returns``). Facts may stand anywhere in the log,
+  before, among or after the simulations: the tree applies them all first
+  (:mod:`mcts_core.model.build`).
 
 Simultaneous moves (decoupled UCT, Smitsimax): a path element may be a **joint move**, an array
 with one move per player, ``["R", "P"]``; a node's facts may say ``"simultaneous": true`` and list
@@ -22,7 +24,7 @@ sequential reader, builder and page takes it unchanged) plus a
 :class:`~mcts_core.simultaneous.joint.SimultaneousLog` (:func:`read_log`). The header's rule may
 then also be ``regret_matching`` or ``exp3``.
 
-Moves are non-empty strings. Blank lines are ignored. Anything else raises
+Moves are non-empty strings. Blank lines are ignored. An object may not repeat a key. Anything else raises
 :class:`~mcts_core.common.input_rules.ParseError` naming the line and the key. Large logs of plain
 simulations are read by pyarrow's JSON reader; anything it cannot vouch for is read line by line,
 which also words every error.
@@ -31,7 +33,6 @@ which also words every error.
 from __future__ import annotations
 
 import json
-import math
 import re
 from array import array
 from collections.abc import Sequence
@@ -43,6 +44,8 @@ from ...simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousFact, Simu
 from ...simultaneous.rules import ALL_RULES, SIMULTANEOUS_RULES
 from ...simultaneous.rules import settings_problem as simultaneous_settings_problem
 from ...common.input_rules import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
+from ...common.json_input import key_text, load_json, shown
+from ...common.numbers import is_finite_number
 
 HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings", "algorithm", "game")
 SIMULATION_KEYS = ("path", "score", "returns")
@@ -122,34 +125,34 @@ def parse_header(line: str, number: int) -> _Header:
     _check_keys(record, HEADER_KEYS, number, "the header")
     players = record.get("players", 1)
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
-        raise ParseError(number, f'key "players": expected a whole number from 1 to {MAX_PLAYERS}, got {players!r}')
+        raise ParseError(number, f'key "players": expected a whole number from 1 to {MAX_PLAYERS}, got {shown(players)}')
     ties = record.get("ties", "smaller")
     if ties not in TIES:
-        raise ParseError(number, f'key "ties": expected "smaller" or "first", got {_shown(ties)}')
+        raise ParseError(number, f'key "ties": expected "smaller" or "first", got {shown(ties)}')
     c = record.get("c")
     if c is not None:
         c = _number(c, number, "c")
         if c < 0:
-            raise ParseError(number, f'key "c": C must be a finite number >= 0, got {c!r}')
+            raise ParseError(number, f'key "c": C must be a finite number >= 0, got {shown(c)}')
     rule = record.get("rule")
     if rule is not None and rule not in RULES and rule not in SIMULTANEOUS_RULES:
-        raise ParseError(number, f'key "rule": expected one of {", ".join(ALL_RULES)}, got {_shown(rule)}')
+        raise ParseError(number, f'key "rule": expected one of {", ".join(ALL_RULES)}, got {shown(rule)}')
     settings = record.get("settings", {})
     if not isinstance(settings, dict):
-        raise ParseError(number, f'key "settings": expected an object like {{"normalise": "minmax"}}, got {_shown(settings)}')
+        raise ParseError(number, f'key "settings": expected an object like {{"normalise": "minmax"}}, got {shown(settings)}')
     if settings and rule is None:
         raise ParseError(number, 'key "settings": give the "rule" they belong to')
     problem = simultaneous_settings_problem(rule, settings) if settings else None
     if problem is not None:
         raise ParseError(number, f'key "settings": {problem}')
     if rule in SIMULTANEOUS_RULES and c is not None and c > 1:
-        raise ParseError(number, f'key "c": for {rule} C is the exploration γ, from 0 to 1; got {c!r}')
+        raise ParseError(number, f'key "c": for {rule} C is the exploration γ, from 0 to 1; got {shown(c)}')
     algorithm = record.get("algorithm")
     if algorithm is not None and algorithm not in ALGORITHMS:
-        raise ParseError(number, f'key "algorithm": expected one of {", ".join(ALGORITHMS)}, got {_shown(algorithm)}')
+        raise ParseError(number, f'key "algorithm": expected one of {", ".join(ALGORITHMS)}, got {shown(algorithm)}')
     game = record.get("game")
     if game is not None and (not isinstance(game, str) or not game):
-        raise ParseError(number, f'key "game": expected an OpenSpiel game string like "oshi_zumo", got {_shown(game)}')
+        raise ParseError(number, f'key "game": expected an OpenSpiel game string like "oshi_zumo", got {shown(game)}')
     return _Header(players, ties, c, rule, settings, algorithm, game, number)
 
 
@@ -192,7 +195,7 @@ class _Reader:
             else:
                 raise ParseError(
                     number, 'a record needs "path" (a simulation) or "node" (facts about a node); '
-                    f"got keys {', '.join(sorted(record)) or 'none'}",
+                    f"got keys {', '.join(key_text(key) for key in sorted(record)) or 'none'}",
                 )
         simultaneous = self.joint_seen or bool(self.simultaneous_facts)
         if not simultaneous and self.header.simultaneous_rule:
@@ -247,7 +250,7 @@ class _Reader:
 
     def _moves(self, value: Any, number: int, key: str) -> list[int]:
         if not isinstance(value, list):
-            raise ParseError(number, f'key "{key}": expected a list of moves like ["e2e4", "e7e5"], got {_shown(value)}')
+            raise ParseError(number, f'key "{key}": expected a list of moves like ["e2e4", "e7e5"], got {shown(value)}')
         if len(value) > MAX_MOVES:
             raise ParseError(number, f'key "{key}": {len(value):,} moves; at most {MAX_MOVES:,} are supported')
         ids = []
@@ -256,7 +259,7 @@ class _Reader:
                 ids.append(self._intern(self._joint(move, number, key, position)))
                 continue
             if not isinstance(move, str) or not move:
-                what = "an empty string" if move == "" else _shown(move)
+                what = "an empty string" if move == "" else shown(move)
                 raise ParseError(number, f'key "{key}": move {position + 1} must be a non-empty string, got {what}')
             ids.append(self._intern(move))
         return ids
@@ -272,7 +275,7 @@ class _Reader:
             )
         for player, own in enumerate(move):
             if not isinstance(own, str) or not own:
-                what = "an empty string" if own == "" else _shown(own)
+                what = "an empty string" if own == "" else shown(own)
                 raise ParseError(
                     number, f'key "{key}": move {position + 1}, player {player}\'s move must be a non-empty string, got {what}'
                 )
@@ -287,7 +290,7 @@ class _Reader:
                 raise ParseError(
                     number,
                     f'key "{key}": expected {players} number{"s" if players > 1 else ""} '
-                    f"(one per player), got {_shown(value)}",
+                    f"(one per player), got {shown(value)}",
                 )
             return tuple(_number(item, number, key) for item in value)
         x = _number(value, number, key)
@@ -307,11 +310,11 @@ class _Reader:
             )
         if "score" in record:
             if isinstance(record["score"], list):
-                raise ParseError(number, f'key "score": expected a number (use "returns" for a list), got {_shown(record["score"])}')
+                raise ParseError(number, f'key "score": expected a number (use "returns" for a list), got {shown(record["score"])}')
             returns = self._per_player(record["score"], number, "score")
         else:
             if not isinstance(record["returns"], list):
-                raise ParseError(number, f'key "returns": expected a list, one number per player, got {_shown(record["returns"])}')
+                raise ParseError(number, f'key "returns": expected a list, one number per player, got {shown(record["returns"])}')
             returns = self._per_player(record["returns"], number, "returns")
         self.move_ids.extend(moves)
         self.starts.append(len(self.move_ids))
@@ -326,7 +329,7 @@ class _Reader:
             isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.header.players
         ):
             raise ParseError(
-                number, f'key "player": expected a player from 0 to {self.header.players - 1}, got {_shown(player)}'
+                number, f'key "player": expected a player from 0 to {self.header.players - 1}, got {shown(player)}'
             )
         children = None
         if "children" in record:
@@ -383,7 +386,7 @@ class _Reader:
         players = self.header.players
         if not isinstance(value, list) or not all(isinstance(item, list) for item in value):
             raise ParseError(number, f'key "moves": expected one list of own moves per player, like [["R", "P"], '
-                             f'["R", "P"]], got {_shown(value)}')
+                             f'["R", "P"]], got {shown(value)}')
         if len(value) != players:
             extra = (f"; list {players + 1} would be player {players}'s, but the players are 0 to {players - 1}"
                      if len(value) > players else "")
@@ -392,7 +395,7 @@ class _Reader:
         for player, moves in enumerate(value):
             for move in moves:
                 if not isinstance(move, str) or not move:
-                    what = "an empty string" if move == "" else _shown(move)
+                    what = "an empty string" if move == "" else shown(move)
                     raise ParseError(number, f'key "moves": player {player}\'s moves must be non-empty strings, got {what}')
             if len(set(moves)) < len(moves):
                 raise ParseError(number, f'key "moves": player {player} has a move listed twice')
@@ -403,17 +406,17 @@ class _Reader:
         if value is None:
             return {}
         if not isinstance(value, dict):
-            raise ParseError(number, f'key "priors": expected an object like {{"a": 0.5}}, got {_shown(value)}')
+            raise ParseError(number, f'key "priors": expected an object like {{"a": 0.5}}, got {shown(value)}')
         priors = {}
         for move, prior in value.items():
             if not move:
                 raise ParseError(number, 'key "priors": a move must be a non-empty string')
-            p = _number(prior, number, f"priors/{move}")
+            p = _number(prior, number, f"priors/{key_text(move)}")
             if p < 0:
-                raise ParseError(number, f'key "priors/{move}": a prior must be >= 0, got {p!r}')
+                raise ParseError(number, f'key "priors/{key_text(move)}": a prior must be >= 0, got {shown(p)}')
             move_id = self._intern(move)
             if children is not None and move_id not in children:
-                raise ParseError(number, f'key "priors": move {move!r} is not among the node\'s "children"')
+                raise ParseError(number, f'key "priors": move {shown(move)} is not among the node\'s "children"')
             priors[move_id] = p
         return priors
 
@@ -487,19 +490,14 @@ def _mixed(reader: _Reader, keys: list, path: tuple[int, ...], had: int, since: 
 
 def _move_words(key) -> str:
     if isinstance(key, str):
-        return f"the sequential move {_shown(key)}"
-    return f"the joint move {_shown(list(key))}"
+        return f"the sequential move {shown(key)}"
+    return f"the joint move {shown(list(key))}"
 
 
 def _object(line: str, number: int) -> dict:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise ParseError(number, f"not valid JSON: {error.msg} (column {error.colno})") from None
-    except RecursionError:
-        raise ParseError(number, "not valid JSON: nested too deeply") from None
+    record = load_json(line, line=number, flat=True)
     if not isinstance(record, dict):
-        raise ParseError(number, f"expected a JSON object {{...}}, got {_shown(record)}")
+        raise ParseError(number, f"expected a JSON object {{...}}, got {shown(record)}")
     return record
 
 
@@ -507,37 +505,24 @@ def _check_keys(record: dict, allowed: Sequence[str], number: int, what: str) ->
     unknown = [key for key in record if key not in allowed]
     if unknown:
         raise ParseError(
-            number, f'unknown key "{unknown[0]}" in {what}; known keys: {", ".join(allowed)}'
+            number, f'unknown key "{key_text(unknown[0])}" in {what}; known keys: {", ".join(allowed)}'
         )
 
 
 def _number(value: Any, number: int, key: str) -> float:
     """A finite float from a JSON number (not a bool, a string or null)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ParseError(number, f'key "{key}": expected a number, got {_shown(value)}')
-    try:
-        result = float(value)
-    except OverflowError:
-        result = math.inf
-    if not math.isfinite(result):
-        raise ParseError(number, f'key "{key}": must be a finite number, got {_shown(value)}')
-    return result
+        raise ParseError(number, f'key "{key}": expected a number, got {shown(value)}')
+    if not is_finite_number(value):
+        raise ParseError(number, f'key "{key}": must be a finite number, got {shown(value)}')
+    return float(value)
 
 
 def _flag(record: dict, key: str, number: int) -> bool | None:
     value = record.get(key)
     if value is not None and not isinstance(value, bool):
-        raise ParseError(number, f'key "{key}": expected true or false, got {_shown(value)}')
+        raise ParseError(number, f'key "{key}": expected true or false, got {shown(value)}')
     return value
-
-
-def _shown(value: Any) -> str:
-    """A value as JSON, cut to a readable length."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def is_compact(moves: Sequence[str]) -> bool:

@@ -5,7 +5,8 @@ NODE is ``{"move": "e2e4", "visits": 10, "total": 3.5, "player": 1, "prior": 0.1
 "terminal": false, "outcome": x or [x, y], "children": [NODE, ...]}``: ``move`` is null for the root;
 ``value`` (a mean) may stand instead of ``total`` (the total is then ``value * visits``); totals are
 from the view of the player who moved into the node; children in the engine's order; 0 visits
-allowed. Every key but ``visits`` (and ``move`` below the root) is optional. Our export adds
+allowed. Every key but ``visits`` (and ``move`` below the root) is optional; a node without
+``player`` has the player after its parent's (player 0 at the root). Our export adds
 ``"selected": move`` on every node with children. Errors name the line of the node at fault.
 
 Simultaneous moves: a decoupled node carries ``"simultaneous": true`` and ``"decoupled"``, one list
@@ -27,6 +28,7 @@ import sys
 from array import array
 from typing import Any
 
+from ...model.build import next_player
 from ...model.playouts import TIES
 from ...selection.registry import RULES
 from ...simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousLog, joint_name
@@ -34,6 +36,8 @@ from ...simultaneous.rules import ALL_RULES, SIMULTANEOUS_RULES
 from ...simultaneous.rules import settings_problem as simultaneous_settings_problem
 from ...model.tree import CHANCE, NO_PARENT, NO_PLAYOUT, TERMINAL, Tree
 from ...common.input_rules import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
+from ...common.json_input import key_text, load_json, long_integer, shown
+from ...common.numbers import is_finite_number
 from .log import is_compact, narrow_ids
 
 HEADER_KEYS = ("mcts_tree", "players", "ties", "c", "rule", "settings", "algorithm", "game", "root")
@@ -42,6 +46,11 @@ NODE_KEYS = (
     "simultaneous", "decoupled",
 )
 OWN_MOVE_KEYS = ("move", "visits", "total", "value")
+# Levels of JSON nesting read beyond the caller's recursion depth: two per tree level (a node and
+# its children's list), and room for the header. The pure-Python scanner that finds an error's
+# line spends up to this many frames per level.
+JSON_LEVELS = 2 * MAX_MOVES + 200
+PYTHON_FRAMES_PER_LEVEL = 5
 
 
 def looks_like_tree(text: str) -> bool:
@@ -79,13 +88,9 @@ def read_tree_dump(text: str, *, max_nodes: int = MAX_PLAYOUTS):
         ParseError: malformed JSON, or the first bad node, naming its line and key.
     """
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 2 * MAX_MOVES + 200))  # a node per level of nesting
+    sys.setrecursionlimit(limit + JSON_LEVELS)
     try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ParseError(error.lineno, f"not valid JSON: {error.msg} (column {error.colno})") from None
-    except RecursionError:
-        raise ParseError(1, f"the tree is nested too deeply: at most {MAX_MOVES:,} levels") from None
+        document = load_json(text, too_deep=f"the tree is nested too deeply: at most {MAX_MOVES:,} levels")
     finally:
         sys.setrecursionlimit(limit)
     if not isinstance(document, dict) or document.get("mcts_tree") != 1:
@@ -99,21 +104,21 @@ def read_tree_dump(text: str, *, max_nodes: int = MAX_PLAYOUTS):
 def _read(document: dict, max_nodes: int):
     unknown = [key for key in document if key not in HEADER_KEYS]
     if unknown:
-        raise _NodeProblem(None, f'unknown key "{unknown[0]}" in the header; known keys: {", ".join(HEADER_KEYS)}')
+        raise _NodeProblem(None, f'unknown key "{key_text(unknown[0])}" in the header; known keys: {", ".join(HEADER_KEYS)}')
     players = document.get("players", 1)
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
-        raise _NodeProblem(None, f'key "players": expected a whole number from 1 to {MAX_PLAYERS}, got {players!r}')
+        raise _NodeProblem(None, f'key "players": expected a whole number from 1 to {MAX_PLAYERS}, got {shown(players)}')
     ties = document.get("ties", "smaller")
     if ties not in TIES:
-        raise _NodeProblem(None, f'key "ties": expected "smaller" or "first", got {ties!r}')
+        raise _NodeProblem(None, f'key "ties": expected "smaller" or "first", got {shown(ties)}')
     c = document.get("c")
     if c is not None:
         c = _number(c, None, "c")
         if c < 0:
-            raise _NodeProblem(None, f'key "c": C must be a finite number >= 0, got {c!r}')
+            raise _NodeProblem(None, f'key "c": C must be a finite number >= 0, got {shown(c)}')
     rule = document.get("rule")
     if rule is not None and rule not in RULES and rule not in SIMULTANEOUS_RULES:
-        raise _NodeProblem(None, f'key "rule": expected one of {", ".join(ALL_RULES)}, got {rule!r}')
+        raise _NodeProblem(None, f'key "rule": expected one of {", ".join(ALL_RULES)}, got {shown(rule)}')
     settings = document.get("settings", {})
     if not isinstance(settings, dict) or (settings and rule is None):
         raise _NodeProblem(None, 'key "settings": expected an object of the "rule"\'s settings')
@@ -122,9 +127,9 @@ def _read(document: dict, max_nodes: int):
         raise _NodeProblem(None, f'key "settings": {problem}')
     algorithm, game = document.get("algorithm"), document.get("game")
     if algorithm is not None and algorithm not in ALGORITHMS:
-        raise _NodeProblem(None, f'key "algorithm": expected one of {", ".join(ALGORITHMS)}, got {algorithm!r}')
+        raise _NodeProblem(None, f'key "algorithm": expected one of {", ".join(ALGORITHMS)}, got {shown(algorithm)}')
     if game is not None and (not isinstance(game, str) or not game):
-        raise _NodeProblem(None, f'key "game": expected an OpenSpiel game string, got {game!r}')
+        raise _NodeProblem(None, f'key "game": expected an OpenSpiel game string, got {shown(game)}')
     root = document.get("root")
     if not isinstance(root, dict):
         raise _NodeProblem(None, 'key "root": expected the root node, an object {"visits": ..., "children": [...]}')
@@ -180,7 +185,7 @@ class _Columns:
     def _node(self, node: dict, parent: int, where: tuple[int, ...]) -> int:
         unknown = [key for key in node if key not in NODE_KEYS]
         if unknown:
-            raise _NodeProblem(where, f'unknown key "{unknown[0]}" in a node; known keys: {", ".join(NODE_KEYS)}')
+            raise _NodeProblem(where, f'unknown key "{key_text(unknown[0])}" in a node; known keys: {", ".join(NODE_KEYS)}')
         number = len(self.parent)
         move = node.get("move")
         if parent == NO_PARENT:
@@ -191,27 +196,29 @@ class _Columns:
             key = self._move_key(move, parent, where)
             move_id = self.ids.setdefault(key, len(self.ids))
             if any(self.move_id[kid] == move_id for kid in self.kids[parent]):
-                raise _NodeProblem(where, f'key "move": {move!r} is already a child of this node')
+                raise _NodeProblem(where, f'key "move": {shown(move)} is already a child of this node')
             depth = self.depth[parent] + 1
             self.kids[parent].append(number)
-        visits = node.get("visits")
-        if isinstance(visits, bool) or not isinstance(visits, int) or visits < 0:
-            raise _NodeProblem(where, f'key "visits": expected a whole number >= 0, got {visits!r}')
+        visits = _visits(node.get("visits"), where, 'key "visits":')
+        if parent != NO_PARENT and visits > self.visits[parent]:
+            raise _NodeProblem(where, f'key "visits": {visits:,} is more than its parent\'s {self.visits[parent]:,}; '
+                               "a child's visits are some of its parent's")
         if "total" in node and "value" in node:
             raise _NodeProblem(where, 'give "total" or "value" (a mean), not both')
         if "value" in node:
-            total = _number(node["value"], where, "value") * visits
+            total = _total_of_mean(node["value"], visits, where, "value")
         else:
             total = _number(node.get("total", 0.0), where, "total")
-        player = node.get("player", depth % self.players)
+        # Undeclared: the player after the parent's (the log's rule), player 0 at the root.
+        player = node.get("player", 0 if parent == NO_PARENT else next_player(self.player[parent], self.players))
         if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.players:
-            raise _NodeProblem(where, f'key "player": expected a player from 0 to {self.players - 1}, got {player!r}')
+            raise _NodeProblem(where, f'key "player": expected a player from 0 to {self.players - 1}, got {shown(player)}')
         flags = (CHANCE if _flag(node, "chance", where) else 0) | (TERMINAL if _flag(node, "terminal", where) else 0)
         prior = math.nan
         if node.get("prior") is not None:
             prior = _number(node["prior"], where, "prior")
             if prior < 0:
-                raise _NodeProblem(where, f'key "prior": a prior must be >= 0, got {prior!r}')
+                raise _NodeProblem(where, f'key "prior": a prior must be >= 0, got {shown(prior)}')
         outcome = math.nan
         if node.get("outcome") is not None:
             mover = self.player[parent] if parent != NO_PARENT else player
@@ -236,19 +243,19 @@ class _Columns:
         if joint:
             if len(move) != self.players:
                 raise _NodeProblem(where, f'key "move": a joint move has one move per player ({self.players}), '
-                                   f"got {len(move)}: {move!r}")
+                                   f"got {len(move)}: {shown(move)}")
             for player, own in enumerate(move):
                 if not isinstance(own, str) or not own:
-                    raise _NodeProblem(where, f'key "move": player {player}\'s move must be a non-empty string, got {own!r}')
+                    raise _NodeProblem(where, f'key "move": player {player}\'s move must be a non-empty string, got {shown(own)}')
         elif not isinstance(move, str) or not move:
             raise _NodeProblem(where, f'key "move": expected a non-empty string (or a joint move, one per player), '
-                               f"got {move!r}")
+                               f"got {shown(move)}")
         if joint and parent not in self.simultaneous:
-            raise _NodeProblem(where, f'key "move": the joint move {move!r} is under a node that is not simultaneous; '
+            raise _NodeProblem(where, f'key "move": the joint move {shown(move)} is under a node that is not simultaneous; '
                                'mark the node "simultaneous": true and give its "decoupled" statistics')
         kind = self.child_kind.setdefault(parent, joint)
         if parent in self.simultaneous and not joint:
-            raise _NodeProblem(where, f'key "move": {move!r} is a sequential move under a simultaneous node; its '
+            raise _NodeProblem(where, f'key "move": {shown(move)} is a sequential move under a simultaneous node; its '
                                "children's moves are joint, one move per player")
         if kind != joint:
             raise _NodeProblem(where, 'key "move": joint moves (one per player) and sequential moves under one node; '
@@ -293,24 +300,21 @@ class _Columns:
                                        '{"move": "R", "visits": 7, "total": 2.0}')
                 unknown = [key for key in entry if key not in OWN_MOVE_KEYS]
                 if unknown:
-                    raise _NodeProblem(where, f'key "decoupled": unknown key "{unknown[0]}" in player {player}\'s '
+                    raise _NodeProblem(where, f'key "decoupled": unknown key "{key_text(unknown[0])}" in player {player}\'s '
                                        f'entry; known keys: {", ".join(OWN_MOVE_KEYS)}')
                 move = entry.get("move")
                 if not isinstance(move, str) or not move:
                     raise _NodeProblem(where, f'key "decoupled": player {player}\'s "move" must be a non-empty '
-                                       f"string, got {move!r}")
+                                       f"string, got {shown(move)}")
                 if move in seen:
-                    raise _NodeProblem(where, f'key "decoupled": player {player} lists {move!r} twice')
+                    raise _NodeProblem(where, f'key "decoupled": player {player} lists {shown(move)} twice')
                 seen.add(move)
-                visits = entry.get("visits")
-                if isinstance(visits, bool) or not isinstance(visits, int) or visits < 0:
-                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s {move!r} needs "visits", a '
-                                       f"whole number >= 0, got {visits!r}")
+                visits = _visits(entry.get("visits"), where, f'key "decoupled": player {player}\'s {shown(move)} needs "visits",')
                 if "total" in entry and "value" in entry:
-                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s {move!r}: give "total" or '
+                    raise _NodeProblem(where, f'key "decoupled": player {player}\'s {shown(move)}: give "total" or '
                                        '"value", not both')
                 if "value" in entry:
-                    total = _number(entry["value"], where, "decoupled/value") * visits
+                    total = _total_of_mean(entry["value"], visits, where, "decoupled/value")
                 else:
                     total = _number(entry.get("total", 0.0), where, "decoupled/total")
                 own_moves.append((self.own_ids.setdefault(move, len(self.own_ids)), visits, total))
@@ -393,20 +397,31 @@ class _Columns:
 
 def _number(value: Any, where: tuple[int, ...] | None, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _NodeProblem(where, f'key "{key}": expected a number, got {value!r}')
-    try:
-        result = float(value)
-    except OverflowError:
-        result = math.inf
-    if not math.isfinite(result):
-        raise _NodeProblem(where, f'key "{key}": must be a finite number, got {value!r}')
-    return result
+        raise _NodeProblem(where, f'key "{key}": expected a number, got {shown(value)}')
+    if not is_finite_number(value):
+        raise _NodeProblem(where, f'key "{key}": must be a finite number, got {shown(value)}')
+    return float(value)
+
+
+def _visits(value: Any, where: tuple[int, ...], label: str) -> int:
+    """A visit count: a whole number from 0 to the largest a 64-bit count holds."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 63:
+        raise _NodeProblem(where, f"{label} expected a whole number from 0 to {(1 << 63) - 1:,}, got {shown(value)}")
+    return value
+
+
+def _total_of_mean(value: Any, visits: int, where: tuple[int, ...], key: str) -> float:
+    """The total a mean ``value`` over ``visits`` stands for, finite."""
+    total = _number(value, where, key) * visits
+    if not math.isfinite(total):
+        raise _NodeProblem(where, f'key "{key}": {shown(value)} times {visits:,} visits is not a finite total')
+    return total
 
 
 def _flag(node: dict, key: str, where: tuple[int, ...]) -> bool:
     value = node.get(key, False)
     if not isinstance(value, bool):
-        raise _NodeProblem(where, f'key "{key}": expected true or false, got {value!r}')
+        raise _NodeProblem(where, f'key "{key}": expected true or false, got {shown(value)}')
     return value
 
 
@@ -418,7 +433,7 @@ def _line_of(text: str, where: tuple[int, ...] | None) -> int:
     report where each object starts.
     """
     starts: dict[int, int] = {}
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(parse_int=long_integer)  # as load_json read it
 
     def parse_object(string_and_end, *rest):
         result, end = json.decoder.JSONObject(string_and_end, *rest)
@@ -428,9 +443,11 @@ def _line_of(text: str, where: tuple[int, ...] | None) -> int:
     decoder.parse_object = parse_object
     decoder.scan_once = json.scanner.py_make_scanner(decoder)
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 4 * MAX_MOVES + 400))  # the Python scanner nests deeper
+    sys.setrecursionlimit(limit + PYTHON_FRAMES_PER_LEVEL * JSON_LEVELS)  # the Python scanner nests deeper
     try:
         document = decoder.decode(text)
+    except RecursionError:  # deeper than json.loads went: cannot happen, but never worth a traceback
+        return 1
     finally:
         sys.setrecursionlimit(limit)
     node = document

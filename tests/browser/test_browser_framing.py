@@ -37,6 +37,7 @@ MEASURE = """root => {
     selected: JSON.parse(root.getAttribute('data-selected-path')),
     root: box(svg.querySelector("g.node[data-path='[]']")),
     path: nodes.filter(n => n.matches('.tv-path, .tv-both')).map(n => [n.getAttribute('data-path'), box(n)]),
+    children: nodes.filter(n => JSON.parse(n.getAttribute('data-path')).length === 1).map(n => box(n)),
     pv: nodes.filter(n => n.matches('.tv-pv')).map(n => [n.getAttribute('data-path'), box(n)]),
     inspected: nodes.filter(n => n.matches('.tv-inspected')).map(n => [n.getAttribute('data-path'), box(n)]),
     labels: [...svg.querySelectorAll('g.node[data-path] text')].filter(t => showing(box(t)))
@@ -151,12 +152,16 @@ def test_the_statement_example_opens_whole_and_readable_with_the_c_control_on_sc
     assert_path_in_view(projector, press(projector, "Selected path"))
 
 
-def test_a_hand_written_chess_log_opens_on_the_root_and_the_whole_selected_path(projector, app_url, logs):
+def test_a_hand_written_chess_log_opens_on_the_selected_path_among_the_other_moves(projector, app_url, logs):
     open_app(projector, app_url)
     upload(projector, logs["chess"], 15)
     view = settled(projector)
     assert_opening_view(projector, view)
     assert_path_in_view(projector, view)
+    # Not zoomed in on the path alone: its siblings show too, as far as readable labels allow
+    # (at 12 px the tree is about 800 px wide, the picture 486).
+    frame = visible_picture(projector, view["picture"])
+    assert sum(inside(rect, frame) for rect in view["children"]) >= 3
     after = press(projector, "Selected path")
     assert_path_in_view(projector, after)
     assert min(after["labels"]) >= READABLE_PX - 0.01

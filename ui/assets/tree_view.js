@@ -51,6 +51,15 @@ function union(a, b) {
   return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
 }
 
+// The ancestor holding the whole page that scrolls (the child of the scrolling element): its
+// height changes whenever anything above the picture does.
+function pageContent(el) {
+  const scroller = scrollParent(el);
+  let up = el;
+  while (up && up.parentElement !== scroller) up = up.parentElement || up.getRootNode().host;
+  return up;
+}
+
 // The nearest ancestor that scrolls, crossing out of shadow roots; null past the document.
 function scrollParent(el) {
   for (let up = el.parentElement || el.getRootNode().host; up; up = up.parentElement || up.getRootNode().host) {
@@ -100,7 +109,7 @@ class TreeView {
     this.resizeObserver.observe(this.viewport);
     // Anything above the picture that grows or shrinks (an expander, a message) moves its top.
     this.pageObserver = new ResizeObserver(() => this.followWindow());
-    const page = scrollParent(this.root)?.firstElementChild;
+    const page = pageContent(this.root);
     if (page) this.pageObserver.observe(page);
     window.addEventListener("resize", () => this.followWindow(), { signal: this.listeners.signal });
   }
@@ -378,8 +387,11 @@ class TreeView {
     const drawn = keys.filter((key) => this.nodes.has(key));
     if (drawn.length === 0) return [];
     const box = this.boxOfKeys(drawn);
-    const first = this.nodeBox(this.nodes.get(drawn[0]));
-    if (this.fitsReadable(box)) return [{ keys: drawn, view: this.viewOfTarget(box, first) }];
+    if (this.fitsReadable(box)) {
+      // Framed with as much of the tree around it as readable labels allow (the other moves matter).
+      const scale = Math.min(Math.max(this.fitScale(this.bounds), this.readableScale()), this.fitScale(box), this.largestScale());
+      return [{ keys: drawn, view: this.viewOfTarget(this.bounds, box, scale) }];
+    }
     const frames = [];
     let i = 0;
     for (;;) {
@@ -511,7 +523,6 @@ class TreeView {
     if (!this.svg) return;
     const { w, h } = this.size();
     if (w === 0 || h === 0) return; // not laid out yet (hidden tab); ResizeObserver calls again
-    // The first view needs the viewport's size, so it is made here.
     // The first view needs the viewport's size, so it is made here; a computed view nobody moved is
     // made again when the picture's size changes (the window, the page above it).
     if (!this.view || (this.autoFrame && (w !== this.framedSize?.w || h !== this.framedSize?.h))) {

@@ -146,6 +146,7 @@ def test_the_statement_example_opens_whole_and_readable_with_the_c_control_on_sc
     wait_for_graph(projector)
     view = settled(projector)
     assert_opening_view(projector, view)
+    assert view["selected"] == ["a"]  # the statement's answer, on the picture's root element
     assert_path_in_view(projector, view)
     # The picture ends on screen too: its height follows the window.
     assert view["picture"][3] <= PROJECTOR["height"]
@@ -215,7 +216,8 @@ while tree.children[line[-1]]:
     line.append(max(tree.children[line[-1]], key=lambda kid: tree.visits[kid]))
 mark = st.toggle("Mark the most visited line", value=True, key="mark_pv")
 show_tree(tree, range(len(tree.visits)), layout_key="pv", key="pv_view",
-          principal_variation=line if mark else None, path=line[:2])
+          principal_variation=line if mark else None, path=line[:2],
+          label_px=float(st.query_params.get("label_px", 12)))
 """
 
 
@@ -255,6 +257,21 @@ def test_the_principal_variation_is_marked_and_its_button_frames_it(projector, t
         wait_idle(projector)
         expect(picture.locator("svg .tv-pv")).to_have_count(0)
         expect(picture.get_by_role("button", name="Principal variation")).to_be_hidden()
+        watched.assert_clean()
+    finally:
+        stop_streamlit(process)
+
+
+def test_a_projector_label_size_makes_every_view_zoom_to_it(projector, tmp_path, logs):
+    script = tmp_path / "labels_app.py"
+    script.write_text(PV_APP.format(repo=str(REPO), log=str(logs["chess"])))
+    process, url = start_streamlit(script, tmp_path / "labels.log", cwd=REPO)
+    try:
+        watched = open_app(projector, url, "/?label_px=18")
+        wait_for_graph(projector)
+        for view in (settled(projector), press(projector, "Fit"), press(projector, "Selected path")):
+            assert min(view["labels"]) >= 18 - 0.01
+            assert inside(view["root"], visible_picture(projector, view["picture"]))
         watched.assert_clean()
     finally:
         stop_streamlit(process)

@@ -28,7 +28,7 @@ _ASSETS = Path(__file__).parent / "assets"
 _HTML = """
 <div class="tv-root">
   <div class="tv-toolbar" role="toolbar" aria-label="Tree view">
-    <button type="button" data-action="fit" title="Show the whole tree">Fit</button>
+    <button type="button" data-action="fit" title="Show the whole tree (its top levels when it is too big to read whole)">Fit</button>
     <button type="button" data-action="root" title="Centre on the root">Root</button>
     <button type="button" data-action="path" title="Show the selected path (press again to follow it)">Selected path</button>
     <button type="button" data-action="inspected" title="Show the inspected node and its children">Inspected node</button>

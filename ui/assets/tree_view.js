@@ -31,7 +31,7 @@ const MAX_SCALE = 8 * NATURAL_SCALE;
 const READABLE_LABEL_PX = 12; // the smallest label a view shows, unless data.label_px says more
 const LARGEST_LABEL_RATIO = 5 / 3; // framing never zooms labels past this times readable (12 -> 20 px)
 const VIEW_MARGIN = 24; // px kept clear around what a view is meant to show
-// The picture fills the window below its top, less this gap, and is never shorter than MIN_HEIGHT:
+// The picture fills the window below its top, less this gap (tree_view.css: never under 280 px):
 // at 1366x768 the pictures start at y = 410-470 px, which leaves 280-340 px.
 const BOTTOM_GAP = 16; // px
 const DRAG_THRESHOLD = 4; // px a press may move and still count as a click
@@ -148,7 +148,7 @@ class TreeView {
     const moved = cursor !== this.cursorKey;
     this.cursorKey = cursor;
     this.applyHighlight();
-    // An opening view nobody moved follows the path as C changes it.
+    // A computed view nobody moved (the opening view, a button's) is made again for the new path.
     if (this.autoFrame && this.view && previousPath !== pathKey(this.selectedKeys)) this.setView(this.autoFrame());
     // A node chosen elsewhere (a typed path, a button) is brought into view.
     else if (moved && cursor && this.view) this.reveal(cursor);
@@ -346,7 +346,7 @@ class TreeView {
   // or at the left edge for left-to-right drawings, with a margin; across that, it centres as near
   // the box's middle as keeps the anchor in view: never a thin strip of the whole. A stretch of a
   // long path (`fromStart`) always starts at that edge, so pressing on moves forwards.
-  viewOfTarget(box, anchor, scale = undefined, fromStart = false) {
+  viewOfTarget(box, anchor, scale, fromStart = false) {
     const readable = this.readableScale();
     const s = scale ?? Math.min(Math.max(this.fitScale(box), readable), this.largestScale());
     const { w, h } = this.size();

@@ -75,6 +75,16 @@ def press(page, name: str) -> dict:
     return settled(page)
 
 
+def drag_away(page) -> dict:
+    """Drag the picture from its bottom-left corner to its top-right one; its measurements after."""
+    box = page.locator(f"{GRAPH} .tv-viewport").bounding_box()
+    page.mouse.move(box["x"] + 20, box["y"] + box["height"] - 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] - 20, box["y"] + 60, steps=8)
+    page.mouse.up()
+    return settled(page)
+
+
 def upload(page, path: Path, root_visits: int) -> None:
     """Send a log through the uploader and wait until the picture shows its tree."""
     page.locator('.st-key-upload input[type="file"]').set_input_files(path)
@@ -241,12 +251,7 @@ def test_the_principal_variation_is_marked_and_its_button_frames_it(projector, t
         expect(picture.locator("svg g.edge.tv-pv.tv-path")).to_have_count(1)
         # Drag the picture far off the line, then ask for it back.
         settled(projector)
-        box = projector.locator(f"{GRAPH} .tv-viewport").bounding_box()
-        projector.mouse.move(box["x"] + 20, box["y"] + box["height"] - 20)
-        projector.mouse.down()
-        projector.mouse.move(box["x"] + box["width"] - 20, box["y"] + 60, steps=8)
-        projector.mouse.up()
-        away = settled(projector)
+        away = drag_away(projector)
         assert not all(inside(rect, visible_picture(projector, away["picture"])) for _, rect in away["pv"])
         view = press(projector, "Principal variation")
         frame = visible_picture(projector, view["picture"])
@@ -275,3 +280,19 @@ def test_a_projector_label_size_makes_every_view_zoom_to_it(projector, tmp_path,
         watched.assert_clean()
     finally:
         stop_streamlit(process)
+
+
+def test_inspected_node_frames_the_node_with_all_its_children(page, app_url, logs):
+    # At 1920x1080 the chess root's four children fit at 14 px labels: centring the root at its
+    # natural size (16 px) would leave e2e4 off the left edge.
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    open_app(page, app_url)
+    upload(page, logs["chess"], 15)
+    settled(page)
+    drag_away(page)
+    view = press(page, "Inspected node")
+    frame = visible_picture(page, view["picture"])
+    assert [key for key, _ in view["inspected"]] == ["[]"]
+    assert inside(view["root"], frame)
+    assert len(view["children"]) == 4 and all(inside(rect, frame) for rect in view["children"])
+    assert min(view["labels"]) >= READABLE_PX - 0.01

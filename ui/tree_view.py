@@ -28,10 +28,11 @@ _ASSETS = Path(__file__).parent / "assets"
 _HTML = """
 <div class="tv-root">
   <div class="tv-toolbar" role="toolbar" aria-label="Tree view">
-    <button type="button" data-action="fit" title="Show the whole tree">Fit</button>
+    <button type="button" data-action="fit" title="Show the whole tree (its top levels when it is too big to read whole)">Fit</button>
     <button type="button" data-action="root" title="Centre on the root">Root</button>
-    <button type="button" data-action="path" title="Show the selected path">Selected path</button>
-    <button type="button" data-action="inspected" title="Centre on the inspected node">Inspected node</button>
+    <button type="button" data-action="path" title="Show the selected path (press again to follow it)">Selected path</button>
+    <button type="button" data-action="inspected" title="Show the inspected node and its children">Inspected node</button>
+    <button type="button" data-action="pv" title="Show the most visited line (press again to follow it)" hidden>Principal variation</button>
   </div>
   <div class="tv-viewport" tabindex="0"
        aria-label="Tree picture: drag to pan, wheel to zoom, click a node to inspect it, arrow keys to move">
@@ -92,6 +93,8 @@ def show_tree(
     second_path: Sequence[int] = (),
     inspected: int | None = None,
     values: Mapping[int, str] | None = None,
+    principal_variation: Sequence[int] | None = None,
+    label_px: float = 12,
     height: int = 560,
     on_click: Callable[[int], None] | None = None,
 ) -> None:
@@ -109,7 +112,11 @@ def show_tree(
         second_path: another path (Compare's setting B), drawn teal and dashed.
         inspected: the node outlined as inspected.
         values: a line per node the hover adds (the rule's value at this C).
-        height: the picture's height in pixels.
+        principal_variation: the most visited line's nodes, root first, marked with an orange band
+            and framed by a "Principal variation" button; None marks nothing.
+        label_px: the smallest label size, in CSS px, the picture's views zoom to (more on a projector).
+        height: the picture's height in pixels without graphviz's ``dot``; the interactive picture
+            fills the window below its top instead (at least 280 px).
         on_click: called with the node a click (or an arrow key) chose, before the rerun's script
             runs; None makes the picture not clickable.
     """
@@ -133,8 +140,9 @@ def show_tree(
         "second": [list(tree.path_moves(node)) for node in second_path],
         "inspected": None if inspected is None else list(tree.path_moves(inspected)),
         "values": {path_json(tree.path_moves(node)): text for node, text in (values or {}).items() if node in drawn},
+        "pv": None if principal_variation is None else [list(tree.path_moves(node)) for node in principal_variation],
+        "label_px": label_px,
         "clickable": on_click is not None,
-        "height": height,
         "view_key": key,
     }
     sent[key] = layout
@@ -150,4 +158,4 @@ def show_tree(
     def need_layout() -> None:
         sent.pop(key, None)  # the page lost its copy: send the SVG with the next run
 
-    _component(key=key, data=data, height=height, on_clicked_change=clicked, on_need_layout_change=need_layout)
+    _component(key=key, data=data, height="content", on_clicked_change=clicked, on_need_layout_change=need_layout)

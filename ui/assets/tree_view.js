@@ -12,8 +12,9 @@
 //   second:    node paths of a second path (Compare's setting B), or absent,
 //   inspected: node path outlined as the inspected node, or null,
 //   values:    path key (JSON of the path) -> a line the tooltip adds (the rule's value now),
+//   pv:        node paths of the principal variation (the most visited line), or null: no marking,
 //   clickable: whether a click (or an arrow key) chooses a node,
-//   height:    picture height in px,
+//   label_px:  the smallest label size on screen, in CSS px, the views zoom to (readable),
 //   view_key:  the Python key, so pan/zoom survives a remount,
 // }
 // Events: trigger "clicked" (a node path), trigger "need_layout" (layout id)
@@ -27,8 +28,12 @@ const views = new WeakMap(); // parentElement -> TreeView
 
 const NATURAL_SCALE = 4 / 3; // graphviz SVG units are pt: 1pt = 4/3 CSS px
 const MAX_SCALE = 8 * NATURAL_SCALE;
-const READABLE_SCALE = 0.75; // px per pt: 12pt labels still 9px tall
+const READABLE_LABEL_PX = 12; // the smallest label a view shows, unless data.label_px says more
+const LARGEST_LABEL_RATIO = 5 / 3; // framing never zooms labels past this times readable (12 -> 20 px)
 const VIEW_MARGIN = 24; // px kept clear around what a view is meant to show
+// The picture fills the window below its top, less this gap (tree_view.css: never under 280 px):
+// at 1366x768 the pictures start at y = 410-470 px, which leaves 280-340 px.
+const BOTTOM_GAP = 16; // px
 const DRAG_THRESHOLD = 4; // px a press may move and still count as a click
 // Chromium lays out every SVG <text> again whenever the view moves: with
 // 11,000 labels (5,000 nodes) a frame took 230 ms, 40 ms without them. Big
@@ -38,6 +43,32 @@ const HIDE_LABELS_FROM = 2000; // <text> elements
 const REST_MS = 200;
 
 const pathKey = (path) => JSON.stringify(path);
+
+// The smallest box holding both (either may be missing).
+function union(a, b) {
+  if (!a) return b;
+  if (!b) return a;
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
+}
+
+// The ancestor holding the whole page that scrolls (the child of the scrolling element): its
+// height changes whenever anything above the picture does.
+function pageContent(el) {
+  const scroller = scrollParent(el);
+  let up = el;
+  while (up && up.parentElement !== scroller) up = up.parentElement || up.getRootNode().host;
+  return up;
+}
+
+// The nearest ancestor that scrolls, crossing out of shadow roots; null past the document.
+function scrollParent(el) {
+  for (let up = el.parentElement || el.getRootNode().host; up; up = up.parentElement || up.getRootNode().host) {
+    const { overflowY } = getComputedStyle(up);
+    if (overflowY === "auto" || overflowY === "scroll") return up;
+    if (up === document.documentElement) return up;
+  }
+  return null;
+}
 
 function rememberSvg(layout, svg) {
   svgByLayout.delete(layout);
@@ -53,12 +84,18 @@ class TreeView {
     this.viewport = this.root.querySelector(".tv-viewport");
     this.tip = this.root.querySelector(".tv-tip");
     this.status = this.root.querySelector(".tv-status");
+    this.pvButton = this.root.querySelector('[data-action="pv"]');
     this.layout = null;
     this.svg = null;
     this.nodes = new Map(); // path key -> {el, path, parent, children}
     this.edges = new Map(); // path key of the child -> edge element
     this.view = null; // {cx, cy, scale}: graph point at the viewport centre, px per unit
     this.selectedKeys = [];
+    this.pvKeys = null; // null: no principal variation to mark
+    this.halos = []; // outlines drawn under the principal variation's shapes
+    this.boxes = new Map(); // path key -> node box in graph units, per layout
+    this.autoFrame = null; // recomputes the view while nobody moved it by hand (window resizes, new paths)
+    this.lastFrame = null; // {action, index, view}: pressing a path button again pans along the path
     this.cursorKey = null; // the inspected node; clicks and arrow keys move it before Python confirms
     this.marked = []; // [element, class] currently set, so updates touch only those
     this.pointers = new Map(); // pointerId -> {x, y} while pressed
@@ -70,17 +107,40 @@ class TreeView {
     this.bindEvents();
     this.resizeObserver = new ResizeObserver(() => this.scheduleRender());
     this.resizeObserver.observe(this.viewport);
+    // Anything above the picture that grows or shrinks (an expander, a message) moves its top.
+    this.pageObserver = new ResizeObserver(() => this.followWindow());
+    const page = pageContent(this.root);
+    if (page) this.pageObserver.observe(page);
+    window.addEventListener("resize", () => this.followWindow(), { signal: this.listeners.signal });
+  }
+
+  // The picture's height follows the window (CSS, below): here only its top is measured, in page
+  // coordinates (scroll offsets added back), so scrolling never changes it.
+  followWindow() {
+    let top = this.root.getBoundingClientRect().top;
+    for (let el = scrollParent(this.root); el; el = scrollParent(el)) top += el.scrollTop;
+    top = Math.max(0, Math.round(top));
+    if (top !== this.pageTop) {
+      this.pageTop = top;
+      this.root.style.setProperty("--tv-top", `${top + BOTTOM_GAP}px`);
+    }
   }
 
   update(data, setTriggerValue) {
     // A fresh closure arrives with every call (it carries the fragment id).
     this.setTriggerValue = setTriggerValue;
     this.viewKey = data.view_key;
-    this.root.style.height = `${data.height}px`;
+    this.labelPx = data.label_px || READABLE_LABEL_PX;
+    this.followWindow();
+    const selected = data.selected || [];
+    this.root.setAttribute("data-selected-path", pathKey(selected.length ? selected[selected.length - 1] : []));
     if (data.svg) rememberSvg(data.layout, data.svg);
     if (data.layout !== this.layout && !this.loadLayout(data.layout)) return;
-    this.selectedKeys = (data.selected || []).map(pathKey);
+    const previousPath = pathKey(this.selectedKeys);
+    this.selectedKeys = selected.map(pathKey);
     this.secondKeys = (data.second || []).map(pathKey);
+    this.pvKeys = data.pv ? data.pv.map(pathKey) : null;
+    this.pvButton.hidden = !this.pvKeys?.length;
     this.values = data.values || {};
     this.clickable = data.clickable !== false;
     this.viewport.classList.toggle("tv-clickable", this.clickable);
@@ -88,8 +148,10 @@ class TreeView {
     const moved = cursor !== this.cursorKey;
     this.cursorKey = cursor;
     this.applyHighlight();
+    // A computed view nobody moved (the opening view, a button's) is made again for the new path.
+    if (this.autoFrame && this.view && previousPath !== pathKey(this.selectedKeys)) this.setView(this.autoFrame());
     // A node chosen elsewhere (a typed path, a button) is brought into view.
-    if (moved && cursor && this.view) this.reveal(cursor);
+    else if (moved && cursor && this.view) this.reveal(cursor);
   }
 
   loadLayout(layout) {
@@ -115,9 +177,13 @@ class TreeView {
     this.showStatus("");
     this.layout = layout;
     this.marked = [];
+    this.halos = [];
+    this.boxes.clear();
+    this.lastFrame = null;
     this.indexTree();
     const saved = savedViews.get(this.viewKey);
     this.view = saved && saved.layout === layout ? { cx: saved.cx, cy: saved.cy, scale: saved.scale } : null;
+    this.autoFrame = this.view ? null : () => this.openingView();
     this.scheduleRender();
     return true;
   }
@@ -152,6 +218,11 @@ class TreeView {
     this.rootNode = this.nodes.get("[]") || null;
     this.leftToRight = this.isLeftToRight();
     this.heavy = this.svg.querySelectorAll("text").length >= HIDE_LABELS_FROM;
+    // Label size in graph units: the smallest node label decides what "readable" means.
+    const sizes = [...this.svg.querySelectorAll("g.node[data-path] text")]
+      .map((t) => parseFloat(t.getAttribute("font-size")))
+      .filter((size) => size > 0);
+    this.labelUnits = sizes.length ? Math.min(...sizes) : 14;
   }
 
   // Arrow keys follow the drawing (rankdir TB or LR). Siblings share a rank,
@@ -189,11 +260,38 @@ class TreeView {
       mark(this.edges.get(key), "tv-second");
     }
     if (this.cursorKey) mark(this.nodes.get(this.cursorKey)?.el, "tv-inspected");
+    for (const halo of this.halos) halo.remove();
+    this.halos = [];
+    for (const key of this.pvKeys || []) {
+      for (const el of [this.nodes.get(key)?.el, this.edges.get(key)]) {
+        if (!el) continue;
+        mark(el, "tv-pv");
+        // A wide band under the element's own line: it shows through whatever colour the line
+        // takes (red on the selected path), so both markings read at once.
+        const shape = el.querySelector("path, polygon, ellipse");
+        if (!shape) continue;
+        const halo = shape.cloneNode(false);
+        halo.removeAttribute("id");
+        halo.setAttribute("class", "tv-pv-halo");
+        shape.before(halo);
+        this.halos.push(halo);
+      }
+    }
   }
 
   // ---- geometry -----------------------------------------------------------
 
   nodeBox(node) {
+    const key = pathKey(node.path);
+    let box = this.boxes.get(key);
+    if (!box) {
+      box = this.measureBox(node);
+      this.boxes.set(key, box);
+    }
+    return box;
+  }
+
+  measureBox(node) {
     const b = node.el.getBBox();
     const m = this.graphMatrix;
     const p = new DOMPoint(b.x, b.y).matrixTransform(m);
@@ -225,29 +323,47 @@ class TreeView {
     return Math.min(Math.max(scale, Math.min(fit, NATURAL_SCALE) / 2), MAX_SCALE);
   }
 
-  // The view that shows `box` at no more than natural size and, if it must
-  // shrink, at no less than `minScale`. On each axis it centres on `anchor`
-  // (the root's box) when the box fits around it, else on the box, shifted
-  // so that the anchor stays wholly in view.
-  viewOfBox(box, anchor, minScale = 0) {
-    const scale = this.clampScale(Math.max(Math.min(this.fitScale(box), NATURAL_SCALE), minScale));
+  // px per graph unit at which the smallest label is readable (READABLE_LABEL_PX on screen), and
+  // the most a view zooms in to frame something small.
+  readableScale() {
+    return this.labelPx / this.labelUnits;
+  }
+
+  largestScale() {
+    return this.readableScale() * LARGEST_LABEL_RATIO;
+  }
+
+  fitsReadable(box) {
+    return this.fitScale(box) >= this.readableScale() * (1 - 1e-9);
+  }
+
+  // FRAMING RULE (the opening view and every toolbar button):
+  // the target's bounding box in SVG units is shown at the scale that fits it, clamped to
+  // [readable, largest], readable being the scale at which the smallest label is READABLE_LABEL_PX
+  // CSS px (its font-size x scale). A box that fits is aligned to the top (no blank band above a
+  // small tree) and centred across. A box that does not fit at readable scale keeps readable scale
+  // and puts its `anchor` (a box: the root, a stretch of a path, the inspected node) at the top,
+  // or at the left edge for left-to-right drawings, with a margin; across that, it centres as near
+  // the box's middle as keeps the anchor in view: never a thin strip of the whole. A stretch of a
+  // long path (`fromStart`) always starts at that edge, so pressing on moves forwards.
+  viewOfTarget(box, anchor, scale, fromStart = false) {
+    const readable = this.readableScale();
+    const s = scale ?? Math.min(Math.max(this.fitScale(box), readable), this.largestScale());
     const { w, h } = this.size();
-    const centre = (lo, hi, aLo, aHi, span) => {
-      const mid = (lo + hi) / 2;
-      if (aLo === undefined) return mid;
-      const a = (aLo + aHi) / 2;
-      if (2 * Math.max(a - lo, hi - a) * scale <= span) return a;
-      const room = (span / 2 - VIEW_MARGIN) / scale; // graph units from the centre to the margin
-      const min = aHi - room, max = aLo + room;
-      return min > max ? a : Math.min(Math.max(mid, min), max);
-    };
     const top = this.topInset();
-    return {
-      cx: centre(box.x0, box.x1, anchor?.x0, anchor?.x1, w),
-      // centred in the part below the toolbar: that part's centre is top/2 px below the viewport's
-      cy: centre(box.y0, box.y1, anchor?.y0, anchor?.y1, h - top) - top / 2 / scale,
-      scale,
-    };
+    const halfW = w / 2 / s, halfH = h / 2 / s, pad = VIEW_MARGIN / s, topPad = (top + VIEW_MARGIN) / s;
+    const fitsX = (box.x1 - box.x0) * s <= w - 2 * VIEW_MARGIN + 1e-6;
+    const fitsY = (box.y1 - box.y0) * s <= h - top - 2 * VIEW_MARGIN + 1e-6;
+    const clamp = (value, lo, hi) => (lo > hi ? (lo + hi) / 2 : Math.min(Math.max(value, lo), hi));
+    let cx, cy;
+    if (fitsX && !(fromStart && this.leftToRight)) cx = (box.x0 + box.x1) / 2;
+    else if (this.leftToRight) cx = anchor.x0 - pad + halfW;
+    else cx = clamp((box.x0 + box.x1) / 2, anchor.x1 + pad - halfW, anchor.x0 - pad + halfW);
+    if (fitsY && !(fromStart && !this.leftToRight)) cy = box.y0 - topPad + halfH;
+    else if (!this.leftToRight) cy = anchor.y0 - topPad + halfH;
+    // the middle of the part below the toolbar is top/2 px below the viewport's centre
+    else cy = clamp((box.y0 + box.y1) / 2 - top / 2 / s, anchor.y1 + pad - halfH, anchor.y0 - topPad + halfH);
+    return { cx, cy, scale: s };
   }
 
   setView(view) {
@@ -260,27 +376,94 @@ class TreeView {
     for (const key of keys) {
       const node = this.nodes.get(key);
       if (!node) continue;
-      const b = this.nodeBox(node);
-      box = box
-        ? { x0: Math.min(box.x0, b.x0), y0: Math.min(box.y0, b.y0), x1: Math.max(box.x1, b.x1), y1: Math.max(box.y1, b.y1) }
-        : b;
+      box = union(box, this.nodeBox(node));
     }
     return box;
   }
 
-  selectedPathView() {
-    // A tree that fits at a readable size is shown whole, centred.
-    if (this.fitScale(this.bounds) >= READABLE_SCALE) return this.viewOfBox(this.bounds);
-    const box = this.boxOfKeys(["[]", ...this.selectedKeys]);
-    if (!box) return this.viewOfBox(this.bounds);
-    // A long path in a wide tree would shrink to dots: stay readable instead,
-    // with the root in view and the path heading off the edge.
-    return this.viewOfBox(box, this.rootNode ? this.nodeBox(this.rootNode) : undefined, READABLE_SCALE);
+  // The views that show a path (node keys, root first): one if it fits at readable scale, else
+  // consecutive stretches that each fit, sharing a node with the next, at readable scale.
+  pathFrames(keys) {
+    const drawn = keys.filter((key) => this.nodes.has(key));
+    if (drawn.length === 0) return [];
+    const box = this.boxOfKeys(drawn);
+    if (this.fitsReadable(box)) {
+      // Framed with as much of the tree around it as readable labels allow (the other moves matter).
+      const scale = Math.min(Math.max(this.fitScale(this.bounds), this.readableScale()), this.fitScale(box), this.largestScale());
+      return [{ keys: drawn, view: this.viewOfTarget(this.bounds, box, scale) }];
+    }
+    const frames = [];
+    let i = 0;
+    for (;;) {
+      let j = i + 1;
+      while (j < drawn.length && this.fitsReadable(this.boxOfKeys(drawn.slice(i, j + 1)))) j++;
+      const keysHere = drawn.slice(i, j);
+      // The stretch stays wholly in view, shifted towards the next node (its edge shows the way on).
+      const stretch = this.boxOfKeys(keysHere);
+      const ahead = j < drawn.length ? union(stretch, this.boxOfKeys([drawn[j]])) : stretch;
+      frames.push({ keys: keysHere, view: this.viewOfTarget(ahead, stretch, this.readableScale(), true) });
+      if (j >= drawn.length) return frames;
+      i = j - 1 > i ? j - 1 : j;
+    }
+  }
+
+  // The whole tree if it fits at readable scale, else its top levels: every node down to the
+  // deepest level that still fits (at least the root's children, anchored on the root).
+  fitView() {
+    const rootBox = this.rootNode ? this.nodeBox(this.rootNode) : this.bounds;
+    if (this.fitsReadable(this.bounds) || !this.rootNode) return this.viewOfTarget(this.bounds, rootBox);
+    const levels = [];
+    for (const node of this.nodes.values()) levels[node.path.length] = union(levels[node.path.length], this.nodeBox(node));
+    let box = union(levels[0], levels[1]);
+    for (let depth = 2; depth < levels.length; depth++) {
+      const deeper = union(box, levels[depth]);
+      if (!this.fitsReadable(deeper)) break;
+      box = deeper;
+    }
+    return this.viewOfTarget(box, rootBox);
+  }
+
+  // Opening: the whole tree if it fits at readable scale, else the root and the selected path
+  // (the stretch holding the inspected node when the path is long: Playback's new node).
+  openingView() {
+    if (this.fitsReadable(this.bounds) || this.selectedKeys.length === 0) return this.fitView();
+    const frames = this.pathFrames(["[]", ...this.selectedKeys.filter((key) => key !== "[]")]);
+    if (frames.length === 0) return this.fitView();
+    return (frames.find((frame) => frame.keys.includes(this.cursorKey)) || frames[0]).view;
+  }
+
+  // The inspected node and its children.
+  inspectedView() {
+    const node = this.nodes.get(this.cursorKey);
+    if (!node) return null;
+    const box = this.boxOfKeys([this.cursorKey, ...node.children.map((kid) => pathKey(kid.path))]);
+    return this.viewOfTarget(box, this.nodeBox(node));
+  }
+
+  // A path button frames the path; pressed again with the view untouched, it pans to the next stretch.
+  showPath(action, keys) {
+    const frames = this.pathFrames(keys);
+    if (frames.length === 0) return;
+    const last = this.lastFrame;
+    const again = last && last.action === action && last.view === this.view;
+    const index = again ? (last.index + 1) % frames.length : 0;
+    this.frameBy(() => {
+      const now = this.pathFrames(keys);
+      return now[Math.min(index, now.length - 1)].view;
+    });
+    this.lastFrame = { action, index, view: this.view };
+  }
+
+  // Show a computed view and keep it computed (window resizes) until a gesture moves it.
+  frameBy(compute) {
+    this.autoFrame = compute;
+    this.setView(compute());
   }
 
   centreOn(key) {
     const node = this.nodes.get(key);
     if (!node) return;
+    this.autoFrame = null;
     const b = this.nodeBox(node);
     this.setView({ cx: b.cx, cy: b.cy, scale: this.clampScale(Math.max(this.view.scale, NATURAL_SCALE)) });
   }
@@ -289,6 +472,7 @@ class TreeView {
   reveal(key) {
     const node = this.nodes.get(key);
     if (!node) return;
+    this.autoFrame = null;
     const b = this.nodeBox(node);
     const { w, h } = this.size();
     const { cx, cy, scale } = this.view;
@@ -304,6 +488,7 @@ class TreeView {
   }
 
   zoomAt(factor, clientX, clientY) {
+    this.autoFrame = null;
     const rect = this.viewport.getBoundingClientRect();
     const { cx, cy, scale } = this.view;
     const next = this.clampScale(scale * factor);
@@ -315,6 +500,7 @@ class TreeView {
   }
 
   panBy(dxPx, dyPx) {
+    this.autoFrame = null;
     const { cx, cy, scale } = this.view;
     this.setView({ cx: cx - dxPx / scale, cy: cy - dyPx / scale, scale });
   }
@@ -337,8 +523,14 @@ class TreeView {
     if (!this.svg) return;
     const { w, h } = this.size();
     if (w === 0 || h === 0) return; // not laid out yet (hidden tab); ResizeObserver calls again
-    // The first view needs the viewport's size, so it is made here.
-    if (!this.view) this.view = this.selectedPathView();
+    // The first view needs the viewport's size, so it is made here; a computed view nobody moved is
+    // made again when the picture's size changes (the window, the page above it).
+    if (!this.view || (this.autoFrame && (w !== this.framedSize?.w || h !== this.framedSize?.h))) {
+      const framed = this.view === this.lastFrame?.view;
+      this.view = (this.autoFrame || (() => this.openingView()))();
+      if (framed) this.lastFrame.view = this.view;
+    }
+    this.framedSize = { w, h };
     const { cx, cy, scale } = this.view;
     const vw = w / scale, vh = h / scale;
     this.svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
@@ -363,10 +555,11 @@ class TreeView {
   onButton(event) {
     const action = event.target.closest("button")?.dataset.action;
     if (!action || !this.view) return;
-    if (action === "fit") this.setView(this.viewOfBox(this.bounds));
+    if (action === "fit") this.frameBy(() => this.fitView());
     else if (action === "root") this.centreOn("[]");
-    else if (action === "path") this.setView(this.selectedPathView());
-    else if (action === "inspected" && this.cursorKey) this.centreOn(this.cursorKey);
+    else if (action === "path") this.showPath(action, ["[]", ...this.selectedKeys.filter((key) => key !== "[]")]);
+    else if (action === "pv" && this.pvKeys) this.showPath(action, ["[]", ...this.pvKeys.filter((key) => key !== "[]")]);
+    else if (action === "inspected" && this.nodes.has(this.cursorKey)) this.frameBy(() => this.inspectedView());
   }
 
   onWheel(event) {
@@ -509,6 +702,7 @@ class TreeView {
   destroy() {
     this.listeners.abort();
     this.resizeObserver.disconnect();
+    this.pageObserver.disconnect();
     clearTimeout(this.restTimer);
     if (this.frame) cancelAnimationFrame(this.frame);
   }

@@ -13,9 +13,16 @@ from ui.tree_view import show_tree
 from ui.markdown import code, escape
 from ui.wording import mean_label, node_markdown, plural, why_sentence
 
-PATH = state.CLASS_PATH  # moves from the root to the node the class is looking at
-GUESS = state.CLASS_GUESS  # the move the student clicked at that node, None before the guess
-SCORE = state.CLASS_SCORE  # (right guesses, guesses)
+# Session-state keys this module owns.
+PATH = state.key("class_path")  # moves from the root to the node the class is looking at
+GUESS = state.key("class_guess")  # the move the student clicked at that node, None before the guess
+SCORE = state.key("class_score")  # (right guesses, guesses)
+CLASS_PRESENTATION = state.key("class_presentation")
+CLASS_NEXT = state.key("class_next")
+CLASS_RESTART = state.key("class_restart")
+CLASS_TREE = state.key("class_tree_view")
+GUESS_BUTTON = state.key_family("class_guess_{}")
+
 STORY_STEPS = 4
 
 # Static CSS, no user text: bigger type for a projector. The reveal table is an st.table (HTML),
@@ -67,7 +74,7 @@ st.caption("Predict which child UCB1 picks, then see the terms that decided, nod
 @st.fragment
 def classroom_page() -> None:
     """The whole exercise: C, guesses and steps rerun only this."""
-    presentation = st.session_state.get(state.CLASS_PRESENTATION, False)
+    presentation = st.session_state.get(CLASS_PRESENTATION, False)
     current = selected_path.select(setup, compact=presentation)  # on a projector C folds away
     c = current.scoring.c
     # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
@@ -75,7 +82,7 @@ def classroom_page() -> None:
         restart()
 
     toggle, share = st.columns([4, 1], vertical_alignment="center")
-    toggle.toggle("Presentation view (large text for a projector)", key=state.CLASS_PRESENTATION, persist_state="session")
+    toggle.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
     with share:
         share_panel.render(setup.input, current.scoring, "classroom")
     if presentation:
@@ -110,7 +117,7 @@ def classroom_page() -> None:
             buttons[index % len(buttons)].button(
                 f"**{escape(child.move)}** · {plural(child.visits, 'visit')}"
                 + (f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited"),
-                key=state.guess_button_key(index),
+                key=GUESS_BUTTON.format(index),
                 on_click=guess,
                 args=(child.move, child.selected),
                 disabled=guessed is not None,
@@ -128,7 +135,7 @@ def classroom_page() -> None:
             else:
                 verdict.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
             step.button(
-                f"Next node: {escape(winner.move)} ▶", key=state.CLASS_NEXT, on_click=next_node,
+                f"Next node: {escape(winner.move)} ▶", key=CLASS_NEXT, on_click=next_node,
                 args=(tree.path(winner.node),), type="primary", width="stretch",
             )
             st.table(
@@ -144,7 +151,7 @@ def classroom_page() -> None:
                 ),
             )
             st.markdown(why_sentence(choice))
-        st.button("↺ Restart from the root", key=state.CLASS_RESTART, on_click=restart)
+        st.button("↺ Restart from the root", key=CLASS_RESTART, on_click=restart)
 
     with picture:
         walked = tree.path_nodes(node)
@@ -154,7 +161,7 @@ def classroom_page() -> None:
             tree,
             drawn,
             layout_key=setup.input.key,
-            key=state.CLASS_TREE,
+            key=CLASS_TREE,
             direction="TB" if fits_top_down(tree, drawn) else "LR",
             path=walked,
             inspected=node,

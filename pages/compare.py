@@ -21,12 +21,23 @@ from ui.metric_row import metric_row
 from ui.tree_view import show_tree
 from ui.wording import node_markdown, plural, random_draw_warning
 
+RULE_B_PREFIX = "cmp_"  # setting B's rule widgets: the sidebar's keys with this prefix
+
+# Session-state keys this module owns.
+COMPARE_C = state.key("cmp_c")
+COMPARE_AROUND_PATHS = state.key("cmp_around_paths")
+COMPARE_BUDGET = state.key("cmp_budget")
+COMPARE_MAX_DEPTH = state.key("cmp_max_depth")
+COMPARE_TABLE = state.key("cmp_table")
+COMPARE_DOWNLOAD_DOT = state.key("cmp_download_dot")
+COMPARE_TREE = state.key("cmp_tree_view")
+
 setup = sidebar.require()
 tree = setup.tree
 
 
 def set_c_b(c: float) -> None:
-    st.session_state[state.COMPARE_C] = c
+    st.session_state[COMPARE_C] = c
 
 
 def path_text(nodes) -> str:
@@ -52,7 +63,7 @@ def compare_page() -> None:
     current = selected_path.select(setup)
     setting_a = current.scoring
     new_input = state.first_run_for_input("compare", setup.input.key)
-    if state.COMPARE_C not in st.session_state or (new_input and setup.input.read.c is not None):
+    if COMPARE_C not in st.session_state or (new_input and setup.input.read.c is not None):
         # First visit, or an input that states its C (it sets A's C): B explores twice as much as A,
         # a comparison that often already shows something.
         doubled = 2 * setting_a.c
@@ -68,14 +79,14 @@ def compare_page() -> None:
         st.caption("Change A's rule in the sidebar and its C above; they drive every page.")
     with column_b:
         st.subheader("Setting B")
-        rule_b, settings_b = rule_panel.render(setup.input.annotations, set_c=set_c_b, prefix=state.COMPARE_PREFIX)
-        max_c, _ = suggest_c_range(setup.input.score_range, st.session_state[state.COMPARE_C])
+        rule_b, settings_b = rule_panel.render(setup.input.annotations, set_c=set_c_b, prefix=RULE_B_PREFIX)
+        max_c, _ = suggest_c_range(setup.input.score_range, st.session_state[COMPARE_C])
         c_b = st.number_input(
             Scoring(rule_b).spec.c_label + " (B)",
             min_value=0.0,
             step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
             format="%.6g",
-            key=state.COMPARE_C, persist_state="session",
+            key=COMPARE_C, persist_state="session",
             help="Any C >= 0; type an exact value or step with +/-.",
         )
     setting_b = Scoring(rule_b, c_b, settings_b)
@@ -109,16 +120,16 @@ def compare_page() -> None:
         around = st.toggle(
             "Only the paths and the children they chose among",
             value=True,
-            key=state.COMPARE_AROUND_PATHS, persist_state="session",
+            key=COMPARE_AROUND_PATHS, persist_state="session",
             help="Off: the most visited nodes, like the Explorer (the paths are always drawn).",
         )
         limits = st.columns(2)
         budget = limits[0].number_input(
             "Node budget", *LIMIT_RANGES["budget"], 300, step=50, help=BUDGET_HELP,
-            key=state.COMPARE_BUDGET, persist_state="session", disabled=around,
+            key=COMPARE_BUDGET, persist_state="session", disabled=around,
         )
         depth_limit = limits[1].number_input(
-            "Depth limit (0 = none)", *LIMIT_RANGES["depth"], 0, key=state.COMPARE_MAX_DEPTH, persist_state="session", disabled=around
+            "Depth limit (0 = none)", *LIMIT_RANGES["depth"], 0, key=COMPARE_MAX_DEPTH, persist_state="session", disabled=around
         )
     if around:
         visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
@@ -133,7 +144,7 @@ def compare_page() -> None:
         tree,
         drawn,
         layout_key=setup.input.key,
-        key=state.COMPARE_TREE,
+        key=COMPARE_TREE,
         direction="TB" if fits_top_down(tree, drawn) else "LR",
         path=comparison.path_a,
         second_path=comparison.path_b,
@@ -149,7 +160,7 @@ def compare_page() -> None:
             ).source,
             file_name="mcts_compare.dot",
             mime="text/vnd.graphviz",
-            key=state.COMPARE_DOWNLOAD_DOT,
+            key=COMPARE_DOWNLOAD_DOT,
             width="stretch",
         )
     with exports[1]:  # the link and the bundle hold setting A (the sidebar's)
@@ -170,7 +181,7 @@ def compare_page() -> None:
         st.dataframe(
             table.style.apply(style_rows, axis=None),
             hide_index=True,
-            key=state.COMPARE_TABLE,
+            key=COMPARE_TABLE,
             column_order=[name for name in table.columns if name != "rank changed"],  # the highlight says it
             column_config={name: st.column_config.NumberColumn(format="%.4f") for name in terms},
         )

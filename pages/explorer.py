@@ -25,17 +25,32 @@ from ui.wording import (
     why_sentence,
 )
 
+# Session-state keys this module owns.
+BUDGET = state.key("budget")  # a contract key (DESIGN.md)
+MAX_DEPTH = state.key("max_depth")
+TOP_K = state.key("top_k")
+SHOW_UNVISITED = state.key("show_unvisited")
+COLOUR_BY = state.key("colour_by")
+EXPLORER_TREE = state.key("tree_view")
+INSPECT = state.key("inspect")
+INSPECT_ROOT = state.key("inspect_root")
+INSPECT_UP = state.key("inspect_up")
+INSPECT_STEP_IN = state.key("inspect_step_in")
+CHILDREN_TABLE = state.key("children_table")
+DOWNLOAD_CSV = state.key("download_csv")
+DOWNLOAD_DOT = state.key("download_dot")
+
 setup = sidebar.require()
 tree = setup.tree
 
 # The Explorer's part of a link or a bundle: the drawing limits and the inspected node.
-LINK_LIMITS = {"budget": state.BUDGET, "depth": state.MAX_DEPTH, "topk": state.TOP_K,
-               "unvisited": state.SHOW_UNVISITED, "colour": state.COLOUR_BY}
+LINK_LIMITS = {"budget": BUDGET, "depth": MAX_DEPTH, "topk": TOP_K,
+               "unvisited": SHOW_UNVISITED, "colour": COLOUR_BY}
 for name, key in LINK_LIMITS.items():
     if (value := share.take(name)) is not None:
         st.session_state[key] = value
 if (linked_node := share.take("node")) is not None:
-    st.session_state[state.INSPECT] = tree.format_path(linked_node)
+    st.session_state[INSPECT] = tree.format_path(linked_node)
 
 
 PICTURE_HEIGHT = 560  # px: the picture and the table side by side fit a 768 px projector
@@ -54,7 +69,7 @@ def rule_values(tree, drawn, scoring) -> dict[int, str]:
 
 
 def set_inspect(path_text: str) -> None:
-    st.session_state[state.INSPECT] = path_text
+    st.session_state[INSPECT] = path_text
 
 
 def explain(choice, children) -> None:
@@ -81,7 +96,7 @@ def explore() -> None:
     current = selected_path.select(setup)
     scoring, path = current.scoring, current.path
     rule = scoring.spec
-    selected = st.session_state[state.SELECTED_PATH]
+    selected = tree.path(path[-1])
 
     # The answer first, big: what a teacher points at.
     (share_slot,) = metric_row(
@@ -103,14 +118,14 @@ def explore() -> None:
     share_slot = share_slot.container()
 
     # Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
-    defaults = {state.BUDGET: 300, state.MAX_DEPTH: 0, state.TOP_K: 0, state.SHOW_UNVISITED: False, state.COLOUR_BY: "none"}
+    defaults = {BUDGET: 300, MAX_DEPTH: 0, TOP_K: 0, SHOW_UNVISITED: False, COLOUR_BY: "none"}
     for key, default in defaults.items():
         st.session_state.setdefault(key, default)
     limits_key = (
-        st.session_state[state.BUDGET],
-        st.session_state[state.MAX_DEPTH] or None,
-        st.session_state[state.TOP_K] or None,
-        st.session_state[state.SHOW_UNVISITED],
+        st.session_state[BUDGET],
+        st.session_state[MAX_DEPTH] or None,
+        st.session_state[TOP_K] or None,
+        st.session_state[SHOW_UNVISITED],
     )
     visible = cached_visible_nodes(current.input.key, tree, *limits_key)
     top_down = fits_top_down(tree, visible)
@@ -123,10 +138,10 @@ def explore() -> None:
         st.subheader("Inspect a node")
         st.text_input(
             "Node path (empty = root)",
-            key=state.INSPECT, persist_state="session",
+            key=INSPECT, persist_state="session",
             help="Moves from the root: `ba` when every move is one character, else separated by spaces (`e4 e5`).",
         )
-        wanted = st.session_state.get(state.INSPECT, "")
+        wanted = st.session_state.get(INSPECT, "")
         try:
             inspected = tree.find(wanted)
         except KeyError as missing:
@@ -136,11 +151,11 @@ def explore() -> None:
         children = score_children(tree, inspected, scoring)
         buttons = st.columns(3)
         buttons[0].button(
-            "⌂ Root", key=state.INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch"
+            "⌂ Root", key=INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch"
         )
         buttons[1].button(
             "↑ Up",
-            key=state.INSPECT_UP,
+            key=INSPECT_UP,
             on_click=set_inspect,
             args=(tree.path(tree.parent[inspected]) if inspected != ROOT else "",),
             disabled=inspected == ROOT,
@@ -148,7 +163,7 @@ def explore() -> None:
         )
         buttons[2].button(
             "↓ Step in",
-            key=state.INSPECT_STEP_IN,
+            key=INSPECT_STEP_IN,
             on_click=set_inspect,
             args=(tree.path(children[0].node) if children else here,),
             disabled=not children,
@@ -162,7 +177,7 @@ def explore() -> None:
         st.dataframe(
             highlight_rows(table, table["selected"]),
             hide_index=True,
-            key=state.CHILDREN_TABLE,
+            key=CHILDREN_TABLE,
             # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
             column_order=[name for name in table.columns if name not in ("selected", "rank")],
             column_config={"total": st.column_config.NumberColumn(format="%.4g")}
@@ -179,25 +194,25 @@ def explore() -> None:
             table.to_csv(index=False),
             file_name=f"children_{here or 'root'}.csv",
             mime="text/csv",
-            key=state.DOWNLOAD_CSV,
+            key=DOWNLOAD_CSV,
         )
 
     with picture:
         with st.expander("Drawing limits (the table always uses the full tree)"):
             limits = st.columns(3)
-            limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], step=50, help=BUDGET_HELP, key=state.BUDGET, persist_state="session")
-            limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=state.MAX_DEPTH, persist_state="session")
-            limits[2].number_input("Top-k children (0 = all)", *LIMIT_RANGES["topk"], key=state.TOP_K, persist_state="session")
+            limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], step=50, help=BUDGET_HELP, key=BUDGET, persist_state="session")
+            limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=MAX_DEPTH, persist_state="session")
+            limits[2].number_input("Top-k children (0 = all)", *LIMIT_RANGES["topk"], key=TOP_K, persist_state="session")
             toggles = st.columns([1, 1])
             toggles[0].toggle(
                 "Draw unvisited children",
-                key=state.SHOW_UNVISITED, persist_state="session",
+                key=SHOW_UNVISITED, persist_state="session",
                 help="Children a log declared but no simulation has entered yet (0 visits).",
             )
             toggles[1].selectbox(
                 "Colour nodes by",
                 COLOURINGS,
-                key=state.COLOUR_BY,
+                key=COLOUR_BY,
                 persist_state="session",
                 help="Fill each node by its mean (orange low, purple high) or by its visits; a key is drawn.",
             )
@@ -210,9 +225,9 @@ def explore() -> None:
             tree,
             drawn,
             layout_key=current.input.key,
-            key=state.EXPLORER_TREE,
+            key=EXPLORER_TREE,
             direction="TB" if top_down else "LR",
-            colouring=st.session_state[state.COLOUR_BY],
+            colouring=st.session_state[COLOUR_BY],
             path=path,
             inspected=inspected,
             values=rule_values(tree, drawn, scoring),
@@ -224,7 +239,7 @@ def explore() -> None:
 
         st.download_button(
             "Download drawn tree (DOT)", drawn_dot, file_name="mcts_tree.dot",  # made on click
-            mime="text/vnd.graphviz", key=state.DOWNLOAD_DOT,
+            mime="text/vnd.graphviz", key=DOWNLOAD_DOT,
         )
     with share_slot:
         share_panel.render(

@@ -14,8 +14,18 @@ from ui.metric_row import metric_row
 from ui.tree_view import show_tree
 from ui.wording import folded_caption, node_label
 
-K = state.PLAYBACK_K
-PLAYING = state.PLAYBACK_PLAYING
+# Session-state keys this module owns.
+K = state.key("playback_k")
+PLAYING = state.key("playback_playing")
+PLAYBACK_STRIDE = state.key("playback_stride")
+PLAYBACK_DELAY = state.key("playback_delay")
+PLAYBACK_BUDGET = state.key("playback_budget")
+PLAYBACK_PLAY = state.key("playback_play")
+PLAYBACK_PREVIOUS = state.key("playback_prev")
+PLAYBACK_NEXT = state.key("playback_next")
+PLAYBACK_PATH_TABLE = state.key("playback_path_table")
+PLAYBACK_TREE = state.key("playback_tree_view")
+
 DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
 
 setup = sidebar.require()
@@ -44,11 +54,11 @@ playback = cached_playback(input_key, setup.input.playouts, setup.tree)
 count = len(playback)
 st.session_state.setdefault(K, 1)
 st.session_state[K] = min(max(st.session_state[K], 1), count)  # a shorter input may have come in
-st.session_state.setdefault(state.PLAYBACK_STRIDE, max(1, count // 1000))
+st.session_state.setdefault(PLAYBACK_STRIDE, max(1, count // 1000))
 
 
 def move_k(steps: int) -> None:
-    st.session_state[K] = min(max(st.session_state[K] + steps * st.session_state[state.PLAYBACK_STRIDE], 1), count)
+    st.session_state[K] = min(max(st.session_state[K] + steps * st.session_state[PLAYBACK_STRIDE], 1), count)
 
 
 def toggle_play() -> None:
@@ -61,20 +71,20 @@ def toggle_play() -> None:
 playing = st.session_state.get(PLAYING, False)
 controls = st.columns([1.1, 2, 1.7, 2.3, 1.2], vertical_alignment="bottom")
 controls[0].button(
-    "Pause" if playing else "Play", key=state.PLAYBACK_PLAY, on_click=toggle_play, width="stretch",
+    "Pause" if playing else "Play", key=PLAYBACK_PLAY, on_click=toggle_play, width="stretch",
     icon=":material/pause:" if playing else ":material/play_arrow:",
     disabled=count == 1, type="primary",
 )
 delay = controls[1].select_slider(
-    "Speed (seconds per step)", DELAYS, value=1.0, key=state.PLAYBACK_DELAY, persist_state="session",
+    "Speed (seconds per step)", DELAYS, value=1.0, key=PLAYBACK_DELAY, persist_state="session",
     help="How long each tree stays on screen while playing.",
 )
 controls[2].number_input(
-    "Playouts per step", 1, max(count, 1), key=state.PLAYBACK_STRIDE, persist_state="session",
+    "Playouts per step", 1, max(count, 1), key=PLAYBACK_STRIDE, persist_state="session",
     help="How far Previous, Next and Play move k; raise it to skim a large log.",
 )
 budget = controls[3].number_input(
-    "Most nodes drawn", *LIMIT_RANGES["budget"], 300, step=50, key=state.PLAYBACK_BUDGET, persist_state="session",
+    "Most nodes drawn", *LIMIT_RANGES["budget"], 300, step=50, key=PLAYBACK_BUDGET, persist_state="session",
     help=BUDGET_HELP,
 )
 with controls[4]:  # outside the frame's fragment: playing must not add a browser history entry per step
@@ -91,12 +101,12 @@ def show_frame() -> None:
 
     stepper = st.columns([1.3, 7, 1.3], vertical_alignment="bottom")  # "◀ Previous" fits at 1366 px
     k = st.session_state[K]
-    stepper[0].button("◀ Previous", key=state.PLAYBACK_PREVIOUS, on_click=move_k, args=(-1,), disabled=k <= 1, width="stretch")
+    stepper[0].button("◀ Previous", key=PLAYBACK_PREVIOUS, on_click=move_k, args=(-1,), disabled=k <= 1, width="stretch")
     if count > 1:
         stepper[1].slider("Playouts replayed (k)", 1, count, key=K, persist_state="session")
     else:
         stepper[1].caption("The input has a single playout.")
-    stepper[2].button("Next ▶", key=state.PLAYBACK_NEXT, on_click=move_k, args=(1,), disabled=k >= count, width="stretch")
+    stepper[2].button("Next ▶", key=PLAYBACK_NEXT, on_click=move_k, args=(1,), disabled=k >= count, width="stretch")
 
     frame = playback.frame(k)  # the Playback keeps its last state and recent frames: memory stays flat
     tree, step = frame.tree, frame.step
@@ -128,7 +138,7 @@ def show_frame() -> None:
             tree,
             drawn,
             layout_key=f"{input_key}:{k}",  # each k is another tree
-            key=state.PLAYBACK_TREE,
+            key=PLAYBACK_TREE,
             direction="TB" if fits_top_down(tree, drawn) else "LR",
             path=step.path,
             inspected=step.created,
@@ -149,7 +159,7 @@ def show_frame() -> None:
         st.dataframe(
             pd.DataFrame(rows),
             hide_index=True,
-            key=state.PLAYBACK_PATH_TABLE,
+            key=PLAYBACK_PATH_TABLE,
             # Short headers and narrow columns: the whole table fits beside the picture at 1366 px.
             column_config={
                 "node": st.column_config.TextColumn("node", width="small"),

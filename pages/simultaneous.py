@@ -37,6 +37,33 @@ from ui.drawing import highlight_rows
 from ui.inputs import InputError, load
 from ui.markdown import code, escape
 
+# Session-state keys this module owns.
+SIM_RULE = state.key("sim_rule")
+SIM_C = state.key("sim_c")
+SIM_GAMMA = state.key("sim_gamma")
+SIM_NODE = state.key("_sim_node")  # the inspected node's path, as JSON (joint moves as arrays)
+SIM_ROOT = state.key("sim_root")
+SIM_UP = state.key("sim_up")
+SIM_STEP = state.key("sim_step")
+SIM_CHILD = state.key("sim_child")
+SIM_JOINT_TABLE = state.key("sim_joint_table")
+SIM_SMITSIMAX = state.key("sim_smitsimax")
+SIM_MATRIX_GAME = state.key("sim_matrix_game")
+SIM_STRATEGY_TABLE = state.key("sim_strategy_table")
+SIM_SWEEP_RULES = state.key("sim_sweep_rules")
+SIM_SWEEP_SIMULATIONS = state.key("sim_sweep_simulations")
+SIM_SWEEP_TABLE = state.key("sim_sweep_table")
+SIM_DEMO_GAME = state.key("sim_demo_game")
+SIM_DEMO_ALGORITHM = state.key("sim_demo_algorithm")
+SIM_DEMO_RULE = state.key("sim_demo_rule")
+SIM_DEMO_C = state.key("sim_demo_c")
+SIM_DEMO_SIMULATIONS = state.key("sim_demo_simulations")
+SIM_DEMO_SEED = state.key("sim_demo_seed")
+SIM_DEMO_RUN = state.key("sim_demo_run")
+SIM_DEMO_ERROR = state.key("_sim_demo_error")
+OWN_TABLE = state.key_family("sim_own_table_{}")
+SMITSIMAX_TABLE = state.key_family("sim_smitsimax_table_{}")
+
 DEMO_GAMES = {
     "matrix_rps": "Rock-paper-scissors (matrix_rps)",
     "matrix_brps": "Biased rock-paper-scissors (matrix_brps)",
@@ -81,26 +108,26 @@ def node_text(elements: list) -> str:
 
 
 def go_to(elements: list) -> None:
-    st.session_state[state.SIM_NODE] = json.dumps(elements, ensure_ascii=False)
+    st.session_state[SIM_NODE] = json.dumps(elements, ensure_ascii=False)
 
 
 def step_into(dtree, node: int, elements: list) -> None:
     """The "Step into a child" menu: its value is the child's move (joint moves by their ``R|P`` name)."""
-    chosen = st.session_state.get(state.SIM_CHILD)
+    chosen = st.session_state.get(SIM_CHILD)
     kid = dtree.tree.child(node, chosen) if chosen is not None else None
     if kid is not None:
-        st.session_state[state.SIM_NODE] = json.dumps([*elements, dtree.element(kid)], ensure_ascii=False)
-    st.session_state[state.SIM_CHILD] = None  # the next node offers its own children
+        st.session_state[SIM_NODE] = json.dumps([*elements, dtree.element(kid)], ensure_ascii=False)
+    st.session_state[SIM_CHILD] = None  # the next node offers its own children
 
 
 def demo_rule_changed() -> None:
-    st.session_state[state.SIM_DEMO_C] = 1.4 if st.session_state[state.SIM_DEMO_RULE] not in SIMULTANEOUS_RULES else 0.1
+    st.session_state[SIM_DEMO_C] = 1.4 if st.session_state[SIM_DEMO_RULE] not in SIMULTANEOUS_RULES else 0.1
 
 
 def page_rule_changed() -> None:
-    rule = st.session_state[state.SIM_RULE]
+    rule = st.session_state[SIM_RULE]
     if rule in SIMULTANEOUS_RULES:
-        st.session_state[state.SIM_GAMMA] = default_c(rule)
+        st.session_state[SIM_GAMMA] = default_c(rule)
 
 
 # --- no simultaneous input: offer a search -------------------------------------------------------
@@ -115,19 +142,19 @@ def demo_panel() -> None:
         "its log becomes the input of every page.",
         icon=":material/info:",
     )
-    st.session_state.setdefault(state.SIM_DEMO_RULE, "ucb1")
-    st.session_state.setdefault(state.SIM_DEMO_C, 1.4)
-    st.session_state.setdefault(state.SIM_DEMO_SIMULATIONS, 5000)
+    st.session_state.setdefault(SIM_DEMO_RULE, "ucb1")
+    st.session_state.setdefault(SIM_DEMO_C, 1.4)
+    st.session_state.setdefault(SIM_DEMO_SIMULATIONS, 5000)
     row = st.columns([3, 2, 3, 2, 2, 1], vertical_alignment="bottom")
-    game = row[0].selectbox("Game", list(DEMO_GAMES), format_func=DEMO_GAMES.get, key=state.SIM_DEMO_GAME)
-    algorithm = row[1].selectbox("Search", ["duct", "smitsimax"], key=state.SIM_DEMO_ALGORITHM,
+    game = row[0].selectbox("Game", list(DEMO_GAMES), format_func=DEMO_GAMES.get, key=SIM_DEMO_GAME)
+    algorithm = row[1].selectbox("Search", ["duct", "smitsimax"], key=SIM_DEMO_ALGORITHM,
                                  format_func={"duct": "Decoupled UCT", "smitsimax": "Smitsimax"}.get)
-    rule = row[2].selectbox("Rule (each player)", list(ALL_RULES), format_func=rule_name, key=state.SIM_DEMO_RULE,
+    rule = row[2].selectbox("Rule (each player)", list(ALL_RULES), format_func=rule_name, key=SIM_DEMO_RULE,
                             on_change=demo_rule_changed)
-    c = row[3].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=state.SIM_DEMO_C)
-    simulations = row[4].number_input("Simulations", 1, DEMO_LIMIT, step=1000, key=state.SIM_DEMO_SIMULATIONS)
-    seed = row[5].number_input("Seed", min_value=0, value=0, step=1, key=state.SIM_DEMO_SEED)
-    if st.button("Run the search", key=state.SIM_DEMO_RUN, type="primary", icon=":material/play_arrow:"):
+    c = row[3].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=SIM_DEMO_C)
+    simulations = row[4].number_input("Simulations", 1, DEMO_LIMIT, step=1000, key=SIM_DEMO_SIMULATIONS)
+    seed = row[5].number_input("Seed", min_value=0, value=0, step=1, key=SIM_DEMO_SEED)
+    if st.button("Run the search", key=SIM_DEMO_RUN, type="primary", icon=":material/play_arrow:"):
         try:
             scoring = JointScoring(rule, float(c))
             with st.spinner(f"Searching {game}…"):
@@ -154,15 +181,15 @@ def rule_panel() -> JointScoring | None:
     """The rule every player uses here, its C (or γ) and settings; None (with the reason shown) when unusable."""
     row = st.columns([3, 2, 5], vertical_alignment="bottom")
     rule = row[0].selectbox("Rule (each player, on its own moves)", list(ALL_RULES), format_func=rule_name,
-                            key=state.SIM_RULE, on_change=page_rule_changed,
+                            key=SIM_RULE, on_change=page_rule_changed,
                             help="Every registered rule, applied per player, plus regret matching and EXP3, "
                             "which exist only at simultaneous nodes.")
     if rule in SIMULTANEOUS_RULES:
         c = row[1].number_input(rule_c_label(rule), min_value=0.0, max_value=1.0, step=0.05, format="%.4g",
-                                key=state.SIM_GAMMA)
+                                key=SIM_GAMMA)
         settings = dict(simultaneous.settings) if simultaneous.rule == rule else {}
     else:
-        c = row[1].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=state.SIM_C)
+        c = row[1].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=SIM_C)
         settings = dict(setup.settings) if rule == setup.rule else (
             dict(simultaneous.settings) if rule == simultaneous.rule else {})
     try:
@@ -182,13 +209,13 @@ def rule_panel() -> JointScoring | None:
 def navigation(dtree, node: int, elements: list) -> None:
     tree = dtree.tree
     row = st.columns([1, 1, 5], vertical_alignment="bottom")
-    row[0].button("⌂ Root", key=state.SIM_ROOT, on_click=go_to, args=([],), disabled=node == ROOT, width="stretch")
-    row[1].button("↑ Up", key=state.SIM_UP, on_click=go_to, args=(elements[:-1],), disabled=node == ROOT,
+    row[0].button("⌂ Root", key=SIM_ROOT, on_click=go_to, args=([],), disabled=node == ROOT, width="stretch")
+    row[1].button("↑ Up", key=SIM_UP, on_click=go_to, args=(elements[:-1],), disabled=node == ROOT,
                   width="stretch")
     kids = [kid for kid in tree.ranked_children(node) if tree.visits[kid]]
     visits = {tree.move[kid]: tree.visits[kid] for kid in kids}
     row[2].selectbox("Step into a child", list(visits), index=None, placeholder="Choose a child (most visited first)…",
-                     format_func=lambda move: f"{move} ({visits.get(move, 0):,} visits)", key=state.SIM_CHILD,
+                     format_func=lambda move: f"{move} ({visits.get(move, 0):,} visits)", key=SIM_CHILD,
                      on_change=step_into, args=(dtree, node, elements), disabled=not kids)
 
 
@@ -222,7 +249,7 @@ def player_tables(dtree, node: int, scoring: JointScoring) -> tuple[str, ...] | 
                 st.markdown(f"**Player {player}**: picks {code(joint[player]) if joint else '–'}")
                 table = own_moves_table(dtree, node, player, scoring)
                 st.dataframe(
-                    highlight_rows(table, table["selected"]), hide_index=True, key=state.sim_own_table_key(player),
+                    highlight_rows(table, table["selected"]), hide_index=True, key=OWN_TABLE.format(player),
                     column_order=[name for name in table.columns if name not in ("selected", "rank", "total")],
                     column_config={
                         name: st.column_config.NumberColumn(rule_label(scoring.rule, name), format="%.4g")
@@ -249,7 +276,7 @@ def joint_children(dtree, node: int, joint: tuple[str, ...] | None, elements: li
     table = joint_children_table(dtree, node, joint)
     st.markdown("**Its children**" + (" (joint moves, one move per player)" if dtree.is_simultaneous(node) else ""))
     st.dataframe(
-        highlight_rows(table, table["selected"]), hide_index=True, key=state.SIM_JOINT_TABLE,
+        highlight_rows(table, table["selected"]), hide_index=True, key=SIM_JOINT_TABLE,
         column_order=[name for name in table.columns if name != "selected"],
         column_config={
             "share": st.column_config.NumberColumn("share of the choices", format="%.3f"),
@@ -263,7 +290,7 @@ def joint_children(dtree, node: int, joint: tuple[str, ...] | None, elements: li
         if child is None:
             st.caption(f"No simulation has played the joint move {code(json.dumps(list(joint)))} here yet.")
         else:
-            st.button("Follow the selected joint move", key=state.SIM_STEP, icon=":material/south:",
+            st.button("Follow the selected joint move", key=SIM_STEP, icon=":material/south:",
                       on_click=go_to, args=([*elements, list(joint)],))
 
 
@@ -298,7 +325,7 @@ def smitsimax_panel(scoring: JointScoring) -> None:
             rows = [{"move": tree.move[kid], "visits": tree.visits[kid], "mean": tree.mean(kid)}
                     for kid in tree.ranked_children(ROOT)]
             st.dataframe(pd.DataFrame(rows, columns=["move", "visits", "mean"]), hide_index=True,
-                         key=state.sim_smitsimax_table_key(player),
+                         key=SMITSIMAX_TABLE.format(player),
                          column_config={"mean": st.column_config.NumberColumn(f"mean for player {player}",
                                                                               format="%.4f")})
 
@@ -325,7 +352,7 @@ def matching_game(dtree):
     if len(fits) == 1:
         return cached_matrix(fits[0])
     chosen = st.selectbox("Which matrix game is this? (the input does not say; these fit its moves)", fits,
-                          key=state.SIM_MATRIX_GAME)
+                          key=SIM_MATRIX_GAME)
     return cached_matrix(chosen)
 
 
@@ -362,7 +389,7 @@ def matrix_panel(dtree, scoring: JointScoring) -> None:
     with columns[0]:
         table = pd.DataFrame(rows).pivot_table(index=["strategy", "player"], columns="move", values="probability",
                                                sort=False).reset_index()
-        st.dataframe(table, hide_index=True, key=state.SIM_STRATEGY_TABLE,
+        st.dataframe(table, hide_index=True, key=SIM_STRATEGY_TABLE,
                      column_config={move: st.column_config.NumberColumn(format="%.3f")
                                     for move in set(game.actions[0]) | set(game.actions[1])})
     with columns[1]:
@@ -381,12 +408,12 @@ def matrix_panel(dtree, scoring: JointScoring) -> None:
 def what_c_does(game, scoring: JointScoring) -> None:
     st.subheader("What C does here")
     other = "ucb1" if scoring.regret_based else "regret_matching"  # always something to compare with
-    st.session_state.setdefault(state.SIM_SWEEP_RULES, list(dict.fromkeys([scoring.rule, other])))
-    st.session_state.setdefault(state.SIM_SWEEP_SIMULATIONS, 4000)
+    st.session_state.setdefault(SIM_SWEEP_RULES, list(dict.fromkeys([scoring.rule, other])))
+    st.session_state.setdefault(SIM_SWEEP_SIMULATIONS, 4000)
     row = st.columns([4, 2], vertical_alignment="bottom")
-    rules = row[0].multiselect("Rules", list(ALL_RULES), format_func=rule_name, key=state.SIM_SWEEP_RULES)
+    rules = row[0].multiselect("Rules", list(ALL_RULES), format_func=rule_name, key=SIM_SWEEP_RULES)
     simulations = row[1].number_input("Simulations per search", 100, SWEEP_LIMIT, step=1000,
-                                      key=state.SIM_SWEEP_SIMULATIONS)
+                                      key=SIM_SWEEP_SIMULATIONS)
     if not rules:
         st.caption("Choose a rule or two.")
         return
@@ -443,16 +470,16 @@ if simultaneous is None:
 
 dtree = simultaneous.decoupled
 if state.first_run_for_input("simultaneous", loaded.key):
-    st.session_state[state.SIM_NODE] = "[]"
+    st.session_state[SIM_NODE] = "[]"
     rule = simultaneous.rule or setup.rule
-    st.session_state[state.SIM_RULE] = rule
+    st.session_state[SIM_RULE] = rule
     regret = rule in SIMULTANEOUS_RULES
-    st.session_state[state.SIM_C] = read.c if read.c is not None and not regret else default_c("ucb1" if regret else rule)
-    st.session_state[state.SIM_GAMMA] = read.c if regret and read.c is not None and read.c <= 1 else 0.1
-    st.session_state[state.SIM_SMITSIMAX] = simultaneous.algorithm == "smitsimax"
-st.session_state.setdefault(state.SIM_NODE, "[]")
-st.session_state.setdefault(state.SIM_C, 1.0)
-st.session_state.setdefault(state.SIM_GAMMA, 0.1)
+    st.session_state[SIM_C] = read.c if read.c is not None and not regret else default_c("ucb1" if regret else rule)
+    st.session_state[SIM_GAMMA] = read.c if regret and read.c is not None and read.c <= 1 else 0.1
+    st.session_state[SIM_SMITSIMAX] = simultaneous.algorithm == "smitsimax"
+st.session_state.setdefault(SIM_NODE, "[]")
+st.session_state.setdefault(SIM_C, 1.0)
+st.session_state.setdefault(SIM_GAMMA, 0.1)
 
 searched = {"duct": "A decoupled UCT search", "smitsimax": "A Smitsimax search"}.get(simultaneous.algorithm)
 st.markdown(
@@ -470,11 +497,11 @@ if scoring is None:
     st.stop()
 
 try:
-    elements = json.loads(st.session_state[state.SIM_NODE])
+    elements = json.loads(st.session_state[SIM_NODE])
     node = dtree.find(elements)
 except (KeyError, ValueError, TypeError):
     elements, node = [], ROOT
-    st.session_state[state.SIM_NODE] = "[]"
+    st.session_state[SIM_NODE] = "[]"
 
 try:
     steps = selected_path(dtree, scoring)
@@ -492,7 +519,7 @@ joint = player_tables(dtree, node, scoring) if dtree.is_simultaneous(node) else 
 joint_children(dtree, node, joint, elements)
 
 st.divider()
-if st.toggle("Show the Smitsimax trees (one per player, side by side)", key=state.SIM_SMITSIMAX):
+if st.toggle("Show the Smitsimax trees (one per player, side by side)", key=SIM_SMITSIMAX):
     smitsimax_panel(scoring)
 
 matrix_panel(dtree, scoring)

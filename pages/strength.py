@@ -24,8 +24,26 @@ from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import ArenaRow, ResultStore, arena
 from ui import sidebar, state
 from ui.markdown import code, escape
+from ui import jobs
 from ui.jobs import BackgroundJob
 from ui.wording import core_sentence
+
+# Session-state keys this module owns.
+STRENGTH_GAME = state.key("strength_game")
+STRENGTH_GAME_NAME = state.key("strength_game_name")
+STRENGTH_MOVES = state.key("strength_moves")
+STRENGTH_FROM_SEARCH = state.key("strength_from_search")
+STRENGTH_C_VALUES = state.key("strength_c_values")
+STRENGTH_GAMES = state.key("strength_games")
+STRENGTH_SIMULATIONS = state.key("strength_simulations")
+STRENGTH_OPPONENT = state.key("strength_opponent")
+STRENGTH_OPPONENT_C = state.key("strength_opponent_c")
+STRENGTH_SEED = state.key("strength_seed")
+STRENGTH_WORKERS = state.key("strength_workers")
+STRENGTH_RUN = state.key("strength_run")
+STRENGTH_STOP = state.key("strength_stop")
+STRENGTH_TABLE = state.key("strength_table")
+STRENGTH_CSV = state.key("strength_csv")
 
 # Two-player games of perfect information (the arena pits two players); others can be typed.
 GAMES = {
@@ -80,65 +98,65 @@ def parse_c_values(text: str) -> list[float]:
 def take_last_search(game: str, moves: str) -> None:
     """Use the Search page's last game and position."""
     if game in GAMES:
-        st.session_state[state.STRENGTH_GAME] = game
+        st.session_state[STRENGTH_GAME] = game
     else:
-        st.session_state[state.STRENGTH_GAME] = OTHER
-        st.session_state[state.STRENGTH_GAME_NAME] = game
-    st.session_state[state.STRENGTH_MOVES] = moves
+        st.session_state[STRENGTH_GAME] = OTHER
+        st.session_state[STRENGTH_GAME_NAME] = game
+    st.session_state[STRENGTH_MOVES] = moves
 
 
 def settings_panel() -> dict[str, Any] | None:
     """The game, position and grid controls; the arena's settings, or None (the problem shown)."""
-    for key, default in ((state.STRENGTH_GAME, next(iter(GAMES))), (state.STRENGTH_GAME_NAME, ""),
-                         (state.STRENGTH_MOVES, ""), (state.STRENGTH_C_VALUES, DEFAULT_C_VALUES),
-                         (state.STRENGTH_GAMES, 20), (state.STRENGTH_SIMULATIONS, 100),
-                         (state.STRENGTH_OPPONENT, "mcts"), (state.STRENGTH_OPPONENT_C, 1.4),
-                         (state.STRENGTH_SEED, 1), (state.STRENGTH_WORKERS, min(2, os.cpu_count() or 1))):
+    for key, default in ((STRENGTH_GAME, next(iter(GAMES))), (STRENGTH_GAME_NAME, ""),
+                         (STRENGTH_MOVES, ""), (STRENGTH_C_VALUES, DEFAULT_C_VALUES),
+                         (STRENGTH_GAMES, 20), (STRENGTH_SIMULATIONS, 100),
+                         (STRENGTH_OPPONENT, "mcts"), (STRENGTH_OPPONENT_C, 1.4),
+                         (STRENGTH_SEED, 1), (STRENGTH_WORKERS, min(2, os.cpu_count() or 1))):
         st.session_state.setdefault(key, default)
     persist = {"persist_state": "session"}
 
     row = st.columns([2, 2, 3], vertical_alignment="bottom")
-    choice = row[0].selectbox("Game", [*GAMES, OTHER], key=state.STRENGTH_GAME, **persist,
+    choice = row[0].selectbox("Game", [*GAMES, OTHER], key=STRENGTH_GAME, **persist,
                               format_func=lambda name: GAMES.get(name, "Another OpenSpiel game…"))
     if choice == OTHER:
-        game = row[1].text_input("OpenSpiel game string", key=state.STRENGTH_GAME_NAME, **persist,
+        game = row[1].text_input("OpenSpiel game string", key=STRENGTH_GAME_NAME, **persist,
                                  placeholder="e.g. clobber or connect_four(rows=5)").strip()
     else:
         game = choice
         row[1].caption(f"OpenSpiel's {code(choice)}")
     typed_moves = row[2].text_input(
-        "Start position (moves from the start)", key=state.STRENGTH_MOVES, **persist,
+        "Start position (moves from the start)", key=STRENGTH_MOVES, **persist,
         help="Action ids or names separated by spaces, as on the Search page and the CLI's `--moves`; "
         "empty = the initial position. Every game of the grid starts here.",
     )
-    last = st.session_state.get(state.SEARCH_JOB)
+    last = jobs.latest("search")
     if last is not None:
         from_search = (last.game, format_moves(last.moves))
         if from_search != (game, typed_moves):
-            st.button(f"Use the last search's game and position: {last.label()}", key=state.STRENGTH_FROM_SEARCH,
+            st.button(f"Use the last search's game and position: {last.label()}", key=STRENGTH_FROM_SEARCH,
                       icon=":material/play_arrow:", on_click=take_last_search, args=from_search)
 
     row = st.columns([4, 2, 2], vertical_alignment="bottom")
-    c_text = row[0].text_input("C values", key=state.STRENGTH_C_VALUES, **persist,
+    c_text = row[0].text_input("C values", key=STRENGTH_C_VALUES, **persist,
                                help="The MCTS side's exploration constants, separated by commas.")
-    games = row[1].number_input("Games per C", 1, 10_000, step=10, key=state.STRENGTH_GAMES, **persist,
+    games = row[1].number_input("Games per C", 1, 10_000, step=10, key=STRENGTH_GAMES, **persist,
                                 help="The MCTS side plays first in half of them.")
-    simulations = row[2].number_input("Simulations per move", 1, 100_000, step=50, key=state.STRENGTH_SIMULATIONS,
+    simulations = row[2].number_input("Simulations per move", 1, 100_000, step=50, key=STRENGTH_SIMULATIONS,
                                       **persist, help="Each search's budget, for every move of both MCTS players.")
     row = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
     kind = row[0].segmented_control(
-        "Opponent", ["mcts", "random"], key=state.STRENGTH_OPPONENT, **persist, required=True,
+        "Opponent", ["mcts", "random"], key=STRENGTH_OPPONENT, **persist, required=True,
         format_func=lambda kind: {"mcts": "MCTS at a fixed C", "random": "Random"}[kind],
         help="Random plays uniformly random legal moves; MCTS is the same search, rule and budget at the "
         "opponent's C.",
     )
     opponent_c = row[1].number_input(
-        "Opponent's C", min_value=0.0, step=0.1, format="%.4g", key=state.STRENGTH_OPPONENT_C, **persist,
+        "Opponent's C", min_value=0.0, step=0.1, format="%.4g", key=STRENGTH_OPPONENT_C, **persist,
         disabled=kind != "mcts",
     )
-    seed = row[2].number_input("Seed", 0, step=1, key=state.STRENGTH_SEED, **persist,
+    seed = row[2].number_input("Seed", 0, step=1, key=STRENGTH_SEED, **persist,
                                help="With C and the game number, seeds each game: the same settings give the same games.")
-    workers = row[3].number_input("Processes", 1, max(os.cpu_count() or 1, 1), step=1, key=state.STRENGTH_WORKERS,
+    workers = row[3].number_input("Processes", 1, max(os.cpu_count() or 1, 1), step=1, key=STRENGTH_WORKERS,
                                   **persist, help="Worker processes playing games at once (one per core).")
     rule, settings = sidebar.rule_choice()
     st.caption(f"Rule: **{escape(RULES[rule].name)}** with the sidebar's settings (C is the grid's). Score = "
@@ -244,7 +262,7 @@ def stop_job(job: ArenaJob) -> None:
 
 def results(settings: dict[str, Any] | None) -> None:
     """Progress and Stop while the grid plays (a fragment polling it), then the charts and the table."""
-    job = st.session_state.get(state.STRENGTH_JOB)
+    job = jobs.latest("strength")
     if job is not None and job.running:
         bar, stop = st.columns([5, 1], vertical_alignment="center")
         elapsed = time.monotonic() - job.started
@@ -252,7 +270,7 @@ def results(settings: dict[str, Any] | None) -> None:
         bar.progress(job.done / total if total else 0.0,
                      text=f"Playing: {job.done:,} of {total:,} games, {elapsed:.0f} s "
                           f"(each C is stored as soon as its games are done)")
-        stop.button("Stop", key=state.STRENGTH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
+        stop.button("Stop", key=STRENGTH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
                     width="stretch", disabled=job.stop.is_set(),
                     help="Cancels the games not started; finished C values stay stored and a new Run resumes.")
     elif job is not None and job.error is not None and job.settings == settings:
@@ -308,7 +326,7 @@ def results(settings: dict[str, Any] | None) -> None:
     )
     st.subheader("The rows")
     st.dataframe(
-        frame, hide_index=True, key=state.STRENGTH_TABLE,
+        frame, hide_index=True, key=STRENGTH_TABLE,
         column_config={
             "c": st.column_config.NumberColumn("C", format="%g"),
             "score": st.column_config.NumberColumn(format="%.3f"),
@@ -320,7 +338,7 @@ def results(settings: dict[str, Any] | None) -> None:
         },
     )
     st.download_button("Download the rows (CSV)", frame.to_csv(index=False), file_name="c_strength.csv",
-                       mime="text/csv", key=state.STRENGTH_CSV, on_click="ignore")
+                       mime="text/csv", key=STRENGTH_CSV, on_click="ignore")
 
 
 st.title("C and playing strength")
@@ -330,11 +348,12 @@ st.caption(
     "reappears at once and an interrupted one resumes."
 )
 arena_settings = settings_panel()
-job = st.session_state.get(state.STRENGTH_JOB)
+job = jobs.latest("strength")
 busy = job is not None and job.running
-if st.button("Run the grid", key=state.STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
+if st.button("Run the grid", key=STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
              disabled=busy or arena_settings is None):
-    st.session_state[state.STRENGTH_JOB] = job = ArenaJob(arena_settings)
+    job = ArenaJob(arena_settings)
+    jobs.keep("strength", job)
     job.thread.join(0.3)
     if job.running:
         st.rerun()  # draw the page again with Run disabled, and poll
@@ -343,7 +362,7 @@ if st.button("Run the grid", key=state.STRENGTH_RUN, type="primary", icon=":mate
 @st.fragment(run_every=POLL_SECONDS)
 def poll(settings: dict[str, Any] | None) -> None:
     """While the grid plays: progress, Stop and the rows so far, redrawn every half second."""
-    job = st.session_state.get(state.STRENGTH_JOB)
+    job = jobs.latest("strength")
     if job is not None and not job.running:
         st.rerun()  # the grid ended: the whole page again, to stop polling and enable Run
     results(settings)

@@ -21,6 +21,19 @@ from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.wording import node_markdown, plural
 
+# Session-state keys this module owns.
+SWEEP_FROM = state.key("sweep_from")
+SWEEP_TO = state.key("sweep_to")
+SWEEP_ZOOM_RANGE = state.key("_sweep_zoom")
+SWEEP_RESET = state.key("sweep_reset")
+SWEEP_ZOOM = state.key("sweep_zoom")
+SWEEP_NODE = state.key("sweep_node")
+SWEEP_NODE_PATH = state.key("sweep_node_path")
+SWEEP_STRIP = state.key("sweep_strip")
+SWEEP_LINES = state.key("sweep_lines")
+SWEEP_TABLE = state.key("sweep_table")
+SWEEP_CSV = state.key("sweep_csv")
+
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
 C_FORMAT = ".10g"  # tooltips: enough digits to tell a breakpoint from its neighbours
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
@@ -30,12 +43,12 @@ tree = setup.tree
 
 
 def reset_range(max_c: float) -> None:
-    st.session_state[state.SWEEP_FROM], st.session_state[state.SWEEP_TO] = 0.0, max_c
+    st.session_state[SWEEP_FROM], st.session_state[SWEEP_TO] = 0.0, max_c
 
 
 def zoom_in() -> None:
     # The zoom was worked out by the previous run, from the range the user is looking at.
-    st.session_state[state.SWEEP_FROM], st.session_state[state.SWEEP_TO] = st.session_state[state.SWEEP_ZOOM_RANGE]
+    st.session_state[SWEEP_FROM], st.session_state[SWEEP_TO] = st.session_state[SWEEP_ZOOM_RANGE]
 
 
 def c_scale(c_from: float, c_to: float) -> alt.Scale:
@@ -176,10 +189,10 @@ def sweep_page() -> None:
         )
 
     controls = st.columns([1, 1, 1.1, 1.6, 1.3], vertical_alignment="bottom")  # the labels fit at 1366 px
-    c_from = controls[0].number_input("Sweep C from", key=state.SWEEP_FROM, persist_state="session", format="%.6g", step=max_c / 100)
-    c_to = controls[1].number_input("to", key=state.SWEEP_TO, persist_state="session", format="%.6g", step=max_c / 100)
+    c_from = controls[0].number_input("Sweep C from", key=SWEEP_FROM, persist_state="session", format="%.6g", step=max_c / 100)
+    c_to = controls[1].number_input("to", key=SWEEP_TO, persist_state="session", format="%.6g", step=max_c / 100)
     controls[2].button(
-        "Slider range", on_click=reset_range, args=(max_c,), key=state.SWEEP_RESET, width="stretch",
+        "Slider range", on_click=reset_range, args=(max_c,), key=SWEEP_RESET, width="stretch",
         help="Back to 0 … the C slider's maximum."
     )
     problem = range_problem(c_from, c_to)
@@ -188,11 +201,11 @@ def sweep_page() -> None:
         return
 
     intervals = cached_sweep(setup.input.key, c_from, c_to, tree)
-    st.session_state[state.SWEEP_ZOOM_RANGE] = zoom = zoom_range(intervals)
+    st.session_state[SWEEP_ZOOM_RANGE] = zoom = zoom_range(intervals)
     controls[3].button(
         "Zoom to breakpoints",
         on_click=zoom_in,
-        key=state.SWEEP_ZOOM,
+        key=SWEEP_ZOOM,
         width="stretch",
         disabled=zoom is None or zoom == (c_from, c_to),
         help="Narrow the range to where the path changes, with some room after the last breakpoint.",
@@ -213,7 +226,7 @@ def sweep_page() -> None:
     st.markdown(summary_sentence(bands))
 
     st.subheader("Selected path along C")
-    st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=state.SWEEP_STRIP)
+    st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=SWEEP_STRIP)
     st.caption(
         "Each band is an interval of C with one selected path (hover for its statistics). "
         + (f"Red line: C = {c:.6g}." if shown_c is not None else f"C = {c:.6g} is outside this range.")
@@ -221,17 +234,17 @@ def sweep_page() -> None:
 
     st.subheader("Why: a node's children as lines in C")
     options = [tree.format_path(moves) for moves in sweep_nodes(intervals)] or [""]  # a leaf root: itself
-    if st.session_state.get(state.SWEEP_NODE) not in options:
-        st.session_state[state.SWEEP_NODE] = options[0]  # e.g. after a new input
+    if st.session_state.get(SWEEP_NODE) not in options:
+        st.session_state[SWEEP_NODE] = options[0]  # e.g. after a new input
     picker = st.columns([2, 2, 3])
     picked = picker[0].selectbox(
         "Node on a swept path",
         options,
-        key=state.SWEEP_NODE, persist_state="session",
+        key=SWEEP_NODE, persist_state="session",
         format_func=lambda path: f"{path}  (depth {len(path)})" if path else "root",
         help="Every node where some interval's path makes a choice, root first.",
     )
-    typed = picker[1].text_input("…or any node path", key=state.SWEEP_NODE_PATH, persist_state="session", help="Moves from the root, e.g. `ab`; empty = use the list.")
+    typed = picker[1].text_input("…or any node path", key=SWEEP_NODE_PATH, persist_state="session", help="Moves from the root, e.g. `ab`; empty = use the list.")
     node_path = picked or ""
     if typed:
         try:
@@ -246,7 +259,7 @@ def sweep_page() -> None:
     else:
         on_path = on_path_frame(intervals, tree.path_moves(node))
         st.altair_chart(
-            lines_chart(envelope, on_path, scale, shown_c), width="stretch", key=state.SWEEP_LINES
+            lines_chart(envelope, on_path, scale, shown_c), width="stretch", key=SWEEP_LINES
         )
         changes = ", ".join(
             f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
@@ -265,7 +278,7 @@ def sweep_page() -> None:
     st.dataframe(
         highlight_rows(table, table.index == holding_c),
         hide_index=True,
-        key=state.SWEEP_TABLE,
+        key=SWEEP_TABLE,
         column_order=["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean", "node", "before", "after"],
         column_config={
             "c_from": st.column_config.NumberColumn("from C", format="%.10g"),
@@ -287,7 +300,7 @@ def sweep_page() -> None:
             lambda: bands.drop(columns=["middle", "label"]).to_csv(index=False),  # made on click
             file_name="c_sweep.csv",
             mime="text/csv",
-            key=state.SWEEP_CSV,
+            key=SWEEP_CSV,
             width="stretch",
         )
     with exports[1]:

@@ -15,6 +15,9 @@ from mcts_core import RULES, Scoring, selected_nodes
 from ui import c_control, state
 from ui.inputs import LoadedInput
 
+# Session-state keys this module owns.
+SELECTED_PATH = state.key("selected_path")  # a contract key (DESIGN.md)
+
 if TYPE_CHECKING:
     from ui.sidebar import Setup
 
@@ -45,10 +48,10 @@ def select(setup: Setup, *, compact: bool = False) -> Current:
         c = c_control.render(setup.input, label, show_changes=setup.rule == "ucb1")
     scoring = Scoring(setup.rule, c, setup.settings)
     path = tuple(selected_nodes(setup.tree, scoring))
-    st.session_state[state.SELECTED_PATH] = setup.tree.path(path[-1])
+    st.session_state[SELECTED_PATH] = setup.tree.path(path[-1])
     return Current(setup.input, scoring, path)
 
 
 def clear() -> None:
     """No path this run (the input is bad)."""
-    st.session_state[state.SELECTED_PATH] = None
+    st.session_state[SELECTED_PATH] = None

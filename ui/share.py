@@ -28,6 +28,12 @@ from ui import state
 from ui.drawing import LIMIT_RANGES
 from ui.navigation import PAGES
 
+# Session-state keys this module owns.
+URL_WRITTEN = state.key("_url_written")
+HISTORY_MOVE = state.key("_history_move")  # the back/forward listener's event
+LINK_REQUEST = state.key("_link_request")
+LINK_PROBLEMS = state.key("_link_problems")
+
 LINK_KEYS = ("page", "input", "c", "rule", "settings", "node", "budget", "depth", "topk", "unvisited", "colour")
 LIMIT_KEYS = ("budget", "depth", "topk", "unvisited", "colour")  # the Explorer's drawing limits
 PAGE_PATHS = tuple(page.url_path for page in PAGES)
@@ -127,25 +133,25 @@ def read_link() -> None:
     Later runs do not read the query: a rerun can carry a query older than the one last written,
     and would undo the newest change. The back and forward buttons come through :func:`listen`.
     """
-    if state.URL_WRITTEN in st.session_state:
+    if URL_WRITTEN in st.session_state:
         return
-    st.session_state[state.URL_WRITTEN] = params = st.query_params.to_dict()
+    st.session_state[URL_WRITTEN] = params = st.query_params.to_dict()
     if params:
         open_view(params)
 
 
 def listen() -> None:
     """Mount the listener for the back and forward buttons (draws nothing)."""
-    _history(key=state.HISTORY_MOVE, default={"moved": None}, on_moved_change=_moved, height=0)
+    _history(key=HISTORY_MOVE, default={"moved": None}, on_moved_change=_moved, height=0)
 
 
 def _moved() -> None:
     """The back or forward button went to another entry: open its view (an empty query asks nothing)."""
-    moved = (st.session_state.get(state.HISTORY_MOVE) or {}).get("moved")
+    moved = (st.session_state.get(HISTORY_MOVE) or {}).get("moved")
     query = moved.get("query") if isinstance(moved, dict) else None
     if isinstance(query, str):
         params = {name: values[-1] for name, values in parse_qs(query.lstrip("?")).items()}
-        st.session_state[state.URL_WRITTEN] = params
+        st.session_state[URL_WRITTEN] = params
         if params:
             open_view(params)
 
@@ -153,24 +159,24 @@ def _moved() -> None:
 def open_view(params: dict[str, str]) -> None:
     """Ask for the view a link's query describes: the owners of the settings take them this run."""
     values, problems = parse_link(params)
-    st.session_state[state.LINK_REQUEST] = values
-    st.session_state[state.LINK_PROBLEMS] = problems
+    st.session_state[LINK_REQUEST] = values
+    st.session_state[LINK_PROBLEMS] = problems
 
 
 def take(name: str) -> Any:
     """The value the last link asked for ``name`` (then forgotten), None when it asked nothing."""
-    request = st.session_state.get(state.LINK_REQUEST)
+    request = st.session_state.get(LINK_REQUEST)
     return request.pop(name, None) if request else None
 
 
 def problem(text: str) -> None:
     """Report a problem with the link that only a consumer can see (an input the store lacks)."""
-    st.session_state.setdefault(state.LINK_PROBLEMS, []).append(text)
+    st.session_state.setdefault(LINK_PROBLEMS, []).append(text)
 
 
 def show_problems() -> None:
     """Say, once, what the last link asked for that could not be done."""
-    for text in st.session_state.pop(state.LINK_PROBLEMS, []):
+    for text in st.session_state.pop(LINK_PROBLEMS, []):
         st.warning(text, icon="🔗")
 
 
@@ -204,7 +210,7 @@ def publish(params: dict[str, str]) -> None:
     """At the end of a run: put the view in the URL (a new history entry when it changed)."""
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
-    st.session_state[state.URL_WRITTEN] = params
+    st.session_state[URL_WRITTEN] = params
 
 
 def link(page: str, params: dict[str, str]) -> str:

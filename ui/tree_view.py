@@ -24,6 +24,9 @@ from mcts_core.drawing.dot import dot_available, render_tree
 from ui import state
 from ui.lru import BoundedLRU
 
+# Session-state keys this module owns.
+TREE_VIEW_SENT = state.key("_tree_view_sent")
+
 _ASSETS = Path(__file__).parent / "assets"
 _HTML = """
 <div class="tv-root">
@@ -125,7 +128,7 @@ def show_tree(
     svg = _layout(layout_key, _drawn_key(drawn), direction, colouring, tree, drawn)
     layout = hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
     # The SVG goes to the page once per layout: later runs only say what to highlight.
-    sent: dict[str, str] = st.session_state.setdefault(state.TREE_VIEW_SENT, {})
+    sent: dict[str, str] = st.session_state.setdefault(TREE_VIEW_SENT, {})
     data = {
         "layout": layout,
         "svg": None if sent.get(key) == layout else svg,

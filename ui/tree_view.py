@@ -20,7 +20,7 @@ import streamlit as st
 
 from mcts_core import Tree
 from mcts_core.drawing.tagged_svg import node_infos, path_json, tagged_svg
-from mcts_core.drawing.dot import dot_available, render_tree
+from mcts_core.drawing.dot import dot_available, fits_top_down, render_tree
 from ui import state
 from ui.lru import BoundedLRU
 
@@ -89,7 +89,7 @@ def show_tree(
     *,
     layout_key: str,
     key: str,
-    direction: str = "TB",
+    direction: str | None = None,
     colouring: str = "none",
     path: Sequence[int] = (),
     second_path: Sequence[int] = (),
@@ -106,7 +106,7 @@ def show_tree(
             (:func:`mcts_core.drawing.dot.drawn_nodes`); a node's "+k more" line counts its children left out.
         layout_key: identifies the tree (the input's key; a playback frame adds its k).
         key: the picture's widget key (one per page); pan and zoom are kept per key and layout.
-        direction: ``"TB"`` or ``"LR"``.
+        direction: ``"TB"`` or ``"LR"``; None: top-down when the drawing fits the width.
         colouring: ``"none"``, ``"mean"`` or ``"visits"`` (a key of the colours is drawn).
         path: the selected path's nodes, root first.
         second_path: another path (Compare's setting B), drawn teal and dashed.
@@ -117,6 +117,8 @@ def show_tree(
             runs; None makes the picture not clickable.
     """
     drawn = frozenset(drawn)
+    if direction is None:
+        direction = "TB" if fits_top_down(tree, drawn) else "LR"
     if not dot_available():
         graph = render_tree(
             tree, drawn, path=path, second_path=second_path, inspected=inspected, direction=direction, colouring=colouring

@@ -378,13 +378,19 @@ def summary(job: SearchJob) -> None:
         ("Root value", f"{result.root_total / result.root_visits:+.3f}" if result.root_visits else "–",
          f"The mean return over all simulations for the player to move at the root, player {job.root_player}."),
     ])
+    if not result.children:
+        return
+    root_shares_chart(result)
+    hand_over(job)
+
+
+def root_shares_chart(result) -> None:
+    """Each root move's share of the visits, the best move in red (the most visited when there are many)."""
     shares = pd.DataFrame(
         {"move": child.move, "visits": child.visits, "share": child.visits / max(result.root_visits, 1),
          "mean": child.total / child.visits if child.visits else None}
         for child in result.children
     )
-    if not len(shares):
-        return
     shown = shares.nlargest(TOP_BARS, "visits", keep="first") if len(shares) > TOP_BARS else shares
     chart = alt.Chart(shown).mark_bar().encode(
         x=alt.X("move:N", sort="-y" if len(shares) > TOP_BARS else None, title="root move",
@@ -400,6 +406,12 @@ def summary(job: SearchJob) -> None:
         + (f"The {TOP_BARS} most visited of {len(shares)} root moves. " if len(shares) > TOP_BARS else "")
         + "A larger C spreads the visits over more moves; a smaller one piles them on the best-looking."
     )
+
+
+def hand_over(job: SearchJob) -> None:
+    """Links to the pages that show the search (it is the input now), or a button making it the input again;
+    the log's download."""
+    result = job.result
     if input_panel.kept_key() == job.key:
         st.success("This search is now the input of every page (the sidebar says so).", icon=":material/check:")
         links = st.columns(3)

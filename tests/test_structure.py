@@ -131,6 +131,30 @@ def test_every_key_in_session_state_on_every_page_is_declared(app):
     assert sorted(key for key in seen if owner_of(key) is None) == []
 
 
+def _module_variables(tree: ast.Module) -> set[str]:
+    """Names a module's top level assigns, except CONSTANTS and _private ones."""
+    names = set()
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        names |= {name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name)}
+    return {name for name in names if not name.isupper() and not name.startswith("_")}
+
+
+def test_page_functions_take_what_they_use_as_arguments():
+    # A function that reads the page's run-time variables (its setup, tree, input) hides what it
+    # depends on and cannot move to the core: pages pass them in.
+    problems = []
+    for path in sorted((REPO / "pages").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        variables = _module_variables(tree)
+        for function in (node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            own = {arg.arg for arg in ast.walk(function.args) if isinstance(arg, ast.arg)}
+            own |= {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+            read = {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+            problems += [f"{path.name}: {function.name} reads {name}" for name in sorted((read & variables) - own)]
+    assert problems == []
+
+
 def test_readme_layout_names_every_module():
     # The layout section is the map a newcomer reads first: a module missing from it is hidden.
     readme = (REPO / "README.md").read_text()

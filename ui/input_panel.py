@@ -177,12 +177,8 @@ def _is_bundle(upload) -> bool:
     return is_bundle(bytes(upload.getbuffer()[:4]))
 
 
-def render() -> LoadedInput | InputError:
-    """Draw the input widgets (in the current container) and load what they hold."""
-    st.session_state.setdefault(PLAYOUTS, STATEMENT_EXAMPLE_EXPLAINED)
-    _open_linked_input()
-    st.header("Playouts")
-    banner = st.container()  # says which input is in use, once the uploader has been read
+def _widgets():
+    """The example menu, the text area and the uploader; returns the uploaded file (or None)."""
     st.selectbox(
         "Load an example",
         list(EXAMPLES),
@@ -203,7 +199,7 @@ def render() -> LoadedInput | InputError:
     )
     # Streamlit refuses other file types itself (before the script runs) when a request bypasses
     # the browser's file picker.
-    upload = st.file_uploader(
+    return st.file_uploader(
         "…or upload a large log",
         type=list(UPLOAD_TYPES),
         key=UPLOAD,
@@ -211,6 +207,10 @@ def render() -> LoadedInput | InputError:
         help="Puzzle text, a JSON Lines log, a JSON tree dump, or a bundle (.zip) the app or "
         "`python -m mcts_core export` wrote; up to 200 MB.",
     )
+
+
+def _open_upload(upload) -> None:
+    """Open an uploaded bundle (its problem, if any, stays shown until another upload)."""
     if upload is None and st.session_state.get(UPLOAD) is not None:
         # The widget remembers a file the server no longer has (it restarted since the upload).
         st.warning("The uploaded file was lost when the server restarted: upload it again, or open it from Recent.")
@@ -220,6 +220,26 @@ def render() -> LoadedInput | InputError:
         st.session_state.pop(BUNDLE_PROBLEM, None)
     if BUNDLE_PROBLEM in st.session_state:
         st.error(escape(st.session_state[BUNDLE_PROBLEM]))
+
+
+def _say_which(kept: KeptInput | None, name: str) -> None:
+    """Which input is in use, when it is not the text box's."""
+    if kept is not None:
+        st.info(escape(f"Using the {kept.source}.") + " Typing below, an example or an upload replaces it.",
+                icon=":material/play_arrow:")
+        st.button("Use the text box again", key=KEPT_INPUT_DROP, on_click=drop_kept, width="stretch")
+    elif name != TEXT_BOX:
+        st.caption(escape(f"Using the {name}. Remove it to use the text box again."))
+
+
+def render() -> LoadedInput | InputError:
+    """Draw the input widgets (in the current container) and load what they hold."""
+    st.session_state.setdefault(PLAYOUTS, STATEMENT_EXAMPLE_EXPLAINED)
+    _open_linked_input()
+    st.header("Playouts")
+    banner = st.container()  # says which input is in use, once the uploader has been read
+    upload = _widgets()
+    _open_upload(upload)
     kept = st.session_state.get(KEPT_INPUT)
     source = _source(upload)
     if source is None:
@@ -228,12 +248,7 @@ def render() -> LoadedInput | InputError:
         kept, source = None, _source(upload)
     key, name, data = source
     with banner:
-        if kept is not None:
-            st.info(escape(f"Using the {kept.source}.") + " Typing below, an example or an upload replaces it.",
-                    icon=":material/play_arrow:")
-            st.button("Use the text box again", key=KEPT_INPUT_DROP, on_click=drop_kept, width="stretch")
-        elif name != TEXT_BOX:
-            st.caption(escape(f"Using the {name}. Remove it to use the text box again."))
+        _say_which(kept, name)
     loaded = load(key, name, data)
     st.session_state[CURRENT_INPUT] = key
     st.session_state[CURRENT_INPUT_DATA] = data

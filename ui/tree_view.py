@@ -83,6 +83,16 @@ def _drawn_key(drawn: Collection[int]) -> str:
     return hashlib.blake2b(repr(sorted(drawn)).encode(), digest_size=12).hexdigest()
 
 
+def _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height) -> None:
+    """Without ``dot`` on the server: st.graphviz_chart lays the tree out in the browser (slowly, no clicks)."""
+    graph = render_tree(
+        tree, drawn, path=path, second_path=second_path, inspected=inspected, direction=direction, colouring=colouring
+    )
+    st.caption(INSTALL_GRAPHVIZ)
+    with st.container(height=height):
+        st.graphviz_chart(graph, width="stretch")
+
+
 def show_tree(
     tree: Tree,
     drawn: Collection[int],
@@ -120,12 +130,7 @@ def show_tree(
     if direction is None:
         direction = "TB" if fits_top_down(tree, drawn) else "LR"
     if not dot_available():
-        graph = render_tree(
-            tree, drawn, path=path, second_path=second_path, inspected=inspected, direction=direction, colouring=colouring
-        )
-        st.caption(INSTALL_GRAPHVIZ)
-        with st.container(height=height):
-            st.graphviz_chart(graph, width="stretch")
+        _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height)
         return
     svg = _layout(layout_key, _drawn_key(drawn), direction, colouring, tree, drawn)
     layout = hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()

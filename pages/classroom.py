@@ -4,9 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, ROOT, Scoring, score_children
-from mcts_core.analysis.explain import explain_choice, ucb1_latex
-from mcts_core.model.playback import Playback
-from mcts_core.drawing.dot import drawn_nodes
+from mcts_core.analysis import explain_choice, ucb1_latex
+from mcts_core.model import Playback
+from mcts_core.drawing import drawn_nodes
 from ui import selected_path, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes
 from ui.tree_view import show_tree

@@ -4,9 +4,8 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.analysis.c_range import LARGEST_C, suggest_c_range
-from mcts_core.analysis.compare import compare_paths, comparison_rows
-from mcts_core.drawing.dot import drawn_nodes, path_neighbourhood, render_tree
+from mcts_core.analysis import LARGEST_C, compare_paths, comparison_rows, suggest_c_range
+from mcts_core.drawing import drawn_nodes, path_neighbourhood, render_tree
 from ui import rule_panel, selected_path, share_panel, sidebar, state
 from ui.drawing import (
     BUDGET_HELP,

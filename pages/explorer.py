@@ -3,15 +3,9 @@
 import streamlit as st
 
 from mcts_core import ROOT, score_children
-from mcts_core.analysis.explain import explain_choice
-from mcts_core.drawing.dot import (
-    COLOURINGS,
-    drawn_nodes,
-    fits_top_down,
-    hidden_count,
-    render_tree,
-)
-from mcts_core.tables.children_table import children_table
+from mcts_core.analysis import explain_choice
+from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
+from mcts_core.tables import children_table
 from ui import selected_path, share, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows
 from ui.markdown import code, escape

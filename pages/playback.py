@@ -5,8 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.model.playback import Playback, race
-from mcts_core.drawing.dot import drawn_nodes, hidden_count, visible_nodes
+from mcts_core.model import Playback, race
+from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui import c_control, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, CURRENT_COLOUR, LIMIT_RANGES, MOVE_PALETTE
 from ui.markdown import code, escape

@@ -20,7 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, Scoring
-from mcts_core.inputs.store import input_id
+from mcts_core.inputs import input_id
 from mcts_core.search import format_moves, load_game, parse_moves, play_moves, search
 from mcts_core.search.games import legal_moves
 from ui import input_panel, sidebar, state

@@ -10,9 +10,9 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import ROOT
-from mcts_core.inputs.store import input_id
-from mcts_core.drawing.dot import render_tree, visible_nodes
-from mcts_core.search.decoupled_search import search_simultaneous
+from mcts_core.inputs import input_id
+from mcts_core.drawing import render_tree, visible_nodes
+from mcts_core.search import search_simultaneous
 from mcts_core.search.strategy_sweep import default_c_values, strategy_sweep
 from mcts_core.simultaneous import (
     ALL_RULES,
@@ -33,7 +33,7 @@ from mcts_core.simultaneous import (
     sweep_rows,
 )
 from mcts_core.simultaneous.rules import rule_c_label, rule_formula, rule_label, rule_name, rule_terms
-from mcts_core.tables.own_move_tables import joint_children_table, own_moves_table
+from mcts_core.tables import joint_children_table, own_moves_table
 from ui import input_panel, sidebar, state
 from ui.drawing import highlight_rows
 from ui.inputs import InputError, load

@@ -5,8 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring, node_envelope, selected_nodes
-from mcts_core.analysis.sweep import interval_at, range_problem, path_intervals
-from mcts_core.tables.sweep_tables import (
+from mcts_core.analysis import interval_at, range_problem, path_intervals
+from mcts_core.tables import (
     bands_frame,
     crossings_frame,
     envelope_frame,

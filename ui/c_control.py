@@ -5,8 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from mcts_core import Tree, parse_c
-from mcts_core.analysis.c_range import fit_to_breakpoints, suggest_c_range
-from mcts_core.analysis.sweep import neighbouring_intervals, path_intervals
+from mcts_core.analysis import fit_to_breakpoints, neighbouring_intervals, path_intervals, suggest_c_range
 from ui import state
 from ui.inputs import LoadedInput
 from ui.markdown import code, escape

@@ -17,9 +17,15 @@ from dataclasses import dataclass
 import streamlit as st
 
 from mcts_core import ParseError
-from mcts_core.inputs.bundle import is_bundle, read_bundle
-from mcts_core.inputs.examples import EXAMPLES, STATEMENT_EXAMPLE_EXPLAINED
-from mcts_core.inputs.store import InputStore, StoreError, input_id
+from mcts_core.inputs import (
+    EXAMPLES,
+    STATEMENT_EXAMPLE_EXPLAINED,
+    input_id,
+    InputStore,
+    is_bundle,
+    read_bundle,
+    StoreError,
+)
 from ui import share, state
 from ui.inputs import InputError, LoadedInput, load
 from ui.markdown import escape

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from mcts_core.inputs.store import InputStore, StoreError, StoredInput
+from mcts_core.inputs import InputStore, StoreError, StoredInput
 from ui import input_panel, state
 
 # Session-state keys this module owns.

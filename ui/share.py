@@ -21,8 +21,8 @@ from urllib.parse import parse_qs, urlencode
 import streamlit as st
 
 from mcts_core import RULES, Scoring, is_valid_c, parse_number
-from mcts_core.inputs.store import is_input_id
-from mcts_core.drawing.dot import COLOURINGS
+from mcts_core.inputs import is_input_id
+from mcts_core.drawing import COLOURINGS
 from mcts_core.selection.registry import settings_problem
 from ui import state
 from ui.drawing import LIMIT_RANGES

@@ -13,7 +13,7 @@ from typing import Any
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.inputs.bundle import View, bundle_bytes
+from mcts_core.inputs import View, bundle_bytes
 from ui import input_panel, share, state
 from ui.markdown import escape
 from ui.inputs import LoadedInput

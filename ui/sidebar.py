@@ -22,7 +22,8 @@ SETUP = state.key("_setup")
 
 @dataclass(frozen=True)
 class Setup:
-    """What the sidebar decides: the input, and the selection rule with its settings except C."""
+    """What the sidebar decides: the input, and the selection rule with its settings except C (C is
+    chosen on each page: :class:`ui.selected_path.SelectedPath` holds what it decides)."""
 
     input: LoadedInput
     rule: str

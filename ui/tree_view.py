@@ -19,8 +19,7 @@ from pathlib import Path
 import streamlit as st
 
 from mcts_core import Tree
-from mcts_core.drawing.tagged_svg import node_infos, path_json, tagged_svg
-from mcts_core.drawing.dot import dot_available, fits_top_down, render_tree
+from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, tagged_svg
 from ui import state
 from ui.lru import BoundedLRU
 

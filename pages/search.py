@@ -23,9 +23,8 @@ from mcts_core import RULES, Scoring
 from mcts_core.inputs import input_id
 from mcts_core.search import format_moves, load_game, parse_moves, play_moves, search
 from mcts_core.search.games import legal_moves
-from ui import input_panel, sidebar, state
+from ui import input_panel, jobs, sidebar, state
 from ui.inputs import InputError, load
-from ui import jobs
 from ui.jobs import BackgroundJob
 from ui.markdown import code, escape
 from ui.metric_row import metric_row

@@ -22,9 +22,8 @@ import streamlit as st
 from mcts_core import RULES, parse_c
 from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import ArenaRow, ResultStore, arena
-from ui import sidebar, state
+from ui import jobs, sidebar, state
 from ui.markdown import code, escape
-from ui import jobs
 from ui.jobs import BackgroundJob
 from ui.wording import core_sentence
 

@@ -32,22 +32,16 @@ def _module_name(path: Path) -> str:
 
 
 STREAMLIT_MODULES = sorted([*(REPO / "ui").glob("*.py"), *(REPO / "pages").glob("*.py"), REPO / "app.py"])
-DECLARATIONS = ("state.key", "state.key_family", "key", "key_family")  # the bare names inside ui/state.py
-
-
 def _declarations(path: Path) -> dict[str, tuple[str, str]]:
     """A module's key declarations, ``NAME = state.key("name")`` or ``state.key_family("pattern_{}")``:
     constant name -> (kind, key or pattern)."""
+    prefix = "" if _module_name(path) == "ui.state" else "state."  # ui/state.py calls its own functions
     declared = {}
     for node in ast.parse(path.read_text()).body:
-        if (
-            isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Call)
-            and ast.unparse(node.value.func) in DECLARATIONS
-            and (path.stem == "state") == ("." not in ast.unparse(node.value.func))
-        ):
-            kind = ast.unparse(node.value.func).removeprefix("state.")
-            declared[node.targets[0].id] = (kind, ast.literal_eval(node.value.args[0]))
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            kind = ast.unparse(node.value.func).removeprefix(prefix)
+            if kind in ("key", "key_family") and ast.unparse(node.value.func) == prefix + kind:
+                declared[node.targets[0].id] = (kind, ast.literal_eval(node.value.args[0]))
     return declared
 
 

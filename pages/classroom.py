@@ -4,18 +4,25 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, ROOT, Scoring, score_children
-from mcts_core.analysis.explain import explain_choice, ucb1_latex
-from mcts_core.model.playback import Playback
-from mcts_core.drawing.dot import drawn_nodes, fits_top_down
+from mcts_core.analysis import explain_choice, ucb1_latex
+from mcts_core.model import Playback
+from mcts_core.drawing import drawn_nodes
 from ui import selected_path, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
 from ui.wording import mean_label, node_markdown, plural, why_sentence
 
-PATH = state.CLASS_PATH  # moves from the root to the node the class is looking at
-GUESS = state.CLASS_GUESS  # the move the student clicked at that node, None before the guess
-SCORE = state.CLASS_SCORE  # (right guesses, guesses)
+# Session-state keys this module owns.
+PATH = state.key("class_path")  # moves from the root to the node the class is looking at
+GUESS = state.key("class_guess")  # the move the student clicked at that node, None before the guess
+SCORE = state.key("class_score")  # (right guesses, guesses)
+CLASS_PRESENTATION = state.key("class_presentation")
+CLASS_NEXT = state.key("class_next")
+CLASS_RESTART = state.key("class_restart")
+CLASS_TREE = state.key("class_tree_view")
+GUESS_BUTTON = state.key_family("class_guess_{}")
+
 STORY_STEPS = 4
 
 # Static CSS, no user text: bigger type for a projector. The reveal table is an st.table (HTML),
@@ -30,9 +37,6 @@ PRESENTATION_CSS = """
 .stMainBlockContainer code { font-size: 1em; }
 </style>
 """
-
-setup = sidebar.require()
-tree = setup.tree
 
 
 def restart() -> None:
@@ -52,151 +56,133 @@ def next_node(path_text: str) -> None:
     st.session_state[GUESS] = None
 
 
-def node_name(node: int) -> str:
+def node_name(tree, node: int) -> str:
     return node_markdown(tree.path(node), root="the root")
 
 
-def subject(node: int) -> str:
+def subject(tree, node: int) -> str:
     """The node as the subject of a sentence."""
-    return f"Node {node_name(node)}" if node != ROOT else "The root"
+    return f"Node {node_name(tree, node)}" if node != ROOT else "The root"
 
 
-st.caption("Predict which child UCB1 picks, then see the terms that decided, node by node down to a leaf.")
-
-
-@st.fragment
-def classroom_page() -> None:
-    """The whole exercise: C, guesses and steps rerun only this."""
-    presentation = st.session_state.get(state.CLASS_PRESENTATION, False)
-    current = selected_path.select(setup, compact=presentation)  # on a projector C folds away
-    c = current.scoring.c
-    # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
-    if state.first_run_for_input("classroom", f"{setup.input.key}|{c!r}"):
-        restart()
-
-    toggle, share = st.columns([4, 1], vertical_alignment="center")
-    toggle.toggle("Presentation view (large text for a projector)", key=state.CLASS_PRESENTATION, persist_state="session")
-    with share:
-        share_panel.render(setup.input, current.scoring, "classroom")
-    if presentation:
-        st.html(PRESENTATION_CSS)
-
-    node = tree.find(st.session_state[PATH])
-    children = score_children(tree, node, Scoring("ucb1", c))
-    choice = explain_choice(children)
-    guessed = st.session_state[GUESS]
-    hits, asked = st.session_state[SCORE]
-
+def question(tree, node: int, choice, c: float) -> None:
+    """The question at this node (or that it is a leaf), with its facts and the score so far."""
     if choice is None:
-        st.markdown(f"## {subject(node)} is a leaf")
+        st.markdown(f"## {subject(tree, node)} is a leaf")
     else:
-        st.markdown(f"## Which child does UCB1 pick at {node_name(node)}?")
+        st.markdown(f"## Which child does UCB1 pick at {node_name(tree, node)}?")
+    hits, asked = st.session_state[SCORE]
     st.caption(
-        f"C = {c:.6g}. {subject(node)}: {plural(tree.visits[node], 'visit')}, mean {tree.mean(node):.4g}. "
+        f"C = {c:.6g}. {subject(tree, node)}: {plural(tree.visits[node], 'visit')}, mean {tree.mean(node):.4g}. "
         f"Score so far: {hits} of {asked} right."
     )
 
-    if choice is None:
-        st.success(
-            f"Selection stops here. The selected path is {code(tree.path(node))}."
-            if node != ROOT else "The root has no children: the selected path is empty."
+
+def guess_buttons(children, guessed: str | None) -> None:
+    """One button per child, in move order, never in rank order: the order must not give the answer away."""
+    st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
+    by_move = sorted(children, key=lambda child: child.move)
+    buttons = st.columns(min(len(by_move), 4))
+    for index, child in enumerate(by_move):
+        buttons[index % len(buttons)].button(
+            f"**{escape(child.move)}** · {plural(child.visits, 'visit')}"
+            + (f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited"),
+            key=GUESS_BUTTON.format(index),
+            on_click=guess,
+            args=(child.move, child.selected),
+            disabled=guessed is not None,
+            type="primary" if child.move == guessed else "secondary",
+            width="stretch",
         )
+
+
+def reveal(tree, node: int, choice, children, guessed: str) -> None:
+    """After a guess: right or not, the step to the next node, the terms and why."""
+    winner = choice.winner
+    verdict, step = st.columns([3, 2], vertical_alignment="center")
+    if guessed == winner.move:
+        verdict.success(f"Right: UCB1 picks {code(winner.move)}.")
     else:
-        st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
-        # Buttons in move order, never in rank order: the order must not give the answer away.
-        by_move = sorted(children, key=lambda child: child.move)
-        buttons = st.columns(min(len(by_move), 4))
-        for index, child in enumerate(by_move):
-            buttons[index % len(buttons)].button(
-                f"**{escape(child.move)}** · {plural(child.visits, 'visit')}"
-                + (f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited"),
-                key=state.guess_button_key(index),
-                on_click=guess,
-                args=(child.move, child.selected),
-                disabled=guessed is not None,
-                type="primary" if child.move == guessed else "secondary",
-                width="stretch",
-            )
+        verdict.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
+    step.button(
+        f"Next node: {escape(winner.move)} ▶", key=CLASS_NEXT, on_click=next_node,
+        args=(tree.path(winner.node),), type="primary", width="stretch",
+    )
+    st.table(
+        pd.DataFrame(
+            {
+                "move": code(child.move) + (" ✔" if child.selected else ""),
+                "visits": f"{child.visits:,}",
+                mean_label(tree, node): f"{child.terms['mean']:.3f}",
+                "exploration": f"{child.terms['exploration']:.3f}",
+                "UCB1": f"{child.value:.3f}",
+            }
+            for child in children
+        ),
+    )
+    st.markdown(why_sentence(choice))
 
-    picture, lesson = st.columns([1, 1], gap="large")
-    with lesson:
-        if choice is not None and guessed is not None:
-            winner = choice.winner
-            verdict, step = st.columns([3, 2], vertical_alignment="center")
-            if guessed == winner.move:
-                verdict.success(f"Right: UCB1 picks {code(winner.move)}.")
-            else:
-                verdict.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
-            step.button(
-                f"Next node: {escape(winner.move)} ▶", key=state.CLASS_NEXT, on_click=next_node,
-                args=(tree.path(winner.node),), type="primary", width="stretch",
-            )
-            st.table(
-                pd.DataFrame(
-                    {
-                        "move": code(child.move) + (" ✔" if child.selected else ""),
-                        "visits": f"{child.visits:,}",
-                        mean_label(tree, node): f"{child.terms['mean']:.3f}",
-                        "exploration": f"{child.terms['exploration']:.3f}",
-                        "UCB1": f"{child.value:.3f}",
-                    }
-                    for child in children
-                ),
-            )
-            st.markdown(why_sentence(choice))
-        st.button("↺ Restart from the root", key=state.CLASS_RESTART, on_click=restart)
 
-    with picture:
-        walked = tree.path_nodes(node)
-        visible = cached_visible_nodes(setup.input.key, tree, 40 if presentation else 300)
-        drawn = drawn_nodes(tree, visible, walked, inspected=node)
-        show_tree(
-            tree,
-            drawn,
-            layout_key=setup.input.key,
-            key=state.CLASS_TREE,
-            direction="TB" if fits_top_down(tree, drawn) else "LR",
-            path=walked,
-            inspected=node,
-            height=340 if presentation else 480,
-        )
+def walked_picture(setup, node: int, presentation: bool) -> None:
+    """The tree with the path walked so far and the node choosing now."""
+    tree = setup.tree
+    walked = tree.path_nodes(node)
+    visible = cached_visible_nodes(setup.input.key, tree, 40 if presentation else 300)
+    show_tree(
+        tree,
+        drawn_nodes(tree, visible, walked, inspected=node),
+        layout_key=setup.input.key,
+        key=CLASS_TREE,
+        path=walked,
+        inspected=node,
+        height=340 if presentation else 480,
+    )
 
+
+def legend(tree, node: int, choice, children, guessed: str | None, c: float, presentation: bool) -> None:
+    """The picture's legend and UCB1's formula, filled in at this node (and per child after a guess)."""
     with st.expander("Legend and formula", expanded=presentation):
         st.markdown(
             ":red[**Red**]: the path walked so far, from the root. :blue[**Blue double outline**]: the "
             "node choosing now. Each box: the move, n = visits, μ = mean score."
         )
         st.latex(r"\mathrm{UCB1}(M) = " + RULES["ucb1"].formula)
-        if choice is not None:
-            st.caption(f"At {node_name(node)}, N.v = {tree.visits[node]:,} and C = {c:.6g}:")
-            st.latex(r"\mathrm{UCB1}(M) = " + ucb1_latex(tree.visits[node], c=c))
-            if guessed is not None:
-                for child in children:
-                    st.caption(f"Child {code(child.move)}:")
-                    st.latex(ucb1_latex(tree.visits[node], child.visits, child.total, c=c))
+        if choice is None:
+            return
+        st.caption(f"At {node_name(tree, node)}, N.v = {tree.visits[node]:,} and C = {c:.6g}:")
+        st.latex(r"\mathrm{UCB1}(M) = " + ucb1_latex(tree.visits[node], c=c))
+        if guessed is not None:
+            for child in children:
+                st.caption(f"Child {code(child.move)}:")
+                st.latex(ucb1_latex(tree.visits[node], child.visits, child.total, c=c))
 
+
+def story_line(tree, step) -> str:
+    """One playout of the story: what it walked through, what it created, the root after it."""
+    walked_through = [node_name(tree, n) for n in step.path[1:] if n != step.created]
+    through = f" walked through {', '.join(walked_through)} and" if walked_through else ""
+    if step.created is None:
+        outcome = " found its whole word already in the tree and created nothing"
+    else:
+        outcome = f" created node {node_name(tree, step.created)} with 1 visit and mean {step.score:g}"
+    root_after = step.after[0]
+    return (
+        f"1. Playout {step.k} {code(f'{step.word} {step.score:g}')}{through}{outcome}. "
+        f"The root now has {plural(root_after.visits, 'visit')}, mean {root_after.mean:.4g}."
+    )
+
+
+def story(tree, playouts) -> None:
+    """How MCTS built this tree: its first playouts, one line each."""
     with st.expander("How MCTS builds this tree", expanded=False):
-        if setup.input.playouts is None:
+        if playouts is None:
             st.markdown("This input is a finished tree (a JSON tree dump): it does not record how it was built.")
             return
-        steps = Playback(setup.input.playouts, tree).first_steps(min(STORY_STEPS, tree.playouts))
-        lines = []
-        for step in steps:
-            walked_through = [node_name(n) for n in step.path[1:] if n != step.created]
-            through = f" walked through {', '.join(walked_through)} and" if walked_through else ""
-            if step.created is None:
-                outcome = " found its whole word already in the tree and created nothing"
-            else:
-                outcome = f" created node {node_name(step.created)} with 1 visit and mean {step.score:g}"
-            root_after = step.after[0]
-            lines.append(
-                f"1. Playout {step.k} {code(f'{step.word} {step.score:g}')}{through}{outcome}. "
-                f"The root now has {plural(root_after.visits, 'visit')}, "
-                f"mean {root_after.mean:.4g}."
-            )
+        steps = Playback(playouts, tree).first_steps(min(STORY_STEPS, tree.playouts))
         st.markdown(
             "Every playout adds one visit and its score to the root and to each node on its word that "
-            "already exists, creates the first missing node, and stops there.\n\n" + "\n".join(lines)
+            "already exists, creates the first missing node, and stops there.\n\n"
+            + "\n".join(story_line(tree, step) for step in steps)
         )
         if tree.playouts > len(steps):
             st.markdown(f"… and so on for all {tree.playouts:,} playouts. The Playback page replays every one.")
@@ -206,4 +192,50 @@ def classroom_page() -> None:
         )
 
 
-classroom_page()
+def presentation_toggle(setup, scoring) -> None:
+    toggle, share = st.columns([4, 1], vertical_alignment="center")
+    toggle.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
+    with share:
+        share_panel.render(setup.input, scoring, "classroom")
+
+
+@st.fragment
+def classroom_page(setup) -> None:
+    """The whole exercise: C, guesses and steps rerun only this."""
+    tree = setup.tree
+    presentation = st.session_state.get(CLASS_PRESENTATION, False)
+    scoring = selected_path.select(setup, compact=presentation).scoring  # on a projector C folds away
+    c = scoring.c
+    # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
+    if state.first_run_for_input("classroom", f"{setup.input.key}|{c!r}"):
+        restart()
+    presentation_toggle(setup, scoring)
+    if presentation:
+        st.html(PRESENTATION_CSS)
+
+    node = tree.find(st.session_state[PATH])
+    children = score_children(tree, node, Scoring("ucb1", c))
+    choice = explain_choice(children)
+    guessed = st.session_state[GUESS]
+    question(tree, node, choice, c)
+    if choice is None:
+        st.success(
+            f"Selection stops here. The selected path is {code(tree.path(node))}."
+            if node != ROOT else "The root has no children: the selected path is empty."
+        )
+    else:
+        guess_buttons(children, guessed)
+    picture, lesson = st.columns([1, 1], gap="large")
+    with lesson:
+        if choice is not None and guessed is not None:
+            reveal(tree, node, choice, children, guessed)
+        st.button("↺ Restart from the root", key=CLASS_RESTART, on_click=restart)
+    with picture:
+        walked_picture(setup, node, presentation)
+    legend(tree, node, choice, children, guessed, c, presentation)
+    story(tree, setup.input.playouts)
+
+
+setup = sidebar.require()
+st.caption("Predict which child UCB1 picks, then see the terms that decided, node by node down to a leaf.")
+classroom_page(setup)

@@ -4,9 +4,8 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.analysis.c_range import LARGEST_C, suggest_c_range
-from mcts_core.analysis.compare import compare_paths, comparison_rows
-from mcts_core.drawing.dot import drawn_nodes, fits_top_down, path_neighbourhood, render_tree
+from mcts_core.analysis import LARGEST_C, compare_paths, comparison_rows, suggest_c_range
+from mcts_core.drawing import drawn_nodes, path_neighbourhood, render_tree
 from ui import rule_panel, selected_path, share_panel, sidebar, state
 from ui.drawing import (
     BUDGET_HELP,
@@ -21,15 +20,23 @@ from ui.metric_row import metric_row
 from ui.tree_view import show_tree
 from ui.wording import node_markdown, plural, random_draw_warning
 
-setup = sidebar.require()
-tree = setup.tree
+RULE_B_PREFIX = "cmp_"  # setting B's rule widgets: the sidebar's keys with this prefix
+
+# Session-state keys this module owns.
+COMPARE_C = state.key("cmp_c")
+COMPARE_AROUND_PATHS = state.key("cmp_around_paths")
+COMPARE_BUDGET = state.key("cmp_budget")
+COMPARE_MAX_DEPTH = state.key("cmp_max_depth")
+COMPARE_TABLE = state.key("cmp_table")
+COMPARE_DOWNLOAD_DOT = state.key("cmp_download_dot")
+COMPARE_TREE = state.key("cmp_tree_view")
 
 
 def set_c_b(c: float) -> None:
-    st.session_state[state.COMPARE_C] = c
+    st.session_state[COMPARE_C] = c
 
 
-def path_text(nodes) -> str:
+def path_text(tree, nodes) -> str:
     """The moves of a selected path, or a note when the root is a leaf."""
     return tree.path(nodes[-1]) or "(root is a leaf)"
 
@@ -43,102 +50,98 @@ def style_rows(table: pd.DataFrame) -> pd.DataFrame:
     return styles
 
 
-st.caption("Two selection settings on the same tree: where their paths part, and which terms made the difference.")
-
-
-@st.fragment
-def compare_page() -> None:
-    """The whole page: moving A's C or B's settings reruns only this."""
-    current = selected_path.select(setup)
-    setting_a = current.scoring
+def start_b(setup, setting_a: Scoring) -> None:
+    """B's C on a first visit, or for an input that states its C (it sets A's): B explores twice as
+    much as A, a comparison that often already shows something."""
     new_input = state.first_run_for_input("compare", setup.input.key)
-    if state.COMPARE_C not in st.session_state or (new_input and setup.input.read.c is not None):
-        # First visit, or an input that states its C (it sets A's C): B explores twice as much as A,
-        # a comparison that often already shows something.
+    if COMPARE_C not in st.session_state or (new_input and setup.input.read.c is not None):
         doubled = 2 * setting_a.c
         set_c_b(doubled if 0 < doubled <= LARGEST_C else setting_a.c or 1.0)
 
-    summary = st.container()  # filled once B is known, but shown first: the answer on top
-    column_a, column_b = st.columns(2, gap="large", border=True)
 
-    with column_a:
-        st.subheader("Setting A: the sidebar's rule, the C above")
-        st.markdown(f":red-background[{escape(setting_a.describe())}]")
-        st.latex(setting_a.spec.formula)
-        st.caption("Change A's rule in the sidebar and its C above; they drive every page.")
-    with column_b:
-        st.subheader("Setting B")
-        rule_b, settings_b = rule_panel.render(setup.input.annotations, set_c=set_c_b, prefix=state.COMPARE_PREFIX)
-        max_c, _ = suggest_c_range(setup.input.score_range, st.session_state[state.COMPARE_C])
-        c_b = st.number_input(
-            Scoring(rule_b).spec.c_label + " (B)",
-            min_value=0.0,
-            step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
-            format="%.6g",
-            key=state.COMPARE_C, persist_state="session",
-            help="Any C >= 0; type an exact value or step with +/-.",
+def setting_a_panel(setting_a: Scoring) -> None:
+    st.subheader("Setting A: the sidebar's rule, the C above")
+    st.markdown(f":red-background[{escape(setting_a.describe())}]")
+    st.latex(setting_a.spec.formula)
+    st.caption("Change A's rule in the sidebar and its C above; they drive every page.")
+
+
+def setting_b_panel(setup) -> Scoring:
+    """B's rule, settings and C; returns B's scoring."""
+    st.subheader("Setting B")
+    rule_b, settings_b = rule_panel.render(setup.input.annotations, set_c=set_c_b, prefix=RULE_B_PREFIX)
+    max_c, _ = suggest_c_range(setup.input.score_range, st.session_state[COMPARE_C])
+    c_b = st.number_input(
+        Scoring(rule_b).spec.c_label + " (B)",
+        min_value=0.0,
+        step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
+        format="%.6g",
+        key=COMPARE_C, persist_state="session",
+        help="Any C >= 0; type an exact value or step with +/-.",
+    )
+    return Scoring(rule_b, c_b, settings_b)
+
+
+def summary(tree, comparison, name_a: str, name_b: str) -> None:
+    """Both paths and where they part: the answer on top."""
+    metric_row([
+        ("Path A", escape(path_text(tree, comparison.path_a)), escape(name_a)),
+        ("Path B", escape(path_text(tree, comparison.path_b)), escape(name_b)),
+        ("Length A", len(comparison.path_a) - 1),
+        ("Length B", len(comparison.path_b) - 1),
+        (
+            "Paths",
+            "identical" if comparison.identical else escape(f"split at {tree.path(comparison.split) or 'root'}"),
+            "Where the two selected paths part: the deepest node both contain.",
+        ),
+    ])
+    if comparison.identical:
+        st.success(
+            f"Both settings select the same path, {code(path_text(tree, comparison.path_a))}. "
+            "Change B's rule or C to see where they start to disagree."
         )
-    setting_b = Scoring(rule_b, c_b, settings_b)
-    comparison = compare_paths(tree, setting_a, setting_b)
-    name_a, name_b = f"A: {setting_a.describe()}", f"B: {setting_b.describe()}"
+    else:
+        st.info(
+            f"The paths split at {node_markdown(tree.path(comparison.split))}: A takes "
+            f"{code(tree.move[comparison.choice_a])}, B takes {code(tree.move[comparison.choice_b])}."
+        )
 
-    with summary:
-        metric_row([
-            ("Path A", escape(path_text(comparison.path_a)), escape(name_a)),
-            ("Path B", escape(path_text(comparison.path_b)), escape(name_b)),
-            ("Length A", len(comparison.path_a) - 1),
-            ("Length B", len(comparison.path_b) - 1),
-            (
-                "Paths",
-                "identical" if comparison.identical else escape(f"split at {tree.path(comparison.split) or 'root'}"),
-                "Where the two selected paths part: the deepest node both contain.",
-            ),
-        ])
-        if comparison.identical:
-            st.success(
-                f"Both settings select the same path, {code(path_text(comparison.path_a))}. "
-                "Change B's rule or C to see where they start to disagree."
-            )
-        else:
-            st.info(
-                f"The paths split at {node_markdown(tree.path(comparison.split))}: A takes "
-                f"{code(tree.move[comparison.choice_a])}, B takes {code(tree.move[comparison.choice_b])}."
-            )
 
+def drawn_for(setup, comparison) -> frozenset:
+    """What to draw: the paths and the children they chose among, or the most visited nodes."""
+    tree = setup.tree
     with st.expander("What to draw"):
         around = st.toggle(
             "Only the paths and the children they chose among",
             value=True,
-            key=state.COMPARE_AROUND_PATHS, persist_state="session",
+            key=COMPARE_AROUND_PATHS, persist_state="session",
             help="Off: the most visited nodes, like the Explorer (the paths are always drawn).",
         )
         limits = st.columns(2)
         budget = limits[0].number_input(
             "Node budget", *LIMIT_RANGES["budget"], 300, step=50, help=BUDGET_HELP,
-            key=state.COMPARE_BUDGET, persist_state="session", disabled=around,
+            key=COMPARE_BUDGET, persist_state="session", disabled=around,
         )
         depth_limit = limits[1].number_input(
-            "Depth limit (0 = none)", *LIMIT_RANGES["depth"], 0, key=state.COMPARE_MAX_DEPTH, persist_state="session", disabled=around
+            "Depth limit (0 = none)", *LIMIT_RANGES["depth"], 0, key=COMPARE_MAX_DEPTH, persist_state="session", disabled=around
         )
     if around:
         visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
     else:
         visible = cached_visible_nodes(setup.input.key, tree, budget, depth_limit or None)
-    drawn = drawn_nodes(tree, visible, comparison.path_a, comparison.path_b)
+    return drawn_nodes(tree, visible, comparison.path_a, comparison.path_b)
+
+
+def picture(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> None:
+    """Both paths drawn, the DOT download and the share panel (for setting A, the sidebar's)."""
+    tree = setup.tree
+    drawn = drawn_for(setup, comparison)
     st.caption(
         f"Red: A's path ({escape(setting_a.describe())}). Teal, dashed: B's path ({escape(setting_b.describe())}). "
         "Purple: on both. A box's “+k more” line counts its children not drawn."
     )
-    show_tree(
-        tree,
-        drawn,
-        layout_key=setup.input.key,
-        key=state.COMPARE_TREE,
-        direction="TB" if fits_top_down(tree, drawn) else "LR",
-        path=comparison.path_a,
-        second_path=comparison.path_b,
-        height=480,
-    )
+    show_tree(tree, drawn, layout_key=setup.input.key, key=COMPARE_TREE, path=comparison.path_a,
+              second_path=comparison.path_b, height=480)
     exports = st.columns(2)
     with exports[0]:
         st.download_button(
@@ -149,43 +152,71 @@ def compare_page() -> None:
             ).source,
             file_name="mcts_compare.dot",
             mime="text/vnd.graphviz",
-            key=state.COMPARE_DOWNLOAD_DOT,
+            key=COMPARE_DOWNLOAD_DOT,
             width="stretch",
         )
     with exports[1]:  # the link and the bundle hold setting A (the sidebar's)
         share_panel.render(setup.input, setting_a, "compare")
 
+
+def split_notes(comparison) -> str:
+    notes = [
+        "Move in red: A's choice; in teal: B's. Yellow ranks: the child's rank differs between A and B. "
+        "Δ = B − A; a term without A/B is the same under both."
+    ]
+    if comparison.only_a:
+        notes.append(f"Only A has {escape(', '.join(comparison.only_a))}.")
+    if comparison.only_b:
+        notes.append(f"Only B has {escape(', '.join(comparison.only_b))}.")
+    return " ".join(notes)
+
+
+def split_panel(tree, comparison) -> None:
+    """The node where the paths part: its children under both settings."""
     st.subheader("Where the paths split")
     if comparison.identical:
         st.caption("Nothing to compare: the paths never part.")
-    else:
-        split = comparison.split
-        st.markdown(
-            f"Node {node_markdown(tree.path(split))}: {plural(int(tree.visits[split]), 'visit')}, mean {tree.mean(split):.4f}. "
-            f"A picks {code(tree.move[comparison.choice_a])}, B picks {code(tree.move[comparison.choice_b])}. "
-            "Its children under both settings:"
-        )
-        table = pd.DataFrame(comparison_rows(comparison))
-        terms = [name for name in table.columns if name not in ("move", "visits", "rank A", "rank B", "rank changed")]
-        st.dataframe(
-            table.style.apply(style_rows, axis=None),
-            hide_index=True,
-            key=state.COMPARE_TABLE,
-            column_order=[name for name in table.columns if name != "rank changed"],  # the highlight says it
-            column_config={name: st.column_config.NumberColumn(format="%.4f") for name in terms},
-        )
-        notes = [
-            "Move in red: A's choice; in teal: B's. Yellow ranks: the child's rank differs between A and B. "
-            "Δ = B − A; a term without A/B is the same under both."
-        ]
-        if comparison.only_a:
-            notes.append(f"Only A has {escape(', '.join(comparison.only_a))}.")
-        if comparison.only_b:
-            notes.append(f"Only B has {escape(', '.join(comparison.only_b))}.")
-        st.caption(" ".join(notes))
-        for side, scores in (("A", [child.a for child in comparison.children]), ("B", [child.b for child in comparison.children])):
-            if scores[0].random:
-                st.warning(random_draw_warning(scores, whose=f"this node (setting {side})"))
+        return
+    split = comparison.split
+    st.markdown(
+        f"Node {node_markdown(tree.path(split))}: {plural(int(tree.visits[split]), 'visit')}, mean {tree.mean(split):.4f}. "
+        f"A picks {code(tree.move[comparison.choice_a])}, B picks {code(tree.move[comparison.choice_b])}. "
+        "Its children under both settings:"
+    )
+    table = pd.DataFrame(comparison_rows(comparison))
+    terms = [name for name in table.columns if name not in ("move", "visits", "rank A", "rank B", "rank changed")]
+    st.dataframe(
+        table.style.apply(style_rows, axis=None),
+        hide_index=True,
+        key=COMPARE_TABLE,
+        column_order=[name for name in table.columns if name != "rank changed"],  # the highlight says it
+        column_config={name: st.column_config.NumberColumn(format="%.4f") for name in terms},
+    )
+    st.caption(split_notes(comparison))
+    for side, scores in (("A", [child.a for child in comparison.children]), ("B", [child.b for child in comparison.children])):
+        if scores[0].random:
+            st.warning(random_draw_warning(scores, whose=f"this node (setting {side})"))
 
 
-compare_page()
+@st.fragment
+def compare_page(setup) -> None:
+    """The whole page: moving A's C or B's settings reruns only this."""
+    tree = setup.tree
+    setting_a = selected_path.select(setup).scoring
+    start_b(setup, setting_a)
+    summary_slot = st.container()  # filled once B is known, but shown first: the answer on top
+    column_a, column_b = st.columns(2, gap="large", border=True)
+    with column_a:
+        setting_a_panel(setting_a)
+    with column_b:
+        setting_b = setting_b_panel(setup)
+    comparison = compare_paths(tree, setting_a, setting_b)
+    with summary_slot:
+        summary(tree, comparison, f"A: {setting_a.describe()}", f"B: {setting_b.describe()}")
+    picture(setup, comparison, setting_a, setting_b)
+    split_panel(tree, comparison)
+
+
+setup = sidebar.require()
+st.caption("Two selection settings on the same tree: where their paths part, and which terms made the difference.")
+compare_page(setup)

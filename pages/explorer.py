@@ -3,15 +3,9 @@
 import streamlit as st
 
 from mcts_core import ROOT, score_children
-from mcts_core.analysis.explain import explain_choice
-from mcts_core.drawing.dot import (
-    COLOURINGS,
-    drawn_nodes,
-    fits_top_down,
-    hidden_count,
-    render_tree,
-)
-from mcts_core.tables.children_table import children_table
+from mcts_core.analysis import explain_choice
+from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
+from mcts_core.tables import children_table
 from ui import selected_path, share, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows
 from ui.markdown import code, escape
@@ -25,21 +19,35 @@ from ui.wording import (
     why_sentence,
 )
 
-setup = sidebar.require()
-tree = setup.tree
+# Session-state keys this module owns.
+BUDGET = state.key("budget")  # a contract key (DESIGN.md)
+MAX_DEPTH = state.key("max_depth")
+TOP_K = state.key("top_k")
+SHOW_UNVISITED = state.key("show_unvisited")
+COLOUR_BY = state.key("colour_by")
+EXPLORER_TREE = state.key("tree_view")
+INSPECT = state.key("inspect")
+INSPECT_ROOT = state.key("inspect_root")
+INSPECT_UP = state.key("inspect_up")
+INSPECT_STEP_IN = state.key("inspect_step_in")
+CHILDREN_TABLE = state.key("children_table")
+DOWNLOAD_CSV = state.key("download_csv")
+DOWNLOAD_DOT = state.key("download_dot")
 
 # The Explorer's part of a link or a bundle: the drawing limits and the inspected node.
-LINK_LIMITS = {"budget": state.BUDGET, "depth": state.MAX_DEPTH, "topk": state.TOP_K,
-               "unvisited": state.SHOW_UNVISITED, "colour": state.COLOUR_BY}
-for name, key in LINK_LIMITS.items():
-    if (value := share.take(name)) is not None:
-        st.session_state[key] = value
-if (linked_node := share.take("node")) is not None:
-    st.session_state[state.INSPECT] = tree.format_path(linked_node)
-
-
+LINK_LIMITS = {"budget": BUDGET, "depth": MAX_DEPTH, "topk": TOP_K, "unvisited": SHOW_UNVISITED, "colour": COLOUR_BY}
+LIMIT_DEFAULTS = {BUDGET: 300, MAX_DEPTH: 0, TOP_K: 0, SHOW_UNVISITED: False, COLOUR_BY: "none"}
 PICTURE_HEIGHT = 560  # px: the picture and the table side by side fit a 768 px projector
 WIDE_PICTURE_HEIGHT = 620  # a tree drawn left to right takes the page's width
+
+
+def open_linked_view(tree) -> None:
+    """A link's or a bundle's drawing limits and inspected node, once."""
+    for name, key in LINK_LIMITS.items():
+        if (value := share.take(name)) is not None:
+            st.session_state[key] = value
+    if (linked_node := share.take("node")) is not None:
+        st.session_state[INSPECT] = tree.format_path(linked_node)
 
 
 def rule_values(tree, drawn, scoring) -> dict[int, str]:
@@ -54,7 +62,7 @@ def rule_values(tree, drawn, scoring) -> dict[int, str]:
 
 
 def set_inspect(path_text: str) -> None:
-    st.session_state[state.INSPECT] = path_text
+    st.session_state[INSPECT] = path_text
 
 
 def explain(choice, children) -> None:
@@ -72,18 +80,8 @@ def explain(choice, children) -> None:
         st.caption(why_sentence(choice))
 
 
-st.caption("The tree the playouts built, the path the selection rule follows at this C, and why each node picks the child it picks.")
-
-
-@st.fragment
-def explore() -> None:
-    """Everything C changes: a C change reruns only this (the sidebar and the layout stay)."""
-    current = selected_path.select(setup)
-    scoring, path = current.scoring, current.path
-    rule = scoring.spec
-    selected = st.session_state[state.SELECTED_PATH]
-
-    # The answer first, big: what a teacher points at.
+def answer_row(tree, selected: str):
+    """The answer first, big (what a teacher points at); returns the slot for the Share button."""
     (share_slot,) = metric_row(
         [
             (
@@ -100,136 +98,168 @@ def explore() -> None:
         trailing=[6],  # the Share button, filled at the end once the picture is known
         vertical_alignment="center",
     )
-    share_slot = share_slot.container()
+    return share_slot.container()
 
-    # Drawing limits are read before their widgets are drawn: the layout depends on the drawing.
-    defaults = {state.BUDGET: 300, state.MAX_DEPTH: 0, state.TOP_K: 0, state.SHOW_UNVISITED: False, state.COLOUR_BY: "none"}
-    for key, default in defaults.items():
+
+def drawing_limits() -> tuple:
+    """(budget, depth limit, top-k, unvisited) as the limit widgets hold them, read before they are
+    drawn: the layout depends on the drawing."""
+    for key, default in LIMIT_DEFAULTS.items():
         st.session_state.setdefault(key, default)
-    limits_key = (
-        st.session_state[state.BUDGET],
-        st.session_state[state.MAX_DEPTH] or None,
-        st.session_state[state.TOP_K] or None,
-        st.session_state[state.SHOW_UNVISITED],
+    return (
+        st.session_state[BUDGET],
+        st.session_state[MAX_DEPTH] or None,
+        st.session_state[TOP_K] or None,
+        st.session_state[SHOW_UNVISITED],
     )
-    visible = cached_visible_nodes(current.input.key, tree, *limits_key)
+
+
+def inspected_node(tree) -> int:
+    """The node the path box names (the deepest existing one on a path that leaves the tree)."""
+    st.text_input(
+        "Node path (empty = root)",
+        key=INSPECT, persist_state="session",
+        help="Moves from the root: `ba` when every move is one character, else separated by spaces (`e4 e5`).",
+    )
+    wanted = st.session_state.get(INSPECT, "")
+    try:
+        return tree.find(wanted)
+    except KeyError as missing:
+        st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
+        return tree.deepest(wanted)[0]
+
+
+def inspect_buttons(tree, inspected: int, children) -> None:
+    """Root, Up, and Step in (into the child the rule picks)."""
+    buttons = st.columns(3)
+    at_root = inspected == ROOT
+    up = tree.path(tree.parent[inspected]) if not at_root else ""
+    step_in = tree.path(children[0].node) if children else tree.path(inspected)
+    buttons[0].button("⌂ Root", key=INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=at_root, width="stretch")
+    buttons[1].button("↑ Up", key=INSPECT_UP, on_click=set_inspect, args=(up,), disabled=at_root, width="stretch")
+    buttons[2].button("↓ Step in", key=INSPECT_STEP_IN, on_click=set_inspect, args=(step_in,),
+                      disabled=not children, width="stretch", help="Step into the child the rule picks here.")
+
+
+def children_panel(tree, inspected: int, children, scoring) -> None:
+    """The inspected node's children under the rule: the formula, the table, why, the CSV."""
+    rule = scoring.spec
+    st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
+    st.latex(rule.formula)
+    table = children_table(tree, inspected, scoring)
+    st.dataframe(
+        highlight_rows(table, table["selected"]),
+        hide_index=True,
+        key=CHILDREN_TABLE,
+        # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
+        column_order=[name for name in table.columns if name not in ("selected", "rank")],
+        column_config={"total": st.column_config.NumberColumn(format="%.4g")}
+        | {
+            name: st.column_config.NumberColumn(rule.label(name), format="%.4f")
+            for name in (*rule.terms, "share", "declared prior")
+            if name in table.columns
+        }
+        | {"mean": st.column_config.NumberColumn(mean_label(tree, inspected), format="%.4f")},
+    )
+    explain(explain_choice(children), children)
+    st.download_button(
+        "Download table (CSV)",
+        table.to_csv(index=False),
+        file_name=f"children_{tree.path(inspected) or 'root'}.csv",
+        mime="text/csv",
+        key=DOWNLOAD_CSV,
+    )
+
+
+def inspect_panel(tree, scoring) -> int:
+    """The inspected node, its buttons and its children; returns the node."""
+    st.subheader("Inspect a node")
+    inspected = inspected_node(tree)
+    children = score_children(tree, inspected, scoring)
+    inspect_buttons(tree, inspected, children)
+    children_panel(tree, inspected, children, scoring)
+    return inspected
+
+
+def limits_panel() -> None:
+    """The drawing limits' widgets (their values were read before, by :func:`drawing_limits`)."""
+    with st.expander("Drawing limits (the table always uses the full tree)"):
+        limits = st.columns(3)
+        limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], step=50, help=BUDGET_HELP, key=BUDGET, persist_state="session")
+        limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=MAX_DEPTH, persist_state="session")
+        limits[2].number_input("Top-k children (0 = all)", *LIMIT_RANGES["topk"], key=TOP_K, persist_state="session")
+        toggles = st.columns([1, 1])
+        toggles[0].toggle(
+            "Draw unvisited children",
+            key=SHOW_UNVISITED, persist_state="session",
+            help="Children a log declared but no simulation has entered yet (0 visits).",
+        )
+        toggles[1].selectbox(
+            "Colour nodes by",
+            COLOURINGS,
+            key=COLOUR_BY,
+            persist_state="session",
+            help="Fill each node by its mean (orange low, purple high) or by its visits; a key is drawn.",
+        )
+
+
+def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_down: bool):
+    """The tree view of ``drawn`` and its DOT download; returns the function that makes the DOT."""
+    scoring, path = selected.scoring, selected.path
+    st.caption(
+        f"Red: the selected path at C = {scoring.c:.6g}. Blue outline: the inspected node (click a "
+        "node to inspect it; arrow keys move). " + folded_caption(hidden_count(tree, drawn))
+    )
+    show_tree(
+        tree,
+        drawn,
+        layout_key=layout_key,
+        key=EXPLORER_TREE,
+        direction="TB" if top_down else "LR",
+        colouring=st.session_state[COLOUR_BY],
+        path=path,
+        inspected=inspected,
+        values=rule_values(tree, drawn, scoring),
+        height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
+        on_click=lambda node: set_inspect(tree.path(node)),
+    )
+
+    def drawn_dot() -> str:
+        return render_tree(tree, drawn, path=path, inspected=inspected).source
+
+    st.download_button(
+        "Download drawn tree (DOT)", drawn_dot, file_name="mcts_tree.dot",  # made on click
+        mime="text/vnd.graphviz", key=DOWNLOAD_DOT,
+    )
+    return drawn_dot
+
+
+@st.fragment
+def explore(setup) -> None:
+    """Everything C changes: a C change reruns only this (the sidebar and the layout stay)."""
+    tree = setup.tree
+    selected = selected_path.select(setup)
+    share_slot = answer_row(tree, tree.path(selected.path[-1]))
+    visible = cached_visible_nodes(setup.input.key, tree, *drawing_limits())
     top_down = fits_top_down(tree, visible)
     if top_down:
         picture, details = st.columns([4, 3], gap="large")
     else:  # a wide tree drawn left to right needs the page's full width to stay readable
         picture, details = st.container(), st.container()
-
     with details:
-        st.subheader("Inspect a node")
-        st.text_input(
-            "Node path (empty = root)",
-            key=state.INSPECT, persist_state="session",
-            help="Moves from the root: `ba` when every move is one character, else separated by spaces (`e4 e5`).",
-        )
-        wanted = st.session_state.get(state.INSPECT, "")
-        try:
-            inspected = tree.find(wanted)
-        except KeyError as missing:
-            st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
-            inspected, _ = tree.deepest(wanted)
-        here = tree.path(inspected)
-        children = score_children(tree, inspected, scoring)
-        buttons = st.columns(3)
-        buttons[0].button(
-            "⌂ Root", key=state.INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=inspected == ROOT, width="stretch"
-        )
-        buttons[1].button(
-            "↑ Up",
-            key=state.INSPECT_UP,
-            on_click=set_inspect,
-            args=(tree.path(tree.parent[inspected]) if inspected != ROOT else "",),
-            disabled=inspected == ROOT,
-            width="stretch",
-        )
-        buttons[2].button(
-            "↓ Step in",
-            key=state.INSPECT_STEP_IN,
-            on_click=set_inspect,
-            args=(tree.path(children[0].node) if children else here,),
-            disabled=not children,
-            width="stretch",
-            help="Step into the child the rule picks here.",
-        )
-
-        st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
-        st.latex(rule.formula)
-        table = children_table(tree, inspected, scoring)
-        st.dataframe(
-            highlight_rows(table, table["selected"]),
-            hide_index=True,
-            key=state.CHILDREN_TABLE,
-            # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
-            column_order=[name for name in table.columns if name not in ("selected", "rank")],
-            column_config={"total": st.column_config.NumberColumn(format="%.4g")}
-            | {
-                name: st.column_config.NumberColumn(rule.label(name), format="%.4f")
-                for name in (*rule.terms, "share", "declared prior")
-                if name in table.columns
-            }
-            | {"mean": st.column_config.NumberColumn(mean_label(tree, inspected), format="%.4f")},
-        )
-        explain(explain_choice(children), children)
-        st.download_button(
-            "Download table (CSV)",
-            table.to_csv(index=False),
-            file_name=f"children_{here or 'root'}.csv",
-            mime="text/csv",
-            key=state.DOWNLOAD_CSV,
-        )
-
+        inspected = inspect_panel(tree, selected.scoring)
     with picture:
-        with st.expander("Drawing limits (the table always uses the full tree)"):
-            limits = st.columns(3)
-            limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], step=50, help=BUDGET_HELP, key=state.BUDGET, persist_state="session")
-            limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=state.MAX_DEPTH, persist_state="session")
-            limits[2].number_input("Top-k children (0 = all)", *LIMIT_RANGES["topk"], key=state.TOP_K, persist_state="session")
-            toggles = st.columns([1, 1])
-            toggles[0].toggle(
-                "Draw unvisited children",
-                key=state.SHOW_UNVISITED, persist_state="session",
-                help="Children a log declared but no simulation has entered yet (0 visits).",
-            )
-            toggles[1].selectbox(
-                "Colour nodes by",
-                COLOURINGS,
-                key=state.COLOUR_BY,
-                persist_state="session",
-                help="Fill each node by its mean (orange low, purple high) or by its visits; a key is drawn.",
-            )
-        drawn = drawn_nodes(tree, visible, path, inspected=inspected)
-        st.caption(
-            f"Red: the selected path at C = {scoring.c:.6g}. Blue outline: the inspected node (click a "
-            "node to inspect it; arrow keys move). " + folded_caption(hidden_count(tree, drawn))
-        )
-        show_tree(
-            tree,
-            drawn,
-            layout_key=current.input.key,
-            key=state.EXPLORER_TREE,
-            direction="TB" if top_down else "LR",
-            colouring=st.session_state[state.COLOUR_BY],
-            path=path,
-            inspected=inspected,
-            values=rule_values(tree, drawn, scoring),
-            height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
-            on_click=lambda node: set_inspect(tree.path(node)),
-        )
-        def drawn_dot() -> str:
-            return render_tree(tree, drawn, path=path, inspected=inspected).source
-
-        st.download_button(
-            "Download drawn tree (DOT)", drawn_dot, file_name="mcts_tree.dot",  # made on click
-            mime="text/vnd.graphviz", key=state.DOWNLOAD_DOT,
-        )
+        limits_panel()
+        drawn = drawn_nodes(tree, visible, selected.path, inspected=inspected)
+        drawn_dot = picture_panel(tree, setup.input.key, drawn, selected, inspected, top_down)
     with share_slot:
         share_panel.render(
-            current.input, scoring, "", inspected=tree.path_moves(inspected), dot=drawn_dot,
+            setup.input, selected.scoring, "", inspected=tree.path_moves(inspected), dot=drawn_dot,
             limits={name: st.session_state[key] for name, key in LINK_LIMITS.items()},
         )
 
-explore()
+
+setup = sidebar.require()
+open_linked_view(setup.tree)
+st.caption("The tree the playouts built, the path the selection rule follows at this C, and why each node picks the child it picks.")
+explore(setup)

@@ -5,8 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.model.playback import Playback, race
-from mcts_core.drawing.dot import drawn_nodes, fits_top_down, hidden_count, visible_nodes
+from mcts_core.model import Playback, race
+from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui import c_control, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, CURRENT_COLOUR, LIMIT_RANGES, MOVE_PALETTE
 from ui.markdown import code, escape
@@ -14,12 +14,19 @@ from ui.metric_row import metric_row
 from ui.tree_view import show_tree
 from ui.wording import folded_caption, node_label
 
-K = state.PLAYBACK_K
-PLAYING = state.PLAYBACK_PLAYING
-DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
+# Session-state keys this module owns.
+K = state.key("playback_k")
+PLAYING = state.key("playback_playing")
+PLAYBACK_STRIDE = state.key("playback_stride")
+PLAYBACK_DELAY = state.key("playback_delay")
+PLAYBACK_BUDGET = state.key("playback_budget")
+PLAYBACK_PLAY = state.key("playback_play")
+PLAYBACK_PREVIOUS = state.key("playback_prev")
+PLAYBACK_NEXT = state.key("playback_next")
+PLAYBACK_PATH_TABLE = state.key("playback_path_table")
+PLAYBACK_TREE = state.key("playback_tree_view")
 
-setup = sidebar.require()
-input_key = setup.input.key
+DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
 
 
 @st.cache_resource(max_entries=2, show_spinner="Preparing the playback…")
@@ -33,73 +40,64 @@ def cached_race(key: str, _playback: Playback) -> pd.DataFrame:
     return pd.DataFrame(race(_playback.tree, _playback.playouts).columns())
 
 
-st.caption("The tree after the first k playouts: what playout k created and updated, and how the root's children race.")
-if setup.input.playouts is None or not len(setup.input.playouts):
-    st.info(
-        "This input is a finished tree (a JSON tree dump): it has no simulations to replay. "
-        "Playback needs puzzle text or a JSON Lines log, which record each simulation in order."
-    )
-    st.stop()
-playback = cached_playback(input_key, setup.input.playouts, setup.tree)
-count = len(playback)
-st.session_state.setdefault(K, 1)
-st.session_state[K] = min(max(st.session_state[K], 1), count)  # a shorter input may have come in
-st.session_state.setdefault(state.PLAYBACK_STRIDE, max(1, count // 1000))
+def keep_k_in_range(count: int) -> None:
+    """k starts at 1 and stays within the input (a shorter input may have come in)."""
+    st.session_state.setdefault(K, 1)
+    st.session_state[K] = min(max(st.session_state[K], 1), count)
+    st.session_state.setdefault(PLAYBACK_STRIDE, max(1, count // 1000))
 
 
-def move_k(steps: int) -> None:
-    st.session_state[K] = min(max(st.session_state[K] + steps * st.session_state[state.PLAYBACK_STRIDE], 1), count)
+def move_k(steps: int, count: int) -> None:
+    st.session_state[K] = min(max(st.session_state[K] + steps * st.session_state[PLAYBACK_STRIDE], 1), count)
 
 
-def toggle_play() -> None:
+def toggle_play(count: int) -> None:
     playing = not st.session_state.get(PLAYING, False)
     st.session_state[PLAYING] = playing
     if playing and st.session_state[K] >= count:  # play again from the start
         st.session_state[K] = 1
 
 
-playing = st.session_state.get(PLAYING, False)
-controls = st.columns([1.1, 2, 1.7, 2.3, 1.2], vertical_alignment="bottom")
-controls[0].button(
-    "Pause" if playing else "Play", key=state.PLAYBACK_PLAY, on_click=toggle_play, width="stretch",
-    icon=":material/pause:" if playing else ":material/play_arrow:",
-    disabled=count == 1, type="primary",
-)
-delay = controls[1].select_slider(
-    "Speed (seconds per step)", DELAYS, value=1.0, key=state.PLAYBACK_DELAY, persist_state="session",
-    help="How long each tree stays on screen while playing.",
-)
-controls[2].number_input(
-    "Playouts per step", 1, max(count, 1), key=state.PLAYBACK_STRIDE, persist_state="session",
-    help="How far Previous, Next and Play move k; raise it to skim a large log.",
-)
-budget = controls[3].number_input(
-    "Most nodes drawn", *LIMIT_RANGES["budget"], 300, step=50, key=state.PLAYBACK_BUDGET, persist_state="session",
-    help=BUDGET_HELP,
-)
-with controls[4]:  # outside the frame's fragment: playing must not add a browser history entry per step
-    share_panel.render(setup.input, Scoring(setup.rule, c_control.current_c(), setup.settings), "playback")
+def controls(setup, count: int, playing: bool) -> tuple[float, int]:
+    """Play, speed, stride, drawing budget and share; returns (seconds per step, budget)."""
+    row = st.columns([1.1, 2, 1.7, 2.3, 1.2], vertical_alignment="bottom")
+    row[0].button(
+        "Pause" if playing else "Play", key=PLAYBACK_PLAY, on_click=toggle_play, args=(count,), width="stretch",
+        icon=":material/pause:" if playing else ":material/play_arrow:",
+        disabled=count == 1, type="primary",
+    )
+    delay = row[1].select_slider(
+        "Speed (seconds per step)", DELAYS, value=1.0, key=PLAYBACK_DELAY, persist_state="session",
+        help="How long each tree stays on screen while playing.",
+    )
+    row[2].number_input(
+        "Playouts per step", 1, max(count, 1), key=PLAYBACK_STRIDE, persist_state="session",
+        help="How far Previous, Next and Play move k; raise it to skim a large log.",
+    )
+    budget = row[3].number_input(
+        "Most nodes drawn", *LIMIT_RANGES["budget"], 300, step=50, key=PLAYBACK_BUDGET, persist_state="session",
+        help=BUDGET_HELP,
+    )
+    with row[4]:  # outside the frame's fragment: playing must not add a browser history entry per step
+        share_panel.render(setup.input, Scoring(setup.rule, c_control.current_c(), setup.settings), "playback")
+    return delay, budget
 
 
-def show_frame() -> None:
-    """The tree after k playouts and what playout k changed; re-run alone on every play tick."""
-    if st.session_state.get(PLAYING, False):
-        move_k(1)
-        if st.session_state[K] >= count:
-            st.session_state[PLAYING] = False
-            st.rerun()  # the whole page: drop the timer and turn Pause back into Play
-
-    stepper = st.columns([1.3, 7, 1.3], vertical_alignment="bottom")  # "◀ Previous" fits at 1366 px
+def stepper(count: int) -> int:
+    """Previous, the k slider and Next; returns k."""
+    row = st.columns([1.3, 7, 1.3], vertical_alignment="bottom")  # "◀ Previous" fits at 1366 px
     k = st.session_state[K]
-    stepper[0].button("◀ Previous", key=state.PLAYBACK_PREVIOUS, on_click=move_k, args=(-1,), disabled=k <= 1, width="stretch")
+    row[0].button("◀ Previous", key=PLAYBACK_PREVIOUS, on_click=move_k, args=(-1, count), disabled=k <= 1,
+                  width="stretch")
     if count > 1:
-        stepper[1].slider("Playouts replayed (k)", 1, count, key=K, persist_state="session")
+        row[1].slider("Playouts replayed (k)", 1, count, key=K, persist_state="session")
     else:
-        stepper[1].caption("The input has a single playout.")
-    stepper[2].button("Next ▶", key=state.PLAYBACK_NEXT, on_click=move_k, args=(1,), disabled=k >= count, width="stretch")
+        row[1].caption("The input has a single playout.")
+    row[2].button("Next ▶", key=PLAYBACK_NEXT, on_click=move_k, args=(1, count), disabled=k >= count, width="stretch")
+    return k
 
-    frame = playback.frame(k)  # the Playback keeps its last state and recent frames: memory stays flat
-    tree, step = frame.tree, frame.step
+
+def what_playout_k_did(tree, step, k: int, count: int) -> None:
     metric_row([
         ("Playout", f"{k:,} / {count:,}"),
         ("Word", escape(step.word), f"Input line {step.line}."),
@@ -116,55 +114,66 @@ def show_frame() -> None:
             f"{code(node_label(tree.path(step.created)))}** with 1 visit and mean {step.score:g}; then it stopped."
         )
 
+
+def frame_picture(tree, step, budget: int, layout_key: str) -> None:
+    """The tree after playout k, with the path it updated and the node it created."""
+    drawn = drawn_nodes(tree, visible_nodes(tree, budget=budget), step.path, inspected=step.created)
+    st.caption(
+        "Red: the nodes this playout updated, root first. Blue outline: the node it created. "
+        + folded_caption(hidden_count(tree, drawn))
+    )
+    show_tree(tree, drawn, layout_key=layout_key, key=PLAYBACK_TREE, path=step.path, inspected=step.created,
+              height=500)
+
+
+def path_table(tree, step) -> None:
+    """Each node on the updated path, before and after the playout."""
+    st.subheader("The path it updated")
+    rows = [
+        {
+            "node": node_label(tree.path(node)),
+            "visits before": before.visits,
+            "visits after": after.visits,
+            "mean before": "–" if before.mean is None else f"{before.mean:.3f}",  # not "None"
+            "mean after": after.mean,
+        }
+        for node, before, after in zip(step.path, step.before, step.after)
+    ]
+    st.dataframe(
+        pd.DataFrame(rows),
+        hide_index=True,
+        key=PLAYBACK_PATH_TABLE,
+        # Short headers and narrow columns: the whole table fits beside the picture at 1366 px.
+        column_config={
+            "node": st.column_config.TextColumn("node", width="small"),
+            "visits before": st.column_config.NumberColumn("n before", width="small"),
+            "visits after": st.column_config.NumberColumn("n after", width="small"),
+            "mean before": st.column_config.TextColumn(
+                "μ before", width="small", help="–: no visit before this playout (a new node, or the root at k = 1)."
+            ),
+            "mean after": st.column_config.NumberColumn("μ after", format="%.3f", width="small"),
+        },
+    )
+    st.caption("Each node on the path gets one more visit and the playout's score added to its total.")
+
+
+def show_frame(playback: Playback, input_key: str, budget: int) -> None:
+    """The tree after k playouts and what playout k changed; re-run alone on every play tick."""
+    count = len(playback)
+    if st.session_state.get(PLAYING, False):
+        move_k(1, count)
+        if st.session_state[K] >= count:
+            st.session_state[PLAYING] = False
+            st.rerun()  # the whole page: drop the timer and turn Pause back into Play
+    k = stepper(count)
+    frame = playback.frame(k)  # the Playback keeps its last state and recent frames: memory stays flat
+    what_playout_k_did(frame.tree, frame.step, k, count)
     picture, numbers = st.columns([5, 4], gap="medium")
     with picture:
-        visible = visible_nodes(tree, budget=budget)
-        drawn = drawn_nodes(tree, visible, step.path, inspected=step.created)
-        st.caption(
-            "Red: the nodes this playout updated, root first. Blue outline: the node it created. "
-            + folded_caption(hidden_count(tree, drawn))
-        )
-        show_tree(
-            tree,
-            drawn,
-            layout_key=f"{input_key}:{k}",  # each k is another tree
-            key=state.PLAYBACK_TREE,
-            direction="TB" if fits_top_down(tree, drawn) else "LR",
-            path=step.path,
-            inspected=step.created,
-            height=500,
-        )
+        frame_picture(frame.tree, frame.step, budget, f"{input_key}:{k}")  # each k is another tree
     with numbers:
-        st.subheader("The path it updated")
-        rows = [
-            {
-                "node": node_label(tree.path(node)),
-                "visits before": before.visits,
-                "visits after": after.visits,
-                "mean before": "–" if before.mean is None else f"{before.mean:.3f}",  # not "None"
-                "mean after": after.mean,
-            }
-            for node, before, after in zip(step.path, step.before, step.after)
-        ]
-        st.dataframe(
-            pd.DataFrame(rows),
-            hide_index=True,
-            key=state.PLAYBACK_PATH_TABLE,
-            # Short headers and narrow columns: the whole table fits beside the picture at 1366 px.
-            column_config={
-                "node": st.column_config.TextColumn("node", width="small"),
-                "visits before": st.column_config.NumberColumn("n before", width="small"),
-                "visits after": st.column_config.NumberColumn("n after", width="small"),
-                "mean before": st.column_config.TextColumn(
-                    "μ before", width="small", help="–: no visit before this playout (a new node, or the root at k = 1)."
-                ),
-                "mean after": st.column_config.NumberColumn("μ after", format="%.3f", width="small"),
-            },
-        )
-        st.caption("Each node on the path gets one more visit and the playout's score added to its total.")
-
-
-    show_race(k)
+        path_table(frame.tree, frame.step)
+    show_race(playback, input_key, k)
 
 
 def race_chart(frame: pd.DataFrame, value: str, title: str, number_format: str, k: int) -> alt.LayerChart:
@@ -182,7 +191,7 @@ def race_chart(frame: pd.DataFrame, value: str, title: str, number_format: str, 
     return lines + now
 
 
-def show_race(k: int) -> None:
+def show_race(playback: Playback, input_key: str, k: int) -> None:
     """The root children's race up to the end, marked at k (part of the frame: the mark follows play)."""
     st.divider()
     st.subheader("How the root's children race")
@@ -197,4 +206,16 @@ def show_race(k: int) -> None:
         st.altair_chart(race_chart(frame_race, "mean", "mean score", ".3g", k), width="stretch", height=280)
 
 
-st.fragment(show_frame, run_every=delay if playing else None)()
+setup = sidebar.require()
+st.caption("The tree after the first k playouts: what playout k created and updated, and how the root's children race.")
+if setup.input.playouts is None or not len(setup.input.playouts):
+    st.info(
+        "This input is a finished tree (a JSON tree dump): it has no simulations to replay. "
+        "Playback needs puzzle text or a JSON Lines log, which record each simulation in order."
+    )
+    st.stop()
+playback = cached_playback(setup.input.key, setup.input.playouts, setup.tree)
+keep_k_in_range(len(playback))
+playing = st.session_state.get(PLAYING, False)
+delay, budget = controls(setup, len(playback), playing)
+st.fragment(show_frame, run_every=delay if playing else None)(playback, setup.input.key, budget)

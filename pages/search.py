@@ -20,15 +20,32 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, Scoring
-from mcts_core.inputs.store import input_id
+from mcts_core.inputs import input_id
 from mcts_core.search import format_moves, load_game, parse_moves, play_moves, search
 from mcts_core.search.games import legal_moves
-from ui import input_panel, sidebar, state
+from ui import input_panel, jobs, sidebar, state
 from ui.inputs import InputError, load
 from ui.jobs import BackgroundJob
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.wording import core_sentence
+
+# Session-state keys this module owns.
+SEARCH_GAME = state.key("search_game")
+SEARCH_GAME_NAME = state.key("search_game_name")
+SEARCH_MOVES = state.key("search_moves")
+SEARCH_UNDO = state.key("search_undo")
+SEARCH_RESET = state.key("search_reset")
+SEARCH_C = state.key("search_c")
+SEARCH_BUDGET_KIND = state.key("search_budget_kind")
+SEARCH_SIMULATIONS = state.key("search_simulations")
+SEARCH_SECONDS = state.key("search_seconds")
+SEARCH_SEED = state.key("search_seed")
+SEARCH_RUN = state.key("search_run")
+SEARCH_STOP = state.key("search_stop")
+SEARCH_USE_AGAIN = state.key("search_use_again")
+SEARCH_DOWNLOAD_LOG = state.key("search_download_log")
+MOVE_BUTTON = state.key_family("search_move_{}")
 
 # (game string, menu label): the curated games first; any other OpenSpiel game can be typed.
 GAMES = {
@@ -94,28 +111,28 @@ def cached_game(game: str) -> Any:
 
 
 def set_moves(tokens: list[int | str]) -> None:
-    st.session_state[state.SEARCH_MOVES] = format_moves(tokens)
+    st.session_state[SEARCH_MOVES] = format_moves(tokens)
 
 
 def new_game() -> None:
     """A different game: start from its initial position."""
-    st.session_state[state.SEARCH_MOVES] = ""
+    st.session_state[SEARCH_MOVES] = ""
 
 
 def choose_game() -> str | None:
     """The game picker; the game string in use, or None (with the reason shown) when there is none."""
-    st.session_state.setdefault(state.SEARCH_GAME, next(iter(GAMES)))
-    st.session_state.setdefault(state.SEARCH_GAME_NAME, "")
+    st.session_state.setdefault(SEARCH_GAME, next(iter(GAMES)))
+    st.session_state.setdefault(SEARCH_GAME_NAME, "")
     picker = st.columns([2, 3], vertical_alignment="bottom")
     choice = picker[0].selectbox(
-        "Game", [*GAMES, OTHER], key=state.SEARCH_GAME, persist_state="session", on_change=new_game,
+        "Game", [*GAMES, OTHER], key=SEARCH_GAME, persist_state="session", on_change=new_game,
         format_func=lambda name: GAMES.get(name, "Another OpenSpiel game…"),
     )
     if choice != OTHER:
         picker[1].caption(f"OpenSpiel's {code(choice)}. Any other game: choose “Another OpenSpiel game…”.")
         return choice
     typed = picker[1].text_input(
-        "OpenSpiel game string", key=state.SEARCH_GAME_NAME, persist_state="session", on_change=new_game,
+        "OpenSpiel game string", key=SEARCH_GAME_NAME, persist_state="session", on_change=new_game,
         placeholder="e.g. othello, clobber or connect_four(rows=5,columns=6)",
         help="A name from `pyspiel.registered_names()`, optionally with parameters in brackets.",
     ).strip()
@@ -177,15 +194,15 @@ def board_buttons(layout: tuple[list[int], dict[int, str], set[int], int], playe
             name = labels[action]
             token = action if name.isdigit() else name  # a digit-only name would read as an action id
             cell.button(
-                name, key=state.search_move_key(action), disabled=action not in legal, width="stretch",
+                name, key=MOVE_BUTTON.format(action), disabled=action not in legal, width="stretch",
                 on_click=set_moves, args=(played + [token],),
             )
 
 
 def position_panel(game: Any) -> Any | None:
     """The board picture, the move buttons, Undo/Reset and the typed moves; the position, or None."""
-    st.session_state.setdefault(state.SEARCH_MOVES, "")
-    typed = st.session_state[state.SEARCH_MOVES]
+    st.session_state.setdefault(SEARCH_MOVES, "")
+    typed = st.session_state[SEARCH_MOVES]
     problem = None
     try:
         tokens = parse_moves(typed)
@@ -202,7 +219,7 @@ def position_panel(game: Any) -> Any | None:
 
     st.text_input(
         "Moves from the start",
-        key=state.SEARCH_MOVES, persist_state="session",
+        key=SEARCH_MOVES, persist_state="session",
         help="Action ids or names separated by spaces, as the command line's `--moves` takes them: `4 0` or "
         "`x(1,1) o(0,0)`. Names with spaces need a JSON array: `[\"Initialized ball to 2\", \"LEFT\"]`.",
     )
@@ -215,9 +232,9 @@ def position_panel(game: Any) -> Any | None:
     with picture:
         st.code(str(position) or "(the game draws no picture of this state)", language=None)
         undo, reset = st.columns(2) if not wide else st.columns([1, 1, 4])[:2]
-        undo.button("Undo", key=state.SEARCH_UNDO, icon=":material/undo:", width="stretch",
+        undo.button("Undo", key=SEARCH_UNDO, icon=":material/undo:", width="stretch",
                     disabled=not tokens, on_click=set_moves, args=(played[:-1] if played == tokens else played,))
-        reset.button("Reset", key=state.SEARCH_RESET, icon=":material/restart_alt:", width="stretch",
+        reset.button("Reset", key=SEARCH_RESET, icon=":material/restart_alt:", width="stretch",
                      disabled=not tokens, on_click=set_moves, args=([],))
     with moves:
         if layout is None:
@@ -244,38 +261,38 @@ def _playable(game: Any, tokens: list[int | str]) -> bool:
 def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
     """Rule (the sidebar's), C, budget and seed; returns (scoring or None if bad, simulations, seconds, seed)."""
     rule, settings = sidebar.rule_choice()
-    st.session_state.setdefault(state.SEARCH_C, 1.4)
-    st.session_state.setdefault(state.SEARCH_BUDGET_KIND, "simulations")
-    st.session_state.setdefault(state.SEARCH_SIMULATIONS, 2000)
-    st.session_state.setdefault(state.SEARCH_SECONDS, 2.0)
-    st.session_state.setdefault(state.SEARCH_SEED, 0)
+    st.session_state.setdefault(SEARCH_C, 1.4)
+    st.session_state.setdefault(SEARCH_BUDGET_KIND, "simulations")
+    st.session_state.setdefault(SEARCH_SIMULATIONS, 2000)
+    st.session_state.setdefault(SEARCH_SECONDS, 2.0)
+    st.session_state.setdefault(SEARCH_SEED, 0)
     row = st.columns([2, 2, 2, 1], vertical_alignment="bottom")
     c = row[0].number_input(
         RULES[rule].c_label if rule in RULES else "C", min_value=0.0, step=0.1, format="%.4g",
-        key=state.SEARCH_C, persist_state="session",
+        key=SEARCH_C, persist_state="session",
         help="The exploration constant of this search. When the search is loaded, the C slider on the "
         "other pages starts at it too.",
     )
     kind = row[1].segmented_control(
-        "Budget", ["simulations", "seconds"], key=state.SEARCH_BUDGET_KIND, persist_state="session",
+        "Budget", ["simulations", "seconds"], key=SEARCH_BUDGET_KIND, persist_state="session",
         required=True,
     )
     if kind == "seconds":
         seconds = row[2].number_input(
             "Seconds", min_value=0.1, max_value=MAX_SECONDS, step=1.0, format="%g",
-            key=state.SEARCH_SECONDS, persist_state="session",
+            key=SEARCH_SECONDS, persist_state="session",
             help=f"Stops after this long, or at {MAX_SIMULATIONS:,} simulations.",
         )
         simulations = MAX_SIMULATIONS
     else:
         simulations = row[2].number_input(
             "Simulations", min_value=1, max_value=MAX_SIMULATIONS, step=500,
-            key=state.SEARCH_SIMULATIONS, persist_state="session",
+            key=SEARCH_SIMULATIONS, persist_state="session",
             help=f"Up to {MAX_SIMULATIONS:,} here (the log is kept in memory). For longer searches run "
             "`python -m mcts_core search` and upload its log.",
         )
         seconds = None
-    seed = row[3].number_input("Seed", min_value=0, step=1, key=state.SEARCH_SEED, persist_state="session",
+    seed = row[3].number_input("Seed", min_value=0, step=1, key=SEARCH_SEED, persist_state="session",
                                help="The same seed and simulation budget give the same search, byte for byte.")
     try:
         scoring = Scoring(rule, float(c), settings)
@@ -292,9 +309,9 @@ def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
 
 def start(game: str, position: Any, scoring: Scoring, simulations: int | None, seconds: float | None, seed: int) -> None:
     """The Run button: a new search (the previous result stays the input until this one ends)."""
-    moves = parse_moves(st.session_state[state.SEARCH_MOVES])
+    moves = parse_moves(st.session_state[SEARCH_MOVES])
     player = 0 if position.is_chance_node() else position.current_player()
-    st.session_state[state.SEARCH_JOB] = SearchJob(game, moves, scoring, simulations, seconds, seed, player)
+    jobs.keep("search", SearchJob(game, moves, scoring, simulations, seconds, seed, player))
 
 
 def source_of(job: SearchJob) -> str:
@@ -323,7 +340,7 @@ def stop_job(job: SearchJob) -> None:
 
 def job_panel() -> None:
     """Progress and Stop while the search runs (a fragment polling it); its summary when it ended."""
-    job = st.session_state.get(state.SEARCH_JOB)
+    job = jobs.latest("search")
     if job is None:
         return
     if job.running:
@@ -332,7 +349,7 @@ def job_panel() -> None:
         of = f" of {job.simulations:,}" if job.seconds is None else ""
         bar.progress(job.fraction(), text=f"Searching {escape(job.label())}: {job.done:,}{of} simulations, "
                                           f"{elapsed:.1f} s")
-        stop.button("Stop", key=state.SEARCH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
+        stop.button("Stop", key=SEARCH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
                     width="stretch", disabled=job.stop.is_set(),
                     help="Ends the search after the current simulation; what it found so far is kept.")
         return
@@ -360,13 +377,19 @@ def summary(job: SearchJob) -> None:
         ("Root value", f"{result.root_total / result.root_visits:+.3f}" if result.root_visits else "–",
          f"The mean return over all simulations for the player to move at the root, player {job.root_player}."),
     ])
+    if not result.children:
+        return
+    root_shares_chart(result)
+    hand_over(job)
+
+
+def root_shares_chart(result) -> None:
+    """Each root move's share of the visits, the best move in red (the most visited when there are many)."""
     shares = pd.DataFrame(
         {"move": child.move, "visits": child.visits, "share": child.visits / max(result.root_visits, 1),
          "mean": child.total / child.visits if child.visits else None}
         for child in result.children
     )
-    if not len(shares):
-        return
     shown = shares.nlargest(TOP_BARS, "visits", keep="first") if len(shares) > TOP_BARS else shares
     chart = alt.Chart(shown).mark_bar().encode(
         x=alt.X("move:N", sort="-y" if len(shares) > TOP_BARS else None, title="root move",
@@ -382,19 +405,24 @@ def summary(job: SearchJob) -> None:
         + (f"The {TOP_BARS} most visited of {len(shares)} root moves. " if len(shares) > TOP_BARS else "")
         + "A larger C spreads the visits over more moves; a smaller one piles them on the best-looking."
     )
-    in_use = st.session_state.get(state.KEPT_INPUT)
-    if in_use is not None and in_use.key == job.key:
+
+
+def hand_over(job: SearchJob) -> None:
+    """Links to the pages that show the search (it is the input now), or a button making it the input again;
+    the log's download."""
+    result = job.result
+    if input_panel.kept_key() == job.key:
         st.success("This search is now the input of every page (the sidebar says so).", icon=":material/check:")
         links = st.columns(3)
         links[0].page_link("pages/explorer.py", label="See its tree in the Explorer", icon=":material/account_tree:")
         links[1].page_link("pages/playback.py", label="Watch it grow in Playback", icon=":material/play_circle:")
         links[2].page_link("pages/sweep.py", label="Where C changes its path", icon=":material/timeline:")
     else:
-        st.button("Use this search as the input again", key=state.SEARCH_USE_AGAIN, icon=":material/input:",
+        st.button("Use this search as the input again", key=SEARCH_USE_AGAIN, icon=":material/input:",
                   on_click=input_panel.keep_input, args=(result.log, source_of(job)))
     st.download_button(
         "Download the log (JSON Lines)", lambda: result.log, file_name=f"search_{job.game.split('(')[0]}.jsonl",
-        mime="application/jsonl", key=state.SEARCH_DOWNLOAD_LOG, on_click="ignore",
+        mime="application/jsonl", key=SEARCH_DOWNLOAD_LOG, on_click="ignore",
         help="Upload it later, or read it with `python -m mcts_core tree`.",
     )
 
@@ -416,12 +444,12 @@ if game is not None:
     position = position_panel(game)
 st.divider()
 scoring, simulations, seconds, seed = budget_panel()
-job = st.session_state.get(state.SEARCH_JOB)
+job = jobs.latest("search")
 busy = job is not None and job.running
-if st.button("Run the search", key=state.SEARCH_RUN, type="primary", icon=":material/play_arrow:",
+if st.button("Run the search", key=SEARCH_RUN, type="primary", icon=":material/play_arrow:",
              disabled=busy or position is None or scoring is None):
     start(game_text, position, scoring, simulations, seconds, seed)
-    st.session_state[state.SEARCH_JOB].thread.join(FIRST_WAIT)
-    if st.session_state[state.SEARCH_JOB].running:
+    jobs.latest("search").thread.join(FIRST_WAIT)
+    if jobs.latest("search").running:
         st.rerun()  # draw the page again with Run disabled, and poll
 st.fragment(job_panel, run_every=POLL_SECONDS if busy else None)()

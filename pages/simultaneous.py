@@ -9,57 +9,74 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mcts_core import ROOT, selected_nodes
-from mcts_core.inputs.store import input_id
-from mcts_core.drawing.dot import render_tree, visible_nodes
-from mcts_core.search.decoupled_search import search_simultaneous
+from mcts_core import ROOT
+from mcts_core.inputs import input_id
+from mcts_core.drawing import render_tree, visible_nodes
+from mcts_core.search import search_simultaneous
 from mcts_core.search.strategy_sweep import default_c_values, strategy_sweep
 from mcts_core.simultaneous import (
     ALL_RULES,
     SIMULTANEOUS_RULES,
     JointScoring,
-    exploitability,
+    candidate_games,
+    fits,
+    is_one_shot,
     matrix_game,
+    measure,
+    players_draw,
+    profile_rows,
+    root_profiles,
     select_joint,
-    selected_path,
-    strategy,
+    selected_moves,
+    smitsimax_path,
+    starting_c,
+    sweep_rows,
 )
-from mcts_core.simultaneous.rules import (
-    rule_c_label,
-    rule_formula,
-    rule_label,
-    rule_name,
-    rule_terms,
-)
-from mcts_core.tables.own_move_tables import joint_children_table, own_moves_table
+from mcts_core.simultaneous.rules import rule_c_label, rule_formula, rule_label, rule_name, rule_terms
+from mcts_core.tables import joint_children_table, own_moves_table
 from ui import input_panel, sidebar, state
 from ui.drawing import highlight_rows
 from ui.inputs import InputError, load
 from ui.markdown import code, escape
+
+# Session-state keys this module owns.
+SIM_RULE = state.key("sim_rule")
+SIM_C = state.key("sim_c")
+SIM_GAMMA = state.key("sim_gamma")
+SIM_NODE = state.key("_sim_node")  # the inspected node's path, as JSON (joint moves as arrays)
+SIM_ROOT = state.key("sim_root")
+SIM_UP = state.key("sim_up")
+SIM_STEP = state.key("sim_step")
+SIM_CHILD = state.key("sim_child")
+SIM_JOINT_TABLE = state.key("sim_joint_table")
+SIM_SMITSIMAX = state.key("sim_smitsimax")
+SIM_MATRIX_GAME = state.key("sim_matrix_game")
+SIM_STRATEGY_TABLE = state.key("sim_strategy_table")
+SIM_SWEEP_RULES = state.key("sim_sweep_rules")
+SIM_SWEEP_SIMULATIONS = state.key("sim_sweep_simulations")
+SIM_DEMO_GAME = state.key("sim_demo_game")
+SIM_DEMO_ALGORITHM = state.key("sim_demo_algorithm")
+SIM_DEMO_RULE = state.key("sim_demo_rule")
+SIM_DEMO_C = state.key("sim_demo_c")
+SIM_DEMO_SIMULATIONS = state.key("sim_demo_simulations")
+SIM_DEMO_SEED = state.key("sim_demo_seed")
+SIM_DEMO_RUN = state.key("sim_demo_run")
+OWN_TABLE = state.key_family("sim_own_table_{}")
+SMITSIMAX_TABLE = state.key_family("sim_smitsimax_table_{}")
 
 DEMO_GAMES = {
     "matrix_rps": "Rock-paper-scissors (matrix_rps)",
     "matrix_brps": "Biased rock-paper-scissors (matrix_brps)",
     "oshi_zumo": "Oshi-Zumo (oshi_zumo)",
 }
-MATRIX_GAMES = ("matrix_rps", "matrix_brps", "matrix_rpsw", "matrix_mp", "matrix_shapleys_game", "matrix_pd",
-                "matrix_sh", "matrix_bos", "matrix_cd", "matrix_coordination")
+ALGORITHM_NAMES = {"duct": "Decoupled UCT", "smitsimax": "Smitsimax"}
 DEMO_LIMIT = 50_000  # simulations of a search run from this page (its log is kept in memory)
 SWEEP_LIMIT = 20_000
 SMITSIMAX_BUDGET = 40  # nodes drawn per player's tree
 PLAYER_COLUMNS = 3  # player tables side by side at most
 
-setup = sidebar.require(joint_tree_note=False)
-loaded = setup.input
-read = loaded.read
-simultaneous = read.simultaneous
-
 
 # --- helpers -------------------------------------------------------------------------------------
-
-
-def default_c(rule: str) -> float:
-    return JointScoring.of(rule).c
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -81,92 +98,134 @@ def node_text(elements: list) -> str:
 
 
 def go_to(elements: list) -> None:
-    st.session_state[state.SIM_NODE] = json.dumps(elements, ensure_ascii=False)
+    st.session_state[SIM_NODE] = json.dumps(elements, ensure_ascii=False)
 
 
 def step_into(dtree, node: int, elements: list) -> None:
     """The "Step into a child" menu: its value is the child's move (joint moves by their ``R|P`` name)."""
-    chosen = st.session_state.get(state.SIM_CHILD)
+    chosen = st.session_state.get(SIM_CHILD)
     kid = dtree.tree.child(node, chosen) if chosen is not None else None
     if kid is not None:
-        st.session_state[state.SIM_NODE] = json.dumps([*elements, dtree.element(kid)], ensure_ascii=False)
-    st.session_state[state.SIM_CHILD] = None  # the next node offers its own children
+        st.session_state[SIM_NODE] = json.dumps([*elements, dtree.element(kid)], ensure_ascii=False)
+    st.session_state[SIM_CHILD] = None  # the next node offers its own children
 
 
 def demo_rule_changed() -> None:
-    st.session_state[state.SIM_DEMO_C] = 1.4 if st.session_state[state.SIM_DEMO_RULE] not in SIMULTANEOUS_RULES else 0.1
+    st.session_state[SIM_DEMO_C] = 1.4 if st.session_state[SIM_DEMO_RULE] not in SIMULTANEOUS_RULES else 0.1
 
 
 def page_rule_changed() -> None:
-    rule = st.session_state[state.SIM_RULE]
+    rule = st.session_state[SIM_RULE]
     if rule in SIMULTANEOUS_RULES:
-        st.session_state[state.SIM_GAMMA] = default_c(rule)
+        st.session_state[SIM_GAMMA] = JointScoring.of(rule).c
 
 
 # --- no simultaneous input: offer a search -------------------------------------------------------
 
 
-def demo_panel() -> None:
+def demo_controls() -> tuple[str, str, str, float, int, int]:
+    """The demo search's game, algorithm, rule, C, simulations and seed."""
+    st.session_state.setdefault(SIM_DEMO_RULE, "ucb1")
+    st.session_state.setdefault(SIM_DEMO_C, 1.4)
+    st.session_state.setdefault(SIM_DEMO_SIMULATIONS, 5000)
+    row = st.columns([3, 2, 3, 2, 2, 1], vertical_alignment="bottom")
+    game = row[0].selectbox("Game", list(DEMO_GAMES), format_func=DEMO_GAMES.get, key=SIM_DEMO_GAME)
+    algorithm = row[1].selectbox("Search", list(ALGORITHM_NAMES), key=SIM_DEMO_ALGORITHM, format_func=ALGORITHM_NAMES.get)
+    rule = row[2].selectbox("Rule (each player)", list(ALL_RULES), format_func=rule_name, key=SIM_DEMO_RULE,
+                            on_change=demo_rule_changed)
+    c = row[3].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=SIM_DEMO_C)
+    simulations = row[4].number_input("Simulations", 1, DEMO_LIMIT, step=1000, key=SIM_DEMO_SIMULATIONS)
+    seed = row[5].number_input("Seed", min_value=0, value=0, step=1, key=SIM_DEMO_SEED)
+    return game, algorithm, rule, float(c), int(simulations), int(seed)
+
+
+def run_demo(game: str, algorithm: str, rule: str, c: float, simulations: int, seed: int) -> None:
+    """Search, and make the search's log every page's input (as the Search page hands over its searches)."""
+    try:
+        scoring = JointScoring(rule, c)
+        with st.spinner(f"Searching {game}…"):
+            result = search_simultaneous(game, algorithm=algorithm, scoring=scoring, simulations=simulations, seed=seed)
+    except ValueError as error:
+        st.error(escape(str(error)), icon="⚠️")
+        return
+    log = result.log
+    source = f"{'DUCT' if algorithm == 'duct' else 'Smitsimax'} search of {game} " \
+             f"({result.simulations:,} simulations, {scoring.describe()}, seed {seed})"
+    found = load(input_id(log.encode()), source, lambda: log)
+    if isinstance(found, InputError):  # our own log: cannot happen; say so rather than hide it
+        st.error(escape(found.message()), icon="⚠️")
+        return
+    input_panel.keep_input(log, found.source)
+    st.rerun()
+
+
+def demo_panel(kind: str) -> None:
     """A small DUCT (or Smitsimax) search whose log becomes every page's input."""
     st.info(
         "The sidebar's input has no simultaneous moves: it is a "
-        + ("tree dump" if read.kind == "tree" else "sequential log or puzzle text")
+        + ("tree dump" if kind == "tree" else "sequential log or puzzle text")
         + ". Open a log with joint moves (`\"path\": [[\"R\", \"P\"]]`), or run a small decoupled search here: "
         "its log becomes the input of every page.",
         icon=":material/info:",
     )
-    st.session_state.setdefault(state.SIM_DEMO_RULE, "ucb1")
-    st.session_state.setdefault(state.SIM_DEMO_C, 1.4)
-    st.session_state.setdefault(state.SIM_DEMO_SIMULATIONS, 5000)
-    row = st.columns([3, 2, 3, 2, 2, 1], vertical_alignment="bottom")
-    game = row[0].selectbox("Game", list(DEMO_GAMES), format_func=DEMO_GAMES.get, key=state.SIM_DEMO_GAME)
-    algorithm = row[1].selectbox("Search", ["duct", "smitsimax"], key=state.SIM_DEMO_ALGORITHM,
-                                 format_func={"duct": "Decoupled UCT", "smitsimax": "Smitsimax"}.get)
-    rule = row[2].selectbox("Rule (each player)", list(ALL_RULES), format_func=rule_name, key=state.SIM_DEMO_RULE,
-                            on_change=demo_rule_changed)
-    c = row[3].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=state.SIM_DEMO_C)
-    simulations = row[4].number_input("Simulations", 1, DEMO_LIMIT, step=1000, key=state.SIM_DEMO_SIMULATIONS)
-    seed = row[5].number_input("Seed", min_value=0, value=0, step=1, key=state.SIM_DEMO_SEED)
-    if st.button("Run the search", key=state.SIM_DEMO_RUN, type="primary", icon=":material/play_arrow:"):
-        try:
-            scoring = JointScoring(rule, float(c))
-            with st.spinner(f"Searching {game}…"):
-                result = search_simultaneous(game, algorithm=algorithm, scoring=scoring, simulations=int(simulations),
-                                             seed=int(seed))
-        except ValueError as error:
-            st.error(escape(str(error)), icon="⚠️")
-            return
-        log = result.log
-        source = f"{'DUCT' if algorithm == 'duct' else 'Smitsimax'} search of {game} " \
-                 f"({result.simulations:,} simulations, {scoring.describe()}, seed {int(seed)})"
-        found = load(input_id(log.encode()), source, lambda: log)
-        if isinstance(found, InputError):  # our own log: cannot happen; say so rather than hide it
-            st.error(escape(found.message()), icon="⚠️")
-            return
-        input_panel.keep_input(log, found.source)  # as the Search page hands over its searches
-        st.rerun()
+    settings = demo_controls()
+    if st.button("Run the search", key=SIM_DEMO_RUN, type="primary", icon=":material/play_arrow:"):
+        run_demo(*settings)
 
 
-# --- the rule ------------------------------------------------------------------------------------
+# --- the input and the rule ----------------------------------------------------------------------
 
 
-def rule_panel() -> JointScoring | None:
+def start_for_input(setup, simultaneous) -> None:
+    """A new input: the root inspected, the rule and C it states (else the sidebar's), its view."""
+    read = setup.input.read
+    if state.first_run_for_input("simultaneous", setup.input.key):
+        st.session_state[SIM_NODE] = "[]"
+        rule = simultaneous.rule or setup.rule
+        st.session_state[SIM_RULE] = rule
+        st.session_state[SIM_C], st.session_state[SIM_GAMMA] = starting_c(rule, read.c)
+        st.session_state[SIM_SMITSIMAX] = simultaneous.algorithm == "smitsimax"
+    st.session_state.setdefault(SIM_NODE, "[]")
+    st.session_state.setdefault(SIM_C, 1.0)
+    st.session_state.setdefault(SIM_GAMMA, 0.1)
+
+
+def input_facts(simultaneous) -> None:
+    """Which search made the input, of which game, and its size."""
+    dtree = simultaneous.decoupled
+    searched = {"duct": "A decoupled UCT search", "smitsimax": "A Smitsimax search"}.get(simultaneous.algorithm)
+    st.markdown(
+        (searched or "A search (the input does not say which)")
+        + (f" of {code(simultaneous.game)}" if simultaneous.game else "")
+        + (": a tree dump, without its simulations." if simultaneous.playouts is None else ".")
+    )
+    facts = st.columns(3)
+    facts[0].metric("Simulations", f"{dtree.tree.playouts:,}" if simultaneous.playouts is not None else "–")
+    facts[1].metric("Joint-tree nodes", f"{len(dtree.tree):,}")
+    facts[2].metric("Players", dtree.players)
+
+
+def rule_settings(setup, simultaneous, rule: str) -> dict:
+    """Settings besides C: the sidebar's when it has this rule, else the input's when it states it."""
+    if rule == setup.rule and rule not in SIMULTANEOUS_RULES:
+        return dict(setup.settings)
+    return dict(simultaneous.settings) if rule == simultaneous.rule else {}
+
+
+def rule_panel(setup, simultaneous) -> JointScoring | None:
     """The rule every player uses here, its C (or γ) and settings; None (with the reason shown) when unusable."""
     row = st.columns([3, 2, 5], vertical_alignment="bottom")
     rule = row[0].selectbox("Rule (each player, on its own moves)", list(ALL_RULES), format_func=rule_name,
-                            key=state.SIM_RULE, on_change=page_rule_changed,
+                            key=SIM_RULE, on_change=page_rule_changed,
                             help="Every registered rule, applied per player, plus regret matching and EXP3, "
                             "which exist only at simultaneous nodes.")
     if rule in SIMULTANEOUS_RULES:
         c = row[1].number_input(rule_c_label(rule), min_value=0.0, max_value=1.0, step=0.05, format="%.4g",
-                                key=state.SIM_GAMMA)
-        settings = dict(simultaneous.settings) if simultaneous.rule == rule else {}
+                                key=SIM_GAMMA)
     else:
-        c = row[1].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=state.SIM_C)
-        settings = dict(setup.settings) if rule == setup.rule else (
-            dict(simultaneous.settings) if rule == simultaneous.rule else {})
+        c = row[1].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=SIM_C)
     try:
-        scoring = JointScoring(rule, float(c), settings)
+        scoring = JointScoring(rule, float(c), rule_settings(setup, simultaneous, rule))
     except (ValueError, TypeError) as error:
         st.error(escape(f"This rule cannot be used with these settings: {error}"), icon="⚠️")
         return None
@@ -176,19 +235,39 @@ def rule_panel() -> JointScoring | None:
     return scoring
 
 
+def selected_path_line(dtree, scoring: JointScoring) -> None:
+    try:
+        shown = selected_moves(dtree, scoring)
+    except ValueError as error:
+        st.caption(escape(str(error)))
+        return
+    st.markdown(f"**Selected path** ({escape(rule_name(scoring.rule))}): {code(json.dumps(shown, ensure_ascii=False))}"
+                if shown else "**Selected path**: the root is a leaf.")
+
+
 # --- a node --------------------------------------------------------------------------------------
+
+
+def inspected_node(dtree) -> tuple[list, int]:
+    """(path elements, node) of the inspected node; the root when the kept path no longer exists."""
+    try:
+        elements = json.loads(st.session_state[SIM_NODE])
+        return elements, dtree.find(elements)
+    except (KeyError, ValueError, TypeError):
+        st.session_state[SIM_NODE] = "[]"
+        return [], ROOT
 
 
 def navigation(dtree, node: int, elements: list) -> None:
     tree = dtree.tree
     row = st.columns([1, 1, 5], vertical_alignment="bottom")
-    row[0].button("⌂ Root", key=state.SIM_ROOT, on_click=go_to, args=([],), disabled=node == ROOT, width="stretch")
-    row[1].button("↑ Up", key=state.SIM_UP, on_click=go_to, args=(elements[:-1],), disabled=node == ROOT,
+    row[0].button("⌂ Root", key=SIM_ROOT, on_click=go_to, args=([],), disabled=node == ROOT, width="stretch")
+    row[1].button("↑ Up", key=SIM_UP, on_click=go_to, args=(elements[:-1],), disabled=node == ROOT,
                   width="stretch")
     kids = [kid for kid in tree.ranked_children(node) if tree.visits[kid]]
     visits = {tree.move[kid]: tree.visits[kid] for kid in kids}
     row[2].selectbox("Step into a child", list(visits), index=None, placeholder="Choose a child (most visited first)…",
-                     format_func=lambda move: f"{move} ({visits.get(move, 0):,} visits)", key=state.SIM_CHILD,
+                     format_func=lambda move: f"{move} ({visits.get(move, 0):,} visits)", key=SIM_CHILD,
                      on_change=step_into, args=(dtree, node, elements), disabled=not kids)
 
 
@@ -206,8 +285,22 @@ def node_sentence(dtree, node: int, elements: list) -> str:
     return ", ".join(parts) + "."
 
 
+def own_moves_panel(dtree, node: int, player: int, joint, scoring: JointScoring) -> None:
+    """One player's own moves at ``node``: visits, mean (that player's view), the rule's terms."""
+    st.markdown(f"**Player {player}**: picks {code(joint[player]) if joint else '–'}")
+    table = own_moves_table(dtree, node, player, scoring)
+    st.dataframe(
+        highlight_rows(table, table["selected"]), hide_index=True, key=OWN_TABLE.format(player),
+        column_order=[name for name in table.columns if name not in ("selected", "rank", "total")],
+        column_config={
+            name: st.column_config.NumberColumn(rule_label(scoring.rule, name), format="%.4g")
+            for name in rule_terms(scoring.rule) if name in table.columns
+        } | {"mean": st.column_config.NumberColumn(f"mean for player {player}", format="%.4f")},
+    )
+
+
 def player_tables(dtree, node: int, scoring: JointScoring) -> tuple[str, ...] | None:
-    """One table per player: own moves, visits, mean (that player's view), the rule's terms; the joint pick."""
+    """One table per player, side by side; returns the joint pick (None when the rule cannot pick)."""
     try:
         joint = select_joint(dtree, node, scoring)
     except ValueError as error:
@@ -219,27 +312,11 @@ def player_tables(dtree, node: int, scoring: JointScoring) -> tuple[str, ...] | 
         columns = st.columns(min(PLAYER_COLUMNS, players - first))
         for column, player in zip(columns, range(first, players)):
             with column:
-                st.markdown(f"**Player {player}**: picks {code(joint[player]) if joint else '–'}")
-                table = own_moves_table(dtree, node, player, scoring)
-                st.dataframe(
-                    highlight_rows(table, table["selected"]), hide_index=True, key=state.sim_own_table_key(player),
-                    column_order=[name for name in table.columns if name not in ("selected", "rank", "total")],
-                    column_config={
-                        name: st.column_config.NumberColumn(rule_label(scoring.rule, name), format="%.4g")
-                        for name in rule_terms(scoring.rule) if name in table.columns
-                    } | {"mean": st.column_config.NumberColumn(f"mean for player {player}", format="%.4f")},
-                )
-    draws = scoring.regret_based or (joint is not None and _draws(dtree, node, scoring))
-    if draws:
+                own_moves_panel(dtree, node, player, joint, scoring)
+    if players_draw(dtree, node, scoring) if joint is not None else scoring.regret_based:
         st.caption("The players draw their moves here (σ, or below a sample threshold): the pick shown is each "
                    "player's most likely move.")
     return joint
-
-
-def _draws(dtree, node: int, scoring: JointScoring) -> bool:
-    from mcts_core.simultaneous import score_own_moves
-
-    return any(s.random for p in range(dtree.players) for s in score_own_moves(dtree, node, p, scoring)[:1])
 
 
 def joint_children(dtree, node: int, joint: tuple[str, ...] | None, elements: list) -> None:
@@ -249,7 +326,7 @@ def joint_children(dtree, node: int, joint: tuple[str, ...] | None, elements: li
     table = joint_children_table(dtree, node, joint)
     st.markdown("**Its children**" + (" (joint moves, one move per player)" if dtree.is_simultaneous(node) else ""))
     st.dataframe(
-        highlight_rows(table, table["selected"]), hide_index=True, key=state.SIM_JOINT_TABLE,
+        highlight_rows(table, table["selected"]), hide_index=True, key=SIM_JOINT_TABLE,
         column_order=[name for name in table.columns if name != "selected"],
         column_config={
             "share": st.column_config.NumberColumn("share of the choices", format="%.3f"),
@@ -263,14 +340,38 @@ def joint_children(dtree, node: int, joint: tuple[str, ...] | None, elements: li
         if child is None:
             st.caption(f"No simulation has played the joint move {code(json.dumps(list(joint)))} here yet.")
         else:
-            st.button("Follow the selected joint move", key=state.SIM_STEP, icon=":material/south:",
+            st.button("Follow the selected joint move", key=SIM_STEP, icon=":material/south:",
                       on_click=go_to, args=([*elements, list(joint)],))
+
+
+def node_panel(dtree, scoring: JointScoring) -> None:
+    """The inspected node: navigation, what it is, each player's moves, its children."""
+    elements, node = inspected_node(dtree)
+    selected_path_line(dtree, scoring)
+    st.subheader("Inspect a node")
+    navigation(dtree, node, elements)
+    st.markdown(node_sentence(dtree, node, elements))
+    joint = player_tables(dtree, node, scoring) if dtree.is_simultaneous(node) else None
+    joint_children(dtree, node, joint, elements)
 
 
 # --- Smitsimax -----------------------------------------------------------------------------------
 
 
-def smitsimax_panel(scoring: JointScoring) -> None:
+def smitsimax_tree(tree, player: int, scoring: JointScoring) -> None:
+    """One player's Smitsimax tree, drawn small, and its root's children."""
+    st.markdown(f"**Player {player}'s tree** ({len(tree):,} nodes)")
+    visible = visible_nodes(tree, budget=SMITSIMAX_BUDGET, max_depth=3, top_k=4)
+    path = smitsimax_path(tree, scoring)
+    st.graphviz_chart(render_tree(tree, visible, path=path, tooltips=False), width="stretch")
+    rows = [{"move": tree.move[kid], "visits": tree.visits[kid], "mean": tree.mean(kid)}
+            for kid in tree.ranked_children(ROOT)]
+    st.dataframe(pd.DataFrame(rows, columns=["move", "visits", "mean"]), hide_index=True,
+                 key=SMITSIMAX_TABLE.format(player),
+                 column_config={"mean": st.column_config.NumberColumn(f"mean for player {player}", format="%.4f")})
+
+
+def smitsimax_panel(simultaneous, scoring: JointScoring) -> None:
     try:
         trees = simultaneous.smitsimax()
     except ValueError as error:
@@ -286,72 +387,61 @@ def smitsimax_panel(scoring: JointScoring) -> None:
     columns = st.columns(min(len(trees), PLAYER_COLUMNS))
     for player, tree in enumerate(trees):
         with columns[player % len(columns)]:
-            st.markdown(f"**Player {player}'s tree** ({len(tree):,} nodes)")
-            visible = visible_nodes(tree, budget=SMITSIMAX_BUDGET, max_depth=3, top_k=4)
-            if scoring.regret_based:
-                path = [ROOT]
-                while len(tree.children[path[-1]]):
-                    path.append(tree.ranked_children(path[-1])[0])
-            else:
-                path = selected_nodes(tree, scoring.sequential)
-            st.graphviz_chart(render_tree(tree, visible, path=path, tooltips=False), width="stretch")
-            rows = [{"move": tree.move[kid], "visits": tree.visits[kid], "mean": tree.mean(kid)}
-                    for kid in tree.ranked_children(ROOT)]
-            st.dataframe(pd.DataFrame(rows, columns=["move", "visits", "mean"]), hide_index=True,
-                         key=state.sim_smitsimax_table_key(player),
-                         column_config={"mean": st.column_config.NumberColumn(f"mean for player {player}",
-                                                                              format="%.4f")})
+            smitsimax_tree(tree, player, scoring)
 
 
 # --- matrix games: strategies, exploitability, what C does ---------------------------------------
 
 
-def matching_game(dtree):
+def matching_game(simultaneous):
     """The matrix game this root is (the input's game, else one whose moves match), or None."""
-    names = [tuple(m.move for m in dtree.own_moves(ROOT, p)) for p in range(dtree.players)]
-    candidates = []
-    if simultaneous.game:
-        candidates.append(simultaneous.game)
-    candidates += [name for name in MATRIX_GAMES if name not in candidates]
-    fits = []
-    for name in candidates:
-        game = cached_matrix(name)
-        if game is not None and all(set(names[p]) <= set(game.actions[p]) for p in range(2)):
-            fits.append(name)
-    if not fits:
+    dtree = simultaneous.decoupled
+    fitting = [name for name in candidate_games(simultaneous.game)
+               if (game := cached_matrix(name)) is not None and fits(dtree, game)]
+    if not fitting:
         return None
-    if simultaneous.game in fits:
+    if simultaneous.game in fitting:
         return cached_matrix(simultaneous.game)
-    if len(fits) == 1:
-        return cached_matrix(fits[0])
-    chosen = st.selectbox("Which matrix game is this? (the input does not say; these fit its moves)", fits,
-                          key=state.SIM_MATRIX_GAME)
+    if len(fitting) == 1:
+        return cached_matrix(fitting[0])
+    chosen = st.selectbox("Which matrix game is this? (the input does not say; these fit its moves)", fitting,
+                          key=SIM_MATRIX_GAME)
     return cached_matrix(chosen)
 
 
-def matrix_panel(dtree, scoring: JointScoring) -> None:
-    tree = dtree.tree
-    if dtree.players != 2 or not dtree.is_simultaneous(ROOT) or any(len(tree.children[k]) for k in tree.children[ROOT]):
+def strategy_table(game, profiles) -> None:
+    table = pd.DataFrame(profile_rows(game, profiles)).pivot_table(
+        index=["strategy", "player"], columns="move", values="probability", sort=False).reset_index()
+    st.dataframe(table, hide_index=True, key=SIM_STRATEGY_TABLE,
+                 column_config={move: st.column_config.NumberColumn(format="%.3f")
+                                for move in set(game.actions[0]) | set(game.actions[1])})
+
+
+def exploitability_metrics(measured) -> None:
+    for label, result in measured.items():
+        if result.per_player is not None:
+            cells = st.columns(2)
+            for player in range(2):
+                cells[player].metric(f"Player {player} ({label})", f"{result.per_player[player]:.3f}",
+                                     help="Exploitability of this player's strategy.")
+        else:
+            st.metric(f"NashConv ({label})", f"{result.nash_conv:.3f}",
+                      help="A general-sum game: the players' total gain from best responses.")
+
+
+def matrix_panel(simultaneous, scoring: JointScoring) -> None:
+    """A one-shot root as its matrix game: the strategies, their exploitability, and what C does."""
+    dtree = simultaneous.decoupled
+    if not is_one_shot(dtree):
         return
     st.subheader("The root as a matrix game: strategies and exploitability")
-    game = matching_game(dtree)
+    game = matching_game(simultaneous)
     if game is None:
         st.caption("The root looks like a one-shot game, but no OpenSpiel matrix game has these moves.")
         return
-    profiles = {"visit shares": tuple(dtree.visit_shares(ROOT, p) for p in range(2))}
-    if scoring.regret_based:
-        try:
-            profiles["average σ"] = tuple(strategy(dtree, ROOT, p, scoring) for p in range(2))
-        except ValueError as error:
-            st.caption(escape(str(error)))
-    rows, metrics = [], []
-    for label, profile in profiles.items():
-        measured = exploitability(game, profile)
-        for player in range(2):
-            for move in game.actions[player]:
-                rows.append({"strategy": label, "player": player, "move": move,
-                             "probability": profile[player].get(move, 0.0)})
-        metrics.append((label, measured))
+    profiles, problem = root_profiles(dtree, scoring)
+    if problem is not None:
+        st.caption(escape(problem))
     st.caption(
         f"{code(game.name)}: payoffs from the game itself. Exploitability of a player's strategy: what a "
         "best-responding opponent wins against it beyond the game's value (0 at an equilibrium)."
@@ -360,69 +450,67 @@ def matrix_panel(dtree, scoring: JointScoring) -> None:
     )
     columns = st.columns([3, 2])
     with columns[0]:
-        table = pd.DataFrame(rows).pivot_table(index=["strategy", "player"], columns="move", values="probability",
-                                               sort=False).reset_index()
-        st.dataframe(table, hide_index=True, key=state.SIM_STRATEGY_TABLE,
-                     column_config={move: st.column_config.NumberColumn(format="%.3f")
-                                    for move in set(game.actions[0]) | set(game.actions[1])})
+        strategy_table(game, profiles)
     with columns[1]:
-        for label, measured in metrics:
-            if measured.per_player is not None:
-                cells = st.columns(2)
-                for player in range(2):
-                    cells[player].metric(f"Player {player} ({label})", f"{measured.per_player[player]:.3f}",
-                                         help="Exploitability of this player's strategy.")
-            else:
-                st.metric(f"NashConv ({label})", f"{measured.nash_conv:.3f}",
-                          help="A general-sum game: the players' total gain from best responses.")
+        exploitability_metrics(measure(game, profiles))
     what_c_does(game, scoring)
 
 
-def what_c_does(game, scoring: JointScoring) -> None:
-    st.subheader("What C does here")
+def sweep_controls(scoring: JointScoring) -> tuple[list[str], int]:
+    """The rules to sweep (the page's and one of the other kind) and the simulations per search."""
     other = "ucb1" if scoring.regret_based else "regret_matching"  # always something to compare with
-    st.session_state.setdefault(state.SIM_SWEEP_RULES, list(dict.fromkeys([scoring.rule, other])))
-    st.session_state.setdefault(state.SIM_SWEEP_SIMULATIONS, 4000)
+    st.session_state.setdefault(SIM_SWEEP_RULES, list(dict.fromkeys([scoring.rule, other])))
+    st.session_state.setdefault(SIM_SWEEP_SIMULATIONS, 4000)
     row = st.columns([4, 2], vertical_alignment="bottom")
-    rules = row[0].multiselect("Rules", list(ALL_RULES), format_func=rule_name, key=state.SIM_SWEEP_RULES)
+    rules = row[0].multiselect("Rules", list(ALL_RULES), format_func=rule_name, key=SIM_SWEEP_RULES)
     simulations = row[1].number_input("Simulations per search", 100, SWEEP_LIMIT, step=1000,
-                                      key=state.SIM_SWEEP_SIMULATIONS)
-    if not rules:
-        st.caption("Choose a rule or two.")
-        return
-    frames, shares = [], []
+                                      key=SIM_SWEEP_SIMULATIONS)
+    return rules, int(simulations)
+
+
+def swept_rows(game, rules: list[str], simulations: int) -> tuple[list[dict], list[dict]]:
+    """Every rule's sweep as rows (a rule that cannot run is named in a warning and left out)."""
+    exploitabilities, probabilities = [], []
     for rule in rules:
         try:
-            points = cached_sweep(game.name, rule, int(simulations), 0)
+            points = cached_sweep(game.name, rule, simulations, 0)
         except ValueError as error:
             st.warning(escape(f"{rule_name(rule)}: {error}"))
             continue
-        for point in points:
-            label = rule_name(rule)
-            for player in range(2):
-                value = point.per_player[player] if point.per_player is not None else point.nash_conv
-                frames.append({"rule": label, "C": point.c, "who": f"player {player}", "exploitability": value})
-                for move, p in point.strategy[player].items():
-                    shares.append({"rule": label, "C": point.c, "player": f"player {player}", "move": move,
-                                   "probability": p})
-    if not frames:
-        return
-    frame = pd.DataFrame(frames)
+        more = sweep_rows(rule_name(rule), points)
+        exploitabilities += more[0]
+        probabilities += more[1]
+    return exploitabilities, probabilities
+
+
+def sweep_charts(exploitabilities: list[dict], probabilities: list[dict]) -> None:
     x = alt.X("C:Q", scale=alt.Scale(type="log"), title="C (γ for regret matching and EXP3)")
-    lines = alt.Chart(frame).mark_line(point=True).encode(
+    lines = alt.Chart(pd.DataFrame(exploitabilities)).mark_line(point=True).encode(
         x=x, y=alt.Y("exploitability:Q", title="exploitability of the root strategy"),
         color=alt.Color("rule:N"), strokeDash=alt.StrokeDash("who:N", title=None),
         tooltip=["rule", "who", alt.Tooltip("C:Q", format=".4g"), alt.Tooltip("exploitability:Q", format=".3f")],
     ).properties(height=260)
     st.altair_chart(lines, width="stretch")
-    strategy_lines = alt.Chart(pd.DataFrame(shares)).mark_line(point=True).encode(
+    strategy_lines = alt.Chart(pd.DataFrame(probabilities)).mark_line(point=True).encode(
         x=x, y=alt.Y("probability:Q", title="probability at the root"), color=alt.Color("move:N"),
         strokeDash=alt.StrokeDash("player:N", title=None),
         tooltip=["rule", "player", "move", alt.Tooltip("C:Q", format=".4g"), alt.Tooltip("probability:Q", format=".3f")],
     ).properties(height=200, width=260).facet(column=alt.Column("rule:N", title=None)).resolve_scale(x="independent")
     st.altair_chart(strategy_lines)
+
+
+def what_c_does(game, scoring: JointScoring) -> None:
+    st.subheader("What C does here")
+    rules, simulations = sweep_controls(scoring)
+    if not rules:
+        st.caption("Choose a rule or two.")
+        return
+    exploitabilities, probabilities = swept_rows(game, rules, simulations)
+    if not exploitabilities:
+        return
+    sweep_charts(exploitabilities, probabilities)
     st.caption(
-        f"One seeded decoupled search of {code(game.name)} per point, {int(simulations):,} simulations, C on a log "
+        f"One seeded decoupled search of {code(game.name)} per point, {simulations:,} simulations, C on a log "
         "scale. UCB1 and its kin pick deterministic best responses: in a cyclic game the two players chase each "
         "other and the visit shares stay near uniform whatever C is. Regret matching and EXP3 keep regrets; their "
         "average σ moves towards the equilibrium, and γ (their C) is the uniform exploration they cannot shed."
@@ -432,67 +520,26 @@ def what_c_does(game, scoring: JointScoring) -> None:
 # --- the page ------------------------------------------------------------------------------------
 
 
+def simultaneous_page(setup, simultaneous) -> None:
+    start_for_input(setup, simultaneous)
+    input_facts(simultaneous)
+    scoring = rule_panel(setup, simultaneous)
+    if scoring is None:
+        return
+    node_panel(simultaneous.decoupled, scoring)
+    st.divider()
+    if st.toggle("Show the Smitsimax trees (one per player, side by side)", key=SIM_SMITSIMAX):
+        smitsimax_panel(simultaneous, scoring)
+    matrix_panel(simultaneous, scoring)
+
+
+setup = sidebar.require(joint_tree_note=False)
 st.title("Simultaneous moves")
 st.caption(
     "Decoupled UCT: at a simultaneous node each player picks one of its own moves with the rule, on its own "
     "statistics (visits and totals from its own view); the joint move is the tuple of their picks."
 )
-if simultaneous is None:
-    demo_panel()
-    st.stop()
-
-dtree = simultaneous.decoupled
-if state.first_run_for_input("simultaneous", loaded.key):
-    st.session_state[state.SIM_NODE] = "[]"
-    rule = simultaneous.rule or setup.rule
-    st.session_state[state.SIM_RULE] = rule
-    regret = rule in SIMULTANEOUS_RULES
-    st.session_state[state.SIM_C] = read.c if read.c is not None and not regret else default_c("ucb1" if regret else rule)
-    st.session_state[state.SIM_GAMMA] = read.c if regret and read.c is not None and read.c <= 1 else 0.1
-    st.session_state[state.SIM_SMITSIMAX] = simultaneous.algorithm == "smitsimax"
-st.session_state.setdefault(state.SIM_NODE, "[]")
-st.session_state.setdefault(state.SIM_C, 1.0)
-st.session_state.setdefault(state.SIM_GAMMA, 0.1)
-
-searched = {"duct": "A decoupled UCT search", "smitsimax": "A Smitsimax search"}.get(simultaneous.algorithm)
-st.markdown(
-    (searched or "A search (the input does not say which)")
-    + (f" of {code(simultaneous.game)}" if simultaneous.game else "")
-    + (": a tree dump, without its simulations." if simultaneous.playouts is None else ".")
-)
-facts = st.columns(3)
-facts[0].metric("Simulations", f"{dtree.tree.playouts:,}" if simultaneous.playouts is not None else "–")
-facts[1].metric("Joint-tree nodes", f"{len(dtree.tree):,}")
-facts[2].metric("Players", dtree.players)
-
-scoring = rule_panel()
-if scoring is None:
-    st.stop()
-
-try:
-    elements = json.loads(st.session_state[state.SIM_NODE])
-    node = dtree.find(elements)
-except (KeyError, ValueError, TypeError):
-    elements, node = [], ROOT
-    st.session_state[state.SIM_NODE] = "[]"
-
-try:
-    steps = selected_path(dtree, scoring)
-    shown = [list(step.joint) if step.joint is not None else dtree.tree.move[step.child] for step in steps
-             if step.child is not None or step.joint is not None]
-    st.markdown(f"**Selected path** ({escape(rule_name(scoring.rule))}): {code(json.dumps(shown, ensure_ascii=False))}"
-                if shown else "**Selected path**: the root is a leaf.")
-except ValueError as error:
-    st.caption(escape(str(error)))
-
-st.subheader("Inspect a node")
-navigation(dtree, node, elements)
-st.markdown(node_sentence(dtree, node, elements))
-joint = player_tables(dtree, node, scoring) if dtree.is_simultaneous(node) else None
-joint_children(dtree, node, joint, elements)
-
-st.divider()
-if st.toggle("Show the Smitsimax trees (one per player, side by side)", key=state.SIM_SMITSIMAX):
-    smitsimax_panel(scoring)
-
-matrix_panel(dtree, scoring)
+if setup.input.read.simultaneous is None:
+    demo_panel(setup.input.read.kind)
+else:
+    simultaneous_page(setup, setup.input.read.simultaneous)

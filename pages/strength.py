@@ -30,10 +30,35 @@ from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import (
     ArenaRow, ResultStore, SprtSettings, arena, columns, llr_curve, parse_budgets, plan, tune,
 )
-from ui import sidebar, state
+from ui import jobs, sidebar, state
 from ui.markdown import code, escape
 from ui.jobs import BackgroundJob
 from ui.wording import core_sentence
+
+# Session-state keys this module owns.
+STRENGTH_GAME = state.key("strength_game")
+STRENGTH_GAME_NAME = state.key("strength_game_name")
+STRENGTH_MOVES = state.key("strength_moves")
+STRENGTH_FROM_SEARCH = state.key("strength_from_search")
+STRENGTH_C_VALUES = state.key("strength_c_values")
+STRENGTH_GAMES = state.key("strength_games")
+STRENGTH_SIMULATIONS = state.key("strength_simulations")
+STRENGTH_OPPONENT = state.key("strength_opponent")
+STRENGTH_OPPONENT_C = state.key("strength_opponent_c")
+STRENGTH_SEED = state.key("strength_seed")
+STRENGTH_WORKERS = state.key("strength_workers")
+STRENGTH_RUN = state.key("strength_run")
+STRENGTH_STOP = state.key("strength_stop")
+STRENGTH_TABLE = state.key("strength_table")
+STRENGTH_CSV = state.key("strength_csv")
+STRENGTH_MODE = state.key("strength_mode")
+STRENGTH_BUDGETS = state.key("strength_budgets")
+STRENGTH_CLUSTER = state.key("strength_cluster")
+STRENGTH_SPRT_ELO0 = state.key("strength_sprt_elo0")
+STRENGTH_SPRT_ELO1 = state.key("strength_sprt_elo1")
+STRENGTH_SPRT_ALPHA = state.key("strength_sprt_alpha")
+STRENGTH_SPRT_BETA = state.key("strength_sprt_beta")
+
 
 # Two-player games of perfect information (the arena pits two players); others can be typed.
 GAMES = {
@@ -99,91 +124,91 @@ def parse_c_values(text: str) -> list[float]:
 def take_last_search(game: str, moves: str) -> None:
     """Use the Search page's last game and position."""
     if game in GAMES:
-        st.session_state[state.STRENGTH_GAME] = game
+        st.session_state[STRENGTH_GAME] = game
     else:
-        st.session_state[state.STRENGTH_GAME] = OTHER
-        st.session_state[state.STRENGTH_GAME_NAME] = game
-    st.session_state[state.STRENGTH_MOVES] = moves
+        st.session_state[STRENGTH_GAME] = OTHER
+        st.session_state[STRENGTH_GAME_NAME] = game
+    st.session_state[STRENGTH_MOVES] = moves
 
 
 def settings_panel() -> tuple[str, dict[str, Any]] | None:
     """The mode, game, position and grid controls; ``(mode, the arena's settings)``, or None (the problem shown)."""
-    for key, default in ((state.STRENGTH_GAME, next(iter(GAMES))), (state.STRENGTH_GAME_NAME, ""),
-                         (state.STRENGTH_MOVES, ""), (state.STRENGTH_C_VALUES, DEFAULT_C_VALUES),
-                         (state.STRENGTH_GAMES, defaults.ARENA_GAMES),
-                         (state.STRENGTH_SIMULATIONS, defaults.ARENA_SIMULATIONS),
-                         (state.STRENGTH_OPPONENT, defaults.ARENA_OPPONENT.split(":")[0]),
-                         (state.STRENGTH_OPPONENT_C, float(defaults.ARENA_OPPONENT.split(":")[-1])),
-                         (state.STRENGTH_SEED, defaults.ARENA_SEED),
-                         (state.STRENGTH_WORKERS, min(defaults.ARENA_WORKERS, os.cpu_count() or 1)),
-                         (state.STRENGTH_MODE, "grid"), (state.STRENGTH_BUDGETS, DEFAULT_BUDGETS),
-                         (state.STRENGTH_CLUSTER, os.environ.get(defaults.ARENA_CLUSTER_VARIABLE, "")),
-                         (state.STRENGTH_SPRT_ELO0, defaults.ARENA_SPRT_ELO0),
-                         (state.STRENGTH_SPRT_ELO1, defaults.ARENA_SPRT_ELO1),
-                         (state.STRENGTH_SPRT_ALPHA, defaults.ARENA_SPRT_ALPHA),
-                         (state.STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA)):
+    for key, default in ((STRENGTH_GAME, next(iter(GAMES))), (STRENGTH_GAME_NAME, ""),
+                         (STRENGTH_MOVES, ""), (STRENGTH_C_VALUES, DEFAULT_C_VALUES),
+                         (STRENGTH_GAMES, defaults.ARENA_GAMES),
+                         (STRENGTH_SIMULATIONS, defaults.ARENA_SIMULATIONS),
+                         (STRENGTH_OPPONENT, defaults.ARENA_OPPONENT.split(":")[0]),
+                         (STRENGTH_OPPONENT_C, float(defaults.ARENA_OPPONENT.split(":")[-1])),
+                         (STRENGTH_SEED, defaults.ARENA_SEED),
+                         (STRENGTH_WORKERS, min(defaults.ARENA_WORKERS, os.cpu_count() or 1)),
+                         (STRENGTH_MODE, "grid"), (STRENGTH_BUDGETS, DEFAULT_BUDGETS),
+                         (STRENGTH_CLUSTER, os.environ.get(defaults.ARENA_CLUSTER_VARIABLE, "")),
+                         (STRENGTH_SPRT_ELO0, defaults.ARENA_SPRT_ELO0),
+                         (STRENGTH_SPRT_ELO1, defaults.ARENA_SPRT_ELO1),
+                         (STRENGTH_SPRT_ALPHA, defaults.ARENA_SPRT_ALPHA),
+                         (STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA)):
         st.session_state.setdefault(key, default)
     persist = {"persist_state": "session"}
 
     mode = st.segmented_control(
-        "What to measure", list(MODES), key=state.STRENGTH_MODE, **persist, required=True,
+        "What to measure", list(MODES), key=STRENGTH_MODE, **persist, required=True,
         format_func=MODES.get,
         help="C grid: a fixed number of games per C. SPRT per C: each C stops as soon as its test decides. "
         "Budget × C map: the grid at several simulation budgets. Tuner: successive halving finds the best C.",
     )
     row = st.columns([2, 2, 3], vertical_alignment="bottom")
-    choice = row[0].selectbox("Game", [*GAMES, OTHER], key=state.STRENGTH_GAME, **persist,
+    choice = row[0].selectbox("Game", [*GAMES, OTHER], key=STRENGTH_GAME, **persist,
                               format_func=lambda name: GAMES.get(name, "Another OpenSpiel game…"))
     if choice == OTHER:
-        game = row[1].text_input("OpenSpiel game string", key=state.STRENGTH_GAME_NAME, **persist,
+        game = row[1].text_input("OpenSpiel game string", key=STRENGTH_GAME_NAME, **persist,
                                  placeholder="e.g. catch, pig(players=3) or connect_four(rows=5)").strip()
     else:
         game = choice
         row[1].caption(f"OpenSpiel's {code(choice)}")
     typed_moves = row[2].text_input(
-        "Start position (moves from the start)", key=state.STRENGTH_MOVES, **persist,
+        "Start position (moves from the start)", key=STRENGTH_MOVES, **persist,
         help="Action ids or names separated by spaces, as on the Search page and the CLI's `--moves`; "
         "empty = the initial position. Every game of the grid starts here.",
     )
-    last = st.session_state.get(state.SEARCH_JOB)
+    last = jobs.latest("search")
     if last is not None:
         from_search = (last.game, format_moves(last.moves))
         if from_search != (game, typed_moves):
-            st.button(f"Use the last search's game and position: {last.label()}", key=state.STRENGTH_FROM_SEARCH,
+            st.button(f"Use the last search's game and position: {last.label()}", key=STRENGTH_FROM_SEARCH,
                       icon=":material/play_arrow:", on_click=take_last_search, args=from_search)
 
     row = st.columns([4, 2, 2], vertical_alignment="bottom")
-    c_text = row[0].text_input("C values", key=state.STRENGTH_C_VALUES, **persist,
+    c_text = row[0].text_input("C values", key=STRENGTH_C_VALUES, **persist,
                                help="The MCTS side's exploration constants, separated by commas.")
     games = row[1].number_input(
         "Games in all" if mode == "tune" else "Most games per C" if mode == "sprt" else "Games per C",
-        1, 100_000, step=10, key=state.STRENGTH_GAMES, **persist,
+        1, 100_000, step=10, key=STRENGTH_GAMES, **persist,
         help="A multiple of the number of players: two-player games are played in pairs (same seed, seats "
         "swapped), others in groups that rotate the seats. The tuner shares this many games among its rounds.")
     if mode == "map":
-        budget_text = row[2].text_input("Simulation budgets", key=state.STRENGTH_BUDGETS, **persist,
+        budget_text = row[2].text_input("Simulation budgets", key=STRENGTH_BUDGETS, **persist,
                                         help="Simulations per move, separated by commas: one row of the map each.")
     else:
         simulations = row[2].number_input("Simulations per move", 1, 100_000, step=50,
-                                          key=state.STRENGTH_SIMULATIONS, **persist,
+                                          key=STRENGTH_SIMULATIONS, **persist,
                                           help="Each search's budget, for every move of both MCTS players.")
     row = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
     kind = row[0].segmented_control(
-        "Opponent", ["mcts", "random"], key=state.STRENGTH_OPPONENT, **persist, required=True,
+        "Opponent", ["mcts", "random"], key=STRENGTH_OPPONENT, **persist, required=True,
         format_func=lambda kind: {"mcts": "MCTS at a fixed C", "random": "Random"}[kind],
         help="Random plays uniformly random legal moves; MCTS is the same search, rule and budget at the "
         "opponent's C. It takes every seat but the tested one.",
     )
     opponent_c = row[1].number_input(
-        "Opponent's C", min_value=0.0, step=0.1, format="%.4g", key=state.STRENGTH_OPPONENT_C, **persist,
+        "Opponent's C", min_value=0.0, step=0.1, format="%.4g", key=STRENGTH_OPPONENT_C, **persist,
         disabled=kind != "mcts",
     )
-    seed = row[2].number_input("Seed", 0, step=1, key=state.STRENGTH_SEED, **persist,
+    seed = row[2].number_input("Seed", 0, step=1, key=STRENGTH_SEED, **persist,
                                help="With the pair's number, seeds each game: the same settings give the same games.")
-    workers = row[3].number_input("Processes", 1, max(os.cpu_count() or 1, 1), step=1, key=state.STRENGTH_WORKERS,
+    workers = row[3].number_input("Processes", 1, max(os.cpu_count() or 1, 1), step=1, key=STRENGTH_WORKERS,
                                   **persist, help="Local worker processes playing games at once (one per core).")
     cluster = st.text_input(
-        "Dask cluster (optional)", key=state.STRENGTH_CLUSTER, **persist, placeholder="tcp://HOST:8786",
+        "Dask cluster (optional)", key=STRENGTH_CLUSTER, **persist, placeholder="tcp://HOST:8786",
         help="A Dask scheduler's address: the games run on its workers instead of local processes, with the "
         f"same results. Empty: local processes. Its default comes from ${defaults.ARENA_CLUSTER_VARIABLE}.",
     ).strip()
@@ -191,10 +216,10 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     sprt = None
     if mode == "sprt":
         row = st.columns(4, vertical_alignment="bottom")
-        elo0 = row[0].number_input("elo0 (H0)", step=5.0, key=state.STRENGTH_SPRT_ELO0, **persist)
-        elo1 = row[1].number_input("elo1 (H1)", step=5.0, key=state.STRENGTH_SPRT_ELO1, **persist)
-        alpha = row[2].number_input("alpha", step=0.01, format="%.3g", key=state.STRENGTH_SPRT_ALPHA, **persist)
-        beta = row[3].number_input("beta", step=0.01, format="%.3g", key=state.STRENGTH_SPRT_BETA, **persist)
+        elo0 = row[0].number_input("elo0 (H0)", step=5.0, key=STRENGTH_SPRT_ELO0, **persist)
+        elo1 = row[1].number_input("elo1 (H1)", step=5.0, key=STRENGTH_SPRT_ELO1, **persist)
+        alpha = row[2].number_input("alpha", step=0.01, format="%.3g", key=STRENGTH_SPRT_ALPHA, **persist)
+        beta = row[3].number_input("beta", step=0.01, format="%.3g", key=STRENGTH_SPRT_BETA, **persist)
         try:
             sprt = SprtSettings(elo0=float(elo0), elo1=float(elo1), alpha=float(alpha), beta=float(beta))
         except ValueError as error:
@@ -367,7 +392,7 @@ def running(job: ArenaJob) -> None:
     bar.progress(min(job.done / total, 1.0) if total else 0.0,
                  text=f"Playing: {job.done:,} of {what} {total:,} games, {elapsed:.0f} s "
                       f"(games are stored as they finish)")
-    stop.button("Stop", key=state.STRENGTH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
+    stop.button("Stop", key=STRENGTH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
                 width="stretch", disabled=job.stop.is_set(),
                 help="Cancels the games not finished; finished games stay stored and a new Run resumes.")
     for sentence in job.rounds:
@@ -394,12 +419,12 @@ def tuned(job: ArenaJob) -> None:
                    icon=":material/emoji_events:")
     names = columns(best.players)
     frame = rows_frame(result.rows, names).assign(round=[result.rounds[row.c] for row in result.rows])
-    st.dataframe(frame.sort_values("c"), hide_index=True, key=state.STRENGTH_TABLE)
+    st.dataframe(frame.sort_values("c"), hide_index=True, key=STRENGTH_TABLE)
 
 
 def results(choice: tuple[str, dict[str, Any]] | None) -> None:
     """Progress and Stop while the games play (a fragment polling them), then the charts and the table."""
-    job = st.session_state.get(state.STRENGTH_JOB)
+    job = jobs.latest("strength")
     if job is not None and job.running:
         running(job)
     elif job is not None and job.error is not None and (job.mode, job.settings) == choice:
@@ -490,7 +515,7 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
     )
     st.subheader("The rows")
     st.dataframe(
-        frame, hide_index=True, key=state.STRENGTH_TABLE,
+        frame, hide_index=True, key=STRENGTH_TABLE,
         column_config={
             "c": st.column_config.NumberColumn("C", format="%g"),
             "los": st.column_config.NumberColumn("LOS", format="%.3f"),
@@ -498,7 +523,7 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
         },
     )
     st.download_button("Download the rows (CSV)", frame.to_csv(index=False), file_name="c_strength.csv",
-                       mime="text/csv", key=state.STRENGTH_CSV, on_click="ignore")
+                       mime="text/csv", key=STRENGTH_CSV, on_click="ignore")
 
 
 def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:
@@ -527,11 +552,12 @@ st.caption(
     "Finished games are stored, so settings you played before reappear at once and an interrupted run resumes."
 )
 choice = settings_panel()
-job = st.session_state.get(state.STRENGTH_JOB)
+job = jobs.latest("strength")
 busy = job is not None and job.running
-if st.button("Run", key=state.STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
+if st.button("Run", key=STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
              disabled=busy or choice is None):
-    st.session_state[state.STRENGTH_JOB] = job = ArenaJob(*choice)
+    job = ArenaJob(*choice)
+    jobs.keep("strength", job)
     job.thread.join(0.3)
     if job.running:
         st.rerun()  # draw the page again with Run disabled, and poll
@@ -540,7 +566,7 @@ if st.button("Run", key=state.STRENGTH_RUN, type="primary", icon=":material/play
 @st.fragment(run_every=POLL_SECONDS)
 def poll(choice: tuple[str, dict[str, Any]] | None) -> None:
     """While games play: progress, Stop and the rows so far, redrawn every half second."""
-    job = st.session_state.get(state.STRENGTH_JOB)
+    job = jobs.latest("strength")
     if job is not None and not job.running:
         st.rerun()  # the run ended: the whole page again, to stop polling and enable Run
     results(choice)

@@ -5,8 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring, node_envelope, selected_nodes
-from mcts_core.analysis.sweep import interval_at, range_problem, path_intervals
-from mcts_core.tables.sweep_tables import (
+from mcts_core.analysis import interval_at, range_problem, path_intervals
+from mcts_core.tables import (
     bands_frame,
     crossings_frame,
     envelope_frame,
@@ -21,21 +21,30 @@ from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.wording import node_markdown, plural
 
+# Session-state keys this module owns.
+SWEEP_FROM = state.key("sweep_from")
+SWEEP_TO = state.key("sweep_to")
+SWEEP_ZOOM_RANGE = state.key("_sweep_zoom")
+SWEEP_RESET = state.key("sweep_reset")
+SWEEP_ZOOM = state.key("sweep_zoom")
+SWEEP_NODE = state.key("sweep_node")
+SWEEP_NODE_PATH = state.key("sweep_node_path")
+SWEEP_STRIP = state.key("sweep_strip")
+SWEEP_LINES = state.key("sweep_lines")
+SWEEP_TABLE = state.key("sweep_table")
+SWEEP_CSV = state.key("sweep_csv")
+
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
 C_FORMAT = ".10g"  # tooltips: enough digits to tell a breakpoint from its neighbours
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
 
-setup = sidebar.require()
-tree = setup.tree
-
-
 def reset_range(max_c: float) -> None:
-    st.session_state[state.SWEEP_FROM], st.session_state[state.SWEEP_TO] = 0.0, max_c
+    st.session_state[SWEEP_FROM], st.session_state[SWEEP_TO] = 0.0, max_c
 
 
 def zoom_in() -> None:
     # The zoom was worked out by the previous run, from the range the user is looking at.
-    st.session_state[state.SWEEP_FROM], st.session_state[state.SWEEP_TO] = st.session_state[state.SWEEP_ZOOM_RANGE]
+    st.session_state[SWEEP_FROM], st.session_state[SWEEP_TO] = st.session_state[SWEEP_ZOOM_RANGE]
 
 
 def c_scale(c_from: float, c_to: float) -> alt.Scale:
@@ -81,6 +90,31 @@ def band_strip(bands: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.La
     return alt.layer(*layers).properties(height=110).configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
 
 
+def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart]:
+    """Where the chosen child changes: a dashed rule, a diamond and the C value at each crossing."""
+    crossing_tooltip = [
+        alt.Tooltip("c:Q", title="C", format=C_FORMAT),
+        alt.Tooltip("before:N", title="chosen below"),
+        alt.Tooltip("after:N", title="chosen from here"),
+    ]
+    rules = (
+        alt.Chart(crossings)
+        .mark_rule(color="black", strokeDash=[2, 2])
+        .encode(x=alt.X("c:Q", scale=scale), tooltip=crossing_tooltip)
+    )
+    points = (
+        alt.Chart(crossings)
+        .mark_point(filled=True, size=120, color="black", shape="diamond")
+        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", tooltip=crossing_tooltip)
+    )
+    values = (
+        alt.Chart(crossings)
+        .mark_text(align="left", dx=7, dy=-10, fontWeight="bold")
+        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
+    )
+    return [rules, points, values]
+
+
 def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.LayerChart:
     """The node's children as UCB1 lines in C, the envelope thick, crossings marked."""
     c_from, c_to = scale.domain
@@ -112,28 +146,8 @@ def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | No
         .encode(x=alt.X("c:Q", scale=scale), y="value:Q", color=move, detail="segment:N",
                 tooltip=[alt.Tooltip("move:N", title="chosen child")])
     )
-    crossings = crossings_frame(envelope)
-    crossing_tooltip = [
-        alt.Tooltip("c:Q", title="C", format=C_FORMAT),
-        alt.Tooltip("before:N", title="chosen below"),
-        alt.Tooltip("after:N", title="chosen from here"),
-    ]
-    rules = (
-        alt.Chart(crossings)
-        .mark_rule(color="black", strokeDash=[2, 2])
-        .encode(x=alt.X("c:Q", scale=scale), tooltip=crossing_tooltip)
-    )
-    points = (
-        alt.Chart(crossings)
-        .mark_point(filled=True, size=120, color="black", shape="diamond")
-        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", tooltip=crossing_tooltip)
-    )
-    values = (
-        alt.Chart(crossings)
-        .mark_text(align="left", dx=7, dy=-10, fontWeight="bold")
-        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
-    )
-    layers = [shading, lines, envelope_line, rules, points, values] + (
+    crossings = crossing_layers(crossings_frame(envelope), scale)
+    layers = [shading, lines, envelope_line, *crossings] + (
         [current_c_layer(scale, c)] if c is not None else []
     )
     return alt.layer(*layers).properties(height=380).configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
@@ -155,55 +169,52 @@ def cached_sweep(input_key: str, c_from: float, c_to: float, _tree):
     return path_intervals(_tree, c_from, c_to)
 
 
-@st.fragment
-def sweep_page() -> None:
-    """The whole page: the C control at its top reruns only this."""
+def intro() -> None:
     st.title("C sweep")
     st.caption(
         "Where the selected path changes as C moves. At every node each child's UCB1 value is a straight "
         "line in C, mean + C·√(ln N / n); selection follows the highest line, so the path is constant "
         "between exact breakpoints. A breakpoint belongs to the interval on its right."
     )
-    current = selected_path.select(setup)
-    c = current.scoring.c
-    max_c = c_control.slider_range(setup.input, c, ucb1=True)[0]
-    if state.first_run_for_input("sweep", setup.input.key):
-        reset_range(max_c)  # a new input: sweep the slider's range, as the slider shows it
-    if current.scoring.rule != "ucb1":
+
+
+def rule_note(scoring: Scoring) -> None:
+    if scoring.rule != "ucb1":
         st.info(
-            f"The rule is {escape(current.scoring.spec.name)}: this sweep is exact for UCB1 only. "
+            f"The rule is {escape(scoring.spec.name)}: this sweep is exact for UCB1 only. "
             "Everything below is the **UCB1** sweep of the same tree."
         )
 
+
+def range_controls(max_c: float) -> tuple[list, float, float]:
+    """The swept range's inputs and the reset button; returns (the row's columns, from, to)."""
     controls = st.columns([1, 1, 1.1, 1.6, 1.3], vertical_alignment="bottom")  # the labels fit at 1366 px
-    c_from = controls[0].number_input("Sweep C from", key=state.SWEEP_FROM, persist_state="session", format="%.6g", step=max_c / 100)
-    c_to = controls[1].number_input("to", key=state.SWEEP_TO, persist_state="session", format="%.6g", step=max_c / 100)
+    c_from = controls[0].number_input("Sweep C from", key=SWEEP_FROM, persist_state="session", format="%.6g", step=max_c / 100)
+    c_to = controls[1].number_input("to", key=SWEEP_TO, persist_state="session", format="%.6g", step=max_c / 100)
     controls[2].button(
-        "Slider range", on_click=reset_range, args=(max_c,), key=state.SWEEP_RESET, width="stretch",
+        "Slider range", on_click=reset_range, args=(max_c,), key=SWEEP_RESET, width="stretch",
         help="Back to 0 … the C slider's maximum."
     )
-    problem = range_problem(c_from, c_to)
-    if problem is not None:
-        st.error(escape(problem), icon="⚠️")
-        return
+    return controls, c_from, c_to
 
-    intervals = cached_sweep(setup.input.key, c_from, c_to, tree)
-    st.session_state[state.SWEEP_ZOOM_RANGE] = zoom = zoom_range(intervals)
-    controls[3].button(
+
+def zoom_button(column, intervals, c_from: float, c_to: float) -> None:
+    st.session_state[SWEEP_ZOOM_RANGE] = zoom = zoom_range(intervals)
+    column.button(
         "Zoom to breakpoints",
         on_click=zoom_in,
-        key=state.SWEEP_ZOOM,
+        key=SWEEP_ZOOM,
         width="stretch",
         disabled=zoom is None or zoom == (c_from, c_to),
         help="Narrow the range to where the path changes, with some room after the last breakpoint.",
     )
-    bands = bands_frame(tree, intervals)
-    holding_c = interval_at(intervals, c)
-    shown_c = c if c_from <= c <= c_to else None  # the red line, also at the range's right edge
-    scale = c_scale(c_from, c_to)
 
+
+def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: float) -> None:
+    """The UCB1 path at this C, the counts, and which path holds where, in words."""
+    c = selected.scoring.c
     # The path at C itself: also right at the range's excluded end, and outside a zoomed range.
-    at_c = current.path if current.scoring.rule == "ucb1" else selected_nodes(tree, Scoring("ucb1", c))
+    at_c = selected.path if selected.scoring.rule == "ucb1" else selected_nodes(tree, Scoring("ucb1", c))
     metric_row([
         ("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", f"C = {c!r}"),
         ("Intervals", len(intervals)),
@@ -212,26 +223,30 @@ def sweep_page() -> None:
     ])
     st.markdown(summary_sentence(bands))
 
+
+def strip_section(bands: pd.DataFrame, scale: alt.Scale, shown_c: float | None, c: float) -> None:
     st.subheader("Selected path along C")
-    st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=state.SWEEP_STRIP)
+    st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=SWEEP_STRIP)
     st.caption(
         "Each band is an interval of C with one selected path (hover for its statistics). "
         + (f"Red line: C = {c:.6g}." if shown_c is not None else f"C = {c:.6g} is outside this range.")
     )
 
-    st.subheader("Why: a node's children as lines in C")
+
+def chosen_node(tree, intervals) -> str:
+    """The path of the node whose lines are drawn: picked from the swept paths' nodes, or typed."""
     options = [tree.format_path(moves) for moves in sweep_nodes(intervals)] or [""]  # a leaf root: itself
-    if st.session_state.get(state.SWEEP_NODE) not in options:
-        st.session_state[state.SWEEP_NODE] = options[0]  # e.g. after a new input
+    if st.session_state.get(SWEEP_NODE) not in options:
+        st.session_state[SWEEP_NODE] = options[0]  # e.g. after a new input
     picker = st.columns([2, 2, 3])
     picked = picker[0].selectbox(
         "Node on a swept path",
         options,
-        key=state.SWEEP_NODE, persist_state="session",
+        key=SWEEP_NODE, persist_state="session",
         format_func=lambda path: f"{path}  (depth {len(path)})" if path else "root",
         help="Every node where some interval's path makes a choice, root first.",
     )
-    typed = picker[1].text_input("…or any node path", key=state.SWEEP_NODE_PATH, persist_state="session", help="Moves from the root, e.g. `ab`; empty = use the list.")
+    typed = picker[1].text_input("…or any node path", key=SWEEP_NODE_PATH, persist_state="session", help="Moves from the root, e.g. `ab`; empty = use the list.")
     node_path = picked or ""
     if typed:
         try:
@@ -239,25 +254,32 @@ def sweep_page() -> None:
             node_path = typed
         except KeyError as missing:
             st.error(escape(f"{missing.args[0]}; showing {node_path or 'the root'} instead."))
+    return node_path
+
+
+def why_section(tree, intervals, scale: alt.Scale, shown_c: float | None) -> None:
+    """A node's children as lines in C: the envelope the selection follows, and where it changes."""
+    st.subheader("Why: a node's children as lines in C")
+    node_path = chosen_node(tree, intervals)
     node = tree.find(node_path)
-    envelope = node_envelope(tree, node, c_from, c_to)
+    envelope = node_envelope(tree, node, *scale.domain)
     if not envelope.lines:
         st.info(f"Node {node_markdown(node_path)} is a leaf: there is no choice to draw.")
-    else:
-        on_path = on_path_frame(intervals, tree.path_moves(node))
-        st.altair_chart(
-            lines_chart(envelope, on_path, scale, shown_c), width="stretch", key=state.SWEEP_LINES
-        )
-        changes = ", ".join(
-            f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
-        )
-        st.caption(
-            f"Node {node_markdown(node_path)}, {plural(int(tree.visits[node]), 'visit')}. Dashed: each child's line; thick: the "
-            "child selected at that C (the upper envelope); black diamonds: where the choice changes"
-            + (f" ({changes})" if changes else " (never in this range)")
-            + ". Grey background: C where the selected path passes through this node."
-        )
+        return
+    on_path = on_path_frame(intervals, tree.path_moves(node))
+    st.altair_chart(lines_chart(envelope, on_path, scale, shown_c), width="stretch", key=SWEEP_LINES)
+    changes = ", ".join(
+        f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
+    )
+    st.caption(
+        f"Node {node_markdown(node_path)}, {plural(int(tree.visits[node]), 'visit')}. Dashed: each child's line; thick: the "
+        "child selected at that C (the upper envelope); black diamonds: where the choice changes"
+        + (f" ({changes})" if changes else " (never in this range)")
+        + ". Grey background: C where the selected path passes through this node."
+    )
 
+
+def intervals_table(bands: pd.DataFrame, holding_c: int | None) -> None:
     st.subheader("Intervals")
     # The table names the root "(root)": an empty cell would read as "no breakpoint",
     # and the first row, which no breakpoint starts, is left blank rather than "None".
@@ -265,7 +287,7 @@ def sweep_page() -> None:
     st.dataframe(
         highlight_rows(table, table.index == holding_c),
         hide_index=True,
-        key=state.SWEEP_TABLE,
+        key=SWEEP_TABLE,
         column_order=["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean", "node", "before", "after"],
         column_config={
             "c_from": st.column_config.NumberColumn("from C", format="%.10g"),
@@ -280,18 +302,50 @@ def sweep_page() -> None:
         },
     )
     st.caption("Highlighted: the interval holding the current C. Each row after the first starts at a breakpoint.")
-    exports = st.columns(2)
-    with exports[0]:
+
+
+def exports(setup, bands: pd.DataFrame, scoring: Scoring) -> None:
+    columns = st.columns(2)
+    with columns[0]:
         st.download_button(
             "Download intervals (CSV)",
             lambda: bands.drop(columns=["middle", "label"]).to_csv(index=False),  # made on click
             file_name="c_sweep.csv",
             mime="text/csv",
-            key=state.SWEEP_CSV,
+            key=SWEEP_CSV,
             width="stretch",
         )
-    with exports[1]:
-        share_panel.render(setup.input, current.scoring, "sweep")
+    with columns[1]:
+        share_panel.render(setup.input, scoring, "sweep")
 
 
-sweep_page()
+@st.fragment
+def sweep_page(setup) -> None:
+    """The whole page: the C control at its top reruns only this."""
+    tree = setup.tree
+    intro()
+    selected = selected_path.select(setup)
+    c = selected.scoring.c
+    max_c = c_control.slider_range(setup.input, c, ucb1=True)[0]
+    if state.first_run_for_input("sweep", setup.input.key):
+        reset_range(max_c)  # a new input: sweep the slider's range, as the slider shows it
+    rule_note(selected.scoring)
+    controls, c_from, c_to = range_controls(max_c)
+    problem = range_problem(c_from, c_to)
+    if problem is not None:
+        st.error(escape(problem), icon="⚠️")
+        return
+    intervals = cached_sweep(setup.input.key, c_from, c_to, tree)
+    zoom_button(controls[3], intervals, c_from, c_to)
+    bands = bands_frame(tree, intervals)
+    shown_c = c if c_from <= c <= c_to else None  # the red line, also at the range's right edge
+    scale = c_scale(c_from, c_to)
+    answer(tree, selected, intervals, bands, c_from, c_to)
+    strip_section(bands, scale, shown_c, c)
+    why_section(tree, intervals, scale, shown_c)
+    intervals_table(bands, interval_at(intervals, c))
+    exports(setup, bands, selected.scoring)
+
+
+setup = sidebar.require()
+sweep_page(setup)

@@ -1,10 +1,10 @@
 """The code's shape: pages/ holds only registered pages, every session-state key has one owner."""
 
 import ast
+import re
 from pathlib import Path
 
 from apptest_support import REPO
-from ui import state
 from ui.navigation import PAGES
 
 
@@ -31,6 +31,37 @@ def _module_name(path: Path) -> str:
     return ".".join(path.relative_to(REPO).with_suffix("").parts)
 
 
+STREAMLIT_MODULES = sorted([*(REPO / "ui").glob("*.py"), *(REPO / "pages").glob("*.py"), REPO / "app.py"])
+def _declarations(path: Path) -> dict[str, tuple[str, str]]:
+    """A module's key declarations, ``NAME = state.key("name")`` or ``state.key_family("pattern_{}")``:
+    constant name -> (kind, key or pattern)."""
+    prefix = "" if _module_name(path) == "ui.state" else "state."  # ui/state.py calls its own functions
+    declared = {}
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            kind = ast.unparse(node.value.func).removeprefix(prefix)
+            if kind in ("key", "key_family") and ast.unparse(node.value.func) == prefix + kind:
+                declared[node.targets[0].id] = (kind, ast.literal_eval(node.value.args[0]))
+    return declared
+
+
+DECLARED = {_module_name(path): _declarations(path) for path in STREAMLIT_MODULES}
+
+
+def _family_regex(pattern: str) -> str:
+    return "[A-Za-z0-9_]*".join(re.escape(part) for part in pattern.split("{}"))
+
+
+def owner_of(key: str) -> str | None:
+    """The module that declares ``key`` (a key of its own first, else a family it matches), None for none."""
+    for wanted in ("key", "key_family"):
+        for module, declared in DECLARED.items():
+            for kind, value in declared.values():
+                if kind == wanted and (value == key if kind == "key" else re.fullmatch(_family_regex(value), key)):
+                    return module
+    return None
+
+
 def _session_state_writes(tree: ast.AST):
     """(line, key expression) of every write to st.session_state: item assignment, setdefault, pop."""
     for node in ast.walk(tree):
@@ -52,42 +83,35 @@ def _session_state_writes(tree: ast.AST):
             yield node.lineno, node.args[0]
 
 
-def _key_owner(expression: ast.expr, constants: dict[str, str]) -> str | None:
-    """The owner of the key an expression names: ``state.NAME`` or a local alias of one."""
-    text = ast.unparse(expression)
-    if text.startswith("state."):
-        return state.owner_of(getattr(state, text.removeprefix("state.")))
-    if text in constants:
-        return state.owner_of(constants[text])
+def _declared_constant(expression: ast.expr) -> str | None:
+    """The constant a key expression is made from: ``NAME`` or ``NAME.format(...)``."""
+    if isinstance(expression, ast.Name):
+        return expression.id
+    if isinstance(expression, ast.Call) and isinstance(expression.func, ast.Attribute) and expression.func.attr == "format":
+        return _declared_constant(expression.func.value)
     return None
 
 
-def test_every_session_state_write_uses_a_declared_key_of_its_own_module():
+def test_every_key_is_declared_by_one_module():
+    keys = [(value, module) for module, declared in DECLARED.items() for kind, value in declared.values() if kind == "key"]
+    assert len(keys) > 100  # the declarations were found: each page and panel declares its own
+    owners = {}
+    for value, module in keys:
+        owners.setdefault(value, []).append(module)
+    assert {key: modules for key, modules in owners.items() if len(modules) > 1} == {}
+    assert {owner_of(key) for key in ("playouts", "upload", "c", "c_exact", "budget", "selected_path")} == {
+        "ui.input_panel", "ui.c_control", "pages.explorer", "ui.selected_path"}
+
+
+def test_every_session_state_write_uses_a_key_its_module_declares():
     problems = []
-    for path in [*(REPO / "ui").glob("*.py"), *(REPO / "pages").glob("*.py"), REPO / "app.py"]:
+    for path in STREAMLIT_MODULES:
         module = _module_name(path)
-        tree = ast.parse(path.read_text())
-        # Module-level aliases like ``K = state.PLAYBACK_K``.
-        constants = {
-            node.targets[0].id: getattr(state, ast.unparse(node.value).removeprefix("state."))
-            for node in tree.body
-            if isinstance(node, ast.Assign)
-            and isinstance(node.targets[0], ast.Name)
-            and ast.unparse(node.value).startswith("state.")
-            and hasattr(state, ast.unparse(node.value).removeprefix("state."))
-        }
-        for line, key in _session_state_writes(tree):
-            if module == "ui.state":
-                continue  # the registry itself
-            text = ast.unparse(key)
-            if text.startswith(("state.rule_setting_key", "prefix + state.", "state.guess_button_key")):
-                owner = "ui.rule_panel" if "rule" in text.lower() else "pages.classroom"
-            elif text in ("key",):  # a loop over declared keys, checked by the AppTest below
-                continue
-            else:
-                owner = _key_owner(key, constants)
-            if owner != module:
-                problems.append(f"{module}:{line} writes {text} (owner: {owner})")
+        for line, key in _session_state_writes(ast.parse(path.read_text())):
+            if ast.unparse(key) == "key":
+                continue  # a loop over the module's declared keys; the AppTest below checks the values
+            if _declared_constant(key) not in DECLARED[module]:
+                problems.append(f"{module}:{line} writes {ast.unparse(key)}, which it does not declare")
     assert not problems, "\n".join(problems)
 
 
@@ -98,4 +122,28 @@ def test_every_key_in_session_state_on_every_page_is_declared(app):
         assert not app.exception
         seen |= set(app.session_state.keys())
     assert {"playouts", "c", "c_exact", "budget", "selected_path", "cmp_c", "playback_k", "class_path"} <= seen
-    assert sorted(key for key in seen if state.owner_of(key) is None) == []
+    assert sorted(key for key in seen if owner_of(key) is None) == []
+
+
+def _module_variables(tree: ast.Module) -> set[str]:
+    """Names a module's top level assigns, except CONSTANTS and _private ones."""
+    names = set()
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        names |= {name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name)}
+    return {name for name in names if not name.isupper() and not name.startswith("_")}
+
+
+def test_page_functions_take_what_they_use_as_arguments():
+    # A function that reads the page's run-time variables (its setup, tree, input) hides what it
+    # depends on and cannot move to the core: pages pass them in.
+    problems = []
+    for path in sorted((REPO / "pages").glob("*.py")):
+        tree = ast.parse(path.read_text())
+        variables = _module_variables(tree)
+        for function in (node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            own = {arg.arg for arg in ast.walk(function.args) if isinstance(arg, ast.arg)}
+            own |= {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+            read = {node.id for node in ast.walk(function) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+            problems += [f"{path.name}: {function.name} reads {name}" for name in sorted((read & variables) - own)]
+    assert problems == []

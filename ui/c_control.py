@@ -5,43 +5,47 @@ from __future__ import annotations
 import streamlit as st
 
 from mcts_core import Tree, parse_c
-from mcts_core.analysis.c_range import fit_to_breakpoints, suggest_c_range
-from mcts_core.analysis.sweep import neighbouring_intervals, path_intervals
+from mcts_core.analysis import fit_to_breakpoints, neighbouring_intervals, path_intervals, suggest_c_range
 from ui import state
 from ui.inputs import LoadedInput
 from ui.markdown import code, escape
+
+# Session-state keys this module owns.
+C = state.key("c")  # a contract key (DESIGN.md)
+C_EXACT = state.key("c_exact")  # a contract key (DESIGN.md)
+C_EXACT_ERROR = state.key("_c_exact_error")
 
 DEFAULT_C = 1.0
 
 
 def current_c() -> float:
     """The C every page uses."""
-    return st.session_state.get(state.C, DEFAULT_C)
+    return st.session_state.get(C, DEFAULT_C)
 
 
 def adopt_header_c(c: float | None) -> None:
     """A new input: its header's C (if any) sets C; the controls rule after that."""
     if c is not None:
-        st.session_state[state.C] = c
-    st.session_state[state.C_EXACT] = repr(st.session_state.get(state.C, DEFAULT_C))
+        st.session_state[C] = c
+    st.session_state[C_EXACT] = repr(st.session_state.get(C, DEFAULT_C))
 
 
 def set_c(c: float) -> None:
     """Set C from elsewhere (a rule preset): the slider and the exact box follow."""
-    st.session_state[state.C] = c
-    st.session_state[state.C_EXACT] = repr(c)
+    st.session_state[C] = c
+    st.session_state[C_EXACT] = repr(c)
 
 
 def _slider_moved() -> None:
-    st.session_state[state.C_EXACT] = repr(st.session_state[state.C])
+    st.session_state[C_EXACT] = repr(st.session_state[C])
 
 
 def _exact_typed() -> None:
     try:
-        st.session_state[state.C] = parse_c(st.session_state[state.C_EXACT])
-        st.session_state.pop(state.C_EXACT_ERROR, None)
+        st.session_state[C] = parse_c(st.session_state[C_EXACT])
+        st.session_state.pop(C_EXACT_ERROR, None)
     except ValueError as error:
-        st.session_state[state.C_EXACT_ERROR] = str(error)
+        st.session_state[C_EXACT_ERROR] = str(error)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -66,8 +70,8 @@ def _show_nearest_changes(loaded: LoadedInput, c: float, max_c: float) -> None:
 
 def keep() -> None:
     """Keep C and the exact box across runs of pages that do not draw them (widgets drop their state)."""
-    st.session_state[state.C] = st.session_state.get(state.C, DEFAULT_C)
-    st.session_state[state.C_EXACT] = st.session_state.get(state.C_EXACT, repr(st.session_state[state.C]))
+    st.session_state[C] = st.session_state.get(C, DEFAULT_C)
+    st.session_state[C_EXACT] = st.session_state.get(C_EXACT, repr(st.session_state[C]))
 
 
 def slider_range(loaded: LoadedInput, c: float, ucb1: bool) -> tuple[float, float]:
@@ -89,16 +93,16 @@ def render(loaded: LoadedInput, label: str, *, show_changes: bool) -> float:
             path changes.
     """
     keep()
-    max_c, step = slider_range(loaded, st.session_state[state.C], show_changes)
+    max_c, step = slider_range(loaded, st.session_state[C], show_changes)
     # A new range or step makes a new slider widget, which would fall back to its minimum:
     # re-assigning the value hands the current C to whichever slider is drawn.
-    st.session_state[state.C] = st.session_state[state.C]
+    st.session_state[C] = st.session_state[C]
     slider, exact = st.columns([5, 2], vertical_alignment="bottom")
-    slider.slider(label, 0.0, max_c, step=step, key=state.C, on_change=_slider_moved, format="%.3f")
-    exact.text_input("Exact C", key=state.C_EXACT, on_change=_exact_typed, help="Type any C >= 0.")
-    if state.C_EXACT_ERROR in st.session_state:
-        st.error(escape(st.session_state[state.C_EXACT_ERROR]))
-    c = st.session_state[state.C]
+    slider.slider(label, 0.0, max_c, step=step, key=C, on_change=_slider_moved, format="%.3f")
+    exact.text_input("Exact C", key=C_EXACT, on_change=_exact_typed, help="Type any C >= 0.")
+    if C_EXACT_ERROR in st.session_state:
+        st.error(escape(st.session_state[C_EXACT_ERROR]))
+    c = st.session_state[C]
     if show_changes:
         _show_nearest_changes(loaded, c, suggest_c_range(loaded.score_range, c)[0])
     return c

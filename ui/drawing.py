@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Tree
-from mcts_core.drawing.dot import visible_nodes
+from mcts_core.drawing import visible_nodes
 
 # Table highlights set both colours, so they read the same in the light and the dark theme (the
 # theme changes the default text colour, not these): each pair has a contrast ratio above 4.5.

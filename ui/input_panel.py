@@ -3,7 +3,7 @@
 Inputs are named by their content (:func:`mcts_core.inputs.store.input_id`) and saved in the input
 store, so a link can name them. Besides the widgets, an input can be *kept*: a finished search
 (pages/search.py), an input a link or the Recent list opens, the input of an uploaded bundle.
-:func:`keep_input` keeps it under ``state.KEPT_INPUT`` (owned here); the newest input wins: while
+:func:`keep_input` keeps it under ``KEPT_INPUT`` (owned here); the newest input wins: while
 one is kept it is the input (over an upload and the text box); typing in the text box, choosing an
 example, uploading a file or the "Use the text box again" button drops it.
 """
@@ -17,12 +17,31 @@ from dataclasses import dataclass
 import streamlit as st
 
 from mcts_core import ParseError
-from mcts_core.inputs.bundle import is_bundle, read_bundle
-from mcts_core.inputs.examples import EXAMPLES, STATEMENT_EXAMPLE_EXPLAINED
-from mcts_core.inputs.store import InputStore, StoreError, input_id
+from mcts_core.inputs import (
+    EXAMPLES,
+    STATEMENT_EXAMPLE_EXPLAINED,
+    input_id,
+    InputStore,
+    is_bundle,
+    read_bundle,
+    StoreError,
+)
 from ui import share, state
 from ui.inputs import InputError, LoadedInput, load
 from ui.markdown import escape
+
+# Session-state keys this module owns.
+PLAYOUTS = state.key("playouts")  # a contract key (DESIGN.md)
+UPLOAD = state.key("upload")  # a contract key (DESIGN.md)
+EXAMPLE = state.key("example")
+TEXT_DIGEST = state.key("_text_digest")
+UPLOAD_DIGEST = state.key("_upload_digest")
+KEPT_INPUT = state.key("_kept_input")  # the input the pages show when no text or file is given
+KEPT_INPUT_DROP = state.key("kept_input_drop")
+CURRENT_INPUT = state.key("_current_input")  # the id of the input every page shows now
+CURRENT_INPUT_DATA = state.key("_current_input_data")  # a function giving its bytes
+BUNDLE_OPENED = state.key("_bundle_opened")
+BUNDLE_PROBLEM = state.key("_bundle_problem")
 
 UPLOAD_TYPES = ("txt", "log", "jsonl", "json", "zip")
 TEXT_BOX = "text box"  # the source name of the text box's input
@@ -52,36 +71,42 @@ def keep_input(data: bytes | str, source: str) -> str:
         kept = KeptInput(input_id(raw), source)
     except StoreError:  # keep it in the session instead; links to it will not work
         kept = KeptInput(input_id(raw), source, raw)
-    st.session_state[state.KEPT_INPUT] = kept
+    st.session_state[KEPT_INPUT] = kept
     return kept.key
 
 
 def keep_stored(key: str, source: str) -> None:
     """Use an input the store holds as every page's input until the user gives another."""
-    st.session_state[state.KEPT_INPUT] = KeptInput(key, source)
+    st.session_state[KEPT_INPUT] = KeptInput(key, source)
+
+
+def kept_key() -> str | None:
+    """The id of the kept input, None while the widgets give the input."""
+    kept = st.session_state.get(KEPT_INPUT)
+    return None if kept is None else kept.key
 
 
 def drop_kept() -> None:
     """Back to the uploader or the text box."""
-    st.session_state.pop(state.KEPT_INPUT, None)
+    st.session_state.pop(KEPT_INPUT, None)
 
 
 def _upload_changed() -> None:
-    if st.session_state.get(state.UPLOAD) is not None:  # a new file, not its removal
+    if st.session_state.get(UPLOAD) is not None:  # a new file, not its removal
         drop_kept()
 
 
 def _load_example() -> None:
     drop_kept()
-    name = st.session_state.get(state.EXAMPLE)
+    name = st.session_state.get(EXAMPLE)
     if name:
-        st.session_state[state.PLAYOUTS] = EXAMPLES[name]
+        st.session_state[PLAYOUTS] = EXAMPLES[name]
 
 
 def _open_linked_input() -> None:
     """The input a link names: kept from the store, or, when the store lacks it, the default example."""
     key = share.take("input")
-    if key is None or key == st.session_state.get(state.CURRENT_INPUT):
+    if key is None or key == st.session_state.get(CURRENT_INPUT):
         return
     found = _stored(key)
     if found is None:
@@ -90,12 +115,12 @@ def _open_linked_input() -> None:
             "the default example instead. Upload the input again to see it."
         )
         drop_kept()
-        st.session_state[state.PLAYOUTS] = STATEMENT_EXAMPLE_EXPLAINED
+        st.session_state[PLAYOUTS] = STATEMENT_EXAMPLE_EXPLAINED
         return
     data, name = found
     if name == TEXT_BOX and len(data) <= TEXT_BOX_BYTES:
         drop_kept()  # typed text goes back where it was typed, to be edited
-        st.session_state[state.PLAYOUTS] = data.decode(errors="replace")
+        st.session_state[PLAYOUTS] = data.decode(errors="replace")
     else:
         keep_stored(key, f"linked input ({name})")
 
@@ -109,15 +134,15 @@ def _stored(key: str) -> tuple[bytes, str] | None:
 
 def _open_bundle(upload) -> None:
     """An uploaded bundle: keep its input and ask for its view, once per upload."""
-    if st.session_state.get(state.BUNDLE_OPENED) == upload.file_id:
+    if st.session_state.get(BUNDLE_OPENED) == upload.file_id:
         return
-    st.session_state[state.BUNDLE_OPENED] = upload.file_id
+    st.session_state[BUNDLE_OPENED] = upload.file_id
     try:
         bundle = read_bundle(upload.getvalue())
     except ParseError as error:
-        st.session_state[state.BUNDLE_PROBLEM] = f"The bundle {upload.name} cannot be opened: {error.message}"
+        st.session_state[BUNDLE_PROBLEM] = f"The bundle {upload.name} cannot be opened: {error.message}"
         return
-    st.session_state.pop(state.BUNDLE_PROBLEM, None)
+    st.session_state.pop(BUNDLE_PROBLEM, None)
     keep_input(bundle.input_bytes, f"bundle {upload.name}")
     view = bundle.view
     # The bundle's view is checked as a link's query is: a bad value is refused with a message.
@@ -131,7 +156,7 @@ def _source(upload) -> tuple[str, str, Callable[[], str | bytes]] | None:
 
     None when the kept input's bytes are gone from the store (the caller says so and drops it).
     """
-    kept = st.session_state.get(state.KEPT_INPUT)
+    kept = st.session_state.get(KEPT_INPUT)
     if kept is not None:
         if kept.data is not None:
             return kept.key, kept.source, lambda: kept.data
@@ -140,17 +165,17 @@ def _source(upload) -> tuple[str, str, Callable[[], str | bytes]] | None:
         return kept.key, kept.source, lambda: _stored(kept.key)[0]
     if upload is not None and not _is_bundle(upload):
         # Hash an upload once, not on every rerun.
-        memo = st.session_state.get(state.UPLOAD_DIGEST)
+        memo = st.session_state.get(UPLOAD_DIGEST)
         if memo is None or memo[0] != upload.file_id:
             memo = (upload.file_id, hashlib.sha256(upload.getbuffer()).hexdigest())
-            st.session_state[state.UPLOAD_DIGEST] = memo
+            st.session_state[UPLOAD_DIGEST] = memo
         return memo[1], f"uploaded file {upload.name}", upload.getvalue
-    text = st.session_state.get(state.PLAYOUTS, "")
+    text = st.session_state.get(PLAYOUTS, "")
     # Hash a text once, not on every rerun: an unchanged widget value is the same str object.
-    memo = st.session_state.get(state.TEXT_DIGEST)
+    memo = st.session_state.get(TEXT_DIGEST)
     if memo is None or memo[0] is not text:
         memo = (text, input_id(text.encode()))
-        st.session_state[state.TEXT_DIGEST] = memo
+        st.session_state[TEXT_DIGEST] = memo
     return memo[1], TEXT_BOX, lambda: text
 
 
@@ -158,23 +183,19 @@ def _is_bundle(upload) -> bool:
     return is_bundle(bytes(upload.getbuffer()[:4]))
 
 
-def render() -> LoadedInput | InputError:
-    """Draw the input widgets (in the current container) and load what they hold."""
-    st.session_state.setdefault(state.PLAYOUTS, STATEMENT_EXAMPLE_EXPLAINED)
-    _open_linked_input()
-    st.header("Playouts")
-    banner = st.container()  # says which input is in use, once the uploader has been read
+def _widgets():
+    """The example menu, the text area and the uploader; returns the uploaded file (or None)."""
     st.selectbox(
         "Load an example",
         list(EXAMPLES),
         index=None,
         placeholder="Choose an example…",
-        key=state.EXAMPLE,
+        key=EXAMPLE,
         on_change=_load_example,
     )
     st.text_area(
         "One playout per line: `moves score`; optional header `N C`",
-        key=state.PLAYOUTS,
+        key=PLAYOUTS,
         height=200,
         on_change=drop_kept,
         help="Puzzle format (`3 0.1` then N lines like `baa 30`) or header-less lines; blank lines "
@@ -184,24 +205,48 @@ def render() -> LoadedInput | InputError:
     )
     # Streamlit refuses other file types itself (before the script runs) when a request bypasses
     # the browser's file picker.
-    upload = st.file_uploader(
+    return st.file_uploader(
         "…or upload a large log",
         type=list(UPLOAD_TYPES),
-        key=state.UPLOAD,
+        key=UPLOAD,
         on_change=_upload_changed,
         help="Puzzle text, a JSON Lines log, a JSON tree dump, or a bundle (.zip) the app or "
         "`python -m mcts_core export` wrote; up to 200 MB.",
     )
-    if upload is None and st.session_state.get(state.UPLOAD) is not None:
+
+
+def _open_upload(upload) -> None:
+    """Open an uploaded bundle (its problem, if any, stays shown until another upload)."""
+    if upload is None and st.session_state.get(UPLOAD) is not None:
         # The widget remembers a file the server no longer has (it restarted since the upload).
         st.warning("The uploaded file was lost when the server restarted: upload it again, or open it from Recent.")
     if upload is not None and _is_bundle(upload):
         _open_bundle(upload)
     else:
-        st.session_state.pop(state.BUNDLE_PROBLEM, None)
-    if state.BUNDLE_PROBLEM in st.session_state:
-        st.error(escape(st.session_state[state.BUNDLE_PROBLEM]))
-    kept = st.session_state.get(state.KEPT_INPUT)
+        st.session_state.pop(BUNDLE_PROBLEM, None)
+    if BUNDLE_PROBLEM in st.session_state:
+        st.error(escape(st.session_state[BUNDLE_PROBLEM]))
+
+
+def _say_which(kept: KeptInput | None, name: str) -> None:
+    """Which input is in use, when it is not the text box's."""
+    if kept is not None:
+        st.info(escape(f"Using the {kept.source}.") + " Typing below, an example or an upload replaces it.",
+                icon=":material/play_arrow:")
+        st.button("Use the text box again", key=KEPT_INPUT_DROP, on_click=drop_kept, width="stretch")
+    elif name != TEXT_BOX:
+        st.caption(escape(f"Using the {name}. Remove it to use the text box again."))
+
+
+def render() -> LoadedInput | InputError:
+    """Draw the input widgets (in the current container) and load what they hold."""
+    st.session_state.setdefault(PLAYOUTS, STATEMENT_EXAMPLE_EXPLAINED)
+    _open_linked_input()
+    st.header("Playouts")
+    banner = st.container()  # says which input is in use, once the uploader has been read
+    upload = _widgets()
+    _open_upload(upload)
+    kept = st.session_state.get(KEPT_INPUT)
     source = _source(upload)
     if source is None:
         st.warning(escape(f"The {kept.source} is no longer in the store: showing the text box's input."))
@@ -209,18 +254,13 @@ def render() -> LoadedInput | InputError:
         kept, source = None, _source(upload)
     key, name, data = source
     with banner:
-        if kept is not None:
-            st.info(escape(f"Using the {kept.source}.") + " Typing below, an example or an upload replaces it.",
-                    icon=":material/play_arrow:")
-            st.button("Use the text box again", key=state.KEPT_INPUT_DROP, on_click=drop_kept, width="stretch")
-        elif name != TEXT_BOX:
-            st.caption(escape(f"Using the {name}. Remove it to use the text box again."))
+        _say_which(kept, name)
     loaded = load(key, name, data)
-    st.session_state[state.CURRENT_INPUT] = key
-    st.session_state[state.CURRENT_INPUT_DATA] = data
+    st.session_state[CURRENT_INPUT] = key
+    st.session_state[CURRENT_INPUT_DATA] = data
     return loaded
 
 
 def current_data() -> Callable[[], str | bytes]:
     """A function giving the current input as given (text or bytes), for a download made on click."""
-    return st.session_state[state.CURRENT_INPUT_DATA]
+    return st.session_state[CURRENT_INPUT_DATA]

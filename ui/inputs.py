@@ -13,16 +13,16 @@ from dataclasses import dataclass
 import streamlit as st
 
 from mcts_core import ParseError, Playouts, Tree, annotated_values, decode_text
-from mcts_core.inputs.formats import KEYWORDS
-from mcts_core.inputs.store import InputStore, StoreError
-from mcts_core.common.memory import columns_bytes, return_free_memory
+from mcts_core.inputs import KEYWORDS, TEXT, TREE, Input, input_kind, InputStore, read_input, StoreError
+from mcts_core.common import columns_bytes, return_free_memory
 from ui.lru import BoundedLRU
-from mcts_core.inputs.loading import TEXT, TREE, Input, input_kind, read_input
 
 
 @dataclass(frozen=True)
 class LoadedInput:
-    """A parsed input and its tree.
+    """A read input (:class:`mcts_core.inputs.loading.Input`) as the app keeps it: what the app adds is
+    its identity (the content key caches, links and the store name it by, and where it came from) and
+    what the sidebar's controls need from its text (annotations, the score range).
 
     Attributes:
         key: identifies the content (same content, same key), so caches can key on it.

@@ -2,7 +2,8 @@
 
 A Streamlit button cannot interrupt a script that is busy computing, so long work (a search, an
 arena grid) runs in a daemon thread; the page's fragment polls it a few times a second for a
-progress bar, and Stop sets an event the work checks after every step.
+progress bar, and Stop sets an event the work checks after every step. A page keeps its latest job
+with :func:`keep`; it survives navigation, and another page may read it (Strength offers Search's).
 """
 
 from __future__ import annotations
@@ -12,6 +13,13 @@ import time
 import traceback
 from collections.abc import Callable
 from typing import Any
+
+import streamlit as st
+
+from ui import state
+
+# Session-state keys this module owns.
+LATEST_JOB = state.key_family("_{}_job")  # a page's latest job, by the page's name
 
 
 class BackgroundJob:
@@ -53,3 +61,13 @@ class BackgroundJob:
     @property
     def running(self) -> bool:
         return self.thread.is_alive()
+
+
+def keep(page: str, job: BackgroundJob) -> None:
+    """Keep ``job`` as ``page``'s latest job."""
+    st.session_state[LATEST_JOB.format(page)] = job
+
+
+def latest(page: str) -> BackgroundJob | None:
+    """``page``'s latest job, None before its first."""
+    return st.session_state.get(LATEST_JOB.format(page))

@@ -12,8 +12,13 @@ from pathlib import Path
 
 import streamlit as st
 
-from mcts_core.inputs.store import InputStore, StoreError, StoredInput
+from mcts_core.inputs import InputStore, StoreError, StoredInput
 from ui import input_panel, state
+
+# Session-state keys this module owns.
+RECENT_LIST = state.key("_recent_list")  # the browser's list of input ids (a component's state)
+RECENT_CHOICE = state.key("recent_choice")
+RECENT_SEEN = state.key("_recent_seen")  # the inputs this session opened, newest first
 
 LIMIT = 10  # ids the browser keeps
 
@@ -26,18 +31,18 @@ _component = st.components.v2.component(
 def remember(current: str | None) -> None:
     """Add the current input's id to this browser's list (draws nothing)."""
     if current is not None:
-        seen = st.session_state.get(state.RECENT_SEEN, [])
-        st.session_state[state.RECENT_SEEN] = [current, *(key for key in seen if key != current)][:LIMIT]
-    _component(key=state.RECENT_LIST, data={"current": current, "limit": LIMIT}, default={"ids": []},
+        seen = st.session_state.get(RECENT_SEEN, [])
+        st.session_state[RECENT_SEEN] = [current, *(key for key in seen if key != current)][:LIMIT]
+    _component(key=RECENT_LIST, data={"current": current, "limit": LIMIT}, default={"ids": []},
                 on_ids_change=lambda: None, height=0)
 
 
 def _ids() -> list[str]:
     """This session's inputs, newest first, then the browser's list as it was when the page loaded."""
-    value = st.session_state.get(state.RECENT_LIST) or {}
+    value = st.session_state.get(RECENT_LIST) or {}
     browser = value.get("ids") if hasattr(value, "get") else None
     browser = [key for key in browser if isinstance(key, str)] if isinstance(browser, list) else []
-    return list(dict.fromkeys([*st.session_state.get(state.RECENT_SEEN, []), *browser]))[:LIMIT]
+    return list(dict.fromkeys([*st.session_state.get(RECENT_SEEN, []), *browser]))[:LIMIT]
 
 
 def _entries(current: str | None) -> list[StoredInput]:
@@ -48,8 +53,8 @@ def _entries(current: str | None) -> list[StoredInput]:
 
 
 def _open() -> None:
-    key = st.session_state.get(state.RECENT_CHOICE)
-    st.session_state[state.RECENT_CHOICE] = None  # the menu is an action, not a setting
+    key = st.session_state.get(RECENT_CHOICE)
+    st.session_state[RECENT_CHOICE] = None  # the menu is an action, not a setting
     for entry in _entries(None):
         if entry.id == key:
             input_panel.keep_stored(key, f"recent input {entry.name}")
@@ -62,7 +67,7 @@ def render(current: str | None) -> None:
         return
     names = {entry.id: f"{entry.name} · {_size(entry.size)}" for entry in entries}
     st.selectbox(
-        "Recent inputs", list(names), index=None, format_func=names.__getitem__, key=state.RECENT_CHOICE,
+        "Recent inputs", list(names), index=None, format_func=names.__getitem__, key=RECENT_CHOICE,
         on_change=_open, placeholder="Reopen an input from this browser…",
         help="The last inputs this browser opened, kept on the server; they survive reloads and restarts.",
     )

@@ -16,6 +16,11 @@ from mcts_core.selection import DEFAULT_RULE, Setting
 from ui import state
 from ui.markdown import escape
 
+# Session-state keys this module owns.
+RULE = state.key_family("{}rule")  # the prefix: "" for the sidebar, "cmp_" for Compare's setting B
+RULE_PRESET = state.key_family("{}rule_preset")
+RULE_SETTING = state.key_family("{}rule_{}_{}")
+
 # Setting name -> the annotation keyword that can supply it from the input.
 ANNOTATION_OF_SETTING = {"priors": "prior", "heuristic": "heuristic"}
 
@@ -26,29 +31,34 @@ def adopt_rule(rule: str, settings: Mapping[str, Any], *, reset_others: bool = F
     ``reset_others``: the settings not given go back to their defaults (a link lists only the
     settings that differ from them).
     """
-    st.session_state[state.RULE] = rule
+    st.session_state[RULE.format("")] = rule
     if reset_others:
         for setting in RULES[rule].settings[1:]:  # the first is c, which the C control owns
             if setting.name not in settings:
-                st.session_state[state.rule_setting_key("", rule, setting.name)] = _widget_default(setting)
+                st.session_state[RULE_SETTING.format("", rule, setting.name)] = _widget_default(setting)
     for name, value in settings.items():
         setting = next(s for s in RULES[rule].settings if s.name == name)
         if setting.kind == "move_values":
             value = "\n".join(f"{move} {number!r}" for move, number in value.items())
         elif setting.kind in ("int", "float"):  # a number widget refuses a value of the other type
             value = int(value) if setting.kind == "int" else float(value)
-        st.session_state[state.rule_setting_key("", rule, name)] = value
+        st.session_state[RULE_SETTING.format("", rule, name)] = value
+
+
+def sidebar_rule() -> str:
+    """The rule the sidebar's menu holds (the default before it is drawn)."""
+    return st.session_state.get(RULE.format(""), DEFAULT_RULE)
 
 
 def _apply_rule_preset(prefix: str, set_c: Callable[[float], None]) -> None:
-    name = st.session_state.get(prefix + state.RULE_PRESET)
+    name = st.session_state.get(RULE_PRESET.format(prefix))
     if not name:
         return
     preset = RULE_PRESETS[name]
-    st.session_state[prefix + state.RULE] = preset.rule
+    st.session_state[RULE.format(prefix)] = preset.rule
     set_c(preset.c)
     for setting, value in preset.settings.items():
-        st.session_state[state.rule_setting_key(prefix, preset.rule, setting)] = value
+        st.session_state[RULE_SETTING.format(prefix, preset.rule, setting)] = value
 
 
 def _widget_default(setting: Setting) -> Any:
@@ -64,7 +74,7 @@ def _widget_default(setting: Setting) -> Any:
 
 def _control(prefix: str, rule: str, setting: Setting) -> Any:
     """Draw one setting's widget and return its value."""
-    key = state.rule_setting_key(prefix, rule, setting.name)
+    key = RULE_SETTING.format(prefix, rule, setting.name)
     st.session_state.setdefault(key, _widget_default(setting))
     if setting.kind == "choice":
         return st.selectbox(setting.label, setting.choices, key=key, help=setting.help or None)
@@ -89,17 +99,17 @@ def render(
         prefix: prepended to every widget key, so a page can show a second, independent set
             (the sidebar's set has none: keys ``rule``, ``rule_preset``, ``rule_<rule>_<setting>``).
     """
-    st.session_state.setdefault(prefix + state.RULE, DEFAULT_RULE)
+    st.session_state.setdefault(RULE.format(prefix), DEFAULT_RULE)
     st.selectbox(
         "Rule preset from a contest bot",
         list(RULE_PRESETS),
         index=None,
         placeholder="Choose a preset…",
-        key=prefix + state.RULE_PRESET,
+        key=RULE_PRESET.format(prefix),
         on_change=_apply_rule_preset,
         args=(prefix, set_c),
     )
-    rule = st.selectbox("Rule", list(RULES), format_func=lambda key: RULES[key].name, key=prefix + state.RULE)
+    rule = st.selectbox("Rule", list(RULES), format_func=lambda key: RULES[key].name, key=RULE.format(prefix))
     settings: dict[str, Any] = {}
     for setting in RULES[rule].settings[1:]:  # the first is c
         value = _control(prefix, rule, setting)

@@ -13,26 +13,24 @@ import streamlit as st
 
 from mcts_core import RULES, Scoring, selected_nodes
 from ui import c_control, state
-from ui.inputs import LoadedInput
+
+# Session-state keys this module owns.
+SELECTED_PATH = state.key("selected_path")  # a contract key (DESIGN.md)
 
 if TYPE_CHECKING:
     from ui.sidebar import Setup
 
 
 @dataclass(frozen=True)
-class Current:
-    """What a page works with: the input, the scoring and the path it selects (root first)."""
+class SelectedPath:
+    """What C decides on a page: the scoring (the sidebar's rule at this C) and the path it selects,
+    root first. The input stays the sidebar's (:class:`ui.sidebar.Setup`)."""
 
-    input: LoadedInput
     scoring: Scoring
     path: tuple[int, ...]
 
-    @property
-    def tree(self):
-        return self.input.tree
 
-
-def select(setup: Setup, *, compact: bool = False) -> Current:
+def select(setup: Setup, *, compact: bool = False) -> SelectedPath:
     """Draw the C control, select the path at that C, and publish it as ``selected_path``.
 
     ``compact`` folds the C control into an expander (a projector's screen has little room).
@@ -45,10 +43,10 @@ def select(setup: Setup, *, compact: bool = False) -> Current:
         c = c_control.render(setup.input, label, show_changes=setup.rule == "ucb1")
     scoring = Scoring(setup.rule, c, setup.settings)
     path = tuple(selected_nodes(setup.tree, scoring))
-    st.session_state[state.SELECTED_PATH] = setup.tree.path(path[-1])
-    return Current(setup.input, scoring, path)
+    st.session_state[SELECTED_PATH] = setup.tree.path(path[-1])
+    return SelectedPath(scoring, path)
 
 
 def clear() -> None:
     """No path this run (the input is bad)."""
-    st.session_state[state.SELECTED_PATH] = None
+    st.session_state[SELECTED_PATH] = None

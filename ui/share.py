@@ -21,20 +21,118 @@ from urllib.parse import parse_qs, urlencode
 import streamlit as st
 
 from mcts_core import RULES, Scoring, is_valid_c, parse_number
-from mcts_core.inputs.store import is_input_id
-from mcts_core.drawing.dot import COLOURINGS
+from mcts_core.inputs import is_input_id
+from mcts_core.drawing import COLOURINGS
 from mcts_core.selection.registry import settings_problem
 from ui import state
 from ui.drawing import LIMIT_RANGES
 from ui.navigation import PAGES
 
-LINK_KEYS = ("page", "input", "c", "rule", "settings", "node", "budget", "depth", "topk", "unvisited", "colour")
+# Session-state keys this module owns.
+URL_WRITTEN = state.key("_url_written")
+HISTORY_MOVE = state.key("_history_move")  # the back/forward listener's event
+LINK_REQUEST = state.key("_link_request")
+LINK_PROBLEMS = state.key("_link_problems")
+
 LIMIT_KEYS = ("budget", "depth", "topk", "unvisited", "colour")  # the Explorer's drawing limits
 PAGE_PATHS = tuple(page.url_path for page in PAGES)
 _history = st.components.v2.component(
     "mcts_history", js=(Path(__file__).resolve().parent / "assets" / "history.js").read_text(encoding="utf-8")
 )
 MAX_VALUE_LENGTH = 20_000  # a query value longer than this is not one we wrote
+
+
+class _Refused(ValueError):
+    """A link value that is left out; the message says why."""
+
+
+def _one_of(choices, what: str):
+    """A check that accepts a value among ``choices`` as it is."""
+
+    def check(text: str) -> str:
+        if text not in choices:
+            raise _Refused(f"no {what} is called {text[:40]!r}")
+        return text
+
+    return check
+
+
+def _input_id(text: str) -> str:
+    if not is_input_id(text):
+        raise _Refused("it is not an input id")
+    return text
+
+
+def _c(text: str) -> float:
+    c = parse_number(text)
+    if c is None or not is_valid_c(c):
+        raise _Refused(f"C must be a finite number >= 0, got {text[:40]!r}")
+    return c
+
+
+def _node(text: str) -> tuple[str, ...]:
+    moves = _json(text)
+    if not (isinstance(moves, list) and all(isinstance(move, str) and move for move in moves)):
+        raise _Refused("it must be a JSON list of moves")
+    return tuple(moves)
+
+
+def _limit(name: str):
+    """A check of a drawing limit: a whole number in its range."""
+
+    def check(text: str) -> int:
+        number = parse_number(text)
+        low, high = LIMIT_RANGES[name]
+        if number is None or not math.isfinite(number) or number != int(number) or not low <= number <= high:
+            raise _Refused(f"it must be a whole number from {low} to {high}")
+        return int(number)
+
+    return check
+
+
+def _unvisited(text: str) -> bool:
+    if text not in ("0", "1"):
+        raise _Refused("it must be 0 or 1")
+    return text == "1"
+
+
+def _colour(text: str) -> str:
+    if text not in COLOURINGS:
+        raise _Refused(f"it must be one of {', '.join(COLOURINGS)}")
+    return text
+
+
+# Each link value's check: its value from the query's text, or _Refused saying why not.
+_CHECKS = {
+    "page": _one_of(PAGE_PATHS, "page"),  # only bundles say it: a link's page is its path
+    "input": _input_id,
+    "c": _c,
+    "rule": _one_of(RULES, "rule"),
+    "node": _node,
+    "budget": _limit("budget"),
+    "depth": _limit("depth"),
+    "topk": _limit("topk"),
+    "unvisited": _unvisited,
+    "colour": _colour,
+}
+
+
+def _settings(text: str, rule: str | None) -> dict:
+    settings = _json(text)
+    problem = (
+        "it must be a JSON object" if not isinstance(settings, dict)
+        else "it needs the rule it belongs to" if rule is None
+        else settings_problem(rule, settings)
+    )
+    if problem is not None:
+        raise _Refused(problem)
+    return settings
+
+
+def _short(text: str) -> str:
+    if len(text) > MAX_VALUE_LENGTH:
+        raise _Refused("it is far too long")
+    return text
 
 
 def parse_link(params: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
@@ -44,73 +142,19 @@ def parse_link(params: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
     """
     values: dict[str, Any] = {}
     problems: list[str] = []
-
-    def refuse(name: str, why: str) -> None:
-        problems.append(f"The link's {name} was ignored: {why}.")
-
-    for name in LINK_KEYS:
+    for name, check in _CHECKS.items():
         text = params.get(name)
         if text is None:
             continue
-        if len(text) > MAX_VALUE_LENGTH:
-            refuse(name, "it is far too long")
-            continue
-        if name == "page":  # only bundles say it: a link's page is its path
-            if text in PAGE_PATHS:
-                values[name] = text
-            else:
-                refuse(name, f"no page is called {text[:40]!r}")
-        elif name == "input":
-            if is_input_id(text):
-                values[name] = text
-            else:
-                refuse(name, "it is not an input id")
-        elif name == "c":
-            c = parse_number(text)
-            if c is None or not is_valid_c(c):
-                refuse(name, f"C must be a finite number >= 0, got {text[:40]!r}")
-            else:
-                values[name] = c
-        elif name == "rule":
-            if text in RULES:
-                values[name] = text
-            else:
-                refuse(name, f"no rule is called {text[:40]!r}")
-        elif name == "node":
-            moves = _json(text)
-            if isinstance(moves, list) and all(isinstance(move, str) and move for move in moves):
-                values[name] = tuple(moves)
-            else:
-                refuse(name, "it must be a JSON list of moves")
-        elif name in ("budget", "depth", "topk"):
-            number = parse_number(text)
-            low, high = LIMIT_RANGES[name]
-            if number is None or not math.isfinite(number) or number != int(number) or not low <= number <= high:
-                refuse(name, f"it must be a whole number from {low} to {high}")
-            else:
-                values[name] = int(number)
-        elif name == "unvisited":
-            if text in ("0", "1"):
-                values[name] = text == "1"
-            else:
-                refuse(name, "it must be 0 or 1")
-        elif name == "colour":
-            if text in COLOURINGS:
-                values[name] = text
-            else:
-                refuse(name, f"it must be one of {', '.join(COLOURINGS)}")
-    if "settings" in params:
-        settings = _json(params["settings"])
-        rule = values.get("rule")
-        problem = (
-            "it must be a JSON object" if not isinstance(settings, dict)
-            else "it needs the rule it belongs to" if rule is None
-            else settings_problem(rule, settings)
-        )
-        if problem is None:
-            values["settings"] = settings
-        else:
-            refuse("settings", problem)
+        try:
+            values[name] = check(_short(text))
+        except _Refused as why:
+            problems.append(f"The link's {name} was ignored: {why}.")
+    if "settings" in params:  # last: they are checked against the rule
+        try:
+            values["settings"] = _settings(_short(params["settings"]), values.get("rule"))
+        except _Refused as why:
+            problems.append(f"The link's settings was ignored: {why}.")
     return values, problems
 
 
@@ -127,25 +171,25 @@ def read_link() -> None:
     Later runs do not read the query: a rerun can carry a query older than the one last written,
     and would undo the newest change. The back and forward buttons come through :func:`listen`.
     """
-    if state.URL_WRITTEN in st.session_state:
+    if URL_WRITTEN in st.session_state:
         return
-    st.session_state[state.URL_WRITTEN] = params = st.query_params.to_dict()
+    st.session_state[URL_WRITTEN] = params = st.query_params.to_dict()
     if params:
         open_view(params)
 
 
 def listen() -> None:
     """Mount the listener for the back and forward buttons (draws nothing)."""
-    _history(key=state.HISTORY_MOVE, default={"moved": None}, on_moved_change=_moved, height=0)
+    _history(key=HISTORY_MOVE, default={"moved": None}, on_moved_change=_moved, height=0)
 
 
 def _moved() -> None:
     """The back or forward button went to another entry: open its view (an empty query asks nothing)."""
-    moved = (st.session_state.get(state.HISTORY_MOVE) or {}).get("moved")
+    moved = (st.session_state.get(HISTORY_MOVE) or {}).get("moved")
     query = moved.get("query") if isinstance(moved, dict) else None
     if isinstance(query, str):
         params = {name: values[-1] for name, values in parse_qs(query.lstrip("?")).items()}
-        st.session_state[state.URL_WRITTEN] = params
+        st.session_state[URL_WRITTEN] = params
         if params:
             open_view(params)
 
@@ -153,24 +197,24 @@ def _moved() -> None:
 def open_view(params: dict[str, str]) -> None:
     """Ask for the view a link's query describes: the owners of the settings take them this run."""
     values, problems = parse_link(params)
-    st.session_state[state.LINK_REQUEST] = values
-    st.session_state[state.LINK_PROBLEMS] = problems
+    st.session_state[LINK_REQUEST] = values
+    st.session_state[LINK_PROBLEMS] = problems
 
 
 def take(name: str) -> Any:
     """The value the last link asked for ``name`` (then forgotten), None when it asked nothing."""
-    request = st.session_state.get(state.LINK_REQUEST)
+    request = st.session_state.get(LINK_REQUEST)
     return request.pop(name, None) if request else None
 
 
 def problem(text: str) -> None:
     """Report a problem with the link that only a consumer can see (an input the store lacks)."""
-    st.session_state.setdefault(state.LINK_PROBLEMS, []).append(text)
+    st.session_state.setdefault(LINK_PROBLEMS, []).append(text)
 
 
 def show_problems() -> None:
     """Say, once, what the last link asked for that could not be done."""
-    for text in st.session_state.pop(state.LINK_PROBLEMS, []):
+    for text in st.session_state.pop(LINK_PROBLEMS, []):
         st.warning(text, icon="🔗")
 
 
@@ -204,7 +248,7 @@ def publish(params: dict[str, str]) -> None:
     """At the end of a run: put the view in the URL (a new history entry when it changed)."""
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
-    st.session_state[state.URL_WRITTEN] = params
+    st.session_state[URL_WRITTEN] = params
 
 
 def link(page: str, params: dict[str, str]) -> str:

@@ -13,10 +13,13 @@ from typing import Any
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.inputs.bundle import View, bundle_bytes
+from mcts_core.inputs import View, bundle_bytes
 from ui import input_panel, share, state
 from ui.markdown import escape
 from ui.inputs import LoadedInput
+
+# Session-state keys this module owns.
+SHARE_BUNDLE = state.key("share_bundle")
 
 
 def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Sequence[str] = (), limits: Mapping[str, Any] | None = None,
@@ -48,7 +51,7 @@ def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Seque
             lambda: bundle_bytes(_as_bytes(data()), read, view, dot() if dot is not None else None),  # made on click
             file_name="mcts_view.zip",
             mime="application/zip",
-            key=state.SHARE_BUNDLE,
+            key=SHARE_BUNDLE,
             help="The input as given, the tree, every node's statistics (CSV), the picture (SVG and DOT) and "
             "these settings. Uploading the zip opens this view again.",
             width="stretch",

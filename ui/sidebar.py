@@ -11,16 +11,19 @@ from typing import Any
 
 import streamlit as st
 
-from mcts_core.selection import DEFAULT_RULE
 from ui import c_control, input_panel, recent, rule_panel, selected_path, share, state
 from ui.inputs import InputError, LoadedInput
 from ui.markdown import escape
 from ui.routing import run_app_shell_instead
 
+# Session-state keys this module owns.
+SETUP = state.key("_setup")
+
 
 @dataclass(frozen=True)
 class Setup:
-    """What the sidebar decides: the input, and the selection rule with its settings except C."""
+    """What the sidebar decides: the input, and the selection rule with its settings except C (C is
+    chosen on each page: :class:`ui.selected_path.SelectedPath` holds what it decides)."""
 
     input: LoadedInput
     rule: str
@@ -47,7 +50,7 @@ def render() -> None:
         rule, settings = rule_panel.render(good.annotations if good else {}, set_c=c_control.set_c)
         recent.remember(good.key if good is not None else None)  # a bad input is not worth reopening
         share.listen()
-    st.session_state[state.SETUP] = Setup(good, rule, settings) if good is not None else loaded
+    st.session_state[SETUP] = Setup(good, rule, settings) if good is not None else loaded
 
 
 def _open_linked_settings() -> None:
@@ -62,16 +65,16 @@ def _open_linked_settings() -> None:
 
 def ensure_app_shell() -> None:
     """Run the app instead when Streamlit started this page file alone (see :mod:`ui.routing`)."""
-    if state.SETUP not in st.session_state:
+    if SETUP not in st.session_state:
         run_app_shell_instead()
 
 
 def rule_choice() -> tuple[str, dict[str, Any]]:
     """The sidebar's rule and its settings (the default rule when the sidebar's input is bad)."""
-    setup = st.session_state.get(state.SETUP)
+    setup = st.session_state.get(SETUP)
     if isinstance(setup, Setup):
         return setup.rule, {name: value for name, value in setup.settings.items() if value is not None}
-    return st.session_state.get(state.RULE, DEFAULT_RULE), {}
+    return rule_panel.sidebar_rule(), {}
 
 
 def require(*, joint_tree_note: bool = True) -> Setup:
@@ -80,7 +83,7 @@ def require(*, joint_tree_note: bool = True) -> Setup:
     ``joint_tree_note``: say, for a simultaneous-move input, that the page shows its joint tree.
     """
     ensure_app_shell()
-    setup = st.session_state[state.SETUP]
+    setup = st.session_state[SETUP]
     if isinstance(setup, InputError):
         selected_path.clear()
         st.error(escape(setup.message()), icon="⚠️")

@@ -19,10 +19,12 @@ from pathlib import Path
 import streamlit as st
 
 from mcts_core import Tree
-from mcts_core.drawing.tagged_svg import node_infos, path_json, tagged_svg
-from mcts_core.drawing.dot import dot_available, render_tree
+from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, tagged_svg
 from ui import state
 from ui.lru import BoundedLRU
+
+# Session-state keys this module owns.
+TREE_VIEW_SENT = state.key("_tree_view_sent")
 
 _ASSETS = Path(__file__).parent / "assets"
 _HTML = """
@@ -81,13 +83,23 @@ def _drawn_key(drawn: Collection[int]) -> str:
     return hashlib.blake2b(repr(sorted(drawn)).encode(), digest_size=12).hexdigest()
 
 
+def _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height) -> None:
+    """Without ``dot`` on the server: st.graphviz_chart lays the tree out in the browser (slowly, no clicks)."""
+    graph = render_tree(
+        tree, drawn, path=path, second_path=second_path, inspected=inspected, direction=direction, colouring=colouring
+    )
+    st.caption(INSTALL_GRAPHVIZ)
+    with st.container(height=height):
+        st.graphviz_chart(graph, width="stretch")
+
+
 def show_tree(
     tree: Tree,
     drawn: Collection[int],
     *,
     layout_key: str,
     key: str,
-    direction: str = "TB",
+    direction: str | None = None,
     colouring: str = "none",
     path: Sequence[int] = (),
     second_path: Sequence[int] = (),
@@ -106,7 +118,7 @@ def show_tree(
             (:func:`mcts_core.drawing.dot.drawn_nodes`); a node's "+k more" line counts its children left out.
         layout_key: identifies the tree (the input's key; a playback frame adds its k).
         key: the picture's widget key (one per page); pan and zoom are kept per key and layout.
-        direction: ``"TB"`` or ``"LR"``.
+        direction: ``"TB"`` or ``"LR"``; None: top-down when the drawing fits the width.
         colouring: ``"none"``, ``"mean"`` or ``"visits"`` (a key of the colours is drawn).
         path: the selected path's nodes, root first.
         second_path: another path (Compare's setting B), drawn teal and dashed.
@@ -121,18 +133,15 @@ def show_tree(
             runs; None makes the picture not clickable.
     """
     drawn = frozenset(drawn)
+    if direction is None:
+        direction = "TB" if fits_top_down(tree, drawn) else "LR"
     if not dot_available():
-        graph = render_tree(
-            tree, drawn, path=path, second_path=second_path, inspected=inspected, direction=direction, colouring=colouring
-        )
-        st.caption(INSTALL_GRAPHVIZ)
-        with st.container(height=height):
-            st.graphviz_chart(graph, width="stretch")
+        _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height)
         return
     svg = _layout(layout_key, _drawn_key(drawn), direction, colouring, tree, drawn)
     layout = hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
     # The SVG goes to the page once per layout: later runs only say what to highlight.
-    sent: dict[str, str] = st.session_state.setdefault(state.TREE_VIEW_SENT, {})
+    sent: dict[str, str] = st.session_state.setdefault(TREE_VIEW_SENT, {})
     data = {
         "layout": layout,
         "svg": None if sent.get(key) == layout else svg,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mcts_core import ChildScore, Tree
-from mcts_core.analysis.explain import Choice
+from mcts_core.analysis import Choice
 from ui.markdown import code, escape
 
 # How a deciding term is named in a sentence; other terms keep their own names.

@@ -39,6 +39,8 @@ from .joint_selection import (
     strategy,
 )
 from .smitsimax_trees import project, smitsimax_trees
+from .strategy_profiles import MATRIX_GAMES, candidate_games, fits, is_one_shot, measure, profile_rows, root_profiles, sweep_rows
+from .selection_view import players_draw, selected_moves, smitsimax_path, starting_c
 
 __all__ = [
     "ALGORITHMS",
@@ -78,3 +80,5 @@ __all__ = [
     "strategy",
     "update",
 ]
+__all__ += ["MATRIX_GAMES", "candidate_games", "fits", "is_one_shot", "measure", "profile_rows", "root_profiles",
+            "sweep_rows", "players_draw", "selected_moves", "smitsimax_path", "starting_c"]

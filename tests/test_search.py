@@ -22,7 +22,8 @@ from mcts_core.model.build import build_tree  # noqa: E402
 from mcts_core.inputs.formats.log import parse_log  # noqa: E402
 from mcts_core.inputs.loading import read_input  # noqa: E402
 from mcts_core.search import parse_moves, search  # noqa: E402
-from mcts_core.search.choosers import chooser_for, puct_values, ucb1_values  # noqa: E402
+from mcts_core.search.choosers import chooser_for, puct_values  # noqa: E402
+from mcts_core.selection.formulas import ucb1_values  # noqa: E402
 from mcts_core.search.live_tree import LiveTree  # noqa: E402
 from mcts_core.selection import RULES, Scoring, score_children, select_child, under_threshold  # noqa: E402
 from mcts_core.model.tree import ROOT  # noqa: E402
@@ -223,7 +224,7 @@ def test_fast_ucb1_and_puct_are_bit_identical_to_the_formulas(scoring):
     for _ in range(300):
         tree = random_live_tree(rng, rng.randint(1, 9), priors=scoring.rule == "puct" and rng.random() < 0.5)
         if scoring.rule == "ucb1":
-            fast = ucb1_values(tree, ROOT, scoring.c)
+            fast = ucb1_values(tree.visits[ROOT], tree.visits, tree.total, tree.children[ROOT], c=scoring.c)
         else:
             fast = puct_values(tree, ROOT, scoring.c, normalise=scoring.settings.get("normalise", "raw"),
                                priors=scoring.settings.get("priors"))

@@ -3,8 +3,9 @@
 Every chooser picks exactly the child :func:`mcts_core.selection.select_child` picks on the same
 statistics with ``ties = "first"`` (the first of exactly equal values, in the engine's order):
 
-* UCB1 and PUCT have loops of their own, for speed, that compute every value with the same float
-  operations in the same order as :mod:`mcts_core.selection.formulas` (tests compare the bits);
+* UCB1 takes all the children's values at once from :func:`mcts_core.selection.formulas.ucb1_values`;
+  PUCT has a loop of its own, for speed; both compute every value with the same float operations
+  in the same order as :mod:`mcts_core.selection.formulas` (tests compare the bits);
 * every other rule calls :func:`~mcts_core.selection.select_child` on the live tree itself;
 * below a sample threshold a rule draws instead of maximising: the chooser then draws a child
   with the seeded RNG, each with its ``probability`` term. Such a step is random: a reader of the
@@ -20,7 +21,7 @@ import random
 from collections.abc import Callable
 
 from ..selection import PROBABILITY, Scoring, score_children, select_child, under_threshold
-from ..selection.formulas import NORMALISATIONS, value_of
+from ..selection.formulas import NORMALISATIONS, ucb1_values, value_of
 from .live_tree import LiveTree
 
 Chooser = Callable[[LiveTree, int, random.Random], int]
@@ -30,7 +31,9 @@ def chooser_for(scoring: Scoring) -> Chooser:
     """The function that picks a child for ``scoring``: ``choose(tree, node, rng) -> child``."""
     if scoring.rule == "ucb1":
         c = scoring.c
-        return lambda tree, node, rng: _first_best(tree.children[node], ucb1_values(tree, node, c))
+        return lambda tree, node, rng: _first_best(
+            kids := tree.children[node], ucb1_values(tree.visits[node], tree.visits, tree.total, kids, c=c)
+        )
     if scoring.rule == "puct":
         c, normalise = scoring.c, scoring.settings.get("normalise", "raw")
         if normalise not in NORMALISATIONS:
@@ -47,20 +50,6 @@ def chooser_for(scoring: Scoring) -> Chooser:
 def _first_best(kids: list[int], values: list[float]) -> int:
     """The first child of largest value (``max`` keeps the first of equal values)."""
     return kids[values.index(max(values))]
-
-
-def ucb1_values(tree: LiveTree, node: int, c: float) -> list[float]:
-    """Each child's ``M.s / M.v + C * sqrt(ln(N.v) / M.v)``, +inf at 0 visits, as :func:`ucb1` computes it."""
-    visits, total = tree.visits, tree.total
-    parent_visits = visits[node]
-    if not parent_visits:  # no child has a visit yet
-        return [math.inf] * len(tree.children[node])
-    log_n = math.log(parent_visits)
-    sqrt = math.sqrt
-    return [
-        total[kid] / v + c * sqrt(log_n / v) if (v := visits[kid]) else math.inf
-        for kid in tree.children[node]
-    ]
 
 
 def puct_values(tree: LiveTree, node: int, c: float, *, normalise: str = "raw",

@@ -24,6 +24,7 @@ class LiveTree(NodeKinds):
         players: how many players the game has.
         ties: ``"first"`` (exact ties go to the first child in the engine's order).
         move: the name of the move leading into each node (``""`` for the root).
+        element: the move as the log writes it (here the same list as ``move``).
         action: the engine's action id leading into each node (0 for the root).
         depth: moves from the root.
         visits: simulations that passed through the node.
@@ -53,6 +54,7 @@ class LiveTree(NodeKinds):
         self.player = [root_player]
         self.flags = [0]
         self.children: list[list[int]] = [[]]
+        self.element = self.move  # the move as the log writes it: its name
         self.odds: dict[int, list[float]] = {}
         self.prior = array("d", [math.nan]) if priors else None
 

@@ -5,8 +5,8 @@ node, the own moves in the engine's order with their visits and totals from that
 A player picks exactly the own move :func:`mcts_core.simultaneous.score_own_moves` ranks first
 on the same statistics (ties to the first in the engine's order):
 
-* UCB1 has a loop of its own, for speed, computing each value with the float operations of
-  :func:`mcts_core.selection.formulas.ucb1` in the same order;
+* UCB1 takes all the values at once from :func:`mcts_core.selection.formulas.ucb1_values`, the
+  searches' fast form of :func:`mcts_core.selection.formulas.ucb1` (the same bits);
 * every other registered rule goes through :func:`mcts_core.simultaneous.own_terms`, the very
   function the view calls; below a sample threshold the player draws with the seeded RNG, each
   move with its ``probability`` term;
@@ -17,11 +17,10 @@ on the same statistics (ties to the first in the engine's order):
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 
-from ..selection.formulas import PROBABILITY
+from ..selection.formulas import PROBABILITY, ucb1_values
 from ..simultaneous.rules import JointScoring, RegretState, sampling
 from ..simultaneous.joint_selection import best_position, own_terms
 
@@ -87,18 +86,8 @@ def own_chooser(scoring: JointScoring, ties: str = "first") -> Chooser:
 
         def ucb1(own: OwnMoves, parent_visits: int, rng: random.Random, allowed=None) -> int:
             positions = range(len(own.visits)) if allowed is None else allowed
-            visits, total = own.visits, own.total
-            best, best_value = -1, -math.inf
-            log_n = math.log(parent_visits) if parent_visits else 0.0
-            sqrt = math.sqrt
-            for k in positions:
-                v = visits[k]
-                if not v:
-                    return k  # +infinity: the first unvisited move in the engine's order
-                value = total[k] / v + c * sqrt(log_n / v)
-                if value > best_value or best < 0:
-                    best, best_value = k, value
-            return best
+            values = ucb1_values(parent_visits, own.visits, own.total, positions, c=c)
+            return positions[values.index(max(values))]  # the first of the largest (unvisited: +inf)
 
         return ucb1
 

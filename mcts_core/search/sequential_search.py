@@ -1,15 +1,12 @@
 """MCTS over an OpenSpiel game, driven by our selection rules, writing our JSON Lines MCTS log as it runs.
 
-One simulation, with the puzzle's rule of one new node per simulation:
+The loop is :func:`~mcts_core.search.skeleton.run_simulations` (select, expand, simulate,
+backpropagate); this search specialises it so:
 
-1. **Select**: from the root, step into the child our rule picks (:mod:`.choosers`; at a chance
-   node, an outcome drawn with its probability) until stepping into a child with 0 visits, or
-   reaching a terminal node.
+1. **Select**: at a decision node, step into the child our rule picks (:mod:`.choosers`).
 2. **Expand**: a node reached for the first time gets all its children (the legal actions in
    ``legal_actions()`` order, or a chance node's outcomes), each with 0 visits.
-3. **Simulate**: play uniformly random legal actions (chance outcomes by their probabilities) to
-   the end of the game.
-4. **Backpropagate**: every node on the path gets one visit and the return of the player who moved
+3. **Backpropagate**: every node on the path gets one visit and the return of the player who moved
    into it (the player to move at its parent); the root gets the return of the player to move there.
 
 The log: the header ``{"mcts_log": 1, "players": N, "ties": "first", "c": C, "rule": key, "settings":
@@ -28,21 +25,22 @@ choice, so a seed and a simulation budget give one log, byte for byte.
 from __future__ import annotations
 
 import io
-import json
 import math
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
-from ..adapters.openspiel import LOG_VERSION, child_names
+from ..adapters.openspiel import child_names
+from ..model.tree import CHANCE, ROOT, TERMINAL
 from ..selection import Scoring
 from ..selection.formulas import value_of
-from ..model.tree import CHANCE, ROOT, TERMINAL
 from .budget import SearchBudget, check_budget
 from .choosers import chooser_for
-from .games import load_game, play_moves
+from .games import chance_outcomes, load_game, play_moves
 from .live_tree import LiveTree
+from .log_writer import LogWriter
+from .skeleton import run_simulations
 
 ROLLOUTS = ("random",)
 
@@ -104,33 +102,16 @@ class SearchResult:
         return max(self.shares.values(), default=0.0)
 
 
-def search(
-    game: Any,
-    *,
-    moves: Iterable[int | str] = (),
-    scoring: Scoring,
-    simulations: int | None = None,
-    seconds: float | None = None,
-    seed: int = 0,
-    out: TextIO | None = None,
-    rollout: str = "random",
-    progress: Callable[[int, int | None], None] | None = None,
-    should_stop: Callable[[], bool] | None = None,
-) -> SearchResult:
-    """Searches ``game`` after ``moves`` with ``scoring``'s rule, writing the log as it goes.
+def search(game: Any, *, moves: Iterable[int | str] = (), out: TextIO | None = None, **options: Any) -> SearchResult:
+    """Searches ``game`` after ``moves``, writing the log as it goes.
 
     Args:
         game: a ``pyspiel.Game`` or a game string (``"tic_tac_toe"``, ``"connect_four(rows=5)"``):
             a sequential game of perfect information.
         moves: the position: action ids or names from the initial state (chance outcomes too).
-        scoring: the selection rule and its settings (C included).
-        simulations: stop after this many simulations (at most 1,000,000).
-        seconds: stop after this much time (at most 600); with both, whichever comes first.
-        seed: seeds every random choice (rollouts, chance outcomes, draws below a threshold).
         out: where the log is written, line by line; None keeps it in ``SearchResult.log``.
-        rollout: the simulation policy; ``"random"`` (uniform over legal actions).
-        progress: called as ``progress(done, simulations)`` about every 0.1 s and at the end.
-        should_stop: polled after every simulation; returning True ends the search.
+        options: :func:`search_state`'s keywords: ``scoring`` (required), ``simulations``,
+            ``seconds``, ``seed``, ``rollout``, ``progress``, ``should_stop``.
 
     Raises:
         ValueError: an unknown game, a simultaneous-move or imperfect-information game, an
@@ -138,10 +119,7 @@ def search(
     """
     state = play_moves(load_game(game), moves)
     sink = out if out is not None else io.StringIO()
-    result = search_state(
-        state, scoring=scoring, simulations=simulations, seconds=seconds, seed=seed, out=sink,
-        rollout=rollout, progress=progress, should_stop=should_stop,
-    )
+    result = search_state(state, out=sink, **options)
     return result if out is not None else replace(result, log=sink.getvalue())
 
 
@@ -157,7 +135,18 @@ def search_state(
     progress: Callable[[int, int | None], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
-    """:func:`search` from an OpenSpiel state (left unchanged); no log at all when ``out`` is None.
+    """MCTS from an OpenSpiel state (left unchanged) with ``scoring``'s rule; no log at all when ``out`` is None.
+
+    Args:
+        state: the position; of a sequential game of perfect information.
+        scoring: the selection rule and its settings (C included).
+        simulations: stop after this many simulations (at most 1,000,000).
+        seconds: stop after this much time (at most 600); with both, whichever comes first.
+        seed: seeds every random choice (rollouts, chance outcomes, draws below a threshold).
+        out: where the log is written, line by line.
+        rollout: the simulation policy; ``"random"`` (uniform over legal actions).
+        progress: called as ``progress(done, simulations)`` about every 0.1 s and at the end.
+        should_stop: polled after every simulation; returning True ends the search.
 
     Raises:
         ValueError: a finished position, a bad budget or an unknown rollout.
@@ -167,84 +156,70 @@ def search_state(
         raise ValueError(f"unknown rollout {rollout!r}; known: {', '.join(ROLLOUTS)}")
     if state.is_terminal():
         raise ValueError("the game is over in this position: there is nothing to search")
-    choose = chooser_for(scoring)
-    priors = scoring.settings.get("priors") if scoring.rule == "puct" else None
     rng = random.Random(seed)
     players = state.get_game().num_players()
-    tree = LiveTree(players, 0 if state.is_chance_node() else state.current_player(), priors=bool(priors))
-    write = _LogWriter(out) if out is not None else None
+    write = LogWriter(out) if out is not None else None
+    search = _Sequential(state, scoring, write)
     if write is not None:
-        write.header(players, scoring)
-    _expand(tree, ROOT, state, [], write, priors)
-
+        write.header(players, scoring.c, rule=scoring.rule, settings=scoring.settings)
+    search.expand(ROOT, state, [])
     budget = SearchBudget(simulations, seconds, progress, should_stop)
-    children, visits, flags, odds = tree.children, tree.visits, tree.flags, tree.odds
-    action, move = tree.action, tree.move
-    while budget.more():
-        working = state.clone()
-        node, path, names = ROOT, [ROOT], []
-        while not flags[node] & TERMINAL:
-            if flags[node] & CHANCE:
-                kid = rng.choices(children[node], odds[node])[0]
-            else:
-                kid = choose(tree, node, rng)
-            working.apply_action(action[kid])
-            path.append(kid)
-            names.append(move[kid])
-            node = kid
-            if not visits[kid]:  # the one new node of this simulation
-                _expand(tree, kid, working, names, write, priors)
-                break
-        returns = _random_rollout(working, rng)
-        tree.backpropagate(path, returns)
-        if write is not None:
-            write.simulation(names, returns)
-        if budget.spent():
-            break
+    run_simulations(search, state, rng, budget, write)
     elapsed = budget.finish()
-    done, stopped = budget.done, budget.stopped
-    return _result(tree, done, elapsed, stopped)
+    return _result(search.tree, budget.done, elapsed, budget.stopped)
 
 
-def _expand(tree: LiveTree, node: int, state: Any, path: list[str], write: _LogWriter | None,
-            priors: dict[str, float] | None) -> None:
-    """Creates ``node``'s children from its state and writes its facts."""
-    if state.is_terminal():
-        tree.expand(node, tree.view[node], TERMINAL, [], [])
-        if write is not None:
-            write.record({"node": path, "children": [], "chance": False, "terminal": True})
-        return
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        actions = [a for a, _ in outcomes]
-        names = child_names(state, actions)
-        # Outcomes' totals take the view of the player who moved into the chance node.
-        player = tree.view[node]
-        tree.expand(node, player, CHANCE, actions, names, odds=[p for _, p in outcomes])
-        if write is not None:
-            write.record({"node": path, "player": player, "children": names, "chance": True, "terminal": False})
-        return
-    actions = state.legal_actions()
-    names = child_names(state, actions)
-    player = state.current_player()
-    child_priors = [value_of(priors, name) for name in names] if priors else None
-    tree.expand(node, player, 0, actions, names, priors=child_priors)
-    if write is not None:
-        facts = {"node": path, "player": player, "children": names, "chance": False, "terminal": False}
-        if child_priors is not None:
-            facts["priors"] = dict(zip(names, child_priors))
-        write.record(facts)
+class _Sequential:
+    """The sequential search's steps (:class:`~mcts_core.search.skeleton.Specialisation`)."""
 
+    def __init__(self, state: Any, scoring: Scoring, write: LogWriter | None):
+        self.choose = chooser_for(scoring)
+        self.priors = scoring.settings.get("priors") if scoring.rule == "puct" else None
+        players = state.get_game().num_players()
+        root_player = 0 if state.is_chance_node() else state.current_player()
+        self.tree = LiveTree(players, root_player, priors=bool(self.priors))
+        self.write = write
+        self.backpropagate = self.tree.backpropagate
+        self.step = self._stepper()
 
-def _random_rollout(state: Any, rng: random.Random) -> list[float]:
-    """Plays uniformly random legal actions (chance outcomes by probability) to the end; the returns."""
-    while not state.is_terminal():
+    def _stepper(self) -> Callable[[int, Any, random.Random], int]:
+        """``step(node, state, rng)``: the child our rule picks, its action played (a closure: it runs
+        once per tree level of every simulation)."""
+        choose, tree, action = self.choose, self.tree, self.tree.action
+
+        def step(node: int, state: Any, rng: random.Random) -> int:
+            kid = choose(tree, node, rng)
+            state.apply_action(action[kid])
+            return kid
+
+        return step
+
+    def expand(self, node: int, state: Any, path: list[str]) -> None:
+        """Creates ``node``'s children from its state and writes its facts."""
+        tree, write = self.tree, self.write
+        if state.is_terminal():
+            tree.expand(node, tree.view[node], TERMINAL, [], [])
+            if write is not None:
+                write.terminal(path)
+            return
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state.returns()
+            actions, names, odds = chance_outcomes(state)
+            player = tree.view[node]  # outcomes' totals take the view of the player who moved into the chance node
+            tree.expand(node, player, CHANCE, actions, names, odds=odds)
+            if write is not None:
+                write.chance(path, player, names)
+            return
+        actions = state.legal_actions()
+        names = child_names(state, actions)
+        player = state.current_player()
+        priors = self.priors
+        child_priors = [value_of(priors, name) for name in names] if priors else None
+        tree.expand(node, player, 0, actions, names, priors=child_priors)
+        if write is not None:
+            facts = {"node": path, "player": player, "children": names, "chance": False, "terminal": False}
+            if child_priors is not None:
+                facts["priors"] = dict(zip(names, child_priors))
+            write.record(facts)
 
 
 def _result(tree: LiveTree, done: int, elapsed: float, stopped: bool) -> SearchResult:
@@ -256,24 +231,3 @@ def _result(tree: LiveTree, done: int, elapsed: float, stopped: bool) -> SearchR
         best_move=best.move, best_action=best.action, depth=tree.max_visited_depth(),
         simulations=done, elapsed=elapsed, stopped=stopped, log=None, tree=tree,
     )
-
-
-class _LogWriter:
-    """Writes log records, one JSON object per line."""
-
-    def __init__(self, out: TextIO):
-        self._write = out.write
-
-    def record(self, record: dict) -> None:
-        self._write(json.dumps(record) + "\n")
-
-    def header(self, players: int, scoring: Scoring) -> None:
-        header = {"mcts_log": LOG_VERSION, "players": players, "ties": "first", "c": float(scoring.c), "rule": scoring.rule}
-        settings = {name: dict(value) if hasattr(value, "items") else value
-                    for name, value in scoring.settings.items() if value is not None}
-        if settings:
-            header["settings"] = settings  # so that the log read back selects exactly as the search did
-        self.record(header)
-
-    def simulation(self, path: list[str], returns: list[float]) -> None:
-        self._write(f'{{"path": {json.dumps(path)}, "returns": {json.dumps(returns)}}}\n')

@@ -24,13 +24,7 @@ from mcts_core.simultaneous import (
     selected_path,
     strategy,
 )
-from mcts_core.simultaneous.rules import (
-    rule_c_label,
-    rule_formula,
-    rule_label,
-    rule_name,
-    rule_terms,
-)
+from mcts_core.selection import RULE_REGISTRY
 from mcts_core.tables.own_move_tables import joint_children_table, own_moves_table
 from ui import input_panel, sidebar, state
 from ui.drawing import highlight_rows
@@ -122,9 +116,9 @@ def demo_panel() -> None:
     game = row[0].selectbox("Game", list(DEMO_GAMES), format_func=DEMO_GAMES.get, key=state.SIM_DEMO_GAME)
     algorithm = row[1].selectbox("Search", ["duct", "smitsimax"], key=state.SIM_DEMO_ALGORITHM,
                                  format_func={"duct": "Decoupled UCT", "smitsimax": "Smitsimax"}.get)
-    rule = row[2].selectbox("Rule (each player)", list(ALL_RULES), format_func=rule_name, key=state.SIM_DEMO_RULE,
+    rule = row[2].selectbox("Rule (each player)", list(ALL_RULES), format_func=lambda key: RULE_REGISTRY[key].name, key=state.SIM_DEMO_RULE,
                             on_change=demo_rule_changed)
-    c = row[3].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=state.SIM_DEMO_C)
+    c = row[3].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, step=0.1, format="%.4g", key=state.SIM_DEMO_C)
     simulations = row[4].number_input("Simulations", 1, DEMO_LIMIT, step=1000, key=state.SIM_DEMO_SIMULATIONS)
     seed = row[5].number_input("Seed", min_value=0, value=0, step=1, key=state.SIM_DEMO_SEED)
     if st.button("Run the search", key=state.SIM_DEMO_RUN, type="primary", icon=":material/play_arrow:"):
@@ -153,16 +147,16 @@ def demo_panel() -> None:
 def rule_panel() -> JointScoring | None:
     """The rule every player uses here, its C (or γ) and settings; None (with the reason shown) when unusable."""
     row = st.columns([3, 2, 5], vertical_alignment="bottom")
-    rule = row[0].selectbox("Rule (each player, on its own moves)", list(ALL_RULES), format_func=rule_name,
+    rule = row[0].selectbox("Rule (each player, on its own moves)", list(ALL_RULES), format_func=lambda key: RULE_REGISTRY[key].name,
                             key=state.SIM_RULE, on_change=page_rule_changed,
                             help="Every registered rule, applied per player, plus regret matching and EXP3, "
                             "which exist only at simultaneous nodes.")
     if rule in SIMULTANEOUS_RULES:
-        c = row[1].number_input(rule_c_label(rule), min_value=0.0, max_value=1.0, step=0.05, format="%.4g",
+        c = row[1].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, max_value=1.0, step=0.05, format="%.4g",
                                 key=state.SIM_GAMMA)
         settings = dict(simultaneous.settings) if simultaneous.rule == rule else {}
     else:
-        c = row[1].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=state.SIM_C)
+        c = row[1].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, step=0.1, format="%.4g", key=state.SIM_C)
         settings = dict(setup.settings) if rule == setup.rule else (
             dict(simultaneous.settings) if rule == simultaneous.rule else {})
     try:
@@ -170,7 +164,7 @@ def rule_panel() -> JointScoring | None:
     except (ValueError, TypeError) as error:
         st.error(escape(f"This rule cannot be used with these settings: {error}"), icon="⚠️")
         return None
-    stated = f" The input says it was searched with {escape(rule_name(simultaneous.rule))}." if simultaneous.rule else ""
+    stated = f" The input says it was searched with {escape(RULE_REGISTRY[simultaneous.rule].name)}." if simultaneous.rule else ""
     row[2].caption(f"**{escape(scoring.describe())}**.{stated} Settings besides C come from the sidebar when it "
                    "has this rule, else from the input.")
     return scoring
@@ -213,7 +207,7 @@ def player_tables(dtree, node: int, scoring: JointScoring) -> tuple[str, ...] | 
     except ValueError as error:
         st.warning(escape(str(error)), icon=":material/info:")
         return None
-    st.latex(rule_formula(scoring.rule))
+    st.latex(scoring.spec.formula)
     players = dtree.players
     for first in range(0, players, PLAYER_COLUMNS):
         columns = st.columns(min(PLAYER_COLUMNS, players - first))
@@ -225,8 +219,8 @@ def player_tables(dtree, node: int, scoring: JointScoring) -> tuple[str, ...] | 
                     highlight_rows(table, table["selected"]), hide_index=True, key=state.sim_own_table_key(player),
                     column_order=[name for name in table.columns if name not in ("selected", "rank", "total")],
                     column_config={
-                        name: st.column_config.NumberColumn(rule_label(scoring.rule, name), format="%.4g")
-                        for name in rule_terms(scoring.rule) if name in table.columns
+                        name: st.column_config.NumberColumn(scoring.spec.label(name), format="%.4g")
+                        for name in scoring.spec.terms if name in table.columns
                     } | {"mean": st.column_config.NumberColumn(f"mean for player {player}", format="%.4f")},
                 )
     draws = scoring.regret_based or (joint is not None and _draws(dtree, node, scoring))
@@ -280,7 +274,7 @@ def smitsimax_panel(scoring: JointScoring) -> None:
         "Smitsimax: each player's own tree over its own moves; the others' moves and chance are not branched on, "
         "so a node merges every history with those own moves. Built from the same log: each simulation's path "
         f"projected on the player's moves, with the puzzle's rule. Red: the path the rule selects "
-        f"({'most visited' if scoring.regret_based else escape(rule_name(scoring.rule))}). At most "
+        f"({'most visited' if scoring.regret_based else escape(scoring.spec.name)}). At most "
         f"{SMITSIMAX_BUDGET} nodes, 3 levels, 4 children each."
     )
     columns = st.columns(min(len(trees), PLAYER_COLUMNS))
@@ -384,7 +378,7 @@ def what_c_does(game, scoring: JointScoring) -> None:
     st.session_state.setdefault(state.SIM_SWEEP_RULES, list(dict.fromkeys([scoring.rule, other])))
     st.session_state.setdefault(state.SIM_SWEEP_SIMULATIONS, 4000)
     row = st.columns([4, 2], vertical_alignment="bottom")
-    rules = row[0].multiselect("Rules", list(ALL_RULES), format_func=rule_name, key=state.SIM_SWEEP_RULES)
+    rules = row[0].multiselect("Rules", list(ALL_RULES), format_func=lambda key: RULE_REGISTRY[key].name, key=state.SIM_SWEEP_RULES)
     simulations = row[1].number_input("Simulations per search", 100, SWEEP_LIMIT, step=1000,
                                       key=state.SIM_SWEEP_SIMULATIONS)
     if not rules:
@@ -395,10 +389,10 @@ def what_c_does(game, scoring: JointScoring) -> None:
         try:
             points = cached_sweep(game.name, rule, int(simulations), 0)
         except ValueError as error:
-            st.warning(escape(f"{rule_name(rule)}: {error}"))
+            st.warning(escape(f"{RULE_REGISTRY[rule].name}: {error}"))
             continue
         for point in points:
-            label = rule_name(rule)
+            label = RULE_REGISTRY[rule].name
             for player in range(2):
                 value = point.per_player[player] if point.per_player is not None else point.nash_conv
                 frames.append({"rule": label, "C": point.c, "who": f"player {player}", "exploitability": value})
@@ -480,7 +474,7 @@ try:
     steps = selected_path(dtree, scoring)
     shown = [list(step.joint) if step.joint is not None else dtree.tree.move[step.child] for step in steps
              if step.child is not None or step.joint is not None]
-    st.markdown(f"**Selected path** ({escape(rule_name(scoring.rule))}): {code(json.dumps(shown, ensure_ascii=False))}"
+    st.markdown(f"**Selected path** ({escape(scoring.spec.name)}): {code(json.dumps(shown, ensure_ascii=False))}"
                 if shown else "**Selected path**: the root is a leaf.")
 except ValueError as error:
     st.caption(escape(str(error)))

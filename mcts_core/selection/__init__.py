@@ -1,4 +1,4 @@
-"""Selection: formulas, the registry that presents them, and scoring a tree with one of them."""
+"""Selection: formulas, the one registry of rules that presents them, and scoring a tree with one of them."""
 
 from .formulas import (
     PROBABILITY,
@@ -13,7 +13,7 @@ from .formulas import (
     ucb1_tuned,
 )
 from .presets import RULE_PRESETS
-from .registry import DEFAULT_RULE, RULES, Rule, Setting
+from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, Rule, Setting
 from .scoring import (
     ChildScore,
     Scoring,
@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_RULE",
     "PROBABILITY",
     "RULES",
+    "RULE_REGISTRY",
     "RULE_PRESETS",
     "ChildScore",
     "Rule",

@@ -19,7 +19,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mcts_core import RULES, Scoring
+from mcts_core import RULES, Scoring, defaults
 from mcts_core.inputs.store import input_id
 from mcts_core.search import format_moves, load_game, parse_moves, play_moves, search
 from mcts_core.search.games import legal_moves
@@ -244,11 +244,11 @@ def _playable(game: Any, tokens: list[int | str]) -> bool:
 def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
     """Rule (the sidebar's), C, budget and seed; returns (scoring or None if bad, simulations, seconds, seed)."""
     rule, settings = sidebar.rule_choice()
-    st.session_state.setdefault(state.SEARCH_C, 1.4)
+    st.session_state.setdefault(state.SEARCH_C, defaults.SEARCH_C)
     st.session_state.setdefault(state.SEARCH_BUDGET_KIND, "simulations")
-    st.session_state.setdefault(state.SEARCH_SIMULATIONS, 2000)
-    st.session_state.setdefault(state.SEARCH_SECONDS, 2.0)
-    st.session_state.setdefault(state.SEARCH_SEED, 0)
+    st.session_state.setdefault(state.SEARCH_SIMULATIONS, defaults.SEARCH_SIMULATIONS)
+    st.session_state.setdefault(state.SEARCH_SECONDS, defaults.SEARCH_SECONDS)
+    st.session_state.setdefault(state.SEARCH_SEED, defaults.SEARCH_SEED)
     row = st.columns([2, 2, 2, 1], vertical_alignment="bottom")
     c = row[0].number_input(
         RULES[rule].c_label if rule in RULES else "C", min_value=0.0, step=0.1, format="%.4g",

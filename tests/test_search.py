@@ -325,3 +325,30 @@ def test_a_puzzle_run_imports_neither_pyspiel_nor_numpy():
     result = subprocess.run([sys.executable, "-c", code], input="3 0.1\nbaa 30\nab 20\nbbb 4\n",
                             capture_output=True, cwd=REPO, timeout=60, text=True)
     assert result.stdout == "a\n[]\n", result.stderr
+
+
+def test_cli_search_defaults_are_the_apps_and_help_states_them():
+    from mcts_core import defaults
+
+    result = run_cli("search", "--game", "tic_tac_toe")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert json.loads(lines[0])["c"] == defaults.SEARCH_C == 1.4  # the issue: one C for the CLI and the app
+    assert sum(1 for line in lines if line.startswith('{"path"')) == defaults.SEARCH_SIMULATIONS
+    assert result.stdout == search("tic_tac_toe", scoring=Scoring("ucb1", defaults.SEARCH_C),
+                                   simulations=defaults.SEARCH_SIMULATIONS, seed=defaults.SEARCH_SEED).log
+    shown = " ".join(run_cli("search", "--help").stdout.split())
+    assert f"default {defaults.SEARCH_C:g}" in shown and f"default {defaults.SEARCH_SIMULATIONS:,}" in shown
+    assert f"(default {defaults.SEARCH_SEED})" in shown
+
+
+def test_puzzle_help_says_that_c_overrides_the_headers_c():
+    shown = " ".join(run_cli("--help").stdout.split())
+    assert "overrides the C of the input's header" in shown
+    puzzle = "3 0.1\na 10\nb 0\na 10\n"  # at the header's C = 0.1 the mean wins: a
+
+    def solved(*args: str) -> str:
+        return subprocess.run([sys.executable, "-m", "mcts_core", *args], input=puzzle, capture_output=True,
+                              cwd=REPO, timeout=60, text=True).stdout
+
+    assert (solved(), solved("--c", "100")) == ("a\n", "b\n")

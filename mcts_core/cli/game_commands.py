@@ -25,6 +25,8 @@ import os
 import sys
 from typing import Any
 
+from .. import defaults
+
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 CSV_COLUMNS = ("c", "games", "wins", "draws", "losses", "score", "low", "high")
 
@@ -40,7 +42,7 @@ def run(arguments: argparse.Namespace) -> int:
         moves = parse_moves(arguments.moves)
         rule = arguments.rule or "ucb1"
         if arguments.command == "search":
-            return _search(arguments, moves, Scoring.of(rule, c=arguments.c))
+            return _search(arguments, moves, Scoring(rule, _search_c(rule, arguments.c)))
         return _arena(arguments, moves, rule)
     except KeyboardInterrupt:  # before the work started (the commands catch it while they work)
         _stopped(arguments, "interrupted")
@@ -62,6 +64,23 @@ def _stopped(arguments: argparse.Namespace, message: str) -> None:
     print(("\n" if _progress_wanted(arguments) else "") + message, file=sys.stderr)
 
 
+def _search_c(rule: str, c: float | None) -> float:
+    """The search's C: ``--c``, else the live search's default (a simultaneous-only rule's γ: the rule's)."""
+    from ..selection import RULE_REGISTRY
+
+    if c is not None:
+        return c
+    spec = RULE_REGISTRY[rule]
+    return spec.defaults["c"] if spec.simultaneous_only else defaults.SEARCH_C
+
+
+def _budget(arguments: argparse.Namespace) -> int | None:
+    """``--simulations``, else the default budget when no ``--seconds`` is given either."""
+    if arguments.simulations is None and arguments.seconds is None:
+        return defaults.SEARCH_SIMULATIONS
+    return arguments.simulations
+
+
 def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> int:
     from ..search.sequential_search import search
 
@@ -71,7 +90,7 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
 
     try:
         search(
-            arguments.game, moves=moves, scoring=scoring, simulations=arguments.simulations,
+            arguments.game, moves=moves, scoring=scoring, simulations=_budget(arguments),
             seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
             progress=progress if _progress_wanted(arguments) else None,
         )
@@ -150,10 +169,11 @@ def _run_simultaneous(arguments: argparse.Namespace) -> int:
 
     try:
         moves = parse_joint_moves(arguments.moves)
-        scoring = JointScoring.of(arguments.rule or "ucb1", c=arguments.c)
+        rule = arguments.rule or "ucb1"
+        scoring = JointScoring(rule, _search_c(rule, arguments.c))
         search_simultaneous(
             arguments.game, algorithm=arguments.algorithm, moves=moves, scoring=scoring,
-            simulations=arguments.simulations, seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
+            simulations=_budget(arguments), seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
             progress=progress if _progress_wanted(arguments) else None,
         )
     except KeyboardInterrupt:

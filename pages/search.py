@@ -60,7 +60,7 @@ class SearchJob(BackgroundJob):
     """
 
     def __init__(self, game: str, moves: list, scoring: Scoring, simulations: int | None, seconds: float | None,
-                 seed: int, root_player: int):
+                 seed: int, root_player: int, solve: bool = False):
         self.game, self.moves, self.scoring, self.root_player = game, moves, scoring, root_player
         self.simulations, self.seconds, self.seed = simulations, seconds, seed
         self.adopted = False
@@ -68,7 +68,7 @@ class SearchJob(BackgroundJob):
         super().__init__(
             lambda progress, should_stop: search(
                 game, moves=moves, scoring=scoring, simulations=simulations, seconds=seconds, seed=seed,
-                progress=progress, should_stop=should_stop,
+                solve=solve, progress=progress, should_stop=should_stop,
             ),
             name="mcts-explorer-search",
         )
@@ -225,7 +225,7 @@ def position_panel(game: Any) -> Any | None:
                        "Undo a move to search.", icon=":material/flag:")
         elif position.is_chance_node():
             st.markdown("**Chance moves next.** Click the outcome to play, or search from here: the search "
-                        "draws chance outcomes with their probabilities.")
+                        "first draws the outcome with its probability (seeded) and searches the position after it.")
             board_buttons(layout, played)
         else:
             st.markdown(f"**Player {position.current_player()} to move.** Click a move to play it:")
@@ -277,6 +277,10 @@ def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
         seconds = None
     seed = row[3].number_input("Seed", min_value=0, step=1, key=state.SEARCH_SEED, persist_state="session",
                                help="The same seed and simulation budget give the same search, byte for byte.")
+    st.checkbox("Solve (MCTS-Solver)", key=state.SEARCH_SOLVE,
+                help="Prove won, lost and drawn positions from the game's ends, as OpenSpiel's MCTSBot(solve=True): "
+                "proven nodes carry their outcome, the best move prefers proven wins and avoids proven losses, and "
+                "the search stops once the root is proven.")
     try:
         scoring = Scoring(rule, float(c), settings)
     except (ValueError, TypeError) as error:
@@ -294,7 +298,8 @@ def start(game: str, position: Any, scoring: Scoring, simulations: int | None, s
     """The Run button: a new search (the previous result stays the input until this one ends)."""
     moves = parse_moves(st.session_state[state.SEARCH_MOVES])
     player = 0 if position.is_chance_node() else position.current_player()
-    st.session_state[state.SEARCH_JOB] = SearchJob(game, moves, scoring, simulations, seconds, seed, player)
+    st.session_state[state.SEARCH_JOB] = SearchJob(game, moves, scoring, simulations, seconds, seed, player,
+                                                   bool(st.session_state.get(state.SEARCH_SOLVE)))
 
 
 def source_of(job: SearchJob) -> str:
@@ -351,6 +356,12 @@ def summary(job: SearchJob) -> None:
     st.caption(escape(f"{job.label()}: {job.scoring.describe()}, seed {job.seed}."))
     if result.stopped:
         st.warning(f"Stopped after {result.simulations:,} simulations; this is the tree so far.", icon=":material/stop:")
+    if result.sampled:
+        st.info(escape(f"The position is a chance node: the search drew {', '.join(result.sampled)} (seed {job.seed}) "
+                       "and searched the position after it."), icon=":material/casino:")
+    if result.outcome is not None:
+        worth = ", ".join(f"{value:+g} to player {player}" for player, value in enumerate(result.outcome))
+        st.success(f"Proven (MCTS-Solver): the position is worth {worth}.", icon=":material/verified:")
     rate = result.simulations / result.elapsed if result.elapsed > 0 else math.inf
     metric_row([
         ("Best move", escape(result.best_move), "The most visited root move."),

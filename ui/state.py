@@ -115,6 +115,7 @@ SEARCH_BUDGET_KIND = "search_budget_kind"
 SEARCH_SIMULATIONS = "search_simulations"
 SEARCH_SECONDS = "search_seconds"
 SEARCH_SEED = "search_seed"
+SEARCH_SOLVE = "search_solve"
 SEARCH_RUN = "search_run"
 SEARCH_STOP = "search_stop"
 SEARCH_USE_AGAIN = "search_use_again"
@@ -225,6 +226,7 @@ OWNERS: dict[str, str] = {
     SEARCH_SIMULATIONS: "pages.search",
     SEARCH_SECONDS: "pages.search",
     SEARCH_SEED: "pages.search",
+    SEARCH_SOLVE: "pages.search",
     SEARCH_RUN: "pages.search",
     SEARCH_STOP: "pages.search",
     SEARCH_USE_AGAIN: "pages.search",

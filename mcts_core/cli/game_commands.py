@@ -89,9 +89,9 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
         print(f"\rsearch: {done:,}{of} simulations", end="", file=sys.stderr, flush=True)
 
     try:
-        search(
+        result = search(
             arguments.game, moves=moves, scoring=scoring, simulations=_budget(arguments),
-            seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
+            seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout, solve=arguments.solve,
             progress=progress if _progress_wanted(arguments) else None,
         )
     except KeyboardInterrupt:
@@ -100,6 +100,9 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
         return INTERRUPTED
     if _progress_wanted(arguments):
         print(file=sys.stderr)
+    if result.sampled:
+        print(f"search: the position is a chance node; the search drew {', '.join(result.sampled)} (seed "
+              f"{arguments.seed}) and searched the position after it, the log's root", file=sys.stderr)
     return 0
 
 
@@ -168,6 +171,9 @@ def _run_simultaneous(arguments: argparse.Namespace) -> int:
         print(f"\rsearch: {done:,}{of} simulations", end="", file=sys.stderr, flush=True)
 
     try:
+        if arguments.solve:
+            raise ValueError("--solve proves outcomes in the sequential search only (leave out --algorithm "
+                             f"{arguments.algorithm})")
         moves = parse_joint_moves(arguments.moves)
         rule = arguments.rule or "ucb1"
         scoring = JointScoring(rule, _search_c(rule, arguments.c))

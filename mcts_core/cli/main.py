@@ -18,9 +18,10 @@ Every command reads any accepted input on stdin: puzzle text, a JSON Lines log o
   "Download bundle" gives (:mod:`mcts_core.inputs.bundle`): input, tree, node statistics, picture,
   settings; uploading it in the app opens that view.
 * ``python -m mcts_core search --game G [--moves M] --simulations N [--seconds S] [--c C]
-  [--rule R] [--seed K] [--algorithm sequential|duct|smitsimax] [--progress]``: runs our MCTS on an
-  OpenSpiel game and writes its JSON Lines log to stdout as it goes (reads no input); duct and
-  smitsimax search simultaneous-move games. See :mod:`mcts_core.cli.game_commands`.
+  [--rule R] [--seed K] [--solve] [--algorithm sequential|duct|smitsimax] [--progress]``: runs our MCTS
+  on an OpenSpiel game and writes its JSON Lines log to stdout as it goes (reads no input); duct and
+  smitsimax search simultaneous-move games; ``--solve`` proves outcomes (MCTS-Solver). Defaults:
+  :mod:`mcts_core.defaults`. See :mod:`mcts_core.cli.game_commands`.
 * ``python -m mcts_core arena --game G --c 0.1,1,10 [--games N] [--simulations N] [--opponent
   random|mcts:C] [--seed K] [--workers W] [--no-store] [--progress]``: playing strength at each C,
   as CSV ``c,games,wins,draws,losses,score,low,high``. Ctrl-C stops it with exit status 130.
@@ -137,6 +138,11 @@ def _search_commands(commands) -> None:
         f"γ, default {SIMULTANEOUS_RULES[REGRET_MATCHING].defaults['c']:g})")
     search_parser.add_argument("--seed", type=int, default=defaults.SEARCH_SEED,
                                help=f"seed of every random choice (default {defaults.SEARCH_SEED})")
+    search_parser.add_argument(
+        "--solve", action="store_true",
+        help="MCTS-Solver (sequential search): solve won, lost and drawn positions from the game's ends, as "
+        "OpenSpiel's MCTSBot(solve=True); proven nodes get \"outcome\" in the log, the best move prefers proven "
+        "wins and avoids proven losses, and the search stops once the root is proven")
     search_parser.add_argument(
         "--algorithm", choices=("sequential", "duct", "smitsimax"), default="sequential",
         help="sequential (default) for turn-taking games; duct (decoupled UCT) or smitsimax for "

@@ -11,7 +11,9 @@ statistics with ``ties = "first"`` (the first of exactly equal values, in the en
   with the seeded RNG, each with its ``probability`` term. Such a step is random: a reader of the
   log can check only that the drawn child had a chance, not which one was drawn.
 
-A search proves no outcomes, so the fast loops need not treat proven children.
+With the MCTS-Solver a child with a proven outcome is worth exactly that outcome (its value for
+the player choosing), as :func:`~mcts_core.selection.select_child` values it; without it no child
+is proven and the fast paths skip the check.
 """
 
 from __future__ import annotations
@@ -27,29 +29,50 @@ from .live_tree import LiveTree
 Chooser = Callable[[LiveTree, int, random.Random], int]
 
 
-def chooser_for(scoring: Scoring) -> Chooser:
-    """The function that picks a child for ``scoring``: ``choose(tree, node, rng) -> child``."""
-    if scoring.rule == "ucb1":
-        c = scoring.c
-        return lambda tree, node, rng: _first_best(
-            kids := tree.children[node], ucb1_values(tree.visits[node], tree.visits, tree.total, kids, c=c)
-        )
-    if scoring.rule == "puct":
-        c, normalise = scoring.c, scoring.settings.get("normalise", "raw")
-        if normalise not in NORMALISATIONS:
-            raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
-        priors = scoring.settings.get("priors")
-        return lambda tree, node, rng: _first_best(
-            tree.children[node], puct_values(tree, node, c, normalise=normalise, priors=priors)
-        )
+def chooser_for(scoring: Scoring, *, solve: bool = False) -> Chooser:
+    """The function that picks a child for ``scoring``: ``choose(tree, node, rng) -> child``.
+
+    ``solve``: proven children may exist (the MCTS-Solver), valued at their outcome.
+    """
+    values = _fast_values(scoring)
+    if values is not None:
+        if solve:
+            return lambda tree, node, rng: _first_best(
+                kids := tree.children[node], _with_outcomes(tree, kids, values(tree, node, kids)))
+        return lambda tree, node, rng: _first_best(kids := tree.children[node], values(tree, node, kids))
     if PROBABILITY in scoring.spec.terms:
         return lambda tree, node, rng: _drawn_or_selected(tree, node, rng, scoring)
     return lambda tree, node, rng: select_child(tree, node, scoring)
 
 
+def _fast_values(scoring: Scoring) -> Callable[[LiveTree, int, list[int]], list[float]] | None:
+    """``values(tree, node, kids)``: the children's values by a fast loop (UCB1, PUCT), else None."""
+    c = scoring.c
+    if scoring.rule == "ucb1":
+        return lambda tree, node, kids: ucb1_values(tree.visits[node], tree.visits, tree.total, kids, c=c)
+    if scoring.rule == "puct":
+        normalise = scoring.settings.get("normalise", "raw")
+        if normalise not in NORMALISATIONS:
+            raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
+        priors = scoring.settings.get("priors")
+        return lambda tree, node, kids: puct_values(tree, node, c, normalise=normalise, priors=priors)
+    return None
+
+
 def _first_best(kids: list[int], values: list[float]) -> int:
     """The first child of largest value (``max`` keeps the first of equal values)."""
     return kids[values.index(max(values))]
+
+
+def _with_outcomes(tree: LiveTree, kids: list[int], values: list[float]) -> list[float]:
+    """``values`` with each proven child's replaced by its outcome for the player choosing."""
+    proven = tree.proven
+    if proven:
+        for position, kid in enumerate(kids):
+            outcome = tree.outcome_of(kid)
+            if outcome is not None:
+                values[position] = outcome
+    return values
 
 
 def puct_values(tree: LiveTree, node: int, c: float, *, normalise: str = "raw",

@@ -246,7 +246,7 @@ class _Duct:
         self.steps.append((node, picks))
         return kid
 
-    def backpropagate(self, path: list[int], returns: Sequence[float]) -> None:
+    def backpropagate(self, path: list[int], elements: list, returns: Sequence[float]) -> bool:
         """The tree's visits and totals, then every player's own move at each simultaneous step:
         one visit and that player's return (regret matching and EXP3 update their state)."""
         self.tree.backpropagate(path, returns)
@@ -259,6 +259,7 @@ class _Duct:
                 if regret:
                     update(self.rule, moves.state, moves.sigma, picks[p], returns[p], self.settings)
         self.steps = []
+        return False
 
     def expand(self, node: int, state: Any, path: list) -> None:
         """Record what ``node`` is from its state (legal own moves, outcomes, the end) and write its facts."""

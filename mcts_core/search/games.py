@@ -145,7 +145,8 @@ def play_moves(game: Any, moves: Iterable[Any] = ()) -> Any:
         actions, names = legal_moves(state)
         action = _action(state, state.current_player(), move, actions, names)
         if action is None:
-            raise ValueError(f"{move!r} (move {number}) is not legal {where}; {_legal_list(names)}")
+            raise ValueError(f"{move!r} (move {number}) is not legal {where}; {_legal_list(names)}"
+                             f"{_json_hint(played, names)}")
         played.append(names[actions.index(action)])
         state.apply_action(action)
     return state
@@ -171,11 +172,14 @@ def _joint_actions(state: Any, move: Any, number: int, where: str) -> tuple[list
 
 
 def _legal_list(names: Sequence[str]) -> str:
-    """``legal: a, b, ...``, and how to type a name with a space in it when there is one."""
-    shown = ", ".join(names[:SHOWN_NAMES]) + (", ..." if len(names) > SHOWN_NAMES else "")
+    """``legal: a, b, ...`` (the first :data:`SHOWN_NAMES`)."""
+    return "legal: " + ", ".join(names[:SHOWN_NAMES]) + (", ..." if len(names) > SHOWN_NAMES else "")
+
+
+def _json_hint(played: list[str], names: Sequence[str]) -> str:
+    """How to type the moves when a legal name has a space in it (space-separated moves split it)."""
     spaced = next((name for name in names if any(ch.isspace() for ch in name)), None)
-    hint = f" (a name with a space needs the JSON array form: {json.dumps([spaced])})" if spaced else ""
-    return f"legal: {shown}{hint}"
+    return f" (a name with a space needs the JSON array form: {json.dumps([*played, spaced])})" if spaced else ""
 
 
 def _action(state: Any, player: int, move: int | str, actions: Sequence[int], names: Sequence[str]) -> int | None:

@@ -2,8 +2,12 @@
 
 Both simultaneous searches (:mod:`.decoupled`, :mod:`.smitsimax`) keep, for each player at each
 node, the own moves in the engine's order with their visits and totals from that player's view.
-A player picks exactly the own move :func:`mcts_core.simultaneous.score_own_moves` ranks first
-on the same statistics (ties to the first in the engine's order):
+A player picks the own move :func:`mcts_core.simultaneous.score_own_moves` ranks first on the
+same statistics, except that **exact ties are broken at random** (the seeded RNG), as DUCT
+implementations do: the first-in-order rule makes every player pick its first untried move
+together, so in rock-paper-scissors only Rock|Rock, Paper|Paper and Scissors|Scissors would ever be
+played. A reader of the log (which ranks ties by order) can check that the move played was one of
+the best, not which one:
 
 * UCB1 takes all the values at once from :func:`mcts_core.selection.formulas.ucb1_values`, the
   searches' fast form of :func:`mcts_core.selection.formulas.ucb1` (the same bits);
@@ -18,11 +22,11 @@ on the same statistics (ties to the first in the engine's order):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..selection.formulas import PROBABILITY, ucb1_values
 from ..simultaneous.rules import JointScoring, RegretState, sampling
-from ..simultaneous.joint_selection import best_position, own_terms
+from ..simultaneous.joint_selection import own_terms
 
 
 class OwnMoves:
@@ -65,7 +69,7 @@ class OwnMoves:
 Chooser = Callable[[OwnMoves, int, random.Random, "list[int] | None"], int]
 
 
-def own_chooser(scoring: JointScoring, ties: str = "first") -> Chooser:
+def own_chooser(scoring: JointScoring) -> Chooser:
     """``choose(own, parent_visits, rng, allowed) -> position``: the move the player plays.
 
     ``allowed``, when given, restricts the choice to those positions (Smitsimax: the moves legal
@@ -81,13 +85,12 @@ def own_chooser(scoring: JointScoring, ties: str = "first") -> Chooser:
             return rng.choices(range(len(own.sigma)), weights=own.sigma)[0]
 
         return draw
-    if scoring.rule == "ucb1" and ties == "first":
+    if scoring.rule == "ucb1":
         c = scoring.c
 
         def ucb1(own: OwnMoves, parent_visits: int, rng: random.Random, allowed=None) -> int:
             positions = range(len(own.visits)) if allowed is None else allowed
-            values = ucb1_values(parent_visits, own.visits, own.total, positions, c=c)
-            return positions[values.index(max(values))]  # the first of the largest (unvisited: +inf)
+            return _best(positions, ucb1_values(parent_visits, own.visits, own.total, positions, c=c), rng)
 
         return ucb1
 
@@ -98,6 +101,15 @@ def own_chooser(scoring: JointScoring, ties: str = "first") -> Chooser:
                           [own.total[k] for k in positions], [own.total_sq[k] for k in positions])
         if PROBABILITY in terms[0]:  # below a sample threshold: a draw
             return positions[rng.choices(range(len(positions)), weights=[t[PROBABILITY] for t in terms])[0]]
-        return positions[best_position([t["value"] for t in terms], names, ties)]
+        return _best(positions, [t["value"] for t in terms], rng)
 
     return by_rule
+
+
+def _best(positions: Sequence[int], values: list[float], rng: random.Random) -> int:
+    """The position of the largest value; exact ties (unvisited moves: +inf) drawn at random."""
+    best = max(values)
+    first = values.index(best)
+    if best not in values[first + 1:]:
+        return positions[first]
+    return rng.choice([positions[k] for k, value in enumerate(values) if value == best])

@@ -8,9 +8,11 @@ One simulation, with the puzzle's rule of one new node per simulation:
 2. **Expand**: that child, reached for the first time, learns what it is from its state
    (:meth:`Specialisation.expand`: its children or own moves, its facts written to the log).
 3. **Simulate**: :func:`~mcts_core.search.rollout.random_rollout` to the end of the game.
-4. **Backpropagate**: :meth:`Specialisation.backpropagate` adds the returns along the path.
+4. **Backpropagate**: the simulation's path and returns go to the log, then
+   :meth:`Specialisation.backpropagate` adds the returns along the path (and writes what they
+   prove, with the MCTS-Solver); it may end the search (a proven root).
 
-Then the simulation's path and returns go to the log. One seeded :class:`random.Random` makes every
+One seeded :class:`random.Random` makes every
 random choice in this order, so a seed and a simulation budget give one log, byte for byte.
 """
 
@@ -41,8 +43,9 @@ class Specialisation(Protocol):
     def expand(self, node: int, state: Any, path: list) -> None:
         """Makes ``node``, entered for the first time in ``state``, what it is (``path``: its moves)."""
 
-    def backpropagate(self, path: list[int], returns: list[float]) -> None:
-        """Adds one simulation's ``returns`` to the nodes on ``path`` (root first)."""
+    def backpropagate(self, path: list[int], elements: list, returns: list[float]) -> bool:
+        """Adds one simulation's ``returns`` to the nodes on ``path`` (root first; ``elements``: the
+        moves into them); True ends the search."""
 
 
 def run_simulations(search: Specialisation, state: Any, rng: random.Random, budget: SearchBudget,
@@ -68,8 +71,8 @@ def run_simulations(search: Specialisation, state: Any, rng: random.Random, budg
                 expand(kid, working, elements)
                 break
         returns = random_rollout(working, rng)
-        backpropagate(path, returns)
         if write is not None:
             write.simulation(elements, returns)
-        if budget.spent():
+        finished = backpropagate(path, elements, returns)
+        if budget.spent() or finished:
             break

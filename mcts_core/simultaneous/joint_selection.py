@@ -71,12 +71,6 @@ def own_terms(scoring: JointScoring, parent_visits: int, names: Sequence[str], v
     return result
 
 
-def best_position(values: Sequence[float], names: Sequence[str], ties: str) -> int:
-    """The position of the largest value; exact ties to the smaller name or the first position."""
-    keys = [selection_key(v, k if ties == "first" else names[k]) for k, v in enumerate(values)]
-    return min(range(len(values)), key=keys.__getitem__)
-
-
 def score_own_moves(dtree: DecoupledTree, node: int, player: int, scoring: JointScoring) -> list[OwnScore]:
     """Score player ``player``'s own moves at simultaneous node ``node``, best first.
 

@@ -1,6 +1,7 @@
 """The ``search`` and ``arena`` commands of ``python -m mcts_core`` (arguments parsed by ``__main__``).
 
-* ``search`` writes the JSON Lines MCTS log to stdout as the search runs. With ``--algorithm duct``
+* ``search`` writes the JSON Lines MCTS log to stdout as the search runs (``--solve``: with the
+  MCTS-Solver's proven outcomes; defaults from :mod:`mcts_core.defaults`). With ``--algorithm duct``
   or ``--algorithm smitsimax`` it searches a simultaneous-move game (``oshi_zumo``, ``goofspiel``,
   ``matrix_rps``...) with decoupled UCT or Smitsimax and writes the simultaneous log
   (:mod:`mcts_core.search.decoupled_search`); ``--rule`` may then also be ``regret_matching`` or

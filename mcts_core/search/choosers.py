@@ -34,6 +34,10 @@ def chooser_for(scoring: Scoring, *, solve: bool = False) -> Chooser:
 
     ``solve``: proven children may exist (the MCTS-Solver), valued at their outcome.
     """
+    if scoring.rule == "ucb1" and not solve:  # the hottest path, without a call more per step
+        c = scoring.c
+        return lambda tree, node, rng: _first_best(
+            kids := tree.children[node], ucb1_values(tree.visits[node], tree.visits, tree.total, kids, c=c))
     values = _fast_values(scoring)
     if values is not None:
         if solve:

@@ -4,8 +4,8 @@ DUCT runs the loop of :func:`~mcts_core.search.skeleton.run_simulations` (select
 backpropagate), specialised so:
 
 1. **Select**: at a simultaneous node every player picks one of its own moves with the rule, on
-   its own statistics at the node (:mod:`.own_moves`), and the joint move is the tuple (a joint
-   child is created the first time its joint move is picked).
+   its own statistics at the node (:mod:`.own_moves`; exact ties drawn at random, seeded), and the
+   joint move is the tuple (a joint child is created the first time its joint move is picked).
 2. **Expand**: a node reached for the first time records its players' legal moves (a chance
    node: its outcomes, each a child with 0 visits).
 3. **Backpropagate**: every node on the path gets one visit and the return of the player whose
@@ -222,6 +222,8 @@ def duct_search(state: Any, scoring: JointScoring, simulations: int | None, seco
 class _Duct:
     """DUCT's steps (:class:`~mcts_core.search.skeleton.Specialisation`)."""
 
+    simultaneous = True
+
     def __init__(self, players: int, scoring: JointScoring, write: LogWriter | None):
         self.tree = JointLiveTree(players, 0)
         self.players = players
@@ -230,35 +232,42 @@ class _Duct:
         self.rule, self.settings = scoring.rule, scoring.settings
         self.write = write
         self.steps: list[tuple[int, tuple[int, ...]]] = []  # this simulation's (node, own-move positions)
+        self.step = self._stepper()
 
-    def step(self, node: int, state: Any, rng: random.Random) -> int:
-        """Every player's own move by the rule; the joint child (created the first time), its moves played."""
-        tree, players, choose = self.tree, self.players, self.choose
-        own = tree.own[node]
-        parent_visits = tree.visits[node]
-        picks = tuple(choose(own[p], parent_visits, rng, None) for p in range(players))
-        kid = tree.children[node].get(picks)
-        if kid is None:
-            names = [own[p].names[picks[p]] for p in range(players)]
-            kid = tree.add(node, joint_name(names), names, [own[p].actions[picks[p]] for p in range(players)])
-            tree.children[node][picks] = kid
-        state.apply_actions(tree.action[kid])
-        self.steps.append((node, picks))
-        return kid
+    def _stepper(self) -> Callable[[int, Any, random.Random], int]:
+        """``step(node, state, rng)``: every player's own move by the rule; the joint child (created the
+        first time), its moves played (a closure: it runs once per tree level of every simulation)."""
+        tree, players, choose, steps = self.tree, range(self.players), self.choose, self.steps
+        own_of, visits, children, action = tree.own, tree.visits, tree.children, tree.action
+
+        def step(node: int, state: Any, rng: random.Random) -> int:
+            own = own_of[node]
+            parent_visits = visits[node]
+            picks = tuple([choose(own[p], parent_visits, rng, None) for p in players])
+            kid = children[node].get(picks)
+            if kid is None:
+                names = [own[p].names[picks[p]] for p in players]
+                kid = tree.add(node, joint_name(names), names, [own[p].actions[picks[p]] for p in players])
+                children[node][picks] = kid
+            state.apply_actions(action[kid])
+            steps.append((node, picks))
+            return kid
+
+        return step
 
     def backpropagate(self, path: list[int], elements: list, returns: Sequence[float]) -> bool:
         """The tree's visits and totals, then every player's own move at each simultaneous step:
         one visit and that player's return (regret matching and EXP3 update their state)."""
         self.tree.backpropagate(path, returns)
-        own_of, players, regret = self.tree.own, self.players, self.regret
-        for at, picks in self.steps:
+        own_of, players, regret, steps = self.tree.own, self.players, self.regret, self.steps
+        for at, picks in steps:
             own = own_of[at]
             for p in range(players):
                 moves = own[p]
                 moves.record(picks[p], returns[p])
                 if regret:
                     update(self.rule, moves.state, moves.sigma, picks[p], returns[p], self.settings)
-        self.steps = []
+        steps.clear()  # the list the step closure appends to
         return False
 
     def expand(self, node: int, state: Any, path: list) -> None:

@@ -90,7 +90,11 @@ def own_chooser(scoring: JointScoring) -> Chooser:
 
         def ucb1(own: OwnMoves, parent_visits: int, rng: random.Random, allowed=None) -> int:
             positions = range(len(own.visits)) if allowed is None else allowed
-            return _best(positions, ucb1_values(parent_visits, own.visits, own.total, positions, c=c), rng)
+            values = ucb1_values(parent_visits, own.visits, own.total, positions, c=c)
+            best = max(values)
+            if values.count(best) == 1:  # _best's common case, inline: this runs per player per step
+                return positions[values.index(best)]
+            return _best(positions, values, rng)
 
         return ucb1
 
@@ -109,7 +113,6 @@ def own_chooser(scoring: JointScoring) -> Chooser:
 def _best(positions: Sequence[int], values: list[float], rng: random.Random) -> int:
     """The position of the largest value; exact ties (unvisited moves: +inf) drawn at random."""
     best = max(values)
-    first = values.index(best)
-    if best not in values[first + 1:]:
-        return positions[first]
+    if values.count(best) == 1:
+        return positions[values.index(best)]
     return rng.choice([positions[k] for k, value in enumerate(values) if value == best])

@@ -214,6 +214,8 @@ def _past_chance(state: Any, rng: random.Random) -> tuple[Any, tuple[str, ...]]:
 class _Sequential:
     """The sequential search's steps (:class:`~mcts_core.search.skeleton.Specialisation`)."""
 
+    simultaneous = False
+
     def __init__(self, state: Any, scoring: Scoring, write: LogWriter | None, solve: bool):
         self.choose = chooser_for(scoring, solve=solve)
         self.solve = solve

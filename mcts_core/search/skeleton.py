@@ -36,6 +36,7 @@ class Specialisation(Protocol):
     """
 
     tree: Any
+    simultaneous: bool  # the game has simultaneous nodes (the rollout asks only then)
 
     def step(self, node: int, state: Any, rng: random.Random) -> int:
         """Picks the child of decision node ``node`` and plays its move on ``state``."""
@@ -55,6 +56,7 @@ def run_simulations(search: Specialisation, state: Any, rng: random.Random, budg
     visits, flags, children, odds, action, element = (
         tree.visits, tree.flags, tree.children, tree.odds, tree.action, tree.element)
     step, expand, backpropagate = search.step, search.expand, search.backpropagate
+    simultaneous = search.simultaneous
     while budget.more():
         working = state.clone()
         node, path, elements = ROOT, [ROOT], []
@@ -70,7 +72,7 @@ def run_simulations(search: Specialisation, state: Any, rng: random.Random, budg
             if not visits[kid]:  # the one new node of this simulation
                 expand(kid, working, elements)
                 break
-        returns = random_rollout(working, rng)
+        returns = random_rollout(working, rng, simultaneous)
         if write is not None:
             write.simulation(elements, returns)
         finished = backpropagate(path, elements, returns)

@@ -137,7 +137,7 @@ def smitsimax_search(state: Any, scoring: JointScoring, simulations: int | None,
             elements.append(names)
             if fresh:
                 break
-        returns = random_rollout(working, rng)
+        returns = random_rollout(working, rng, simultaneous=True)
         for player, tree in enumerate(trees):
             r = returns[player]
             path = paths[player]

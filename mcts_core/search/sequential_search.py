@@ -19,8 +19,8 @@ the search stops once the root is proven. The best move prefers proven wins and 
 losses: the largest (proven value, 0 if unproven; visits).
 
 **A chance position** (backgammon's opening roll) is no position to pick a move in: the search
-first draws its outcome(s) with their probabilities (the seeded RNG) and searches the position
-after them; :attr:`SearchResult.sampled` names the outcomes drawn.
+first draws its outcome(s) with their probabilities (the seeded RNG, before anything else) and
+searches the position after them; :attr:`SearchResult.sampled` names the outcomes drawn.
 
 The log: the header ``{"mcts_log": 1, "players": N, "ties": "first", "c": C, "rule": key, "settings":
 {...}}`` (settings only when the rule has some besides C), the
@@ -28,11 +28,12 @@ root's facts, then per simulation the facts of the node it expanded (``{"node", 
 "children", "chance", "terminal"}``, plus ``priors`` when the rule has per-move priors) and
 ``{"path": [move names], "returns": [one per player]}``; with the solver, after a simulation, one
 ``{"node": path, "outcome": [returns]}`` per node it proved. A chance node's ``player`` is the player
-who moved into it (at the root, player 0); a terminal node's facts have no ``player``. Read back by
-:func:`mcts_core.inputs.loading.read_input`, the log gives every node exactly the search's visits and
-totals, and at every decision node the child :func:`mcts_core.selection.select_child` picks on the
-tree built from the records before a simulation is the child that simulation stepped into (random
-draws below a sample threshold excepted). One seeded :class:`random.Random` makes every random
+who moved into it (the root is never a chance node); a terminal node's facts have no ``player``.
+Read back by :func:`mcts_core.inputs.loading.read_input`, the log gives every node exactly the
+search's visits and totals (and proven outcomes), and at every decision node the child
+:func:`mcts_core.selection.select_child` picks on the tree built from the records before a
+simulation is the child that simulation stepped into (random draws below a sample threshold
+excepted). One seeded :class:`random.Random` makes every random
 choice, so a seed and a simulation budget give one log, byte for byte.
 """
 
@@ -221,9 +222,7 @@ class _Sequential:
         self.solve = solve
         self.max_utility = state.get_game().max_utility()
         self.priors = scoring.settings.get("priors") if scoring.rule == "puct" else None
-        players = state.get_game().num_players()
-        root_player = 0 if state.is_chance_node() else state.current_player()
-        self.tree = LiveTree(players, root_player, priors=bool(self.priors))
+        self.tree = LiveTree(state.get_game().num_players(), state.current_player(), priors=bool(self.priors))
         self.write = write
         self.step = self._stepper()
 

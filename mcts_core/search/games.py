@@ -114,7 +114,9 @@ def chance_outcomes(state: Any) -> tuple[list[int], list[str], list[float]]:
 
 def legal_moves(state: Any) -> tuple[list[int], list[str]]:
     """The actions playable in ``state`` (chance outcomes at a chance node) and their names."""
-    actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    if state.is_chance_node():
+        return chance_outcomes(state)[:2]
+    actions = state.legal_actions()
     return actions, child_names(state, actions)
 
 
@@ -132,7 +134,8 @@ def play_moves(game: Any, moves: Iterable[Any] = ()) -> Any:
             ones), or a move after the game ended.
     """
     state = opened(game).new_initial_state()
-    played: list[str] = []
+    played: list[str] = []  # the moves so far, by name (a joint move: R|P)
+    typed: list[str | list[str]] = []  # the same as --moves takes them (a joint move: a list)
     for number, move in enumerate(moves, start=1):
         where = f"after {' '.join(played)}" if played else "at the start"
         if state.is_terminal():
@@ -140,14 +143,16 @@ def play_moves(game: Any, moves: Iterable[Any] = ()) -> Any:
         if state.is_simultaneous_node():
             actions, names = _joint_actions(state, move, number, where)
             played.append(joint_name(names))
+            typed.append(names)
             state.apply_actions(actions)
             continue
         actions, names = legal_moves(state)
         action = _action(state, state.current_player(), move, actions, names)
         if action is None:
             raise ValueError(f"{move!r} (move {number}) is not legal {where}; {_legal_list(names)}"
-                             f"{_json_hint(played, names)}")
+                             f"{_json_hint(typed, names)}")
         played.append(names[actions.index(action)])
+        typed.append(played[-1])
         state.apply_action(action)
     return state
 
@@ -176,10 +181,10 @@ def _legal_list(names: Sequence[str]) -> str:
     return "legal: " + ", ".join(names[:SHOWN_NAMES]) + (", ..." if len(names) > SHOWN_NAMES else "")
 
 
-def _json_hint(played: list[str], names: Sequence[str]) -> str:
+def _json_hint(typed: list, names: Sequence[str]) -> str:
     """How to type the moves when a legal name has a space in it (space-separated moves split it)."""
     spaced = next((name for name in names if any(ch.isspace() for ch in name)), None)
-    return f" (a name with a space needs the JSON array form: {json.dumps([*played, spaced])})" if spaced else ""
+    return f" (a name with a space needs the JSON array form: {json.dumps([*typed, spaced])})" if spaced else ""
 
 
 def _action(state: Any, player: int, move: int | str, actions: Sequence[int], names: Sequence[str]) -> int | None:

@@ -277,3 +277,14 @@ def test_the_random_tie_draws_are_seeded():
         return search_simultaneous("matrix_rps", scoring=JointScoring("ucb1", 1.4), simulations=300, seed=seed).log
 
     assert log(4) == log(4) and log(4) != log(5)
+
+
+def test_a_start_position_with_joint_moves_goes_through_the_one_game_loader():
+    result = search_simultaneous("goofspiel(num_cards=4,points_order=descending)", moves=[["Bid: 3", "Bid: 1"]], scoring=JointScoring("ucb1", 1.0),
+                                 simulations=50, seed=1)
+    assert {move.move for move in result.root[0]} == {"Bid: 1", "Bid: 2", "Bid: 4"}  # card 3 is spent
+    with pytest.raises(ValueError, match=r"'Bid: 9' \(move 1\) is not legal for player 1 at the start; legal: Bid: 1"):
+        search_simultaneous("goofspiel(num_cards=4,points_order=descending)", moves=[["Bid: 3", "Bid: 9"]], scoring=JointScoring("ucb1", 1.0),
+                            simulations=5)
+    with pytest.raises(ValueError, match="one move per player"):
+        search_simultaneous("goofspiel(num_cards=4,points_order=descending)", moves=["Bid: 3"], scoring=JointScoring("ucb1", 1.0), simulations=5)

@@ -150,7 +150,7 @@ def play_moves(game: Any, moves: Iterable[Any] = ()) -> Any:
         action = _action(state, state.current_player(), move, actions, names)
         if action is None:
             raise ValueError(f"{move!r} (move {number}) is not legal {where}; {_legal_list(names)}"
-                             f"{_json_hint(typed, names)}")
+                             f"{_json_hint(typed, names) if isinstance(move, str) else ''}")
         played.append(names[actions.index(action)])
         typed.append(played[-1])
         state.apply_action(action)

@@ -89,8 +89,13 @@ def own_chooser(scoring: JointScoring) -> Chooser:
         c = scoring.c
 
         def ucb1(own: OwnMoves, parent_visits: int, rng: random.Random, allowed=None) -> int:
-            positions = range(len(own.visits)) if allowed is None else allowed
-            values = ucb1_values(parent_visits, own.visits, own.total, positions, c=c)
+            visits = own.visits
+            positions = range(len(visits)) if allowed is None else allowed
+            if 0 in visits:  # untried moves are worth +inf: one of them, drawn as _best would draw it
+                untried = [k for k in positions if not visits[k]]
+                if untried:
+                    return untried[0] if len(untried) == 1 else rng.choice(untried)
+            values = ucb1_values(parent_visits, visits, own.total, positions, c=c)
             best = max(values)
             if values.count(best) == 1:  # _best's common case, inline: this runs per player per step
                 return positions[values.index(best)]

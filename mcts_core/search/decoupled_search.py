@@ -206,7 +206,7 @@ def duct_search(state: Any, scoring: JointScoring, simulations: int | None, seco
     rng = random.Random(seed)
     players = state.get_game().num_players()
     write = LogWriter(out) if out is not None else None
-    search = _Duct(players, scoring, write)
+    search = _Duct(state, scoring, write)
     if write is not None:
         write.header(players, scoring.c, rule=scoring.rule, settings=scoring.settings, algorithm="duct",
                      game=game_name)
@@ -224,9 +224,10 @@ class _Duct:
 
     simultaneous = True
 
-    def __init__(self, players: int, scoring: JointScoring, write: LogWriter | None):
+    def __init__(self, state: Any, scoring: JointScoring, write: LogWriter | None):
+        self.players = players = state.get_game().num_players()
         self.tree = JointLiveTree(players, 0)
-        self.players = players
+        self.play = type(state).apply_actions
         self.choose = own_chooser(scoring)
         self.regret = scoring.regret_based
         self.rule, self.settings = scoring.rule, scoring.settings
@@ -234,13 +235,13 @@ class _Duct:
         self.steps: list[tuple[int, tuple[int, ...]]] = []  # this simulation's (node, own-move positions)
         self.step = self._stepper()
 
-    def _stepper(self) -> Callable[[int, Any, random.Random], int]:
-        """``step(node, state, rng)``: every player's own move by the rule; the joint child (created the
-        first time), its moves played (a closure: it runs once per tree level of every simulation)."""
+    def _stepper(self) -> Callable[[JointLiveTree, int, random.Random], int]:
+        """``step(tree, node, rng)``: every player's own move by the rule; the joint child (created the
+        first time). A closure: it runs once per tree level of every simulation."""
         tree, players, choose, steps = self.tree, range(self.players), self.choose, self.steps
-        own_of, visits, children, action = tree.own, tree.visits, tree.children, tree.action
+        own_of, visits, children = tree.own, tree.visits, tree.children
 
-        def step(node: int, state: Any, rng: random.Random) -> int:
+        def step(_: JointLiveTree, node: int, rng: random.Random) -> int:
             own = own_of[node]
             parent_visits = visits[node]
             picks = tuple([choose(own[p], parent_visits, rng, None) for p in players])
@@ -249,7 +250,6 @@ class _Duct:
                 names = [own[p].names[picks[p]] for p in players]
                 kid = tree.add(node, joint_name(names), names, [own[p].actions[picks[p]] for p in players])
                 children[node][picks] = kid
-            state.apply_actions(action[kid])
             steps.append((node, picks))
             return kid
 

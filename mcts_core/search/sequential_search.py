@@ -218,25 +218,14 @@ class _Sequential:
     simultaneous = False
 
     def __init__(self, state: Any, scoring: Scoring, write: LogWriter | None, solve: bool):
-        self.choose = chooser_for(scoring, solve=solve)
+        self.choose = chooser_for(scoring, solve=solve)  # choose(tree, node, rng) -> child
         self.solve = solve
         self.max_utility = state.get_game().max_utility()
         self.priors = scoring.settings.get("priors") if scoring.rule == "puct" else None
         self.tree = LiveTree(state.get_game().num_players(), state.current_player(), priors=bool(self.priors))
         self.write = write
-        self.step = self._stepper()
-
-    def _stepper(self) -> Callable[[int, Any, random.Random], int]:
-        """``step(node, state, rng)``: the child our rule picks, its action played (a closure: it runs
-        once per tree level of every simulation)."""
-        choose, tree, action = self.choose, self.tree, self.tree.action
-
-        def step(node: int, state: Any, rng: random.Random) -> int:
-            kid = choose(tree, node, rng)
-            state.apply_action(action[kid])
-            return kid
-
-        return step
+        self.step = self.choose  # the child our rule picks
+        self.play = type(state).apply_action
 
     def backpropagate(self, path: list[int], elements: list[str], returns: list[float]) -> bool:
         """Visits and totals along ``path``; with the solver, what a terminal leaf proves (written to

@@ -3,8 +3,9 @@
 One simulation, with the puzzle's rule of one new node per simulation:
 
 1. **Select**: from the root, step into a child (at a chance node, an outcome drawn with its
-   probability; at any other node, the search's :meth:`Specialisation.step`) until stepping into
-   a child with 0 visits, or reaching a terminal node.
+   probability; at any other node, the search's :meth:`Specialisation.step`), playing its move
+   (:attr:`Specialisation.play`), until stepping into a child with 0 visits, or reaching a
+   terminal node.
 2. **Expand**: that child, reached for the first time, learns what it is from its state
    (:meth:`Specialisation.expand`: its children or own moves, its facts written to the log).
 3. **Simulate**: :func:`~mcts_core.search.rollout.random_rollout` to the end of the game.
@@ -19,6 +20,7 @@ random choice in this order, so a seed and a simulation budget give one log, byt
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..model.tree import CHANCE, ROOT, TERMINAL
@@ -37,9 +39,10 @@ class Specialisation(Protocol):
 
     tree: Any
     simultaneous: bool  # the game has simultaneous nodes (the rollout asks only then)
+    play: Callable[[Any, Any], None]  # play(state, action[child]): the engine's apply_action or apply_actions
 
-    def step(self, node: int, state: Any, rng: random.Random) -> int:
-        """Picks the child of decision node ``node`` and plays its move on ``state``."""
+    def step(self, tree: Any, node: int, rng: random.Random) -> int:
+        """The child the search picks at decision node ``node``."""
 
     def expand(self, node: int, state: Any, path: list) -> None:
         """Makes ``node``, entered for the first time in ``state``, what it is (``path``: its moves)."""
@@ -55,7 +58,7 @@ def run_simulations(search: Specialisation, state: Any, rng: random.Random, budg
     tree = search.tree
     visits, flags, children, odds, action, element = (
         tree.visits, tree.flags, tree.children, tree.odds, tree.action, tree.element)
-    step, expand, backpropagate = search.step, search.expand, search.backpropagate
+    step, play, expand, backpropagate = search.step, search.play, search.expand, search.backpropagate
     simultaneous = search.simultaneous
     while budget.more():
         working = state.clone()
@@ -65,7 +68,8 @@ def run_simulations(search: Specialisation, state: Any, rng: random.Random, budg
                 kid = rng.choices(children[node], odds[node])[0]
                 working.apply_action(action[kid])
             else:
-                kid = step(node, working, rng)
+                kid = step(tree, node, rng)
+                play(working, action[kid])
             path.append(kid)
             elements.append(element[kid])
             node = kid

@@ -91,9 +91,13 @@ def ucb1_values(parent_visits: int, visits: Sequence[int], total: Sequence[float
     """
     if not parent_visits:  # no child has a visit yet
         return [math.inf for _ in children]
-    log_n = math.log(parent_visits)
-    sqrt = math.sqrt
-    return [total[k] / v + c * sqrt(log_n / v) if (v := visits[k]) else math.inf for k in children]
+    log_n, sqrt, inf = math.log(parent_visits), math.sqrt, math.inf
+    values: list[float] = []
+    append = values.append  # a plain loop: faster than a comprehension for a node's few children
+    for k in children:
+        v = visits[k]
+        append(total[k] / v + c * sqrt(log_n / v) if v else inf)
+    return values
 
 
 def ucb1_tuned(

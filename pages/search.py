@@ -277,7 +277,7 @@ def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
         seconds = None
     seed = row[3].number_input("Seed", min_value=0, step=1, key=state.SEARCH_SEED, persist_state="session",
                                help="The same seed and simulation budget give the same search, byte for byte.")
-    st.checkbox("Solve (MCTS-Solver)", key=state.SEARCH_SOLVE,
+    st.checkbox("Solve (MCTS-Solver)", key=state.SEARCH_SOLVE, persist_state="session",
                 help="Prove won, lost and drawn positions from the game's ends, as OpenSpiel's MCTSBot(solve=True): "
                 "proven nodes carry their outcome, the best move prefers proven wins and avoids proven losses, and "
                 "the search stops once the root is proven.")

@@ -36,6 +36,8 @@ def run(arguments: argparse.Namespace) -> int:
     """Runs the ``search`` or ``arena`` command; returns the exit status."""
     if arguments.command == "search" and getattr(arguments, "algorithm", "sequential") != "sequential":
         return _run_simultaneous(arguments)
+    from ..search.games import SimultaneousGameError
+
     try:
         from ..selection import Scoring
         from ..search.games import parse_moves
@@ -45,6 +47,10 @@ def run(arguments: argparse.Namespace) -> int:
         if arguments.command == "search":
             return _search(arguments, moves, Scoring(rule, _search_c(rule, arguments.c)))
         return _arena(arguments, moves, rule)
+    except SimultaneousGameError as error:
+        option = ": search it with --algorithm duct or --algorithm smitsimax" if arguments.command == "search" else ""
+        print(f"error: {error}{option}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # before the work started (the commands catch it while they work)
         _stopped(arguments, "interrupted")
         return INTERRUPTED

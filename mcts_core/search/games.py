@@ -22,6 +22,10 @@ from ..simultaneous.names import own_move_names
 SHOWN_NAMES = 20  # legal moves listed in an error message
 
 
+class SimultaneousGameError(ValueError):
+    """The sequential search was given a game whose players move at once (the decoupled searches play it)."""
+
+
 def load_game(game: Any, *, simultaneous: bool = False) -> Any:
     """The ``pyspiel.Game`` to search: ``game`` itself, or loaded from a game string.
 
@@ -31,9 +35,10 @@ def load_game(game: Any, *, simultaneous: bool = False) -> Any:
         simultaneous: True for the decoupled searches (games where the players move at once).
 
     Raises:
+        SimultaneousGameError: a simultaneous-move game for the sequential search.
         ValueError: an unknown name (the message lists close names), an unknown or mistyped
-            parameter, or a game this search cannot play (for the sequential search: simultaneous
-            moves, imperfect information; for the decoupled ones: no simultaneous moves).
+            parameter, or a game this search cannot play (for the sequential search: imperfect
+            information; for the decoupled ones: no simultaneous moves).
     """
     import pyspiel
 
@@ -49,9 +54,9 @@ def load_game(game: Any, *, simultaneous: bool = False) -> Any:
             )
         return game
     if is_simultaneous:
-        raise ValueError(
-            f"{name} is a simultaneous-move game; this search plays sequential games only: use the decoupled "
-            "search for simultaneous moves (`search --algorithm duct` or `search --algorithm smitsimax`)"
+        raise SimultaneousGameError(
+            f"{name} is a simultaneous-move game; this search plays sequential games only, the decoupled search "
+            "for simultaneous moves plays it"
         )
     if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
         raise ValueError(

@@ -19,7 +19,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mcts_core import RULES, Scoring
+from mcts_core import RULES, Scoring, defaults
 from mcts_core.inputs import input_id
 from mcts_core.search import format_moves, load_game, parse_moves, play_moves, search
 from mcts_core.search.games import legal_moves
@@ -41,6 +41,7 @@ SEARCH_BUDGET_KIND = state.key("search_budget_kind")
 SEARCH_SIMULATIONS = state.key("search_simulations")
 SEARCH_SECONDS = state.key("search_seconds")
 SEARCH_SEED = state.key("search_seed")
+SEARCH_SOLVE = state.key("search_solve")
 SEARCH_RUN = state.key("search_run")
 SEARCH_STOP = state.key("search_stop")
 SEARCH_USE_AGAIN = state.key("search_use_again")
@@ -77,7 +78,7 @@ class SearchJob(BackgroundJob):
     """
 
     def __init__(self, game: str, moves: list, scoring: Scoring, simulations: int | None, seconds: float | None,
-                 seed: int, root_player: int):
+                 seed: int, root_player: int, solve: bool = False):
         self.game, self.moves, self.scoring, self.root_player = game, moves, scoring, root_player
         self.simulations, self.seconds, self.seed = simulations, seconds, seed
         self.adopted = False
@@ -85,7 +86,7 @@ class SearchJob(BackgroundJob):
         super().__init__(
             lambda progress, should_stop: search(
                 game, moves=moves, scoring=scoring, simulations=simulations, seconds=seconds, seed=seed,
-                progress=progress, should_stop=should_stop,
+                solve=solve, progress=progress, should_stop=should_stop,
             ),
             name="mcts-explorer-search",
         )
@@ -242,7 +243,7 @@ def position_panel(game: Any) -> Any | None:
                        "Undo a move to search.", icon=":material/flag:")
         elif position.is_chance_node():
             st.markdown("**Chance moves next.** Click the outcome to play, or search from here: the search "
-                        "draws chance outcomes with their probabilities.")
+                        "first draws the outcome with its probability (seeded) and searches the position after it.")
             board_buttons(layout, played)
         else:
             st.markdown(f"**Player {position.current_player()} to move.** Click a move to play it:")
@@ -261,11 +262,11 @@ def _playable(game: Any, tokens: list[int | str]) -> bool:
 def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
     """Rule (the sidebar's), C, budget and seed; returns (scoring or None if bad, simulations, seconds, seed)."""
     rule, settings = sidebar.rule_choice()
-    st.session_state.setdefault(SEARCH_C, 1.4)
+    st.session_state.setdefault(SEARCH_C, defaults.SEARCH_C)
     st.session_state.setdefault(SEARCH_BUDGET_KIND, "simulations")
-    st.session_state.setdefault(SEARCH_SIMULATIONS, 2000)
-    st.session_state.setdefault(SEARCH_SECONDS, 2.0)
-    st.session_state.setdefault(SEARCH_SEED, 0)
+    st.session_state.setdefault(SEARCH_SIMULATIONS, defaults.SEARCH_SIMULATIONS)
+    st.session_state.setdefault(SEARCH_SECONDS, defaults.SEARCH_SECONDS)
+    st.session_state.setdefault(SEARCH_SEED, defaults.SEARCH_SEED)
     row = st.columns([2, 2, 2, 1], vertical_alignment="bottom")
     c = row[0].number_input(
         RULES[rule].c_label if rule in RULES else "C", min_value=0.0, step=0.1, format="%.4g",
@@ -294,6 +295,10 @@ def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
         seconds = None
     seed = row[3].number_input("Seed", min_value=0, step=1, key=SEARCH_SEED, persist_state="session",
                                help="The same seed and simulation budget give the same search, byte for byte.")
+    st.checkbox("Solve (MCTS-Solver)", key=SEARCH_SOLVE, persist_state="session",
+                help="Prove won, lost and drawn positions from the game's ends, as OpenSpiel's MCTSBot(solve=True): "
+                "proven nodes carry their outcome, the best move prefers proven wins and avoids proven losses, and "
+                "the search stops once the root is proven.")
     try:
         scoring = Scoring(rule, float(c), settings)
     except (ValueError, TypeError) as error:
@@ -311,7 +316,8 @@ def start(game: str, position: Any, scoring: Scoring, simulations: int | None, s
     """The Run button: a new search (the previous result stays the input until this one ends)."""
     moves = parse_moves(st.session_state[SEARCH_MOVES])
     player = 0 if position.is_chance_node() else position.current_player()
-    jobs.keep("search", SearchJob(game, moves, scoring, simulations, seconds, seed, player))
+    jobs.keep("search", SearchJob(game, moves, scoring, simulations, seconds, seed, player,
+                                  bool(st.session_state.get(SEARCH_SOLVE))))
 
 
 def source_of(job: SearchJob) -> str:
@@ -368,6 +374,12 @@ def summary(job: SearchJob) -> None:
     st.caption(escape(f"{job.label()}: {job.scoring.describe()}, seed {job.seed}."))
     if result.stopped:
         st.warning(f"Stopped after {result.simulations:,} simulations; this is the tree so far.", icon=":material/stop:")
+    if result.sampled:
+        st.info(escape(f"The position is a chance node: the search drew {', '.join(result.sampled)} (seed {job.seed}) "
+                       "and searched the position after it."), icon=":material/casino:")
+    if result.outcome is not None:
+        worth = ", ".join(f"{value:+g} to player {player}" for player, value in enumerate(result.outcome))
+        st.success(f"Proven (MCTS-Solver): the position is worth {worth}.", icon=":material/verified:")
     rate = result.simulations / result.elapsed if result.elapsed > 0 else math.inf
     metric_row([
         ("Best move", escape(result.best_move), "The most visited root move."),

@@ -32,7 +32,7 @@ from mcts_core.simultaneous import (
     starting_c,
     sweep_rows,
 )
-from mcts_core.simultaneous.rules import rule_c_label, rule_formula, rule_label, rule_name, rule_terms
+from mcts_core.selection import RULE_REGISTRY
 from mcts_core.tables import joint_children_table, own_moves_table
 from ui import input_panel, sidebar, state
 from ui.drawing import highlight_rows
@@ -131,9 +131,9 @@ def demo_controls() -> tuple[str, str, str, float, int, int]:
     row = st.columns([3, 2, 3, 2, 2, 1], vertical_alignment="bottom")
     game = row[0].selectbox("Game", list(DEMO_GAMES), format_func=DEMO_GAMES.get, key=SIM_DEMO_GAME)
     algorithm = row[1].selectbox("Search", list(ALGORITHM_NAMES), key=SIM_DEMO_ALGORITHM, format_func=ALGORITHM_NAMES.get)
-    rule = row[2].selectbox("Rule (each player)", list(ALL_RULES), format_func=rule_name, key=SIM_DEMO_RULE,
+    rule = row[2].selectbox("Rule (each player)", list(ALL_RULES), format_func=lambda key: RULE_REGISTRY[key].name, key=SIM_DEMO_RULE,
                             on_change=demo_rule_changed)
-    c = row[3].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=SIM_DEMO_C)
+    c = row[3].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, step=0.1, format="%.4g", key=SIM_DEMO_C)
     simulations = row[4].number_input("Simulations", 1, DEMO_LIMIT, step=1000, key=SIM_DEMO_SIMULATIONS)
     seed = row[5].number_input("Seed", min_value=0, value=0, step=1, key=SIM_DEMO_SEED)
     return game, algorithm, rule, float(c), int(simulations), int(seed)
@@ -167,6 +167,10 @@ def demo_panel(kind: str) -> None:
         + ". Open a log with joint moves (`\"path\": [[\"R\", \"P\"]]`), or run a small decoupled search here: "
         "its log becomes the input of every page.",
         icon=":material/info:",
+    )
+    st.caption(
+        "Exact ties between a player's own moves are broken at random (seeded), as DUCT implementations do; "
+        "the tables rank tied moves in the engine's order, so the move a simulation played may be any of the tied best."
     )
     settings = demo_controls()
     if st.button("Run the search", key=SIM_DEMO_RUN, type="primary", icon=":material/play_arrow:"):
@@ -215,21 +219,21 @@ def rule_settings(setup, simultaneous, rule: str) -> dict:
 def rule_panel(setup, simultaneous) -> JointScoring | None:
     """The rule every player uses here, its C (or γ) and settings; None (with the reason shown) when unusable."""
     row = st.columns([3, 2, 5], vertical_alignment="bottom")
-    rule = row[0].selectbox("Rule (each player, on its own moves)", list(ALL_RULES), format_func=rule_name,
+    rule = row[0].selectbox("Rule (each player, on its own moves)", list(ALL_RULES), format_func=lambda key: RULE_REGISTRY[key].name,
                             key=SIM_RULE, on_change=page_rule_changed,
                             help="Every registered rule, applied per player, plus regret matching and EXP3, "
                             "which exist only at simultaneous nodes.")
     if rule in SIMULTANEOUS_RULES:
-        c = row[1].number_input(rule_c_label(rule), min_value=0.0, max_value=1.0, step=0.05, format="%.4g",
+        c = row[1].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, max_value=1.0, step=0.05, format="%.4g",
                                 key=SIM_GAMMA)
     else:
-        c = row[1].number_input(rule_c_label(rule), min_value=0.0, step=0.1, format="%.4g", key=SIM_C)
+        c = row[1].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, step=0.1, format="%.4g", key=SIM_C)
     try:
         scoring = JointScoring(rule, float(c), rule_settings(setup, simultaneous, rule))
     except (ValueError, TypeError) as error:
         st.error(escape(f"This rule cannot be used with these settings: {error}"), icon="⚠️")
         return None
-    stated = f" The input says it was searched with {escape(rule_name(simultaneous.rule))}." if simultaneous.rule else ""
+    stated = f" The input says it was searched with {escape(RULE_REGISTRY[simultaneous.rule].name)}." if simultaneous.rule else ""
     row[2].caption(f"**{escape(scoring.describe())}**.{stated} Settings besides C come from the sidebar when it "
                    "has this rule, else from the input.")
     return scoring
@@ -241,7 +245,7 @@ def selected_path_line(dtree, scoring: JointScoring) -> None:
     except ValueError as error:
         st.caption(escape(str(error)))
         return
-    st.markdown(f"**Selected path** ({escape(rule_name(scoring.rule))}): {code(json.dumps(shown, ensure_ascii=False))}"
+    st.markdown(f"**Selected path** ({escape(RULE_REGISTRY[scoring.rule].name)}): {code(json.dumps(shown, ensure_ascii=False))}"
                 if shown else "**Selected path**: the root is a leaf.")
 
 
@@ -293,8 +297,8 @@ def own_moves_panel(dtree, node: int, player: int, joint, scoring: JointScoring)
         highlight_rows(table, table["selected"]), hide_index=True, key=OWN_TABLE.format(player),
         column_order=[name for name in table.columns if name not in ("selected", "rank", "total")],
         column_config={
-            name: st.column_config.NumberColumn(rule_label(scoring.rule, name), format="%.4g")
-            for name in rule_terms(scoring.rule) if name in table.columns
+            name: st.column_config.NumberColumn(RULE_REGISTRY[scoring.rule].label(name), format="%.4g")
+            for name in RULE_REGISTRY[scoring.rule].terms if name in table.columns
         } | {"mean": st.column_config.NumberColumn(f"mean for player {player}", format="%.4f")},
     )
 
@@ -306,7 +310,7 @@ def player_tables(dtree, node: int, scoring: JointScoring) -> tuple[str, ...] | 
     except ValueError as error:
         st.warning(escape(str(error)), icon=":material/info:")
         return None
-    st.latex(rule_formula(scoring.rule))
+    st.latex(RULE_REGISTRY[scoring.rule].formula)
     players = dtree.players
     for first in range(0, players, PLAYER_COLUMNS):
         columns = st.columns(min(PLAYER_COLUMNS, players - first))
@@ -381,7 +385,7 @@ def smitsimax_panel(simultaneous, scoring: JointScoring) -> None:
         "Smitsimax: each player's own tree over its own moves; the others' moves and chance are not branched on, "
         "so a node merges every history with those own moves. Built from the same log: each simulation's path "
         f"projected on the player's moves, with the puzzle's rule. Red: the path the rule selects "
-        f"({'most visited' if scoring.regret_based else escape(rule_name(scoring.rule))}). At most "
+        f"({'most visited' if scoring.regret_based else escape(RULE_REGISTRY[scoring.rule].name)}). At most "
         f"{SMITSIMAX_BUDGET} nodes, 3 levels, 4 children each."
     )
     columns = st.columns(min(len(trees), PLAYER_COLUMNS))
@@ -462,7 +466,7 @@ def sweep_controls(scoring: JointScoring) -> tuple[list[str], int]:
     st.session_state.setdefault(SIM_SWEEP_RULES, list(dict.fromkeys([scoring.rule, other])))
     st.session_state.setdefault(SIM_SWEEP_SIMULATIONS, 4000)
     row = st.columns([4, 2], vertical_alignment="bottom")
-    rules = row[0].multiselect("Rules", list(ALL_RULES), format_func=rule_name, key=SIM_SWEEP_RULES)
+    rules = row[0].multiselect("Rules", list(ALL_RULES), format_func=lambda key: RULE_REGISTRY[key].name, key=SIM_SWEEP_RULES)
     simulations = row[1].number_input("Simulations per search", 100, SWEEP_LIMIT, step=1000,
                                       key=SIM_SWEEP_SIMULATIONS)
     return rules, int(simulations)
@@ -475,9 +479,9 @@ def swept_rows(game, rules: list[str], simulations: int) -> tuple[list[dict], li
         try:
             points = cached_sweep(game.name, rule, simulations, 0)
         except ValueError as error:
-            st.warning(escape(f"{rule_name(rule)}: {error}"))
+            st.warning(escape(f"{RULE_REGISTRY[rule].name}: {error}"))
             continue
-        more = sweep_rows(rule_name(rule), points)
+        more = sweep_rows(RULE_REGISTRY[rule].name, points)
         exploitabilities += more[0]
         probabilities += more[1]
     return exploitabilities, probabilities

@@ -16,7 +16,8 @@ pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is a test requiremen
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from mcts_core import ROOT, Scoring, select_child  # noqa: E402
-from mcts_core.adapters.openspiel import log_search, new_state, tree_dump  # noqa: E402
+from mcts_core.adapters.openspiel import log_search, tree_dump  # noqa: E402
+from mcts_core.search.games import play_moves  # noqa: E402
 from mcts_core.inputs.formats.tree_json_writer import write_tree_json  # noqa: E402
 from mcts_core.inputs.loading import read_input  # noqa: E402
 
@@ -85,7 +86,7 @@ def test_log_gives_the_engines_statistics_and_choice_at_every_node(game, moves, 
     lines, root = log_search(game, moves=moves, **options)
     read = read_input("\n".join(lines) + "\n")
     assert read.kind == "log" and read.tree.players == pyspiel.load_game(game).num_players()
-    state = new_state(game, moves)
+    state = play_moves(game, moves)
     checked, disagreements = compare(read.tree, root, state, uct_c=options["uct_c"], puct=options.get("puct", False))
     assert checked >= 20
     assert disagreements == []
@@ -96,7 +97,7 @@ def test_log_gives_the_engines_statistics_and_choice_at_every_node(game, moves, 
 @pytest.mark.parametrize("game, moves, options", SEARCHES)
 def test_tree_dump_gives_the_same_statistics_and_choices(game, moves, options):
     _, root = log_search(game, moves=moves, **options)
-    state = new_state(game, moves)
+    state = play_moves(game, moves)
     dump = tree_dump(root, state, c=options["uct_c"])
     read = read_input(json.dumps(dump, indent=1))
     assert read.kind == "tree" and read.playouts is None
@@ -116,7 +117,7 @@ def test_without_proven_outcomes_we_disagree_only_where_the_engine_uses_them():
         if set(record) != {"node"}:
             stripped.append(json.dumps(record))
     read = read_input("\n".join(stripped) + "\n")
-    state = new_state("tic_tac_toe", MIDGAME)
+    state = play_moves("tic_tac_toe", MIDGAME)
     _, disagreements = compare(read.tree, root, state, uct_c=C, puct=False)
     assert disagreements, "the solver proves nodes in this search: stripping outcomes must change choices"
     for path, _, _ in disagreements:
@@ -126,7 +127,7 @@ def test_without_proven_outcomes_we_disagree_only_where_the_engine_uses_them():
 
 def engine_node(root, game, moves, path):
     """The engine's SearchNode at ``path`` (move names from the root, which is ``moves`` into ``game``)."""
-    node, state = root, new_state(game, moves)
+    node, state = root, play_moves(game, moves)
     for name in path:
         player = state.current_player()
         node = next(child for child in node.children if state.action_to_string(player, child.action) == name)
@@ -172,7 +173,7 @@ def test_cli_tree_command_marks_the_engines_next_choice(tmp_path):
         [sys.executable, "-m", "mcts_core", "tree"], input="\n".join(lines).encode(), capture_output=True, check=True
     )
     dump = json.loads(result.stdout)
-    state = new_state("tic_tac_toe")
+    state = play_moves("tic_tac_toe")
     want = state.action_to_string(state.current_player(), engine_choice(root, C, False).action)
     assert dump["root"]["selected"] == want
     assert dump["c"] == C and dump["rule"] == "ucb1" and dump["ties"] == "first"

@@ -24,7 +24,7 @@ def test_every_core_package_says_what_it_holds_and_what_it_may_import():
 
 def test_core_top_level_holds_only_stage_folders_and_the_entry_points():
     modules = sorted(path.name for path in CORE.glob("*.py"))
-    assert modules == ["__init__.py", "__main__.py", "puzzle.py"], modules
+    assert modules == ["__init__.py", "__main__.py", "defaults.py", "puzzle.py"], modules
 
 
 def test_module_file_names_are_unique_across_the_core():

@@ -21,8 +21,9 @@ from apptest_support import REPO  # noqa: E402
 from mcts_core.model.build import build_tree  # noqa: E402
 from mcts_core.inputs.formats.log import parse_log  # noqa: E402
 from mcts_core.inputs.loading import read_input  # noqa: E402
-from mcts_core.search import parse_moves, search  # noqa: E402
-from mcts_core.search.choosers import chooser_for, puct_values, ucb1_values  # noqa: E402
+from mcts_core.search import parse_moves, play_moves, search  # noqa: E402
+from mcts_core.search.choosers import chooser_for, puct_values  # noqa: E402
+from mcts_core.selection.formulas import ucb1_values  # noqa: E402
 from mcts_core.search.live_tree import LiveTree  # noqa: E402
 from mcts_core.selection import RULES, Scoring, score_children, select_child, under_threshold  # noqa: E402
 from mcts_core.model.tree import ROOT  # noqa: E402
@@ -223,7 +224,7 @@ def test_fast_ucb1_and_puct_are_bit_identical_to_the_formulas(scoring):
     for _ in range(300):
         tree = random_live_tree(rng, rng.randint(1, 9), priors=scoring.rule == "puct" and rng.random() < 0.5)
         if scoring.rule == "ucb1":
-            fast = ucb1_values(tree, ROOT, scoring.c)
+            fast = ucb1_values(tree.visits[ROOT], tree.visits, tree.total, tree.children[ROOT], c=scoring.c)
         else:
             fast = puct_values(tree, ROOT, scoring.c, normalise=scoring.settings.get("normalise", "raw"),
                                priors=scoring.settings.get("priors"))
@@ -324,3 +325,175 @@ def test_a_puzzle_run_imports_neither_pyspiel_nor_numpy():
     result = subprocess.run([sys.executable, "-c", code], input="3 0.1\nbaa 30\nab 20\nbbb 4\n",
                             capture_output=True, cwd=REPO, timeout=60, text=True)
     assert result.stdout == "a\n[]\n", result.stderr
+
+
+def test_cli_search_defaults_are_the_apps_and_help_states_them():
+    from mcts_core import defaults
+
+    result = run_cli("search", "--game", "tic_tac_toe")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert json.loads(lines[0])["c"] == defaults.SEARCH_C == 1.4  # the issue: one C for the CLI and the app
+    assert sum(1 for line in lines if line.startswith('{"path"')) == defaults.SEARCH_SIMULATIONS
+    assert result.stdout == search("tic_tac_toe", scoring=Scoring("ucb1", defaults.SEARCH_C),
+                                   simulations=defaults.SEARCH_SIMULATIONS, seed=defaults.SEARCH_SEED).log
+    shown = " ".join(run_cli("search", "--help").stdout.split())
+    assert f"default {defaults.SEARCH_C:g}" in shown and f"default {defaults.SEARCH_SIMULATIONS:,}" in shown
+    assert f"(default {defaults.SEARCH_SEED})" in shown
+
+
+def test_puzzle_help_says_that_c_overrides_the_headers_c():
+    shown = " ".join(run_cli("--help").stdout.split())
+    assert "overrides the C of the input's header" in shown
+    puzzle = "3 0.1\na 10\nb 0\na 10\n"  # at the header's C = 0.1 the mean wins: a
+
+    def solved(*args: str) -> str:
+        return subprocess.run([sys.executable, "-m", "mcts_core", *args], input=puzzle, capture_output=True,
+                              cwd=REPO, timeout=60, text=True).stdout
+
+    assert (solved(), solved("--c", "100")) == ("a\n", "b\n")
+
+
+# --- MCTS-Solver (issue 22) ----------------------------------------------------------------------
+
+# OpenSpiel's own test positions (open_spiel/python/algorithms/mcts_test.py): the value for the
+# player to move at the root, and the moves that achieve it.
+SOLVER_POSITIONS = [
+    pytest.param("x(1,1) o(0,0) x(2,2)", 0.0, {"o(0,2)", "o(2,0)"}, id="draw"),
+    pytest.param("x(1,1) o(0,0) x(2,2) o(0,1) x(0,2)", -1.0, None, id="loss"),
+    pytest.param("x(0,1) o(2,2)", 1.0, {"x(0,2)"}, id="win"),
+]
+
+
+@pytest.mark.parametrize("moves, value, best", SOLVER_POSITIONS)
+def test_the_solver_proves_openspiels_test_positions_and_the_log_keeps_the_proofs(moves, value, best):
+    result = search("tic_tac_toe", moves=moves.split(), scoring=Scoring("ucb1", 1.4), simulations=10_000, seed=0,
+                    solve=True)
+    mover = result.tree.player[ROOT]
+    assert result.outcome is not None and result.outcome[mover] == value
+    assert result.simulations < 10_000  # a proven root ends the search
+    chosen = next(child for child in result.children if child.move == result.best_move)
+    assert chosen.outcome == value
+    if best is not None:
+        assert result.best_move in best
+    assert all(child.outcome is not None and child.outcome <= value for child in result.children
+               if child.outcome is not None)
+    if value == -1.0:
+        assert all(child.outcome == -1.0 for child in result.children)  # every move loses
+    read = read_input(result.log).tree
+    assert read.outcome_of(ROOT) == value
+    assert {read.move[k]: read.outcome_of(k) for k in read.children[ROOT]} == {
+        child.move: child.outcome for child in result.children}
+
+
+@pytest.mark.parametrize("moves, value, best", SOLVER_POSITIONS)
+def test_openspiels_solving_bot_proves_the_same_values(moves, value, best):
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("tic_tac_toe")
+    state = play_moves(game, moves.split())
+    rng = np.random.RandomState(42)
+    bot = mcts.MCTSBot(game, 2.0, 10_000, mcts.RandomRolloutEvaluator(n_rollouts=20, random_state=rng),
+                       solve=True, random_state=rng)
+    root = bot.mcts_search(state)
+    ours = search("tic_tac_toe", moves=moves.split(), scoring=Scoring("ucb1", 1.4), simulations=10_000, seed=3,
+                  solve=True)
+    assert root.outcome[root.player] == value == ours.outcome[ours.tree.player[ROOT]]
+
+
+def test_without_the_solver_nothing_is_proven_and_the_search_uses_its_whole_budget():
+    result = search("tic_tac_toe", moves="x(0,1) o(2,2)".split(), scoring=Scoring("ucb1", 1.4), simulations=2000,
+                    seed=0)
+    assert result.outcome is None and result.simulations == 2000
+    assert all(child.outcome is None for child in result.children)
+    assert '"outcome"' not in result.log
+
+
+@pytest.mark.parametrize("name", ["ucb1", "puct", "progressive_bias", "sample_threshold"])
+def test_with_the_solver_the_log_still_reproduces_every_step(name):
+    scoring = SCORINGS[name]
+    result = search("tic_tac_toe", moves=["x(1,1)", "o(0,0)"], scoring=scoring, simulations=400, seed=7, solve=True)
+    assert '"outcome"' in result.log
+    assert_same_statistics(result.log, result.tree)
+    assert_every_step_is_the_rules_choice(result.log, scoring)
+
+
+def test_the_best_move_avoids_a_proven_loss_and_takes_a_proven_win():
+    from mcts_core.search.sequential_search import _result
+
+    tree = LiveTree(2, 0)
+    tree.expand(ROOT, 0, 0, [0, 1, 2], ["lose", "open", "win"])
+    for kid, visits in zip(tree.children[ROOT], (50, 40, 3)):
+        tree.visits[kid] = visits
+    tree.proven[1] = [-1.0, 1.0]  # "lose": most visited, proven lost for player 0
+    assert _result(tree, 93, 0.0, False).best_move == "open"
+    tree.proven[3] = [1.0, -1.0]  # "win": hardly visited, proven won
+    assert _result(tree, 93, 0.0, False).best_move == "win"
+
+
+def test_the_children_table_shows_proven_outcomes():
+    from mcts_core.tables import children_table
+
+    result = search("tic_tac_toe", moves="x(0,1) o(2,2)".split(), scoring=Scoring("ucb1", 1.4), simulations=10_000,
+                    seed=0, solve=True)
+    read = read_input(result.log).tree
+    table = children_table(read, ROOT, Scoring("ucb1", 1.4)).set_index("move")
+    assert table.loc["x(0,2)", "outcome"] == 1.0 and table.loc["x(0,2)", "rank"] == 1
+
+
+def test_cli_search_solve_writes_the_proofs():
+    result = run_cli("search", "--game", "tic_tac_toe", "--moves", "x(0,1) o(2,2)", "--simulations", "5000",
+                     "--solve")
+    assert result.returncode == 0, result.stderr
+    assert read_input(result.stdout).tree.outcome_of(ROOT) == 1.0
+    shown = " ".join(run_cli("search", "--help").stdout.split())
+    assert "--solve MCTS-Solver" in shown  # DESIGN.md: `search --help` names its solver option with "solve"
+    refused = run_cli("search", "--game", "matrix_rps", "--algorithm", "duct", "--solve")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--solve" in refused.stderr
+
+
+# --- searching from a chance position (issue 22) ----------------------------------------------------
+
+
+def test_a_chance_position_is_sampled_and_the_best_move_is_a_players_move():
+    result = search("backgammon", scoring=Scoring("ucb1", 1.4), simulations=30, seed=4)
+    start = play_moves("backgammon")
+    outcomes = [start.action_to_string(start.current_player(), a) for a, _ in start.chance_outcomes()]
+    assert len(result.sampled) == 1 and result.sampled[0] in outcomes  # the opening roll, drawn and named
+    assert result.best_move not in outcomes
+    after = play_moves("backgammon", list(result.sampled))
+    assert [child.move for child in result.children] == [after.action_to_string(after.current_player(), a)
+                                                          for a in after.legal_actions()]
+    read = read_input(result.log).tree
+    assert not read.is_chance(ROOT) and read.visits[ROOT] == 30
+    assert search("backgammon", scoring=Scoring("ucb1", 1.4), simulations=30, seed=4).log == result.log
+    assert search("pig(winscore=6)", scoring=Scoring("ucb1", 1.4), simulations=30, seed=4).sampled == ()
+
+
+def test_cli_search_from_a_chance_position_says_which_outcome_it_drew():
+    result = run_cli("search", "--game", "catch", "--simulations", "50", "--seed", "2")
+    assert result.returncode == 0
+    api = search("catch", scoring=Scoring("ucb1", 1.4), simulations=50, seed=2)
+    assert result.stdout == api.log
+    assert result.stderr == (f"search: the position is a chance node; the search drew {api.sampled[0]} (seed 2) "
+                             "and searched the position after it, the log's root\n")
+
+
+# --- command-line messages (issue 22) --------------------------------------------------------------
+
+
+def test_cli_search_refuses_a_simultaneous_game_naming_the_option_to_use():
+    result = run_cli("search", "--game", "oshi_zumo", "--simulations", "5")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "--algorithm duct" in result.stderr and "--algorithm smitsimax" in result.stderr
+
+
+def test_cli_search_says_how_to_type_a_move_whose_name_has_a_space():
+    result = run_cli("search", "--game", "pig(winscore=6)", "--moves", "roll Roll 3", "--simulations", "5")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "'Roll' (move 2) is not legal" in result.stderr
+    assert 'a name with a space needs the JSON array form: ["roll", "Roll 1"]' in result.stderr
+    assert run_cli("search", "--game", "pig(winscore=6)", "--moves", '["roll", "Roll 3"]', "--simulations",
+                   "5").returncode == 0

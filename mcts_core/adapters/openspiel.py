@@ -25,41 +25,11 @@ only. What this module relies on (checked node by node against the engine's tree
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
-LOG_VERSION = 1
 TREE_VERSION = 1
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
-
-
-def new_state(game: Any, moves: Iterable[int | str] = ()) -> Any:
-    """Returns the game's initial state after ``moves``.
-
-    Args:
-        game: a ``pyspiel.Game`` or a game string for ``pyspiel.load_game``.
-        moves: action ids or action names (``state.action_to_string(current player, action)``),
-            chance outcomes included.
-
-    Raises:
-        ValueError: a name that is no legal action (or chance outcome) of the state it is played in.
-    """
-    import pyspiel
-
-    if isinstance(game, str):
-        game = pyspiel.load_game(game)
-    state = game.new_initial_state()
-    for move in moves:
-        if isinstance(move, str):
-            player = state.current_player()
-            actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
-            named = {state.action_to_string(player, a): a for a in actions}
-            if move not in named:
-                raise ValueError(f"{move!r} is not a legal move here; legal: {sorted(named)[:20]}")
-            move = named[move]
-        state.apply_action(move)
-    return state
 
 
 def child_names(state: Any, actions: Sequence[int]) -> list[str]:
@@ -194,7 +164,11 @@ class _SearchLogger:
     """Writes log records around a Python MCTSBot's tree policy and evaluator."""
 
     def __init__(self, bot: Any, state: Any, out: TextIO, extras: bool):
-        self.bot, self.state, self.out, self.extras = bot, state, out, extras
+        from ..search.log_writer import LogWriter  # here: the search package imports this module
+
+        self.bot, self.state, self.extras = bot, state, extras
+        self.log = LogWriter(out)
+        self.write = self.log.record
         self.tree_policy = bot._apply_tree_policy
         self.names: dict[int, str] = {}  # id(node) -> move name (nodes live as long as the search)
         self.view: dict[int, int] = {}  # id(node) -> player whose view the node's total uses
@@ -203,19 +177,11 @@ class _SearchLogger:
         self.outcomes: dict[int, list[float]] = {}
         self.pending: list | None = None  # [path names, path nodes, returns or None]
 
-    def write(self, record: dict) -> None:
-        self.out.write(json.dumps(record, separators=(", ", ": ")) + "\n")
-
     def header(self) -> None:
         """Writes the header and the root's facts known before the first simulation."""
         state = self.state
-        header = {"mcts_log": LOG_VERSION, "players": state.get_game().num_players(), "ties": "first",
-                  "c": float(self.bot.uct_c)}
-        if self.extras:
-            rule = _rule_name(self.bot)
-            if rule:
-                header["rule"] = rule
-        self.write(header)
+        rule = _rule_name(self.bot) if self.extras else None
+        self.log.header(state.get_game().num_players(), self.bot.uct_c, rule=rule or None)
         # The first simulation stops at the root, before the root is expanded: say now who moves
         # there, so the root's total is read from the right view from the first record on.
         self.write({"node": [], "player": state.current_player(), "chance": False, "terminal": False})
@@ -276,7 +242,7 @@ class _SearchLogger:
         self.pending = None
         if returns is None:
             raise RuntimeError("a simulation ended without an evaluation or a terminal state")
-        self.write({"path": path, "returns": [float(x) for x in returns]})
+        self.log.simulation(path, [float(x) for x in returns])
         if self.extras:
             for depth, node in enumerate(nodes):
                 outcome = _outcome(node)
@@ -371,11 +337,12 @@ def log_search(
         The log's lines (see :func:`search_log`) and the tree's root.
     """
     import numpy as np
-    import pyspiel
     from open_spiel.python.algorithms import mcts
 
-    game = pyspiel.load_game(game_name)
-    state = new_state(game, moves)
+    from ..search.games import opened, play_moves
+
+    game = opened(game_name)
+    state = play_moves(game, moves)
     rng = np.random.RandomState(seed)
     bot = mcts.MCTSBot(
         game, uct_c, simulations, mcts.RandomRolloutEvaluator(n_rollouts=rollouts, random_state=rng),

@@ -1,6 +1,7 @@
 """The ``search`` and ``arena`` commands of ``python -m mcts_core`` (arguments parsed by ``__main__``).
 
-* ``search`` writes the JSON Lines MCTS log to stdout as the search runs. With ``--algorithm duct``
+* ``search`` writes the JSON Lines MCTS log to stdout as the search runs (``--solve``: with the
+  MCTS-Solver's proven outcomes; defaults from :mod:`mcts_core.defaults`). With ``--algorithm duct``
   or ``--algorithm smitsimax`` it searches a simultaneous-move game (``oshi_zumo``, ``goofspiel``,
   ``matrix_rps``...) with decoupled UCT or Smitsimax and writes the simultaneous log
   (:mod:`mcts_core.search.decoupled_search`); ``--rule`` may then also be ``regret_matching`` or
@@ -28,6 +29,8 @@ import os
 import sys
 from typing import Any
 
+from .. import defaults
+
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 CSV_COLUMNS = ("c", "games", "wins", "draws", "losses", "score", "low", "high")
 
@@ -36,6 +39,8 @@ def run(arguments: argparse.Namespace) -> int:
     """Runs the ``search`` or ``arena`` command; returns the exit status."""
     if arguments.command == "search" and getattr(arguments, "algorithm", "sequential") != "sequential":
         return _run_simultaneous(arguments)
+    from ..search.games import SimultaneousGameError
+
     try:
         from ..selection import Scoring
         from ..search.games import parse_moves
@@ -43,8 +48,12 @@ def run(arguments: argparse.Namespace) -> int:
         moves = parse_moves(arguments.moves)
         rule = arguments.rule or "ucb1"
         if arguments.command == "search":
-            return _search(arguments, moves, Scoring.of(rule, c=arguments.c))
+            return _search(arguments, moves, Scoring(rule, _search_c(rule, arguments.c)))
         return _arena(arguments, moves, rule)
+    except SimultaneousGameError as error:
+        option = ": search it with --algorithm duct or --algorithm smitsimax" if arguments.command == "search" else ""
+        print(f"error: {error}{option}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:  # before the work started (the commands catch it while they work)
         _stopped(arguments, "interrupted")
         return INTERRUPTED
@@ -65,6 +74,23 @@ def _stopped(arguments: argparse.Namespace, message: str) -> None:
     print(("\n" if _progress_wanted(arguments) else "") + message, file=sys.stderr)
 
 
+def _search_c(rule: str, c: float | None) -> float:
+    """The search's C: ``--c``, else the live search's default (a simultaneous-only rule's γ: the rule's)."""
+    from ..selection import RULE_REGISTRY
+
+    if c is not None:
+        return c
+    spec = RULE_REGISTRY[rule]
+    return spec.defaults["c"] if spec.simultaneous_only else defaults.SEARCH_C
+
+
+def _budget(arguments: argparse.Namespace) -> int | None:
+    """``--simulations``, else the default budget when no ``--seconds`` is given either."""
+    if arguments.simulations is None and arguments.seconds is None:
+        return defaults.SEARCH_SIMULATIONS
+    return arguments.simulations
+
+
 def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> int:
     from ..search.sequential_search import search
 
@@ -73,9 +99,9 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
         print(f"\rsearch: {done:,}{of} simulations", end="", file=sys.stderr, flush=True)
 
     try:
-        search(
-            arguments.game, moves=moves, scoring=scoring, simulations=arguments.simulations,
-            seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
+        result = search(
+            arguments.game, moves=moves, scoring=scoring, simulations=_budget(arguments),
+            seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout, solve=arguments.solve,
             progress=progress if _progress_wanted(arguments) else None,
         )
     except KeyboardInterrupt:
@@ -84,6 +110,9 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
         return INTERRUPTED
     if _progress_wanted(arguments):
         print(file=sys.stderr)
+    if result.sampled:
+        print(f"search: the position is a chance node; the search drew {', '.join(result.sampled)} (seed "
+              f"{arguments.seed}) and searched the position after it, the log's root", file=sys.stderr)
     return 0
 
 
@@ -177,11 +206,15 @@ def _run_simultaneous(arguments: argparse.Namespace) -> int:
         print(f"\rsearch: {done:,}{of} simulations", end="", file=sys.stderr, flush=True)
 
     try:
+        if arguments.solve:
+            raise ValueError("--solve proves outcomes in the sequential search only (leave out --algorithm "
+                             f"{arguments.algorithm})")
         moves = parse_joint_moves(arguments.moves)
-        scoring = JointScoring.of(arguments.rule or "ucb1", c=arguments.c)
+        rule = arguments.rule or "ucb1"
+        scoring = JointScoring(rule, _search_c(rule, arguments.c))
         search_simultaneous(
             arguments.game, algorithm=arguments.algorithm, moves=moves, scoring=scoring,
-            simulations=arguments.simulations, seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
+            simulations=_budget(arguments), seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
             progress=progress if _progress_wanted(arguments) else None,
         )
     except KeyboardInterrupt:

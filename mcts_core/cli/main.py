@@ -18,9 +18,10 @@ Every command reads any accepted input on stdin: puzzle text, a JSON Lines log o
   "Download bundle" gives (:mod:`mcts_core.inputs.bundle`): input, tree, node statistics, picture,
   settings; uploading it in the app opens that view.
 * ``python -m mcts_core search --game G [--moves M] --simulations N [--seconds S] [--c C]
-  [--rule R] [--seed K] [--algorithm sequential|duct|smitsimax] [--progress]``: runs our MCTS on an
-  OpenSpiel game and writes its JSON Lines log to stdout as it goes (reads no input); duct and
-  smitsimax search simultaneous-move games. See :mod:`mcts_core.cli.game_commands`.
+  [--rule R] [--seed K] [--solve] [--algorithm sequential|duct|smitsimax] [--progress]``: runs our MCTS
+  on an OpenSpiel game and writes its JSON Lines log to stdout as it goes (reads no input); duct and
+  smitsimax search simultaneous-move games; ``--solve`` proves outcomes (MCTS-Solver). Defaults:
+  :mod:`mcts_core.defaults`. See :mod:`mcts_core.cli.game_commands`.
 * ``python -m mcts_core arena --game G [--c 0.1,1,10] [--games N] [--simulations N[,N...]] [--opponent
   random|mcts:C] [--seed K] [--workers W] [--cluster tcp://HOST:8786] [--sprt ...] [--tune] [--no-store]
   [--progress]``: playing strength at each C (and budget), as CSV with a header row (see
@@ -36,6 +37,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .. import defaults
 from ..common.input_rules import ParseError, decode_text
 from ..common.numbers import parse_c
 
@@ -57,7 +59,9 @@ def _c_argument(text: str) -> float:
 
 
 def _selection_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--c", type=_c_argument, help="exploration constant (overrides the input's C)")
+    parser.add_argument("--c", type=_c_argument,
+                        help="exploration constant C; overrides the C of the input's header (the `N C` line, "
+                        "or \"c\" in JSON)")
     parser.add_argument("--rule", help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
 
 
@@ -108,6 +112,7 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def _search_commands(commands) -> None:
     """The ``search`` and ``arena`` subcommands: our MCTS on OpenSpiel games (no stdin)."""
+    from ..selection.registry import REGRET_MATCHING, SIMULTANEOUS_RULES
 
     def game_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--game", required=True,
@@ -124,10 +129,21 @@ def _search_commands(commands) -> None:
         allow_abbrev=False,
     )
     game_options(search_parser)
-    search_parser.add_argument("--simulations", type=int, help="simulation budget (at most 1,000,000)")
+    search_parser.add_argument(
+        "--simulations", type=int,
+        help=f"simulation budget (default {defaults.SEARCH_SIMULATIONS:,} unless --seconds is given; at most 1,000,000)")
     search_parser.add_argument("--seconds", type=float, help="time budget in seconds (at most 600)")
-    search_parser.add_argument("--c", type=_c_argument, help="exploration constant (default: the rule's)")
-    search_parser.add_argument("--seed", type=int, default=0, help="seed of every random choice (default 0)")
+    search_parser.add_argument(
+        "--c", type=_c_argument,
+        help=f"exploration constant (default {defaults.SEARCH_C:g}; for {' and '.join(SIMULTANEOUS_RULES)} it is "
+        f"γ, default {SIMULTANEOUS_RULES[REGRET_MATCHING].defaults['c']:g})")
+    search_parser.add_argument("--seed", type=int, default=defaults.SEARCH_SEED,
+                               help=f"seed of every random choice (default {defaults.SEARCH_SEED})")
+    search_parser.add_argument(
+        "--solve", action="store_true",
+        help="MCTS-Solver (sequential search): solve won, lost and drawn positions from the game's ends, as "
+        "OpenSpiel's MCTSBot(solve=True); proven nodes get \"outcome\" in the log, the best move prefers proven "
+        "wins and avoids proven losses, and the search stops once the root is proven")
     search_parser.add_argument(
         "--algorithm", choices=("sequential", "duct", "smitsimax"), default="sequential",
         help="sequential (default) for turn-taking games; duct (decoupled UCT) or smitsimax for "

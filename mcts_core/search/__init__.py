@@ -3,16 +3,10 @@
 ``pyspiel`` is imported only when a game is loaded, so importing this package is cheap.
 """
 
-from .decoupled_search import (
-    OwnMoveResult,
-    SimultaneousResult,
-    load_simultaneous_game,
-    play_joint_moves,
-    search_simultaneous,
-)
 from .budget import MAX_SECONDS, MAX_SIMULATIONS
-from .sequential_search import RootChild, SearchResult, search, search_state
+from .decoupled_search import OwnMoveResult, SimultaneousResult, search_simultaneous
 from .games import format_moves, load_game, parse_moves, play_moves
+from .sequential_search import RootChild, SearchResult, search, search_state
 
 __all__ = [
     "MAX_SECONDS",
@@ -23,9 +17,7 @@ __all__ = [
     "SimultaneousResult",
     "format_moves",
     "load_game",
-    "load_simultaneous_game",
     "parse_moves",
-    "play_joint_moves",
     "play_moves",
     "search",
     "search_simultaneous",

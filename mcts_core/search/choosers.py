@@ -3,14 +3,17 @@
 Every chooser picks exactly the child :func:`mcts_core.selection.select_child` picks on the same
 statistics with ``ties = "first"`` (the first of exactly equal values, in the engine's order):
 
-* UCB1 and PUCT have loops of their own, for speed, that compute every value with the same float
-  operations in the same order as :mod:`mcts_core.selection.formulas` (tests compare the bits);
+* UCB1 takes all the children's values at once from :func:`mcts_core.selection.formulas.ucb1_values`;
+  PUCT has a loop of its own, for speed; both compute every value with the same float operations
+  in the same order as :mod:`mcts_core.selection.formulas` (tests compare the bits);
 * every other rule calls :func:`~mcts_core.selection.select_child` on the live tree itself;
 * below a sample threshold a rule draws instead of maximising: the chooser then draws a child
   with the seeded RNG, each with its ``probability`` term. Such a step is random: a reader of the
   log can check only that the drawn child had a chance, not which one was drawn.
 
-A search proves no outcomes, so the fast loops need not treat proven children.
+With the MCTS-Solver a child with a proven outcome is worth exactly that outcome (its value for
+the player choosing), as :func:`~mcts_core.selection.select_child` values it; without it no child
+is proven and the fast paths skip the check.
 """
 
 from __future__ import annotations
@@ -20,28 +23,44 @@ import random
 from collections.abc import Callable
 
 from ..selection import PROBABILITY, Scoring, score_children, select_child, under_threshold
-from ..selection.formulas import NORMALISATIONS, value_of
+from ..selection.formulas import NORMALISATIONS, ucb1_values, value_of
 from .live_tree import LiveTree
 
 Chooser = Callable[[LiveTree, int, random.Random], int]
 
 
-def chooser_for(scoring: Scoring) -> Chooser:
-    """The function that picks a child for ``scoring``: ``choose(tree, node, rng) -> child``."""
-    if scoring.rule == "ucb1":
+def chooser_for(scoring: Scoring, *, solve: bool = False) -> Chooser:
+    """The function that picks a child for ``scoring``: ``choose(tree, node, rng) -> child``.
+
+    ``solve``: proven children may exist (the MCTS-Solver), valued at their outcome.
+    """
+    if scoring.rule == "ucb1" and not solve:  # the hottest path, without a call more per step
         c = scoring.c
-        return lambda tree, node, rng: _first_best(tree.children[node], ucb1_values(tree, node, c))
-    if scoring.rule == "puct":
-        c, normalise = scoring.c, scoring.settings.get("normalise", "raw")
-        if normalise not in NORMALISATIONS:
-            raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
-        priors = scoring.settings.get("priors")
         return lambda tree, node, rng: _first_best(
-            tree.children[node], puct_values(tree, node, c, normalise=normalise, priors=priors)
-        )
+            kids := tree.children[node], ucb1_values(tree.visits[node], tree.visits, tree.total, kids, c=c))
+    values = _fast_values(scoring)
+    if values is not None:
+        if solve:
+            return lambda tree, node, rng: _first_best(
+                kids := tree.children[node], _with_outcomes(tree, kids, values(tree, node, kids)))
+        return lambda tree, node, rng: _first_best(kids := tree.children[node], values(tree, node, kids))
     if PROBABILITY in scoring.spec.terms:
         return lambda tree, node, rng: _drawn_or_selected(tree, node, rng, scoring)
     return lambda tree, node, rng: select_child(tree, node, scoring)
+
+
+def _fast_values(scoring: Scoring) -> Callable[[LiveTree, int, list[int]], list[float]] | None:
+    """``values(tree, node, kids)``: the children's values by a fast loop (UCB1, PUCT), else None."""
+    c = scoring.c
+    if scoring.rule == "ucb1":
+        return lambda tree, node, kids: ucb1_values(tree.visits[node], tree.visits, tree.total, kids, c=c)
+    if scoring.rule == "puct":
+        normalise = scoring.settings.get("normalise", "raw")
+        if normalise not in NORMALISATIONS:
+            raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
+        priors = scoring.settings.get("priors")
+        return lambda tree, node, kids: puct_values(tree, node, c, normalise=normalise, priors=priors)
+    return None
 
 
 def _first_best(kids: list[int], values: list[float]) -> int:
@@ -49,18 +68,15 @@ def _first_best(kids: list[int], values: list[float]) -> int:
     return kids[values.index(max(values))]
 
 
-def ucb1_values(tree: LiveTree, node: int, c: float) -> list[float]:
-    """Each child's ``M.s / M.v + C * sqrt(ln(N.v) / M.v)``, +inf at 0 visits, as :func:`ucb1` computes it."""
-    visits, total = tree.visits, tree.total
-    parent_visits = visits[node]
-    if not parent_visits:  # no child has a visit yet
-        return [math.inf] * len(tree.children[node])
-    log_n = math.log(parent_visits)
-    sqrt = math.sqrt
-    return [
-        total[kid] / v + c * sqrt(log_n / v) if (v := visits[kid]) else math.inf
-        for kid in tree.children[node]
-    ]
+def _with_outcomes(tree: LiveTree, kids: list[int], values: list[float]) -> list[float]:
+    """``values`` with each proven child's replaced by its outcome for the player choosing."""
+    proven = tree.proven
+    if proven:
+        for position, kid in enumerate(kids):
+            outcome = tree.outcome_of(kid)
+            if outcome is not None:
+                values[position] = outcome
+    return values
 
 
 def puct_values(tree: LiveTree, node: int, c: float, *, normalise: str = "raw",

@@ -1,16 +1,14 @@
 """Decoupled UCT (DUCT) over OpenSpiel's simultaneous-move games, writing the simultaneous log.
 
-One simulation, with the puzzle's rule of one new node per simulation:
+DUCT runs the loop of :func:`~mcts_core.search.skeleton.run_simulations` (select, expand, simulate,
+backpropagate), specialised so:
 
 1. **Select**: at a simultaneous node every player picks one of its own moves with the rule, on
-   its own statistics at the node (:mod:`.own_moves`), and the joint move is the tuple; at a
-   chance node an outcome is drawn with its probability. Step into that child until stepping
-   into a node no simulation has entered (a joint child is created the first time its joint move
-   is picked), or reaching a terminal node.
+   its own statistics at the node (:mod:`.own_moves`; exact ties drawn at random, seeded), and the
+   joint move is the tuple (a joint child is created the first time its joint move is picked).
 2. **Expand**: a node reached for the first time records its players' legal moves (a chance
    node: its outcomes, each a child with 0 visits).
-3. **Simulate**: uniformly random legal moves (chance outcomes by their probabilities) to the end.
-4. **Backpropagate**: every node on the path gets one visit and the return of the player whose
+3. **Backpropagate**: every node on the path gets one visit and the return of the player whose
    view its total takes (a joint child: the ``player`` of its parent, 0 at a simultaneous node);
    at every simultaneous node on the path each player's own move gets one visit and **that
    player's** return (regret matching and EXP3 update their state there).
@@ -31,7 +29,6 @@ have none besides chance).
 
 from __future__ import annotations
 
-import difflib
 import io
 import json
 import math
@@ -40,16 +37,18 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
-from ..adapters.openspiel import LOG_VERSION, child_names
-from ..simultaneous.joint import joint_name
+from ..model.tree import CHANCE, ROOT, TERMINAL
+from ..simultaneous.joint import ALGORITHMS, joint_name
 from ..simultaneous.names import own_move_names
 from ..simultaneous.rules import EXP3, JointScoring, update
-from ..model.tree import CHANCE, ROOT, TERMINAL
 from .budget import SearchBudget, check_budget
+from .games import chance_outcomes, load_game, play_moves
+from .live_tree import LiveTree
+from .log_writer import LogWriter
 from .own_moves import OwnMoves, own_chooser
+from .skeleton import run_simulations
 
 SIMULTANEOUS = 8  # a live node's flag beside CHANCE and TERMINAL
-ALGORITHMS = ("duct", "smitsimax")
 
 
 @dataclass(frozen=True)
@@ -99,75 +98,9 @@ class SimultaneousResult:
     tree: Any = field(repr=False, compare=False)
 
 
-def load_simultaneous_game(game: Any) -> Any:
-    """The ``pyspiel.Game`` to search: ``game``, or loaded from a game string; simultaneous moves only.
-
-    Raises:
-        ValueError: an unknown game (with close names), a bad game string, or a game without
-            simultaneous moves.
-    """
-    import pyspiel
-
-    if isinstance(game, str):
-        name = game.split("(", 1)[0].strip()
-        known = [kind.short_name for kind in pyspiel.registered_games()]
-        if name not in known:
-            close = difflib.get_close_matches(name, known, n=5)
-            raise ValueError(f"unknown game {name!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
-        try:
-            game = pyspiel.load_game(game)
-        except pyspiel.SpielError as error:
-            raise ValueError(f"cannot load {game!r}: {error}") from None
-    kind = game.get_type()
-    if kind.dynamics != pyspiel.GameType.Dynamics.SIMULTANEOUS:
-        raise ValueError(
-            f"{kind.short_name} is not a simultaneous-move game; the decoupled search is for games where the "
-            "players move at once (the sequential search plays the others)"
-        )
-    return game
-
-
-def play_joint_moves(game: Any, moves: Iterable[Any] = ()) -> Any:
-    """The initial state after ``moves``: at a simultaneous node one action (id or name) per player,
-    at a chance node an outcome (id or name).
-
-    Raises:
-        ValueError: a move that is not legal where it is played, or a move after the game ended.
-    """
-    state = game.new_initial_state()
-    for number, move in enumerate(moves, start=1):
-        if state.is_terminal():
-            raise ValueError(f"{move!r} (move {number}): the game is already over")
-        if state.is_simultaneous_node():
-            if not isinstance(move, (list, tuple)) or len(move) != game.num_players():
-                raise ValueError(f"{move!r} (move {number}): a simultaneous node needs one move per player")
-            actions = []
-            for player, own in enumerate(move):
-                legal = state.legal_actions(player)
-                names = own_move_names(state, player, legal)
-                action = own if isinstance(own, int) and own in legal else (
-                    legal[names.index(own)] if own in names else None)
-                if action is None:
-                    raise ValueError(f"{own!r} (move {number}) is not legal for player {player}; legal: "
-                                     f"{', '.join(names[:20])}")
-                actions.append(action)
-            state.apply_actions(actions)
-        elif state.is_chance_node():
-            legal = [a for a, _ in state.chance_outcomes()]
-            names = child_names(state, legal)
-            action = move if isinstance(move, int) and move in legal else (
-                legal[names.index(move)] if move in names else None)
-            if action is None:
-                raise ValueError(f"{move!r} (move {number}) is not a chance outcome here; outcomes: {', '.join(names[:20])}")
-            state.apply_action(action)
-        else:
-            raise ValueError(f"move {number}: player {state.current_player()} moves alone here, which this search "
-                             "does not handle")
-    return state
-
-
-class JointLiveTree:
-    """The decoupled tree a running DUCT search grows (plain growing lists).
+class JointLiveTree(LiveTree):
+    """The decoupled tree a running DUCT search grows: a :class:`LiveTree` whose decision nodes are
+    simultaneous.
 
     Node 0 is the root. A simultaneous node keeps one :class:`OwnMoves` per player and its joint
     children by the positions of the own moves; a chance node its outcomes (created together, 0
@@ -176,24 +109,11 @@ class JointLiveTree:
     """
 
     def __init__(self, players: int, root_player: int):
-        self.players = players
-        self.move: list[str] = [""]
+        super().__init__(players, root_player)
         self.parent = [-1]
         self.element: list[Any] = [None]  # the move as the log writes it: a name or a list of names
-        self.action: list[Any] = [0]
-        self.depth = [0]
-        self.visits = [0]
-        self.total = [0.0]
-        self.total_sq = [0.0]
-        self.view = [root_player]
-        self.player = [root_player]
-        self.flags = [0]
         self.children: list[Any] = [None]  # a dict (joint positions -> child) or a list (chance outcomes)
-        self.odds: dict[int, list[float]] = {}
         self.own: dict[int, list[OwnMoves]] = {}
-
-    def __len__(self) -> int:
-        return len(self.move)
 
     def add(self, parent: int, move: str, element: Any, action: Any) -> int:
         """A child of ``parent`` with 0 visits."""
@@ -220,9 +140,6 @@ class JointLiveTree:
             node = self.parent[node]
         return elements[::-1]
 
-    def max_visited_depth(self) -> int:
-        return max((d for d, v in zip(self.depth, self.visits) if v), default=0)
-
 
 def search_simultaneous(
     game: Any,
@@ -244,7 +161,7 @@ def search_simultaneous(
         game: a ``pyspiel.Game`` or game string with simultaneous moves (``"oshi_zumo"``,
             ``"goofspiel(num_cards=4)"``, ``"matrix_rps"``).
         algorithm: ``"duct"`` (one decoupled tree) or ``"smitsimax"`` (one tree per player).
-        moves: the start position (:func:`play_joint_moves`).
+        moves: the start position (:func:`~mcts_core.search.games.play_moves`: a joint move is a list).
         scoring: the rule every player uses (Smitsimax: the registered rules only).
         simulations, seconds: the budget (at most 1,000,000 simulations, 600 s); whichever first.
         seed: seeds every random choice.
@@ -259,9 +176,9 @@ def search_simultaneous(
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
     check_budget(simulations, seconds)
-    loaded = load_simultaneous_game(game)
+    loaded = load_game(game, simultaneous=True)
     moves = list(moves)
-    state = play_joint_moves(loaded, moves)
+    state = play_moves(loaded, moves)
     if state.is_terminal():
         raise ValueError("the game is over in this position: there is nothing to search")
     if scoring.rule == EXP3 and not {"low", "high"} & set(scoring.settings):
@@ -288,122 +205,102 @@ def duct_search(state: Any, scoring: JointScoring, simulations: int | None, seco
     """DUCT from ``state`` (left unchanged); see :func:`search_simultaneous`."""
     rng = random.Random(seed)
     players = state.get_game().num_players()
-    tree = JointLiveTree(players, 0)
     write = LogWriter(out) if out is not None else None
+    search = _Duct(state, scoring, write)
     if write is not None:
-        write.header(players, scoring, "duct", game_name)
-    choose = own_chooser(scoring)
-    regret = scoring.regret_based
-    rule, settings = scoring.rule, scoring.settings
-    expand(tree, ROOT, state, [], write, regret)
-
+        write.header(players, scoring.c, rule=scoring.rule, settings=scoring.settings, algorithm="duct",
+                     game=game_name)
+    search.expand(ROOT, state, [])
     budget = SearchBudget(simulations, seconds, progress, should_stop)
-    visits, flags, children, own_of = tree.visits, tree.flags, tree.children, tree.own
-    while budget.more():
-        working = state.clone()
-        node, path, elements, steps = ROOT, [ROOT], [], []
-        while not flags[node] & TERMINAL:
-            if flags[node] & CHANCE:
-                kid = rng.choices(children[node], tree.odds[node])[0]
-                working.apply_action(tree.action[kid])
-            else:
-                own = own_of[node]
-                parent_visits = visits[node]
-                picks = tuple(choose(own[p], parent_visits, rng, None) for p in range(players))
-                kid = children[node].get(picks)
-                if kid is None:
-                    names = [own[p].names[picks[p]] for p in range(players)]
-                    kid = tree.add(node, joint_name(names), names, [own[p].actions[picks[p]] for p in range(players)])
-                    children[node][picks] = kid
-                working.apply_actions(tree.action[kid])
-                steps.append((node, picks))
-            path.append(kid)
-            elements.append(tree.element[kid])
-            node = kid
-            if not visits[kid]:  # the one new node of this simulation
-                expand(tree, kid, working, elements, write, regret)
-                break
-        returns = random_rollout(working, rng)
-        backpropagate(tree, path, returns)
+    run_simulations(search, state, rng, budget, write)
+    elapsed = budget.finish()
+    tree = search.tree
+    return result_of("duct", scoring, tree.visits[ROOT], tree.own.get(ROOT), tree.max_visited_depth(), budget.done,
+                     elapsed, budget.stopped, tree)
+
+
+class _Duct:
+    """DUCT's steps (:class:`~mcts_core.search.skeleton.Specialisation`)."""
+
+    simultaneous = True
+
+    def __init__(self, state: Any, scoring: JointScoring, write: LogWriter | None):
+        self.players = players = state.get_game().num_players()
+        self.tree = JointLiveTree(players, 0)
+        self.play = type(state).apply_actions
+        self.choose = own_chooser(scoring)
+        self.regret = scoring.regret_based
+        self.rule, self.settings = scoring.rule, scoring.settings
+        self.write = write
+        self.steps: list[tuple[int, tuple[int, ...]]] = []  # this simulation's (node, own-move positions)
+        self.step = self._stepper()
+
+    def _stepper(self) -> Callable[[JointLiveTree, int, random.Random], int]:
+        """``step(tree, node, rng)``: every player's own move by the rule; the joint child (created the
+        first time). A closure: it runs once per tree level of every simulation."""
+        tree, players, choose, steps = self.tree, range(self.players), self.choose, self.steps
+        own_of, visits, children = tree.own, tree.visits, tree.children
+
+        def step(_: JointLiveTree, node: int, rng: random.Random) -> int:
+            own = own_of[node]
+            parent_visits = visits[node]
+            picks = tuple([choose(own[p], parent_visits, rng, None) for p in players])
+            kid = children[node].get(picks)
+            if kid is None:
+                names = [own[p].names[picks[p]] for p in players]
+                kid = tree.add(node, joint_name(names), names, [own[p].actions[picks[p]] for p in players])
+                children[node][picks] = kid
+            steps.append((node, picks))
+            return kid
+
+        return step
+
+    def backpropagate(self, path: list[int], elements: list, returns: Sequence[float]) -> bool:
+        """The tree's visits and totals, then every player's own move at each simultaneous step:
+        one visit and that player's return (regret matching and EXP3 update their state)."""
+        self.tree.backpropagate(path, returns)
+        own_of, players, regret, steps = self.tree.own, self.players, self.regret, self.steps
         for at, picks in steps:
             own = own_of[at]
             for p in range(players):
                 moves = own[p]
                 moves.record(picks[p], returns[p])
                 if regret:
-                    update(rule, moves.state, moves.sigma, picks[p], returns[p], settings)
-        if write is not None:
-            write.simulation(elements, returns)
-        if budget.spent():
-            break
-    elapsed = budget.finish()
-    done, stopped = budget.done, budget.stopped
-    root_own = own_of.get(ROOT)
-    return result_of("duct", scoring, tree.visits[ROOT], root_own, tree.max_visited_depth(), done, elapsed,
-                     stopped, tree)
+                    update(self.rule, moves.state, moves.sigma, picks[p], returns[p], self.settings)
+        steps.clear()  # the list the step closure appends to
+        return False
 
-
-def expand(tree: JointLiveTree, node: int, state: Any, path: list, write: LogWriter | None, regret: bool) -> None:
-    """Record what ``node`` is from its state (legal own moves, outcomes, the end) and write its facts."""
-    if state.is_terminal():
-        tree.flags[node] = TERMINAL
-        tree.children[node] = []
-        if write is not None:
-            write.record({"node": path, "children": [], "chance": False, "terminal": True})
-        return
-    if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        actions = [a for a, _ in outcomes]
-        names = child_names(state, actions)
-        player = tree.view[node]
-        tree.player[node], tree.flags[node] = player, CHANCE
-        tree.odds[node] = [p for _, p in outcomes]
-        kids = []
-        for action, name in zip(actions, names):
-            kid = tree.add(node, name, name, action)
-            kids.append(kid)
-        tree.children[node] = kids
-        if write is not None:
-            write.record({"node": path, "player": player, "children": names, "chance": True, "terminal": False})
-        return
-    if not state.is_simultaneous_node():
-        raise ValueError(
-            f"player {state.current_player()} moves alone at {json.dumps(path)}: the decoupled search handles "
-            "simultaneous and chance nodes only"
-        )
-    own = []
-    for player in range(tree.players):
-        actions = state.legal_actions(player)
-        own.append(OwnMoves(own_move_names(state, player, actions), list(actions), regret))
-    tree.own[node] = own
-    tree.player[node], tree.flags[node] = 0, SIMULTANEOUS
-    tree.children[node] = {}
-    if write is not None:
-        write.record({"node": path, "player": 0, "simultaneous": True, "moves": [o.names for o in own]})
-
-
-def backpropagate(tree: JointLiveTree, path: list[int], returns: Sequence[float]) -> None:
-    """One visit and its view's return to every node on ``path``."""
-    visits, total, total_sq, view = tree.visits, tree.total, tree.total_sq, tree.view
-    for node in path:
-        score = returns[view[node]]
-        visits[node] += 1
-        total[node] += score
-        total_sq[node] += score * score
-
-
-def random_rollout(state: Any, rng: random.Random) -> list[float]:
-    """Uniformly random legal moves for every player (chance by its probabilities) to the end; the returns."""
-    players = state.get_game().num_players() if not state.is_terminal() else 0
-    while not state.is_terminal():
+    def expand(self, node: int, state: Any, path: list) -> None:
+        """Record what ``node`` is from its state (legal own moves, outcomes, the end) and write its facts."""
+        tree, write = self.tree, self.write
+        if state.is_terminal():
+            tree.flags[node] = TERMINAL
+            tree.children[node] = []
+            if write is not None:
+                write.terminal(path)
+            return
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        elif state.is_simultaneous_node():
-            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state.returns()
+            actions, names, odds = chance_outcomes(state)
+            player = tree.view[node]
+            tree.player[node], tree.flags[node], tree.odds[node] = player, CHANCE, odds
+            tree.children[node] = [tree.add(node, name, name, action) for action, name in zip(actions, names)]
+            if write is not None:
+                write.chance(path, player, names)
+            return
+        if not state.is_simultaneous_node():
+            raise ValueError(
+                f"player {state.current_player()} moves alone at {json.dumps(path)}: the decoupled search handles "
+                "simultaneous and chance nodes only"
+            )
+        own = []
+        for player in range(tree.players):
+            actions = state.legal_actions(player)
+            own.append(OwnMoves(own_move_names(state, player, actions), list(actions), self.regret))
+        tree.own[node] = own
+        tree.player[node], tree.flags[node] = 0, SIMULTANEOUS
+        tree.children[node] = {}
+        if write is not None:
+            write.record({"node": path, "player": 0, "simultaneous": True, "moves": [o.names for o in own]})
 
 
 def result_of(algorithm: str, scoring: JointScoring, root_visits: int, root_own: list[OwnMoves] | None,
@@ -421,28 +318,3 @@ def result_of(algorithm: str, scoring: JointScoring, root_visits: int, root_own:
         best.append(own.names[shares.index(max(shares))])
     return SimultaneousResult(algorithm, scoring, root_visits, tuple(root), tuple(strategies), tuple(best), depth,
                               done, elapsed, stopped, None, tree)
-
-
-class LogWriter:
-    """Writes the simultaneous log's records, one JSON object per line."""
-
-    def __init__(self, out: TextIO):
-        self._write = out.write
-
-    def record(self, record: dict) -> None:
-        self._write(json.dumps(record) + "\n")
-
-    def header(self, players: int, scoring: JointScoring, algorithm: str, game: str | None) -> None:
-        header = {"mcts_log": LOG_VERSION, "players": players, "ties": "first", "c": float(scoring.c),
-                  "rule": scoring.rule}
-        settings = {name: dict(value) if hasattr(value, "items") else value
-                    for name, value in scoring.settings.items() if value is not None}
-        if settings:
-            header["settings"] = settings
-        header["algorithm"] = algorithm
-        if game is not None:
-            header["game"] = game
-        self.record(header)
-
-    def simulation(self, path: list, returns: Sequence[float]) -> None:
-        self._write(f'{{"path": {json.dumps(path)}, "returns": {json.dumps(list(returns))}}}\n')

@@ -1,8 +1,11 @@
-"""The game a search plays and the position it starts from, checked with messages a person understands.
+"""The one game loader: the game a search plays and the position it starts from, checked with
+messages a person understands.
 
-Our search handles OpenSpiel's sequential games of perfect information (chance nodes included):
-every player sees the whole state and one player (or chance) acts at a time. ``pyspiel`` is
-imported inside the functions, so importing this module costs nothing.
+The sequential search handles OpenSpiel's sequential games of perfect information (chance nodes
+included): every player sees the whole state and one player (or chance) acts at a time. The
+decoupled searches handle games where the players move at once (``simultaneous=True``). The
+OpenSpiel adapter and the arena load through here too. ``pyspiel`` is imported inside the
+functions, so importing this module costs nothing.
 """
 
 from __future__ import annotations
@@ -12,33 +15,48 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..adapters.openspiel import child_names, new_state
+from ..adapters.openspiel import child_names
+from ..simultaneous.joint import joint_name
+from ..simultaneous.names import own_move_names
 
 SHOWN_NAMES = 20  # legal moves listed in an error message
 
 
-def load_game(game: Any) -> Any:
+class SimultaneousGameError(ValueError):
+    """The sequential search was given a game whose players move at once (the decoupled searches play it)."""
+
+
+def load_game(game: Any, *, simultaneous: bool = False) -> Any:
     """The ``pyspiel.Game`` to search: ``game`` itself, or loaded from a game string.
 
     Args:
         game: a ``pyspiel.Game``, or a string ``"name"`` / ``"name(param=value,...)"`` as
             ``pyspiel.load_game`` takes it.
+        simultaneous: True for the decoupled searches (games where the players move at once).
 
     Raises:
+        SimultaneousGameError: a simultaneous-move game for the sequential search.
         ValueError: an unknown name (the message lists close names), an unknown or mistyped
-            parameter, or a game this search cannot play (simultaneous moves, imperfect
-            information).
+            parameter, or a game this search cannot play (for the sequential search: imperfect
+            information; for the decoupled ones: no simultaneous moves).
     """
     import pyspiel
 
-    if isinstance(game, str):
-        game = _load(pyspiel, game)
+    game = opened(game)
     kind = game.get_type()
     name = kind.short_name
-    if kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-        raise ValueError(
-            f"{name} is a simultaneous-move game; this search plays sequential games only "
-            "(simultaneous moves need the decoupled search for simultaneous moves, a separate feature)"
+    is_simultaneous = kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    if simultaneous:
+        if not is_simultaneous:
+            raise ValueError(
+                f"{name} is not a simultaneous-move game; the decoupled search is for games where the players "
+                "move at once (the sequential search plays the others)"
+            )
+        return game
+    if is_simultaneous:
+        raise SimultaneousGameError(
+            f"{name} is a simultaneous-move game; this search plays sequential games only, the decoupled search "
+            "for simultaneous moves plays it"
         )
     if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
         raise ValueError(
@@ -50,6 +68,13 @@ def load_game(game: Any) -> Any:
             "this search needs perfect information"
         )
     return game
+
+
+def opened(game: Any) -> Any:
+    """``game`` itself, or the ``pyspiel.Game`` a game string names, of any kind."""
+    import pyspiel
+
+    return _load(pyspiel, game) if isinstance(game, str) else game
 
 
 def _load(pyspiel: Any, text: str) -> Any:
@@ -85,49 +110,98 @@ def _load(pyspiel: Any, text: str) -> Any:
         raise ValueError(f"cannot load {text!r}: {error}") from None
 
 
+def chance_outcomes(state: Any) -> tuple[list[int], list[str], list[float]]:
+    """A chance node's outcomes: their actions, names and probabilities."""
+    outcomes = state.chance_outcomes()
+    actions = [a for a, _ in outcomes]
+    return actions, child_names(state, actions), [p for _, p in outcomes]
+
+
 def legal_moves(state: Any) -> tuple[list[int], list[str]]:
     """The actions playable in ``state`` (chance outcomes at a chance node) and their names."""
-    actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    if state.is_chance_node():
+        return chance_outcomes(state)[:2]
+    actions = state.legal_actions()
     return actions, child_names(state, actions)
 
 
-def play_moves(game: Any, moves: Iterable[int | str] = ()) -> Any:
+def play_moves(game: Any, moves: Iterable[Any] = ()) -> Any:
     """The game's initial state after ``moves``, each checked before it is played.
 
     Args:
-        game: a ``pyspiel.Game``.
+        game: a ``pyspiel.Game`` or a game string (:func:`opened`).
         moves: action ids (ints) or names: a name as the log writes it (:func:`child_names`) or
-            as ``state.action_to_string`` spells it. Chance outcomes are moves too.
+            as ``state.action_to_string`` spells it. Chance outcomes are moves too. At a
+            simultaneous node a move is a list with one id or name per player.
 
     Raises:
         ValueError: a move that is not legal where it is played (the message lists the legal
             ones), or a move after the game ended.
     """
-    state = new_state(game)
-    played: list[str] = []
+    state = opened(game).new_initial_state()
+    played: list[str] = []  # the moves so far, by name (a joint move: R|P)
+    typed: list[str | list[str]] = []  # the same as --moves takes them (a joint move: a list)
     for number, move in enumerate(moves, start=1):
         where = f"after {' '.join(played)}" if played else "at the start"
         if state.is_terminal():
             raise ValueError(f"{move!r} (move {number}): the game is already over {where}")
+        if state.is_simultaneous_node():
+            actions, names = _joint_actions(state, move, number, where)
+            played.append(joint_name(names))
+            typed.append(names)
+            state.apply_actions(actions)
+            continue
         actions, names = legal_moves(state)
-        action = _action(state, move, actions, names)
+        action = _action(state, state.current_player(), move, actions, names)
         if action is None:
-            shown = ", ".join(names[:SHOWN_NAMES]) + (", ..." if len(names) > SHOWN_NAMES else "")
-            raise ValueError(f"{move!r} (move {number}) is not legal {where}; legal: {shown}")
+            raise ValueError(f"{move!r} (move {number}) is not legal {where}; {_legal_list(names)}"
+                             f"{_json_hint(typed, names) if isinstance(move, str) else ''}")
         played.append(names[actions.index(action)])
+        typed.append(played[-1])
         state.apply_action(action)
     return state
 
 
-def _action(state: Any, move: int | str, actions: Sequence[int], names: Sequence[str]) -> int | None:
-    """The legal action ``move`` names, or None."""
+def _joint_actions(state: Any, move: Any, number: int, where: str) -> tuple[list[int], list[str]]:
+    """The actions of a joint move (one id or name per player) and their names."""
+    players = state.num_players()
+    if not isinstance(move, (list, tuple)) or len(move) != players:
+        raise ValueError(f"{move!r} (move {number}): a simultaneous node needs one move per player, "
+                         f"{players} in a JSON array like [\"a\", \"b\"]")
+    actions, names = [], []
+    for player, own in enumerate(move):
+        legal = state.legal_actions(player)
+        own_names = own_move_names(state, player, legal)
+        action = _action(state, player, own, legal, own_names)
+        if action is None:
+            raise ValueError(f"{own!r} (move {number}) is not legal for player {player} {where}; "
+                             f"{_legal_list(own_names)}")
+        actions.append(action)
+        names.append(own_names[legal.index(action)])
+    return actions, names
+
+
+def _legal_list(names: Sequence[str]) -> str:
+    """``legal: a, b, ...`` (the first :data:`SHOWN_NAMES`)."""
+    return "legal: " + ", ".join(names[:SHOWN_NAMES]) + (", ..." if len(names) > SHOWN_NAMES else "")
+
+
+def _json_hint(typed: list, names: Sequence[str]) -> str:
+    """How to type the moves when a legal name has a space in it (space-separated moves split it)."""
+    spaced = next((name for name in names if any(ch.isspace() for ch in name)), None)
+    return f" (a name with a space needs the JSON array form: {json.dumps([*typed, spaced])})" if spaced else ""
+
+
+def _action(state: Any, player: int, move: int | str, actions: Sequence[int], names: Sequence[str]) -> int | None:
+    """The legal action ``move`` names for ``player``, or None."""
     if isinstance(move, bool):
         return None
     if isinstance(move, int):
         return move if move in actions else None
+    if not isinstance(move, str):
+        return None
     if move in names:
         return actions[names.index(move)]
-    player = state.current_player()
     spelled = [a for a in actions if state.action_to_string(player, a) == move]
     return spelled[0] if len(spelled) == 1 else None
 

@@ -24,6 +24,7 @@ class LiveTree(NodeKinds):
         players: how many players the game has.
         ties: ``"first"`` (exact ties go to the first child in the engine's order).
         move: the name of the move leading into each node (``""`` for the root).
+        element: the move as the log writes it (here the same list as ``move``).
         action: the engine's action id leading into each node (0 for the root).
         depth: moves from the root.
         visits: simulations that passed through the node.
@@ -37,6 +38,8 @@ class LiveTree(NodeKinds):
         children: each node's children (empty until it is expanded).
         odds: a chance node's outcome probabilities, in its children's order.
         prior: each node's prior as its parent's child (NaN: none), or None when no node has one.
+        proven: the returns (one per player) of each node whose outcome is proven (MCTS-Solver:
+            a terminal node, or one its children decide); empty when the search proves nothing.
     """
 
     ties = "first"
@@ -53,8 +56,10 @@ class LiveTree(NodeKinds):
         self.player = [root_player]
         self.flags = [0]
         self.children: list[list[int]] = [[]]
+        self.element = self.move  # the move as the log writes it: its name
         self.odds: dict[int, list[float]] = {}
         self.prior = array("d", [math.nan]) if priors else None
+        self.proven: dict[int, list[float]] = {}
 
     def __len__(self) -> int:
         return len(self.move)
@@ -91,9 +96,10 @@ class LiveTree(NodeKinds):
             total[node] += score
             total_sq[node] += score * score
 
-    def outcome_of(self, node: int) -> None:
-        """No node has a proven value: this search proves nothing (no MCTS-Solver)."""
-        return None
+    def outcome_of(self, node: int) -> float | None:
+        """The node's proven value for the player who moved into it, or None (not proven)."""
+        returns = self.proven.get(node)
+        return None if returns is None else returns[self.view[node]]
 
     def mean(self, node: int) -> float:
         """``total / visits``; NaN at 0 visits."""

@@ -2,11 +2,15 @@
 
 Both simultaneous searches (:mod:`.decoupled`, :mod:`.smitsimax`) keep, for each player at each
 node, the own moves in the engine's order with their visits and totals from that player's view.
-A player picks exactly the own move :func:`mcts_core.simultaneous.score_own_moves` ranks first
-on the same statistics (ties to the first in the engine's order):
+A player picks the own move :func:`mcts_core.simultaneous.score_own_moves` ranks first on the
+same statistics, except that **exact ties are broken at random** (the seeded RNG), as DUCT
+implementations do: the first-in-order rule makes every player pick its first untried move
+together, so in rock-paper-scissors only Rock|Rock, Paper|Paper and Scissors|Scissors would ever be
+played. A reader of the log (which ranks ties by order) can check that the move played was one of
+the best, not which one:
 
-* UCB1 has a loop of its own, for speed, computing each value with the float operations of
-  :func:`mcts_core.selection.formulas.ucb1` in the same order;
+* UCB1 takes all the values at once from :func:`mcts_core.selection.formulas.ucb1_values`, the
+  searches' fast form of :func:`mcts_core.selection.formulas.ucb1` (the same bits);
 * every other registered rule goes through :func:`mcts_core.simultaneous.own_terms`, the very
   function the view calls; below a sample threshold the player draws with the seeded RNG, each
   move with its ``probability`` term;
@@ -17,13 +21,12 @@ on the same statistics (ties to the first in the engine's order):
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from ..selection.formulas import PROBABILITY
+from ..selection.formulas import PROBABILITY, ucb1_values
 from ..simultaneous.rules import JointScoring, RegretState, sampling
-from ..simultaneous.joint_selection import best_position, own_terms
+from ..simultaneous.joint_selection import own_terms
 
 
 class OwnMoves:
@@ -66,7 +69,7 @@ class OwnMoves:
 Chooser = Callable[[OwnMoves, int, random.Random, "list[int] | None"], int]
 
 
-def own_chooser(scoring: JointScoring, ties: str = "first") -> Chooser:
+def own_chooser(scoring: JointScoring) -> Chooser:
     """``choose(own, parent_visits, rng, allowed) -> position``: the move the player plays.
 
     ``allowed``, when given, restricts the choice to those positions (Smitsimax: the moves legal
@@ -82,23 +85,21 @@ def own_chooser(scoring: JointScoring, ties: str = "first") -> Chooser:
             return rng.choices(range(len(own.sigma)), weights=own.sigma)[0]
 
         return draw
-    if scoring.rule == "ucb1" and ties == "first":
+    if scoring.rule == "ucb1":
         c = scoring.c
 
         def ucb1(own: OwnMoves, parent_visits: int, rng: random.Random, allowed=None) -> int:
-            positions = range(len(own.visits)) if allowed is None else allowed
-            visits, total = own.visits, own.total
-            best, best_value = -1, -math.inf
-            log_n = math.log(parent_visits) if parent_visits else 0.0
-            sqrt = math.sqrt
-            for k in positions:
-                v = visits[k]
-                if not v:
-                    return k  # +infinity: the first unvisited move in the engine's order
-                value = total[k] / v + c * sqrt(log_n / v)
-                if value > best_value or best < 0:
-                    best, best_value = k, value
-            return best
+            visits = own.visits
+            positions = range(len(visits)) if allowed is None else allowed
+            if 0 in visits:  # untried moves are worth +inf: one of them, drawn as _best would draw it
+                untried = [k for k in positions if not visits[k]]
+                if untried:
+                    return untried[0] if len(untried) == 1 else rng.choice(untried)
+            values = ucb1_values(parent_visits, visits, own.total, positions, c=c)
+            best = max(values)
+            if values.count(best) == 1:  # _best's common case, inline: this runs per player per step
+                return positions[values.index(best)]
+            return _best(positions, values, rng)
 
         return ucb1
 
@@ -109,6 +110,14 @@ def own_chooser(scoring: JointScoring, ties: str = "first") -> Chooser:
                           [own.total[k] for k in positions], [own.total_sq[k] for k in positions])
         if PROBABILITY in terms[0]:  # below a sample threshold: a draw
             return positions[rng.choices(range(len(positions)), weights=[t[PROBABILITY] for t in terms])[0]]
-        return positions[best_position([t["value"] for t in terms], names, ties)]
+        return _best(positions, [t["value"] for t in terms], rng)
 
     return by_rule
+
+
+def _best(positions: Sequence[int], values: list[float], rng: random.Random) -> int:
+    """The position of the largest value; exact ties (unvisited moves: +inf) drawn at random."""
+    best = max(values)
+    if values.count(best) == 1:
+        return positions[values.index(best)]
+    return rng.choice([positions[k] for k, value in enumerate(values) if value == best])

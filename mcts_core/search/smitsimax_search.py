@@ -27,12 +27,15 @@ import random
 from typing import Any, TextIO
 
 from ..adapters.openspiel import child_names
+from ..model.tree import ROOT
 from ..simultaneous.names import own_move_names
 from ..simultaneous.rules import JointScoring
-from ..model.tree import ROOT
-from .decoupled_search import LogWriter, random_rollout, result_of
 from .budget import SearchBudget
+from .decoupled_search import result_of
+from .games import chance_outcomes
+from .log_writer import LogWriter
 from .own_moves import OwnMoves, own_chooser
+from .rollout import random_rollout
 
 
 class PlayerTree:
@@ -90,7 +93,8 @@ def smitsimax_search(state: Any, scoring: JointScoring, simulations: int | None,
     choose = own_chooser(scoring)
     write = LogWriter(out) if out is not None else None
     if write is not None:
-        write.header(players, scoring, "smitsimax", game_name)
+        write.header(players, scoring.c, rule=scoring.rule, settings=scoring.settings, algorithm="smitsimax",
+                     game=game_name)
         write.record(_root_facts(state, players))
     if state.is_simultaneous_node():
         for player, tree in enumerate(trees):
@@ -133,7 +137,7 @@ def smitsimax_search(state: Any, scoring: JointScoring, simulations: int | None,
             elements.append(names)
             if fresh:
                 break
-        returns = random_rollout(working, rng)
+        returns = random_rollout(working, rng, simultaneous=True)
         for player, tree in enumerate(trees):
             r = returns[player]
             path = paths[player]
@@ -160,7 +164,6 @@ def _root_facts(state: Any, players: int) -> dict:
         moves = [own_move_names(state, p, state.legal_actions(p)) for p in range(players)]
         return {"node": [], "player": 0, "simultaneous": True, "moves": moves}
     if state.is_chance_node():
-        actions = [a for a, _ in state.chance_outcomes()]
-        return {"node": [], "player": 0, "children": child_names(state, actions), "chance": True, "terminal": False}
+        return {"node": [], "player": 0, "children": chance_outcomes(state)[1], "chance": True, "terminal": False}
     raise ValueError(f"player {state.current_player()} moves alone at the root: Smitsimax handles simultaneous "
                      "and chance nodes only")

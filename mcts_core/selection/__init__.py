@@ -1,8 +1,9 @@
-"""Selection: the rules' formulas, the registry that presents them, and scoring a tree with one of them.
+"""Selection: the rules' formulas, the one registry that presents them, and scoring a tree with one of them.
 
 :mod:`.formulas` holds each rule as a pure function of a child's statistics; :mod:`.registry` names
-them, their terms and settings; :mod:`.scoring` applies one (a :class:`Scoring`) to a tree's nodes;
-:mod:`.presets` has contest bots' settings. May import the standard library and the model."""
+them (each with its kind: sequential or simultaneous), their terms and settings; :mod:`.scoring`
+applies one (a :class:`Scoring`) to a tree's nodes; :mod:`.presets` has contest bots' settings.
+May import the standard library and the model."""
 
 from .formulas import (
     PROBABILITY,
@@ -17,7 +18,7 @@ from .formulas import (
     ucb1_tuned,
 )
 from .presets import RULE_PRESETS
-from .registry import DEFAULT_RULE, RULES, Rule, Setting
+from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, Rule, Setting
 from .scoring import (
     ChildScore,
     Scoring,
@@ -34,6 +35,7 @@ __all__ = [
     "DEFAULT_RULE",
     "PROBABILITY",
     "RULES",
+    "RULE_REGISTRY",
     "RULE_PRESETS",
     "ChildScore",
     "Rule",

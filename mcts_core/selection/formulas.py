@@ -21,7 +21,7 @@ to it, so selection follows the most likely child and can say that the choice wa
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -79,6 +79,25 @@ def ucb1(parent_visits: int, visits: int, total: float, *, c: float) -> Terms:
     mean = total / visits
     exploration = c * math.sqrt(math.log(parent_visits) / visits)
     return {"mean": mean, "exploration": exploration, "value": mean + exploration}
+
+
+def ucb1_values(parent_visits: int, visits: Sequence[int], total: Sequence[float], children: Iterable[int], *,
+                c: float) -> list[float]:
+    """UCB1's value for each of a node's ``children``, in their order: the searches' fast form of :func:`ucb1`.
+
+    ``visits[k]`` and ``total[k]`` are child ``k``'s M.v and M.s; an unvisited child is worth
+    +infinity. Each value is ``M.s / M.v + C * sqrt(ln(N.v) / M.v)`` with the float operations of
+    :func:`ucb1` in the same order, so both give the same bits (``tests/test_search.py`` checks).
+    """
+    if not parent_visits:  # no child has a visit yet
+        return [math.inf for _ in children]
+    log_n, sqrt, inf = math.log(parent_visits), math.sqrt, math.inf
+    values: list[float] = []
+    append = values.append  # a plain loop: faster than a comprehension for a node's few children
+    for k in children:
+        v = visits[k]
+        append(total[k] / v + c * sqrt(log_n / v) if v else inf)
+    return values
 
 
 def ucb1_tuned(

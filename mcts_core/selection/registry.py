@@ -1,12 +1,23 @@
-"""The registered selection rules: each formula with its settings, terms, labels and LaTeX.
+"""The one registry of selection rules: each rule with its kind, settings, terms, labels and LaTeX.
+
+:data:`RULE_REGISTRY` holds every rule; a rule's :attr:`Rule.kind` says where it selects:
+
+* :data:`FORMULA` rules score any node's children with a formula function (UCB1, PUCT...);
+  :data:`RULES` is the view of the registry that holds them;
+* :data:`SIMULTANEOUS_ONLY` rules (regret matching, EXP3) keep a sampling distribution per node
+  and player, so they exist only at simultaneous nodes (:data:`SIMULTANEOUS_RULES`, the view that
+  holds them; :mod:`mcts_core.simultaneous.rules` holds their sampling and update).
 
 A UI builds its controls from :attr:`Rule.settings` and its table headers from :meth:`Rule.label`,
-so adding a rule here adds it everywhere.
+so adding a rule here adds it everywhere. Look a rule up with ``RULE_REGISTRY[key]``.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from .formulas import (
@@ -48,8 +59,48 @@ class Setting:
     help: str = ""
 
 
-class RuleLabels:
-    """What a rule with ``settings`` (``c`` first) and term ``labels`` tells a UI."""
+FORMULA = "formula"  # a rule that scores any node's children with a formula function
+SIMULTANEOUS_ONLY = "simultaneous only"  # a rule with a sampling distribution per simultaneous node and player
+
+REGRET_MATCHING = "regret_matching"
+EXP3 = "exp3"
+AVERAGE = "average"  # the term holding a move's share of the average strategy (regret matching, EXP3)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered selection rule: what selects, and what a UI needs to present it.
+
+    Attributes:
+        name: display name.
+        function: the formula (:class:`~mcts_core.selection.formulas.RuleFunction`); None for a
+            :data:`SIMULTANEOUS_ONLY` rule.
+        formula: LaTeX.
+        source: where the formula comes from (papers, links).
+        settings: the keyword settings, in the order a UI should show them (``c`` first).
+        inputs: per-child data the scoring passes: ``"move"``, ``"total_sq"``, ``"prior"``,
+            ``"siblings"``.
+        terms: every term key the rule can return, in display order (``"value"`` last).
+        labels: column headers for terms whose key is not what a reader expects.
+        kind: :data:`FORMULA` or :data:`SIMULTANEOUS_ONLY`.
+        state_term: a simultaneous-only rule's per-move state (``"regret"``, ``"estimate"``).
+    """
+
+    name: str
+    function: RuleFunction | None
+    formula: str
+    source: str
+    settings: tuple[Setting, ...] = ()
+    inputs: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ("mean", "exploration", "value")
+    labels: dict[str, str] = field(default_factory=dict)
+    kind: str = FORMULA
+    state_term: str | None = None
+
+    @property
+    def simultaneous_only(self) -> bool:
+        """True for the rules that select only at simultaneous nodes (regret matching, EXP3)."""
+        return self.kind == SIMULTANEOUS_ONLY
 
     @property
     def defaults(self) -> dict[str, Any]:
@@ -64,33 +115,6 @@ class RuleLabels:
     def label(self, term: str) -> str:
         """The header a table shows for ``term``: ``value`` is the rule's name for what it maximises."""
         return self.labels.get(term, term)
-
-
-@dataclass(frozen=True)
-class Rule(RuleLabels):
-    """A registered selection rule: the formula plus what a UI needs to present it.
-
-    Attributes:
-        name: display name.
-        function: the formula (:class:`~mcts_core.selection.formulas.RuleFunction`).
-        formula: LaTeX.
-        source: where the formula comes from (papers, links).
-        settings: the keyword settings, in the order a UI should show them (``c`` first).
-        inputs: per-child data the scoring passes: ``"move"``, ``"total_sq"``, ``"prior"``,
-            ``"siblings"``.
-        terms: every term key the rule can return, in display order (``"value"`` last).
-        labels: column headers for terms whose key is not what a reader expects.
-    """
-
-    name: str
-    function: RuleFunction
-    formula: str
-    source: str
-    settings: tuple[Setting, ...] = ()
-    inputs: tuple[str, ...] = ()
-    terms: tuple[str, ...] = ("mean", "exploration", "value")
-    labels: dict[str, str] = field(default_factory=dict)
-
 
 
 def _c(label: str = "exploration constant C") -> Setting:
@@ -108,7 +132,10 @@ _HEURISTIC = Setting(
     help="one `move value` per line; unlisted moves get H = 0",
 )
 
-RULES: dict[str, Rule] = {
+_GAMMA = Setting("c", "exploration γ", "float", 0.1, low=0.0, high=1.0,
+                 help="the share of uniform exploration mixed into the sampling distribution (0..1)")
+
+RULE_REGISTRY: Mapping[str, Rule] = MappingProxyType({
     "ucb1": Rule(
         name="UCB1",
         function=ucb1,
@@ -189,25 +216,71 @@ RULES: dict[str, Rule] = {
         inputs=("move", "siblings"),
         terms=("mean", "heuristic", "bias", "effective_c", "exploration", PROBABILITY, "value"),
     ),
-}
+    REGRET_MATCHING: Rule(
+        name="Regret matching (γ-exploration)",
+        function=None,
+        formula=r"\sigma(a) = (1-\gamma)\frac{R^+(a)}{\sum_b R^+(b)} + \frac{\gamma}{K},\quad "
+        r"R(b) \mathrel{+}= \tilde{x}(b) - x,\ \tilde{x}(a) = \frac{x}{\sigma(a)}",
+        source=(
+            "Lanctot, Lisý, Winands (2013), Monte Carlo Tree Search in Simultaneous Move Games with "
+            "Applications to Goofspiel, https://doi.org/10.1007/978-3-319-05428-5_3; Lisý et al. (2013), "
+            "Convergence of MCTS in Simultaneous Move Games, NIPS"
+        ),
+        settings=(_GAMMA,),
+        terms=("mean", "regret", PROBABILITY, AVERAGE, "value"),
+        labels={PROBABILITY: "σ (sampling)", AVERAGE: "average σ", "value": "σ"},
+        kind=SIMULTANEOUS_ONLY,
+        state_term="regret",
+    ),
+    EXP3: Rule(
+        name="EXP3 (γ-exploration)",
+        function=None,
+        formula=r"\sigma(a) = (1-\gamma)\frac{e^{\eta \hat{X}(a)}}{\sum_b e^{\eta \hat{X}(b)}} + \frac{\gamma}{K},"
+        r"\quad \hat{X}(a) \mathrel{+}= \frac{x'}{\sigma(a)}",
+        source="Auer et al. (2002), https://doi.org/10.1137/S0097539701398375; SM-MCTS: Lanctot et al. (2013)",
+        settings=(
+            _GAMMA,
+            Setting("eta", "learning rate η (0 = γ/K)", "float", 0.0, low=0.0, high=10.0,
+                    help="weight of the estimates in the exponent; 0 takes γ / K"),
+            Setting("low", "lowest return", "float", -1.0, high=1_000.0,
+                    help="returns are mapped from [low, high] to [0, 1]"),
+            Setting("high", "highest return", "float", 1.0, high=1_000.0,
+                    help="returns are mapped from [low, high] to [0, 1]"),
+        ),
+        terms=("mean", "estimate", PROBABILITY, AVERAGE, "value"),
+        labels={PROBABILITY: "σ (sampling)", AVERAGE: "average σ", "value": "σ", "estimate": "X̂"},
+        kind=SIMULTANEOUS_ONLY,
+        state_term="estimate",
+    ),
+})
+
+
+def _of_kind(kind: str) -> Mapping[str, Rule]:
+    """The registry's rules of one kind (a read-only view, in the registry's order)."""
+    return MappingProxyType({key: rule for key, rule in RULE_REGISTRY.items() if rule.kind == kind})
+
+
+RULES = _of_kind(FORMULA)  # the rules that score any node
+SIMULTANEOUS_RULES = _of_kind(SIMULTANEOUS_ONLY)  # the rules that score simultaneous nodes only
 DEFAULT_RULE = "ucb1"
 
 
-def settings_problem(rule: str, settings: dict[str, Any]) -> str | None:
+def settings_problem(rule: str, settings: Mapping[str, Any]) -> str | None:
     """Why ``settings`` cannot be ``rule``'s settings (besides C), as a sentence; None when they can.
 
     Numbers for number settings (whole numbers for ``int``), one of the choices for a choice, and
-    an object ``{move: number}`` for per-move values.
+    an object ``{move: number}`` for per-move values; EXP3's ``low`` below its ``high``.
     """
     from ..common.json_input import shown
     from ..common.numbers import is_finite_number
 
-    spec = RULES[rule]
+    spec = RULE_REGISTRY[rule]
     known = {setting.name: setting for setting in spec.settings[1:]}
     for name, value in settings.items():
         setting = known.get(name)
         if setting is None:
-            return f"{spec.name} has no setting {name!r}; it has {', '.join(known) or 'only C'}"
+            only = "only C (γ)" if spec.simultaneous_only else "only C"
+            return f"{spec.name} has no setting {name!r}; it has {', '.join(known) or only}"
         if setting.kind in ("float", "int"):
             if not is_finite_number(value):
                 return f"{name} must be a finite number, got {shown(value)}"
@@ -222,4 +295,8 @@ def settings_problem(rule: str, settings: dict[str, Any]) -> str | None:
                 isinstance(move, str) and move and is_finite_number(x) for move, x in value.items()
             ):
                 return f"{name} must be an object {{move: number}}, got {value!r}"
+    if rule == EXP3:
+        low, high = settings.get("low", -1.0), settings.get("high", 1.0)
+        if not low < high:
+            return f"low must be smaller than high, got {low!r} and {high!r}"
     return None

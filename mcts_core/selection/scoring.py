@@ -19,7 +19,7 @@ from typing import Any
 from ..common.numbers import is_valid_c
 from ..model.tree import ROOT, Tree
 from .formulas import PROBABILITY, Siblings, Terms
-from .registry import DEFAULT_RULE, RULES, Rule
+from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, Rule
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Scoring:
     """A selection rule with its settings: what selection maximises at every node.
 
     Attributes:
-        rule: a key of :data:`~mcts_core.selection.registry.RULES`.
+        rule: a key of :data:`~mcts_core.selection.registry.RULES` (the rules that score any node).
         c: the exploration constant (every rule has one).
         settings: the rule's other keyword settings; missing ones take the rule's defaults.
             Per-move values (priors, heuristics) are mappings ``move -> value``.
@@ -40,32 +40,41 @@ class Scoring:
     settings: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self):
-        if self.rule not in RULES:
-            raise ValueError(f"unknown rule {self.rule!r}; known: {', '.join(RULES)}")
-        if not is_valid_c(self.c):
-            raise ValueError(f"C must be a finite number >= 0, got {self.c!r}")
-        spec = RULES[self.rule]
-        clash = set(spec.inputs) & set(self.settings)
-        if clash:
-            raise TypeError(f"{sorted(clash)} are filled in per child and cannot be given as settings")
-        unknown = set(self.settings) - set(spec.defaults) | ({"c"} & set(self.settings))
-        if unknown:
-            raise TypeError(f"{spec.name} has no setting {', '.join(sorted(unknown))}")
+        self._check()
         frozen = {
             name: MappingProxyType(dict(value)) if isinstance(value, Mapping) else value
             for name, value in self.settings.items()
         }
         object.__setattr__(self, "settings", MappingProxyType(frozen))
 
+    def _check(self) -> None:
+        """Raises unless the rule is one that scores any node and the C and settings fit it."""
+        spec = RULE_REGISTRY.get(self.rule)
+        if spec is None or spec.simultaneous_only:
+            here = " here: it scores simultaneous moves only" if spec is not None else ""
+            raise ValueError(f"unknown rule {self.rule!r}{here}; known: {', '.join(RULES)}")
+        if not is_valid_c(self.c):
+            raise ValueError(f"C must be a finite number >= 0, got {self.c!r}")
+        clash = set(spec.inputs) & set(self.settings)
+        if clash:
+            raise TypeError(f"{sorted(clash)} are filled in per child and cannot be given as settings")
+        unknown = set(self.settings) - set(spec.defaults) | ({"c"} & set(self.settings))
+        if unknown:
+            raise TypeError(f"{spec.name} has no setting {', '.join(sorted(unknown))}")
+
     @classmethod
     def of(cls, rule: str = DEFAULT_RULE, *, c: float | None = None, **settings) -> Scoring:
         """``Scoring(rule, c, settings)`` with settings as keywords; C defaults to the rule's."""
-        return cls(rule, RULES[rule].defaults["c"] if c is None else c, settings)
+        return cls(rule, RULE_REGISTRY[rule].defaults["c"] if c is None else c, settings)
 
     @property
     def spec(self) -> Rule:
         """The registered rule."""
-        return RULES[self.rule]
+        return RULE_REGISTRY[self.rule]
+
+    def setting(self, name: str) -> Any:
+        """A setting's value, or its default."""
+        return self.settings.get(name, self.spec.defaults.get(name))
 
     def with_c(self, c: float) -> Scoring:
         """The same rule and settings at another C."""
@@ -84,7 +93,7 @@ class Scoring:
         Per-move values (priors, heuristics) are counted, not listed; the text holds no user text.
         """
         spec = self.spec
-        parts = [spec.name, f"C = {self.c:.6g}"]
+        parts = [spec.name, f"{'γ' if spec.simultaneous_only else 'C'} = {self.c:.6g}"]
         for setting in spec.settings[1:]:
             value = self.settings.get(setting.name, setting.default)
             if value == setting.default or (setting.kind == "move_values" and not value):

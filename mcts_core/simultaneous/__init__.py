@@ -5,7 +5,7 @@ ordinary :class:`~mcts_core.model.tree.Tree` whose moves are joint (``R|P``), pl
 simultaneous node has: each player's own moves with their visits and totals from that player's
 view (:class:`DecoupledTree`). From the same log, :func:`smitsimax_trees` gives one tree per player
 over its own moves. Selection scores each player's own moves with any registered rule, or with
-regret matching or EXP3 (:data:`SIMULTANEOUS_RULES`); the joint choice is the tuple of the players'
+regret matching or EXP3 (the registry's simultaneous-only rules, :data:`SIMULTANEOUS_RULES`); the joint choice is the tuple of the players'
 choices. :func:`exploitability` measures a strategy profile of a matrix game exactly.
 
 This package never imports the format readers at import time (they import it).
@@ -23,7 +23,6 @@ from .rules import (
     SIMULTANEOUS_RULES,
     JointScoring,
     RegretState,
-    SimultaneousRule,
     sampling,
     update,
 )
@@ -60,7 +59,6 @@ __all__ = [
     "SimultaneousFact",
     "SimultaneousInput",
     "SimultaneousLog",
-    "SimultaneousRule",
     "build_decoupled",
     "exploitability",
     "game_value",

@@ -21,13 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..selection.formulas import PROBABILITY, Siblings, Terms
-from ..selection.registry import RULES
+from ..selection.registry import RULE_REGISTRY
 from ..selection.scoring import Ranked, select_child, selection_key
 from ..model.tree import ROOT
 from .decoupled_tree import DecoupledTree
 from .rules import (
     AVERAGE,
-    SIMULTANEOUS_RULES,
     JointScoring,
     RegretState,
     sampling,
@@ -55,7 +54,7 @@ def own_terms(scoring: JointScoring, parent_visits: int, names: Sequence[str], v
     The same call the search makes for its own moves, so a tree read from the log scores exactly
     as the search did.
     """
-    spec = RULES[scoring.rule]
+    spec = RULE_REGISTRY[scoring.rule]
     arguments = {"c": scoring.c, **scoring.settings}
     if "siblings" in spec.inputs:
         means = [t / v for t, v in zip(totals, visits) if v]
@@ -72,12 +71,6 @@ def own_terms(scoring: JointScoring, parent_visits: int, names: Sequence[str], v
     return result
 
 
-def best_position(values: Sequence[float], names: Sequence[str], ties: str) -> int:
-    """The position of the largest value; exact ties to the smaller name or the first position."""
-    keys = [selection_key(v, k if ties == "first" else names[k]) for k, v in enumerate(values)]
-    return min(range(len(values)), key=keys.__getitem__)
-
-
 def score_own_moves(dtree: DecoupledTree, node: int, player: int, scoring: JointScoring) -> list[OwnScore]:
     """Score player ``player``'s own moves at simultaneous node ``node``, best first.
 
@@ -92,7 +85,7 @@ def score_own_moves(dtree: DecoupledTree, node: int, player: int, scoring: Joint
         state = replay(dtree, node, scoring)[player]
         sigma = sampling(scoring.rule, state, scoring.c, scoring.settings)
         average = state.average()
-        term = SIMULTANEOUS_RULES[scoring.rule].state_term
+        term = scoring.spec.state_term
         terms = [
             {"mean": m.mean, term: state.values[k], PROBABILITY: sigma[k], AVERAGE: average[k], "value": sigma[k]}
             for k, m in enumerate(moves)
@@ -183,7 +176,7 @@ def replay(dtree: DecoupledTree, node: int, scoring: JointScoring) -> list[Regre
         return found
     if dtree.playouts is None:
         raise ValueError(
-            f"{SIMULTANEOUS_RULES[scoring.rule].name} needs the simulations in order to rebuild its regrets; "
+            f"{scoring.spec.name} needs the simulations in order to rebuild its regrets; "
             "a tree dump keeps only the totals (load the search's log instead)"
         )
     players = dtree.players

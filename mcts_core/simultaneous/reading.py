@@ -8,7 +8,8 @@ from ..model.playouts import Playouts
 from ..model.tree import Tree
 from .decoupled_tree import DecoupledTree
 from .joint import SimultaneousLog
-from .rules import RULES, SIMULTANEOUS_RULES, JointScoring
+from ..selection.registry import RULE_REGISTRY
+from .rules import JointScoring
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,7 +62,7 @@ class SimultaneousInput:
         """The input's own rule and settings at ``c`` (the input's C, else the rule's default)."""
         rule = self.rule or "ucb1"
         if c is None:
-            c = RULES[rule].defaults["c"] if rule in RULES else SIMULTANEOUS_RULES[rule].defaults["c"]
+            c = RULE_REGISTRY[rule].defaults["c"]
         return JointScoring(rule, c, self.settings)
 
 

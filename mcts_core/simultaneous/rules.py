@@ -29,198 +29,47 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import Any
 
-from ..common.json_input import shown
-from ..common.numbers import is_finite_number, is_valid_c
-from ..selection.formulas import PROBABILITY
-from ..selection.registry import RULES, RuleLabels, Setting
-from ..selection.registry import settings_problem as sequential_settings_problem
+from ..common.numbers import is_valid_c
+from ..selection.registry import AVERAGE, EXP3, REGRET_MATCHING, RULE_REGISTRY, SIMULTANEOUS_RULES, settings_problem
 from ..selection.scoring import Scoring
 
-REGRET_MATCHING = "regret_matching"
-EXP3 = "exp3"
-AVERAGE = "average"  # the term holding a move's share of the average strategy
+ALL_RULES: tuple[str, ...] = tuple(RULE_REGISTRY)  # every rule a simultaneous node can use
+
+__all__ = ["ALL_RULES", "AVERAGE", "EXP3", "REGRET_MATCHING", "SIMULTANEOUS_RULES", "JointScoring", "RegretState",
+           "sampling", "update"]
 
 
-@dataclass(frozen=True)
-class SimultaneousRule(RuleLabels):
-    """A rule that exists only at simultaneous nodes: a sampling distribution kept per node and player.
-
-    Attributes:
-        name: display name.
-        formula: LaTeX of the sampling distribution.
-        source: where it comes from.
-        settings: keyword settings in display order, ``c`` (γ) first.
-        terms: every term it shows per own move, ``"value"`` last (the sampling probability).
-        labels: column headers for terms whose key is not what a reader expects.
-        state_term: the name of the per-move state (regret or estimate).
-    """
-
-    name: str
-    formula: str
-    source: str
-    settings: tuple[Setting, ...]
-    terms: tuple[str, ...]
-    labels: dict[str, str] = field(default_factory=dict)
-    state_term: str = "regret"
-
-
-_GAMMA = Setting("c", "exploration γ", "float", 0.1, low=0.0, high=1.0,
-                 help="the share of uniform exploration mixed into the sampling distribution (0..1)")
-
-SIMULTANEOUS_RULES: dict[str, SimultaneousRule] = {
-    REGRET_MATCHING: SimultaneousRule(
-        name="Regret matching (γ-exploration)",
-        formula=r"\sigma(a) = (1-\gamma)\frac{R^+(a)}{\sum_b R^+(b)} + \frac{\gamma}{K},\quad "
-        r"R(b) \mathrel{+}= \tilde{x}(b) - x,\ \tilde{x}(a) = \frac{x}{\sigma(a)}",
-        source=(
-            "Lanctot, Lisý, Winands (2013), Monte Carlo Tree Search in Simultaneous Move Games with "
-            "Applications to Goofspiel, https://doi.org/10.1007/978-3-319-05428-5_3; Lisý et al. (2013), "
-            "Convergence of MCTS in Simultaneous Move Games, NIPS"
-        ),
-        settings=(_GAMMA,),
-        terms=("mean", "regret", PROBABILITY, AVERAGE, "value"),
-        labels={PROBABILITY: "σ (sampling)", AVERAGE: "average σ", "value": "σ"},
-    ),
-    EXP3: SimultaneousRule(
-        name="EXP3 (γ-exploration)",
-        formula=r"\sigma(a) = (1-\gamma)\frac{e^{\eta \hat{X}(a)}}{\sum_b e^{\eta \hat{X}(b)}} + \frac{\gamma}{K},"
-        r"\quad \hat{X}(a) \mathrel{+}= \frac{x'}{\sigma(a)}",
-        source="Auer et al. (2002), https://doi.org/10.1137/S0097539701398375; SM-MCTS: Lanctot et al. (2013)",
-        settings=(
-            _GAMMA,
-            Setting("eta", "learning rate η (0 = γ/K)", "float", 0.0, low=0.0, high=10.0,
-                    help="weight of the estimates in the exponent; 0 takes γ / K"),
-            Setting("low", "lowest return", "float", -1.0, high=1_000.0,
-                    help="returns are mapped from [low, high] to [0, 1]"),
-            Setting("high", "highest return", "float", 1.0, high=1_000.0,
-                    help="returns are mapped from [low, high] to [0, 1]"),
-        ),
-        terms=("mean", "estimate", PROBABILITY, AVERAGE, "value"),
-        labels={PROBABILITY: "σ (sampling)", AVERAGE: "average σ", "value": "σ", "estimate": "X̂"},
-        state_term="estimate",
-    ),
-}
-
-ALL_RULES: tuple[str, ...] = (*RULES, *SIMULTANEOUS_RULES)
-
-
-def rule_name(rule: str) -> str:
-    """A rule's display name, registered or simultaneous-only."""
-    return RULES[rule].name if rule in RULES else SIMULTANEOUS_RULES[rule].name
-
-
-def rule_terms(rule: str) -> tuple[str, ...]:
-    return RULES[rule].terms if rule in RULES else SIMULTANEOUS_RULES[rule].terms
-
-
-def rule_label(rule: str, term: str) -> str:
-    return RULES[rule].label(term) if rule in RULES else SIMULTANEOUS_RULES[rule].label(term)
-
-
-def rule_formula(rule: str) -> str:
-    return RULES[rule].formula if rule in RULES else SIMULTANEOUS_RULES[rule].formula
-
-
-def rule_c_label(rule: str) -> str:
-    return RULES[rule].c_label if rule in RULES else SIMULTANEOUS_RULES[rule].c_label
-
-
-def settings_problem(rule: str, settings: Mapping[str, Any]) -> str | None:
-    """Why ``settings`` cannot be ``rule``'s settings besides C (a sentence), None when they can."""
-    if rule in RULES:
-        return sequential_settings_problem(rule, dict(settings))
-    spec = SIMULTANEOUS_RULES[rule]
-    known = {setting.name: setting for setting in spec.settings[1:]}
-    for name, value in settings.items():
-        setting = known.get(name)
-        if setting is None:
-            return f"{spec.name} has no setting {name!r}; it has {', '.join(known) or 'only C (γ)'}"
-        if not is_finite_number(value):
-            return f"{name} must be a finite number, got {shown(value)}"
-        if setting.low is not None and value < setting.low:
-            return f"{name} must be >= {setting.low:g}, got {value!r}"
-    if rule == EXP3:
-        low, high = settings.get("low", -1.0), settings.get("high", 1.0)
-        if not low < high:
-            return f"low must be smaller than high, got {low!r} and {high!r}"
-    return None
-
-
-@dataclass(frozen=True)
-class JointScoring:
+class JointScoring(Scoring):
     """The rule every player uses at simultaneous nodes, with its settings (C included).
 
-    Attributes:
-        rule: a key of :data:`RULES` or of :data:`SIMULTANEOUS_RULES`.
-        c: the exploration constant; for regret matching and EXP3, γ in [0, 1].
-        settings: the rule's other settings (missing ones take its defaults).
-
-    Hashable, so it can key a cache.
+    A :class:`~mcts_core.selection.Scoring` that also takes the simultaneous-only rules (regret
+    matching, EXP3), whose C is γ in [0, 1]. Hashable and comparable by value, as Scoring is.
     """
 
-    rule: str = "ucb1"
-    c: float = 1.0
-    settings: Mapping[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self):
-        if self.rule in RULES:
-            Scoring(self.rule, self.c, self.settings)  # its own checks, with its own messages
-        elif self.rule in SIMULTANEOUS_RULES:
-            if not is_valid_c(self.c) or self.c > 1:
-                raise ValueError(f"γ (C) must be a number from 0 to 1, got {self.c!r}")
-            problem = settings_problem(self.rule, self.settings)
-            if problem is not None:
-                raise ValueError(problem)
-        else:
+    def _check(self) -> None:
+        spec = RULE_REGISTRY.get(self.rule)
+        if spec is None:
             raise ValueError(f"unknown rule {self.rule!r}; known: {', '.join(ALL_RULES)}")
-        frozen = {name: MappingProxyType(dict(v)) if isinstance(v, Mapping) else v for name, v in self.settings.items()}
-        object.__setattr__(self, "settings", MappingProxyType(frozen))
-
-    @classmethod
-    def of(cls, rule: str = "ucb1", *, c: float | None = None, **settings) -> JointScoring:
-        """The rule with settings as keywords; C defaults to the rule's."""
-        if c is None:
-            c = RULES[rule].defaults["c"] if rule in RULES else SIMULTANEOUS_RULES[rule].defaults["c"]
-        return cls(rule, c, settings)
+        if not spec.simultaneous_only:
+            super()._check()
+            return
+        if not is_valid_c(self.c) or self.c > 1:
+            raise ValueError(f"γ (C) must be a number from 0 to 1, got {self.c!r}")
+        problem = settings_problem(self.rule, self.settings)
+        if problem is not None:
+            raise ValueError(problem)
 
     @property
     def regret_based(self) -> bool:
         """True for the rules that keep a sampling distribution per node (regret matching, EXP3)."""
-        return self.rule in SIMULTANEOUS_RULES
+        return self.spec.simultaneous_only
 
     @property
     def sequential(self) -> Scoring | None:
         """The registry's :class:`Scoring` for this rule; None for regret matching and EXP3."""
         return None if self.regret_based else Scoring(self.rule, self.c, self.settings)
-
-    def with_c(self, c: float) -> JointScoring:
-        return replace(self, c=c)
-
-    def setting(self, name: str) -> Any:
-        """A setting's value, or its default."""
-        spec = RULES[self.rule] if self.rule in RULES else SIMULTANEOUS_RULES[self.rule]
-        return self.settings.get(name, spec.defaults.get(name))
-
-    def describe(self) -> str:
-        """The rule, C and the settings not at their defaults, in words."""
-        if self.rule in RULES:
-            return Scoring(self.rule, self.c, self.settings).describe()
-        spec = SIMULTANEOUS_RULES[self.rule]
-        parts = [spec.name, f"γ = {self.c:.6g}"]
-        parts += [f"{s.name} = {self.settings[s.name]:.6g}" for s in spec.settings[1:]
-                  if s.name in self.settings and self.settings[s.name] != s.default]
-        return ", ".join(parts)
-
-    def __hash__(self) -> int:
-        return hash((self.rule, self.c, tuple(sorted((k, _hashable(v)) for k, v in self.settings.items()))))
-
-
-def _hashable(value: Any) -> Any:
-    return tuple(sorted(value.items())) if isinstance(value, Mapping) else value
 
 
 # --- regret matching and EXP3: the sampling distribution and its update (search and replay) ---

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..simultaneous.decoupled_tree import DecoupledTree
-from ..simultaneous.rules import JointScoring, rule_terms
+from ..simultaneous.rules import JointScoring
 from ..simultaneous.joint_selection import score_own_moves
 
 
@@ -15,7 +15,7 @@ def own_moves_table(dtree: DecoupledTree, node: int, player: int, scoring: Joint
     Columns: move, visits, total, then the rule's terms (``mean`` first: the player's own view),
     rank (1 = the player's pick) and selected.
     """
-    terms = rule_terms(scoring.rule)
+    terms = scoring.spec.terms
     rows = [
         {"move": s.move, "visits": s.visits, "total": s.total} | s.terms | {"rank": s.rank, "selected": s.selected}
         for s in score_own_moves(dtree, node, player, scoring)

@@ -8,17 +8,17 @@ from pathlib import Path
 import pytest
 
 from mcts_core.common import StoreError
-from mcts_core.strength.arena import ArenaRow
+from mcts_core.strength.arena_games import GameResult
 from mcts_core.strength.result_store import ArenaKey, ResultStore
 
-KEY = ArenaKey("tic_tac_toe", (), '{"rule": "ucb1", "settings": {}}', 10, 2, "random", 0)
+KEY = ArenaKey("tic_tac_toe", (), '{"rule": "ucb1", "settings": {}}', "random", 0)
+GAME = GameResult(c=1.0, simulations=10, index=0, seat=0, returns=(1.0, -1.0), first_search=(0.5, 1, 0.5))
 
 
 def _open_and_save(path: str) -> str | None:
     """Open a result store and save a row; what went wrong, if anything."""
     try:
-        ResultStore(Path(path)).save(KEY, ArenaRow(c=1.0, games=2, wins=1, draws=0, losses=1, score=0.5, low=0.1, high=0.9,
-                                              entropy=0.5, depth=1.0, top_share=0.5))
+        ResultStore(Path(path)).save(KEY, [GAME])
         return None
     except Exception as error:  # noqa: BLE001 - the test counts every failure, whatever its kind
         return f"{type(error).__name__}: {error}"
@@ -60,7 +60,7 @@ def test_processes_opening_a_new_result_store_together_all_save(tmp_path):
         while not errors.empty():
             failures.append(errors.get())
         assert failures == [] and all(process.exitcode == 0 for process in processes)
-        assert len(ResultStore(Path(path)).load(KEY)) == 1
+        assert ResultStore(Path(path)).load(KEY, 10, 1.0) == {0: GAME}
 
 
 def test_a_result_store_that_cannot_be_opened_is_reported_in_words(tmp_path):

@@ -204,7 +204,7 @@ def test_each_line_is_bit_for_bit_the_value_the_rule_computes(tree, scoring, cs)
                     assert abs(line.intercept + line.slope * c - values[line.node]) <= bound
 
 
-def test_sweep_counts_what_the_random_trees_cover():
+def test_random_trees_hold_every_case_the_sweep_must_handle():
     """The random trees above do contain what the brief lists (a generator change would show here)."""
     seen = set()
 
@@ -344,3 +344,16 @@ def test_every_registered_rule_is_swept_or_refused_with_a_sentence(monkeypatch):
     )
     with pytest.raises(ValueError, match="PUCT .AlphaZero. is not known to be affine in C"):
         path_intervals(tree, 0, 100, Scoring.of("puct"))
+
+
+def test_unvisited_child_loses_its_tie_once_a_visited_value_overflows_to_infinity():
+    # a (visited, the smaller move) against b (unvisited, +inf under UCB1). Once mean + C * slope
+    # overflows, a is +inf too and the tie goes to a: the sweep follows the floats to the float limit.
+    tree = tree_of({"visits": 4, "total": 1.0, "children": [node("a", 1, 1.0), node("b", 0, 0.0)]})
+    slope = math.sqrt(math.log(4) / 1)  # 1.18: C * slope passes the largest float before C does
+    first, second = path_intervals(tree, 0, 1.7e308)
+    assert (first.path, second.path) == ("b", "a")
+    assert 1.0 + second.c_from * slope == math.inf
+    assert 1.0 + math.nextafter(second.c_from, BELOW) * slope < math.inf
+    assert select_path(tree, Scoring(c=second.c_from)) == "a"
+    assert select_path(tree, Scoring(c=math.nextafter(second.c_from, BELOW))) == "b"

@@ -54,6 +54,7 @@ def drag_payload(
     Raises:
         ValueError: a bad range, or a rule not affine in C (then a slider commits on release).
     """
+    scoring = scoring.with_c(1.0)  # the lines read the rule's terms at C = 1 (rule_lines)
     intervals = path_intervals(tree, c_min, c_max, scoring)
     lines_of: dict[int, dict[int, Line]] = {}
 
@@ -89,7 +90,7 @@ def inspected_terms(tree: Tree, node: int, scoring: Scoring) -> dict[str, Any]:
     are the child's line (:mod:`.rule_lines`). ``random``: the choice at ``node`` is a draw.
     """
     lines = child_lines(tree, node, scoring)
-    constants = {score.node: score.terms for score in score_children(tree, node, scoring.with_c(1.0))}
+    constants = {score.node: score.terms for score in score_children(tree, node, scoring)}  # C-free terms
     children = []
     for line in lines:
         varying = line.form.varying()

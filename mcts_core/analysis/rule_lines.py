@@ -234,7 +234,8 @@ def child_lines(tree: Tree, node: int, scoring: Scoring = UCB1) -> list[Line]:
         return []
     shape = SHAPES[scoring.rule]
     parent_visits = tree.visits[node]
-    terms_of = {score.node: score.terms for score in score_children(tree, node, scoring.with_c(1.0))}
+    at_one = scoring if scoring.c == 1.0 else scoring.with_c(1.0)
+    terms_of = {score.node: score.terms for score in score_children(tree, node, at_one)}
     lines = []
     for rank, kid in enumerate(kids):
         terms, visits = terms_of[kid], tree.visits[kid]

@@ -84,7 +84,8 @@ def trees(draw):
 
 MOVE_VALUES = st.dictionaries(st.sampled_from(MOVES), st.sampled_from([-1.0, 0.0, 0.1, 0.5, 2.0]))
 SCORINGS = st.one_of(
-    st.just(Scoring()),
+    # Every rule the sweep knows, at its defaults (a rule added to the registry with a shape is checked too).
+    st.sampled_from([Scoring.of(rule) for rule in RULES if rule in rule_lines.SHAPES]),
     st.builds(lambda cap: Scoring.of("ucb1_tuned", cap=cap), st.sampled_from([0.25, 1.0, 100.0])),
     st.builds(
         lambda normalise, priors: Scoring.of("puct", normalise=normalise, **({"priors": priors} if priors else {})),

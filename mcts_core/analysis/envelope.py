@@ -62,7 +62,7 @@ class ValueForm:
 
     Attributes (class-level):
         plain: the float value is ``intercept + c * slope`` itself (compares like it for every C).
-        roundings: a bound, in ulps of :meth:`magnitude`, on how far the float value can be from
+        roundings: a bound, in ulps of :meth:`Line.magnitude`, on how far the float value can be from
             the real line.
     """
 

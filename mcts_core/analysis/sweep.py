@@ -145,8 +145,10 @@ def path_intervals(tree: Tree, c_min: float, c_max: float, scoring: Scoring = UC
         ``c_min`` and the last ending at ``c_max``; adjacent intervals have different paths. A
         breakpoint C belongs to the interval on its right: the rule's path at ``c_from`` is that
         interval's path, and the path just below ``c_from`` is the previous interval's (see the
-        module docstring for the float details and the twins caveat). A tree without children gives
-        one interval with the empty path.
+        module docstring for the float details and the twins caveat). Where a node's choice is a
+        draw (below a sample threshold) the path follows the most likely child, as select_path
+        does, whatever C is: whether a node is below its threshold depends on its visits only. A
+        tree without children gives one interval with the empty path.
 
     Raises:
         ValueError: a bad range, or a rule not affine in C

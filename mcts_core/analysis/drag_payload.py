@@ -14,7 +14,9 @@ slider can recompute everything on every ``input`` event without asking the serv
 ``exact`` says whether ``intercept + slope * C`` is bit for bit the float the rule computes (UCB1,
 UCB1-Tuned, and constants: true) or only to within a few ulps, i.e. to display precision (the
 rules with more float operations: progressive bias, sample thresholds, PUCT). The path never
-depends on that: it comes from the intervals. Non-finite numbers (an unvisited child's +infinity,
+depends on that: it comes from the intervals, so a browser ranks children by these values for
+display but takes the chosen child from the interval (two values a few ulps apart may rank the
+other way in JavaScript than in the rule's floats). Non-finite numbers (an unvisited child's +infinity,
 its mean NaN) are the strings ``"Infinity"`` and ``"NaN"``, which JavaScript's ``Number`` reads.
 """
 

@@ -155,6 +155,7 @@ def path_intervals(tree: Tree, c_min: float, c_max: float, scoring: Scoring = UC
             (:func:`~mcts_core.analysis.rule_lines.affine_problem`).
     """
     lo, hi = _check_range(c_min, c_max)
+    scoring = scoring.with_c(1.0)  # the C child_lines scores at: set once, not per node
     kept_lines: dict[int, list[Line]] = {}
     intervals: list[Interval] = []
     # An explicit stack instead of recursion: paths can be 1,000 moves deep. Pieces are pushed in

@@ -90,7 +90,8 @@ SCORINGS = st.one_of(
     st.builds(
         lambda normalise, priors: Scoring.of("puct", normalise=normalise, **({"priors": priors} if priors else {})),
         st.sampled_from(["raw", "minmax"]),
-        st.dictionaries(st.sampled_from(MOVES), st.sampled_from([0.0, 0.1, 0.25, 0.5, 1.0])),
+        # A negative P makes a falling line.
+        st.dictionaries(st.sampled_from(MOVES), st.sampled_from([-0.5, 0.0, 0.1, 0.25, 0.5, 1.0])),
     ),
     st.builds(
         lambda w, heuristic: Scoring.of("progressive_bias", w=w, heuristic=heuristic),
@@ -301,7 +302,8 @@ def test_puct_min_max_q_and_declared_priors_set_the_crossing():
 def test_progressive_bias_shifts_each_line_by_its_bias():
     # W = 2, H(b) = 3.5: b's line rises by 2 * 3.5 / sqrt(1) = 7, above a's mean 6: b at every C.
     tree = tree_of(FLIP_ROOT)
-    assert [part.path for part in path_intervals(tree, 0, 100, Scoring.of("progressive_bias", w=2.0, heuristic={"b": 3.5}))] == ["b"]
+    above = Scoring.of("progressive_bias", w=2.0, heuristic={"b": 3.5})
+    assert [part.path for part in path_intervals(tree, 0, 100, above)] == ["b"]
     # W = 1, H(b) = 3: b starts 3 higher, so it meets a at half the UCB1 crossing.
     intervals = path_intervals(tree, 0, 100, Scoring.of("progressive_bias", w=1.0, heuristic={"b": 3.0}))
     assert intervals[1].c_from == pytest.approx(UCB1_FLIP / 2, rel=1e-13)
@@ -337,7 +339,9 @@ def test_every_registered_rule_is_swept_or_refused_with_a_sentence(monkeypatch):
         scoring = Scoring.of(rule)
         if affine_problem(scoring) is None:
             intervals = path_intervals(tree, 0, 100, scoring)
-            assert [part.path for part in intervals] == [select_path(tree, scoring.with_c(part.c_from)) for part in intervals]
+            assert [part.path for part in intervals] == [
+                select_path(tree, scoring.with_c(part.c_from)) for part in intervals
+            ]
     # A rule whose value is not affine in C (none is registered yet) is refused by name.
     monkeypatch.delitem(rule_lines.SHAPES, "puct")
     assert affine_problem(Scoring.of("puct")) == (

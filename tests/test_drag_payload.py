@@ -109,6 +109,10 @@ def test_unvisited_children_and_draws_travel_as_strings_and_flags():
     b_terms = next(child["terms"] for child in ucb["inspected"]["children"] if child["move"] == "b")
     assert b_terms == {"mean": ["NaN", 0.0], "exploration": ["Infinity", 0.0], "value": ["Infinity", 0.0]}
     assert ucb["intervals"] == [[0.0, 5.0, ["b"]]] and not ucb["inspected"]["random"]
+    assert not ucb["inspected"]["chance"]
+    chance, *_ = parse_tree_json(json.dumps({**document, "root": {**document["root"], "chance": True}}))
+    sampled = parsed(drag_payload(chance, Scoring(), 0.0, 5.0, inspected=0))
+    assert sampled["inspected"]["chance"] and sampled["intervals"] == [[0.0, 5.0, ["a"]]]  # the most visited
     drawn = parsed(drag_payload(tree, Scoring.of("sample_threshold", t=10), 0.0, 5.0, inspected=0))
     assert drawn["inspected"]["random"]
     assert drawn["intervals"] == [[0.0, 5.0, [select_path(tree, Scoring.of("sample_threshold", t=10))]]]

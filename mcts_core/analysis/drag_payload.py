@@ -9,7 +9,8 @@ slider can recompute everything on every ``input`` event without asking the serv
 * ``values``: for each drawn node but the root, keyed by its ``data-path`` (the JSON array of its
   moves the tagged SVG writes), its value as its parent's child as ``[intercept, slope]``, so that
   ``value(C) = intercept + slope * C``;
-* ``inspected``: for one node, each child's terms as ``{term: [intercept, slope]}``, in tie order.
+* ``inspected``: for one node, each child's terms as ``{term: [intercept, slope]}``, in tie order,
+  and whether its choice is a random draw or a chance node's sample.
 
 ``exact`` says whether ``intercept + slope * C`` is bit for bit the float the rule computes (UCB1,
 UCB1-Tuned, and constants: true) or only to within a few ulps, i.e. to display precision (the
@@ -89,7 +90,8 @@ def inspected_terms(tree: Tree, node: int, scoring: Scoring) -> dict[str, Any]:
     """Each child of ``node`` with every term of the rule as ``[intercept, slope]`` in C, in tie order.
 
     A term C does not enter has slope 0; the others (the exploration term, a ramped C, the value)
-    are the child's line (:mod:`.rule_lines`). ``random``: the choice at ``node`` is a draw.
+    are the child's line (:mod:`.rule_lines`). ``random``: the choice at ``node`` is a draw;
+    ``chance``: its children are sampled, and the path follows the most visited.
     """
     lines = child_lines(tree, node, scoring)
     constants = {score.node: score.terms for score in score_children(tree, node, scoring)}  # C-free terms
@@ -104,6 +106,7 @@ def inspected_terms(tree: Tree, node: int, scoring: Scoring) -> dict[str, Any]:
     return {
         "path": list(tree.path_moves(node)),
         "random": any(PROBABILITY in terms for terms in constants.values()),
+        "chance": tree.is_chance(node),
         "exact": all(line.plain for line in lines),
         "children": children,
     }

@@ -19,7 +19,8 @@ import pytest
 from mcts_core import Scoring, ROOT, build_tree, parse_playouts, select_path, ucb1
 from mcts_core.cli.main import _format_intervals, main
 from mcts_core.inputs.formats.text import playouts_of
-from mcts_core.analysis.envelope import child_lines, rounding_band, twins_may_tie
+from mcts_core.analysis.envelope import rounding_band, twins_may_tie
+from mcts_core.analysis.rule_lines import child_lines
 from mcts_core.analysis.sweep import (
     Breakpoint,
     Interval,
@@ -131,7 +132,7 @@ def test_statement_example_has_no_crossing_for_any_c():
     assert path_intervals(tree, 0, 1e6) == [Interval(0.0, 1e6, "a")]
     assert breakpoints(tree, 0, 1e6) == []
     envelope = node_envelope(tree, ROOT, 0, 1e6)
-    lines = [(line.move, line.visits, line.mean) for line in envelope.lines]
+    lines = [(line.move, line.visits, line.intercept) for line in envelope.lines]
     assert lines == [("a", 1, 20.0), ("b", 2, 17.0)]
     assert [(s.c_from, s.c_to, s.move) for s in envelope.segments] == [(0.0, 1e6, "a")]
 
@@ -239,7 +240,7 @@ def test_envelope_segments_and_crossings_at_a_node():
     tree = make_tree(("a", 10), ("b", 0), ("aa", 2), ("ab", 6), ("ab", 6), ("ab", 6))
     envelope = node_envelope(tree, tree.find("a"), 0, 20)
     assert envelope.node_path == "a"
-    assert [(line.move, line.visits, line.mean) for line in envelope.lines] == [("a", 1, 2.0), ("b", 3, 6.0)]
+    assert [(line.move, line.visits, line.intercept) for line in envelope.lines] == [("a", 1, 2.0), ("b", 3, 6.0)]
     (low, high) = envelope.segments
     assert (low.c_from, low.move, high.move, high.c_to) == (0.0, "b", "a", 20.0)
     assert envelope.crossings == [Breakpoint(high.c_from, "a", "b", "a")]

@@ -1,15 +1,19 @@
 """Questions asked of a built tree: where the path changes with C, two settings compared, why a child won.
 
-Holds the exact C sweep (:mod:`.sweep` over the per-node envelopes of :mod:`.envelope`), the
-slider's range (:mod:`.c_range`), :func:`compare_paths`, :func:`explain_choice`, and the outline
-(:func:`outline_children`, :func:`principal_variation`). May import the
-model and selection; never drawing, tables (pandas) or the readers.
+Holds the exact C sweep for every rule affine in C (:mod:`.sweep` over the per-node envelopes of
+:mod:`.envelope`, of the lines :mod:`.rule_lines` makes of each rule), the data a browser needs to
+follow a drag of C by itself (:mod:`.drag_payload`), the slider's range (:mod:`.c_range`),
+:func:`compare_paths`, :func:`explain_choice`, and the outline (:func:`outline_children`,
+:func:`principal_variation`). May import the model and selection; never drawing, tables (pandas)
+or the readers.
 """
 
 from .c_range import LARGEST_C, fit_to_breakpoints, nice_ceiling, suggest_c_range
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
+from .drag_payload import drag_payload, inspected_terms
 from .explain import Choice, explain_choice, ucb1_latex
 from .outline import OutlineRow, outline_children, principal_variation
+from .rule_lines import affine_problem, child_lines
 from .sweep import (
     Breakpoint,
     Interval,
@@ -24,8 +28,9 @@ from .sweep import (
 )
 
 __all__ = [
-    "LARGEST_C", "Breakpoint", "OutlineRow", "ChildComparison", "Choice", "Comparison", "Interval", "NodeEnvelope",
-    "breakpoints", "breakpoints_of", "compare_paths", "comparison_rows", "explain_choice",
-    "fit_to_breakpoints", "interval_at", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
+    "Breakpoint", "ChildComparison", "Choice", "Comparison", "Interval", "LARGEST_C", "NodeEnvelope",
+    "OutlineRow", "affine_problem", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
+    "comparison_rows", "drag_payload", "explain_choice", "fit_to_breakpoints", "inspected_terms",
+    "interval_at", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
     "path_intervals", "principal_variation", "range_problem", "suggest_c_range", "ucb1_latex",
 ]

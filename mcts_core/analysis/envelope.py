@@ -1,15 +1,15 @@
-"""The upper envelope of a node's UCB1 lines in C, snapped to floats.
+"""The upper envelope of a node's lines in C, snapped to floats.
 
-At a node N, child M's UCB1 value is a line in C, ``mean + C * slope`` with ``mean = M.s / M.v`` and
-``slope = sqrt(ln(N.v) / M.v)``; the child selection picks as C grows is the upper envelope of
-those lines (ties to the child first in tie order: the smaller move, or the first in the node's
-order). A child with a proven outcome is a flat line at that outcome. Where the choice does not
-depend on C at all (:func:`fixed_choice`: a chance node, or an unvisited child worth +infinity)
-there is no envelope to walk.
+At a node N, each child's value under a rule is a line in C, ``intercept + C * slope``
+(:mod:`.rule_lines`; for UCB1 ``mean + C * sqrt(ln(N.v) / M.v)``); the child selection picks as C
+grows is the upper envelope of those lines (ties to the child first in tie order: the smaller
+move, or the first in the node's order). Constants are flat lines: a proven outcome, +infinity for
+an unvisited child under a UCB-style rule, a chance outcome's visits, a probability below a sample
+threshold.
 
-Floats. :func:`mcts_core.selection.ucb1` evaluates ``total / visits + c * sqrt(log(N.v) / visits)``
-in floats, so near a crossing the float choice can differ from the real envelope. Every crossing
-found from the lines, ``(mean_a - mean_b) / (slope_b - slope_a)``, is therefore snapped to floats:
+Floats. The rule evaluates its value in floats (``line.value(c)``, bit for bit the rule's), so
+near a crossing the float choice can differ from the real envelope. Every crossing found from the
+lines, ``(intercept_a - intercept_b) / (slope_b - slope_a)``, is therefore snapped to floats:
 starting at the float nearest the crossing, a search over the bit patterns of the floats (galloping
 by 1, 2, 4, ... floats, then bisection) moves the breakpoint to a float ``b`` where the float choice
 really changes, so that
@@ -22,22 +22,25 @@ Both ends of every piece are checked this way. When the float choice changes onl
 crossing (the usual case), ``b`` is exactly the smallest float with the new choice. Inside an
 interval select_path equals the interval's path too, with two exceptions:
 
-* Rounding band. Within :func:`rounding_band` of a breakpoint (at most ``4 * ulp(v) / |slope_a -
-  slope_b|``, v the largest magnitude of the means and values involved: about 1e-13 for values near
-  100 and slopes 0.5 apart) both values are within rounding of each other and select_path can
-  alternate between the two children, float by float. The breakpoint is then *one* float in that
-  band where the choice really changes, not necessarily the first: finding the first would mean
-  stepping through the band float by float. Example: two children with mean 122.5 and slopes 1.04
-  and 1.47 tie at C = 0 and alternate up to C = 3e-14.
-* Twins. Siblings with equal visit counts have bit-identical slopes, so their lines are parallel
-  and the one with the larger mean is never below the other; but once ``C * slope`` is large,
-  ``mean + C * slope`` can round to the same float for both, and the tie goes to the one first in tie order.
-  When the twins' means differ only by rounding (0.1 + 0.2 against 0.3 + 0), select_path flickers
-  between them from one float C to the next, all over the range. The sweep does not follow that:
-  of each set of twins it keeps the one with the larger mean (the first in tie order on equal means),
-  which is what select_path picks at C = 0 and wherever rounding does not hide the difference.
-  :func:`twins_may_tie` says whether a node has twins that can tie in a range; only at such nodes
-  can select_path disagree with the sweep at an interval end, or far from every breakpoint.
+* Rounding band. Within :func:`rounding_band` of a breakpoint (for UCB1 at most ``4 * ulp(v) /
+  |slope_a - slope_b|``, v the largest magnitude of the means and values involved: about 1e-13 for
+  values near 100 and slopes 0.5 apart; a few times more for rules with more float operations) both
+  values are within rounding of each other and select_path can alternate between the two children,
+  float by float. The breakpoint is then *one* float in that band where the choice really changes,
+  not necessarily the first: finding the first would mean stepping through the band float by float.
+  Example: two children with mean 122.5 and slopes 1.04 and 1.47 tie at C = 0 and alternate up to
+  C = 3e-14.
+* Twins. Siblings with bit-identical slopes (UCB1: equal visit counts) have parallel lines, and the
+  one with the larger intercept is never below the other in real arithmetic; but once ``C * slope``
+  is large, the two float values can round to the same float (the tie goes to the one first in tie
+  order), or, for rules whose float value is not ``intercept + C * slope`` itself, to either order.
+  When the twins' intercepts differ only by rounding (0.1 + 0.2 against 0.3 + 0), select_path
+  flickers between them from one float C to the next, all over the range. The sweep does not follow
+  that: of each set of twins it keeps the one with the larger intercept (the first in tie order on
+  equal ones), which is what select_path picks at C = 0 and wherever rounding does not hide the
+  difference. :func:`twins_may_tie` says whether a node has twins that can tie in a range; only at
+  such nodes can select_path disagree with the sweep at an interval end, or far from every
+  breakpoint. Flat lines (constants) are exact and never flicker.
 
 """
 
@@ -48,112 +51,132 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..model.tree import Tree
-
 # Non-negative doubles ordered by value have bit patterns ordered as integers, so stepping and
 # bisecting over floats is integer arithmetic on these patterns.
 _PACK = struct.Struct("<d")
 _UNPACK = struct.Struct("<q")
 
 
+class ValueForm:
+    """How a rule computes one child's value from C in floats (:mod:`.rule_lines` has the forms).
+
+    Attributes (class-level):
+        plain: the float value is ``intercept + c * slope`` itself (compares like it for every C).
+        roundings: a bound, in ulps of :meth:`Line.magnitude`, on how far the float value can be from
+            the real line.
+    """
+
+    __slots__ = ()
+    plain: bool
+    roundings: int
+
+    def __call__(self, c: float) -> float:
+        """The float the rule computes at ``c``."""
+        raise NotImplementedError
+
+    def line(self) -> tuple[float, float]:
+        """``(intercept, slope)`` of the real line."""
+        raise NotImplementedError
+
+    def scale(self) -> float:
+        """The largest magnitude of the parts that do not grow with C."""
+        raise NotImplementedError
+
+    def varying(self) -> dict[str, tuple[float, float]]:
+        """The terms that depend on C (``value`` included) as ``(intercept, slope)``."""
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
 class Line:
-    """One child's UCB1 value as a line in C: ``value(C) = mean + C * slope``.
+    """One child's value as a line in C: ``intercept + C * slope``, and the float the rule computes.
 
     Attributes:
         node: the child node.
         move: the move leading into it.
         visits: M.v.
-        mean: ``M.s / M.v``, the same float :func:`~mcts_core.selection.ucb1` computes (a proven
+        intercept: the value at C = 0 (UCB1: ``M.s / M.v``, the same float ucb1 computes; a proven
             child: its outcome).
-        slope: ``sqrt(ln(N.v) / M.v)``, likewise; ``C * slope`` is ucb1's exploration term (a
-            proven child: 0).
+        slope: how fast the value grows with C (UCB1: ``sqrt(ln(N.v) / M.v)``, likewise; a
+            constant: 0).
         rank: the child's place in tie order: of two equal values the smaller rank wins.
+        form: how the rule computes the value in floats.
     """
 
     node: int
     move: str
     visits: int
-    mean: float
+    intercept: float
     slope: float
-    rank: int = 0
+    rank: int
+    form: ValueForm
 
     def value(self, c: float) -> float:
-        """The float ucb1 returns as ``value`` for this child at ``c`` (same operations, same order)."""
-        return self.mean + c * self.slope
+        """The float the rule returns as ``value`` for this child at ``c`` (same operations, same order)."""
+        return self.form(c)
 
+    @property
+    def plain(self) -> bool:
+        """Whether the float value is ``intercept + c * slope`` itself."""
+        return self.form.plain
 
-def child_lines(tree: Tree, node: int) -> list[Line]:
-    """Each visited or proven child of ``node`` as a UCB1 line, in tie order (empty for a leaf)."""
-    kids = tree.tie_order(node)
-    # log(N.v) / M.v, then sqrt, exactly as ucb1 does, so that mean + c * slope is bit for bit
-    # ucb1's value for every c.
-    log_n = math.log(tree.visits[node]) if kids and tree.visits[node] else 0.0
-    lines = []
-    for rank, kid in enumerate(kids):
-        visits, outcome = tree.visits[kid], tree.outcome_of(kid)
-        if outcome is not None:
-            lines.append(Line(kid, tree.move[kid], visits, outcome, 0.0, rank))
-        elif visits:
-            lines.append(Line(kid, tree.move[kid], visits, tree.total[kid] / visits, math.sqrt(log_n / visits), rank))
-    return lines
+    @property
+    def roundings(self) -> int:
+        return self.form.roundings
 
-
-def fixed_choice(tree: Tree, node: int) -> int | None:
-    """The child UCB1 picks at ``node`` whatever C is, or None when the choice depends on C.
-
-    A chance node follows its most visited outcome; a node with an unvisited, unproven child picks
-    the first such child in tie order (it is worth +infinity).
-    """
-    kids = tree.tie_order(node)
-    if not kids:
-        return None
-    if tree.is_chance(node):
-        return max(kids, key=lambda kid: tree.visits[kid])  # max keeps the first of equals
-    return next((kid for kid in kids if not tree.visits[kid] and tree.outcome_of(kid) is None), None)
+    def magnitude(self, c: float) -> float:
+        """The largest magnitude the rule's float operations meet at ``c`` (for rounding bounds)."""
+        return self.form.scale() + c * abs(self.slope)
 
 
 def twins_may_tie(lines: Sequence[Line], c_max: float) -> bool:
     """Whether rounding can tie two parallel twins for some C < ``c_max`` (module docstring).
 
-    True when two children have bit-identical slopes, the one first in tie order has the
-    smaller mean (so a rounding tie would hand it the choice), and the means are close enough for
-    ``mean + C * slope`` to round to the same float. The sweep follows the twin with the larger
-    mean; select_path may pick the other one at some C, anywhere in the range.
+    True when two non-flat children have bit-identical slopes and intercepts close enough for their
+    float values to round to the same float (or, for rules whose float value is not
+    ``intercept + C * slope``, to swap), and the twin the sweep drops could then win: it is first in
+    tie order, or the float values are not plain. The sweep follows the twin with the larger
+    intercept; select_path may pick the other one at some C, anywhere in the range.
     """
     groups: dict[float, list[Line]] = {}
     for line in lines:
-        groups.setdefault(line.slope, []).append(line)
-    for slope, twins in groups.items():
+        if line.slope != 0.0:  # flat lines are exact constants: no rounding between them
+            groups.setdefault(line.slope, []).append(line)
+    for twins in groups.values():
         twins.sort(key=lambda line: line.rank)
-        kept = max(twins, key=lambda line: line.mean)  # max keeps the first (in tie order) of equals
-        # Two reals round to one float only if they are within an ulp of the larger magnitude.
-        reach = 2 * math.ulp(abs(kept.mean) + c_max * slope)
-        if any(line.rank < kept.rank and kept.mean - line.mean <= reach for line in twins):
-            return True
+        kept = max(twins, key=lambda line: line.intercept)  # max keeps the first (in tie order) of equals
+        for line in twins:
+            if line is kept:
+                continue
+            # Two values round together only within the ulps their operations can be off by.
+            magnitude = max(kept.magnitude(c_max), line.magnitude(c_max))
+            reach = 2 * (kept.roundings + line.roundings) * math.ulp(magnitude)
+            if kept.intercept - line.intercept <= reach and (line.rank < kept.rank or not (kept.plain and line.plain)):
+                return True
     return False
 
 
 def rounding_band(a: Line, b: Line, c: float) -> float:
     """Half-width of the C range around ``c`` where float rounding can reorder lines ``a`` and ``b``.
 
-    Each float value ``mean + c * slope`` is within an ulp of the real line at the largest
-    magnitude involved (one rounding of the product, one of the sum), so the two float values can
-    compare differently from the real lines only where the lines are within two such ulps; with
-    a margin of 2 that is ``4 * ulp(v) / |a.slope - b.slope|`` (inf for parallel lines).
+    Each float value is within ``roundings`` ulps of the real line at the largest magnitude
+    involved (UCB1: one rounding of the product, one of the sum, so one ulp), so the two float
+    values can compare differently from the real lines only where the lines are within the sum of
+    those; with a margin of 2 that is ``2 * (roundings_a + roundings_b) * ulp(v) / |a.slope -
+    b.slope|`` (UCB1: ``4 * ulp(v) / ...``; inf for parallel lines).
     """
     if a.slope == b.slope:
         return math.inf
-    v = max(abs(a.mean) + c * a.slope, abs(b.mean) + c * b.slope)
-    return 4 * math.ulp(v) / abs(a.slope - b.slope)
+    v = max(a.magnitude(c), b.magnitude(c))
+    return 2 * (a.roundings + b.roundings) * math.ulp(v) / abs(a.slope - b.slope)
 
 
 def representatives(lines: list[Line]) -> list[Line]:
     """Drop each twin that never beats its sibling in real arithmetic (see module docstring)."""
     best: dict[float, Line] = {}
-    for line in lines:  # in tie order, so on equal means the first stays
+    for line in lines:  # in tie order, so on equal intercepts the first stays
         kept = best.get(line.slope)
-        if kept is None or line.mean > kept.mean:
+        if kept is None or line.intercept > kept.intercept:
             best[line.slope] = line
     return sorted(best.values(), key=lambda line: line.rank)
 
@@ -170,12 +193,13 @@ def _float(bits: int) -> float:
 
 def _picker(lines: list[Line]) -> Callable[[float], Line]:
     """The float choice among ``lines`` at a C: largest value, exact ties to the earlier line."""
-    terms = [(line.mean, line.slope, line) for line in lines]  # lines are in tie order
+    # Plain lines are evaluated inline (UCB1's speed); the others by their rule's float operations.
+    terms = [(line.intercept, line.slope, None if line.plain else line.form, line) for line in lines]
 
     def pick(c: float) -> Line:
         best, best_value = None, None
-        for mean, slope, line in terms:
-            value = mean + c * slope  # ucb1's float, see child_lines
+        for intercept, slope, form, line in terms:  # lines are in tie order
+            value = intercept + c * slope if form is None else form(c)
             if best_value is None or value > best_value:  # strict: the earlier line keeps ties
                 best, best_value = line, value
         return best
@@ -188,7 +212,9 @@ def _next_crossing(lines: list[Line], current: Line) -> float:
     first = math.inf
     for line in lines:
         if line.slope > current.slope:
-            first = min(first, (current.mean - line.mean) / (line.slope - current.slope))
+            crossing = (current.intercept - line.intercept) / (line.slope - current.slope)
+            if crossing < first:  # NaN (both intercepts infinite) never is
+                first = crossing
     return first
 
 

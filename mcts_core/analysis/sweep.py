@@ -1,22 +1,25 @@
-"""Exact C breakpoints: where the UCB1-selected path changes as the exploration constant C moves.
+"""Exact C breakpoints: where the selected path changes as the exploration constant C moves.
 
-At a node N, child M's UCB1 value is a line in C::
+At a node N, child M's value under every sequential rule is a line in C (:mod:`.rule_lines`); for
+UCB1::
 
     value(C) = mean + C * slope,   mean = M.s / M.v,   slope = sqrt(ln(N.v) / M.v)
 
 so the child selection picks, as a function of C, is the upper envelope of its children's lines (ties
-to the smaller move), and the selected path is piecewise constant in C. :func:`sweep` splits
-[c_min, c_max) by the envelope at the root, descends into the chosen child within each piece and
-splits again, down to the leaves. Nothing is sampled.
+to the smaller move, or the first in the node's order), and the selected path is piecewise constant
+in C. :func:`path_intervals` splits [c_min, c_max) by the envelope at the root, descends into the
+chosen child within each piece and splits again, down to the leaves. Nothing is sampled. Where the
+choice does not depend on C (a chance node, a draw below a sample threshold, an unvisited child
+worth +infinity) the envelope is one flat line on top.
 
 Floats: every breakpoint is a float where the float choice really changes (see
 :mod:`mcts_core.analysis.envelope`), so
 
-* ``select_path(tree, Scoring(c=math.nextafter(b, -inf)))`` is the path of the interval ending at ``b``, and
-* ``select_path(tree, Scoring(c=b))`` is the path of the interval starting at ``b``: intervals are
+* ``select_path(tree, scoring.with_c(math.nextafter(b, -inf)))`` is the path of the interval ending at ``b``, and
+* ``select_path(tree, scoring.with_c(b))`` is the path of the interval starting at ``b``: intervals are
   half-open, ``[c_from, c_to)``, and a breakpoint C belongs to the interval on its right.
 
-Source of the formula: Auer, Cesa-Bianchi, Fischer (2002), https://doi.org/10.1023/A:1013689704352.
+Source of UCB1: Auer, Cesa-Bianchi, Fischer (2002), https://doi.org/10.1023/A:1013689704352.
 """
 
 from __future__ import annotations
@@ -26,8 +29,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .envelope import Line, child_lines, envelope_segments, fixed_choice, representatives
 from ..model.tree import ROOT, Tree
+from ..selection import Scoring
+from .envelope import Line, envelope_segments, representatives
+from .rule_lines import UCB1, child_lines
 
 
 @dataclass(frozen=True)
@@ -80,7 +85,8 @@ class NodeEnvelope:
     Attributes:
         node: the node choosing.
         node_path: its path as text.
-        lines: one line per visited or proven child, in tie order.
+        lines: one line per child whose value is finite (all but unvisited children under a
+            UCB-style rule, worth +infinity), in tie order.
         segments: the envelope over the range, in order, adjacent segments picking different
             children; empty for a leaf, one segment where the choice does not depend on C.
     """
@@ -99,7 +105,7 @@ class NodeEnvelope:
         ]
 
 
-def node_envelope(tree: Tree, node: int, c_min: float, c_max: float) -> NodeEnvelope:
+def node_envelope(tree: Tree, node: int, c_min: float, c_max: float, scoring: Scoring = UCB1) -> NodeEnvelope:
     """The lines of ``node``'s children and the envelope selection follows over [c_min, c_max).
 
     Args:
@@ -107,44 +113,49 @@ def node_envelope(tree: Tree, node: int, c_min: float, c_max: float) -> NodeEnve
         node: the node choosing a child.
         c_min: start of the range, finite and >= 0.
         c_max: end of the range (excluded), finite and > c_min.
+        scoring: the rule and its settings (its C is ignored); UCB1 when not given.
 
     Returns:
         The lines and the segments (float-snapped, see :mod:`mcts_core.analysis.envelope`).
 
     Raises:
-        ValueError: a bad range.
+        ValueError: a bad range, or a rule not affine in C
+            (:func:`~mcts_core.analysis.rule_lines.affine_problem`).
     """
     lo, hi = _check_range(c_min, c_max)
-    lines = child_lines(tree, node)
-    fixed = fixed_choice(tree, node)
-    if fixed is not None:
-        segments = (Segment(lo, hi, tree.move[fixed], fixed),)
-    else:
-        pieces = envelope_segments(representatives(lines), lo, hi) if lines else []
-        segments = tuple(Segment(a, b, line.move, line.node) for a, b, line in pieces)
-    return NodeEnvelope(node, tree.path(node), tuple(lines), segments)
+    lines = child_lines(tree, node, scoring)
+    pieces = envelope_segments(representatives(lines), lo, hi) if lines else []
+    segments = tuple(Segment(a, b, line.move, line.node) for a, b, line in pieces)
+    finite = tuple(line for line in lines if math.isfinite(line.intercept))
+    return NodeEnvelope(node, tree.path(node), finite, segments)
 
 
-def path_intervals(tree: Tree, c_min: float, c_max: float) -> list[Interval]:
+def path_intervals(tree: Tree, c_min: float, c_max: float, scoring: Scoring = UCB1) -> list[Interval]:
     """The selected path as a function of C over [c_min, c_max), as exact intervals.
 
     Args:
         tree: the tree.
         c_min: start of the range, finite and >= 0.
         c_max: end of the range (excluded), finite and > c_min.
+        scoring: the rule and its settings (its C is ignored); UCB1 when not given. Every rule
+            affine in C can be swept (:mod:`.rule_lines`).
 
     Returns:
         Half-open intervals ``[c_from, c_to)`` covering the range in order, the first starting at
         ``c_min`` and the last ending at ``c_max``; adjacent intervals have different paths. A
-        breakpoint C belongs to the interval on its right: the UCB1 path at ``c_from`` is that
+        breakpoint C belongs to the interval on its right: the rule's path at ``c_from`` is that
         interval's path, and the path just below ``c_from`` is the previous interval's (see the
-        module docstring for the float details and the twins caveat). A tree without children gives
-        one interval with the empty path.
+        module docstring for the float details and the twins caveat). Where a node's choice is a
+        draw (below a sample threshold) the path follows the most likely child, as select_path
+        does, whatever C is: whether a node is below its threshold depends on its visits only. A
+        tree without children gives one interval with the empty path.
 
     Raises:
-        ValueError: a bad range.
+        ValueError: a bad range, or a rule not affine in C
+            (:func:`~mcts_core.analysis.rule_lines.affine_problem`).
     """
     lo, hi = _check_range(c_min, c_max)
+    scoring = scoring.with_c(1.0)  # the C child_lines scores at: set once, not per node
     kept_lines: dict[int, list[Line]] = {}
     intervals: list[Interval] = []
     # An explicit stack instead of recursion: paths can be 1,000 moves deep. Pieces are pushed in
@@ -158,29 +169,25 @@ def path_intervals(tree: Tree, c_min: float, c_max: float) -> list[Interval]:
             else:
                 intervals.append(Interval(a, b, tree.format_path(moves), moves))
             continue
-        fixed = fixed_choice(tree, node)
-        if fixed is not None:
-            stack.append((fixed, a, b, (*moves, tree.move[fixed])))
-            continue
         lines = kept_lines.get(node)
         if lines is None:
-            lines = kept_lines[node] = representatives(child_lines(tree, node))
+            lines = kept_lines[node] = representatives(child_lines(tree, node, scoring))
         for start, end, line in reversed(envelope_segments(lines, a, b)):
             stack.append((line.node, start, end, (*moves, line.move)))
     return intervals
 
 
-def breakpoints(tree: Tree, c_min: float, c_max: float) -> list[Breakpoint]:
+def breakpoints(tree: Tree, c_min: float, c_max: float, scoring: Scoring = UCB1) -> list[Breakpoint]:
     """Every C in (c_min, c_max) where the selected path changes, in order.
 
     Each says at which node the choice changes and which two children swap there; see
-    :func:`sweep` for the float convention (the breakpoint C already has the new path).
+    :func:`path_intervals` for the float convention (the breakpoint C already has the new path).
     """
-    return breakpoints_of(tree, path_intervals(tree, c_min, c_max))
+    return breakpoints_of(tree, path_intervals(tree, c_min, c_max, scoring))
 
 
 def breakpoints_of(tree: Tree, intervals: Sequence[Interval]) -> list[Breakpoint]:
-    """The breakpoints between consecutive intervals of a :func:`sweep` result of ``tree``."""
+    """The breakpoints between consecutive intervals of a :func:`path_intervals` result of ``tree``."""
     points = []
     for before, after in zip(intervals, intervals[1:]):
         # Two different root-to-leaf paths: neither is a prefix of the other (a leaf has no

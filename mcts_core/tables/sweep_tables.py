@@ -35,7 +35,7 @@ def lines_frame(envelope: NodeEnvelope, c_min: float, c_max: float) -> pd.DataFr
     columns move, visits, mean, slope, c, value. A leaf gives an empty table with those columns.
     """
     rows = [
-        {"move": line.move, "visits": line.visits, "mean": line.mean, "slope": line.slope,
+        {"move": line.move, "visits": line.visits, "mean": line.intercept, "slope": line.slope,
          "c": c, "value": line.value(c)}
         for line in envelope.lines
         for c in (c_min, c_max)

@@ -38,14 +38,13 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from ...model.playouts import TIES, Fact, Playouts
+from ...model.playouts import Fact, Playouts
 from ...selection.registry import RULES
-from ...simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousFact, SimultaneousLog, joint_name
-from ...simultaneous.rules import ALL_RULES, SIMULTANEOUS_RULES
-from ...simultaneous.rules import settings_problem as simultaneous_settings_problem
-from ...common.input_rules import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
+from ...simultaneous.joint import JointMoves, SimultaneousFact, SimultaneousLog, joint_name
+from ...common.input_rules import MAX_MOVES, MAX_PLAYOUTS, ParseError
 from ...common.json_input import key_text, load_json, shown
 from ...common.numbers import is_finite_number
+from .header import HeaderProblem, header_values
 
 HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings", "algorithm", "game")
 SIMULATION_KEYS = ("path", "score", "returns")
@@ -123,37 +122,12 @@ def parse_header(line: str, number: int) -> _Header:
     if record.get("mcts_log") != 1:
         raise ParseError(number, 'the first line must be the header {"mcts_log": 1, ...}')
     _check_keys(record, HEADER_KEYS, number, "the header")
-    players = record.get("players", 1)
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
-        raise ParseError(number, f'key "players": expected a whole number from 1 to {MAX_PLAYERS}, got {shown(players)}')
-    ties = record.get("ties", "smaller")
-    if ties not in TIES:
-        raise ParseError(number, f'key "ties": expected "smaller" or "first", got {shown(ties)}')
-    c = record.get("c")
-    if c is not None:
-        c = _number(c, number, "c")
-        if c < 0:
-            raise ParseError(number, f'key "c": C must be a finite number >= 0, got {shown(c)}')
-    rule = record.get("rule")
-    if rule is not None and rule not in RULES and rule not in SIMULTANEOUS_RULES:
-        raise ParseError(number, f'key "rule": expected one of {", ".join(ALL_RULES)}, got {shown(rule)}')
-    settings = record.get("settings", {})
-    if not isinstance(settings, dict):
-        raise ParseError(number, f'key "settings": expected an object like {{"normalise": "minmax"}}, got {shown(settings)}')
-    if settings and rule is None:
-        raise ParseError(number, 'key "settings": give the "rule" they belong to')
-    problem = simultaneous_settings_problem(rule, settings) if settings else None
-    if problem is not None:
-        raise ParseError(number, f'key "settings": {problem}')
-    if rule in SIMULTANEOUS_RULES and c is not None and c > 1:
-        raise ParseError(number, f'key "c": for {rule} C is the exploration γ, from 0 to 1; got {shown(c)}')
-    algorithm = record.get("algorithm")
-    if algorithm is not None and algorithm not in ALGORITHMS:
-        raise ParseError(number, f'key "algorithm": expected one of {", ".join(ALGORITHMS)}, got {shown(algorithm)}')
-    game = record.get("game")
-    if game is not None and (not isinstance(game, str) or not game):
-        raise ParseError(number, f'key "game": expected an OpenSpiel game string like "oshi_zumo", got {shown(game)}')
-    return _Header(players, ties, c, rule, settings, algorithm, game, number)
+    try:
+        values = header_values(record)
+    except HeaderProblem as problem:
+        raise ParseError(number, str(problem)) from None
+    return _Header(values.players, values.ties, values.c, values.rule, values.settings, values.algorithm,
+                   values.game, number)
 
 
 class _Reader:

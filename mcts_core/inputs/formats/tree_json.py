@@ -29,15 +29,13 @@ from array import array
 from typing import Any
 
 from ...model.build import next_player
-from ...model.playouts import TIES
-from ...selection.registry import RULES
-from ...simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousLog, joint_name
-from ...simultaneous.rules import ALL_RULES, SIMULTANEOUS_RULES
-from ...simultaneous.rules import settings_problem as simultaneous_settings_problem
+from ...selection.registry import SIMULTANEOUS_RULES
+from ...simultaneous.joint import JointMoves, SimultaneousLog, joint_name
 from ...model.tree import CHANCE, NO_PARENT, NO_PLAYOUT, TERMINAL, Tree
-from ...common.input_rules import MAX_MOVES, MAX_PLAYERS, MAX_PLAYOUTS, ParseError
+from ...common.input_rules import MAX_MOVES, MAX_PLAYOUTS, ParseError
 from ...common.json_input import key_text, load_json, long_integer, shown
 from ...common.numbers import is_finite_number
+from .header import HeaderProblem, header_values
 from .log import is_compact, narrow_ids
 
 HEADER_KEYS = ("mcts_tree", "players", "ties", "c", "rule", "settings", "algorithm", "game", "root")
@@ -105,31 +103,12 @@ def _read(document: dict, max_nodes: int):
     unknown = [key for key in document if key not in HEADER_KEYS]
     if unknown:
         raise _NodeProblem(None, f'unknown key "{key_text(unknown[0])}" in the header; known keys: {", ".join(HEADER_KEYS)}')
-    players = document.get("players", 1)
-    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS:
-        raise _NodeProblem(None, f'key "players": expected a whole number from 1 to {MAX_PLAYERS}, got {shown(players)}')
-    ties = document.get("ties", "smaller")
-    if ties not in TIES:
-        raise _NodeProblem(None, f'key "ties": expected "smaller" or "first", got {shown(ties)}')
-    c = document.get("c")
-    if c is not None:
-        c = _number(c, None, "c")
-        if c < 0:
-            raise _NodeProblem(None, f'key "c": C must be a finite number >= 0, got {shown(c)}')
-    rule = document.get("rule")
-    if rule is not None and rule not in RULES and rule not in SIMULTANEOUS_RULES:
-        raise _NodeProblem(None, f'key "rule": expected one of {", ".join(ALL_RULES)}, got {shown(rule)}')
-    settings = document.get("settings", {})
-    if not isinstance(settings, dict) or (settings and rule is None):
-        raise _NodeProblem(None, 'key "settings": expected an object of the "rule"\'s settings')
-    problem = simultaneous_settings_problem(rule, settings) if settings else None
-    if problem is not None:
-        raise _NodeProblem(None, f'key "settings": {problem}')
-    algorithm, game = document.get("algorithm"), document.get("game")
-    if algorithm is not None and algorithm not in ALGORITHMS:
-        raise _NodeProblem(None, f'key "algorithm": expected one of {", ".join(ALGORITHMS)}, got {shown(algorithm)}')
-    if game is not None and (not isinstance(game, str) or not game):
-        raise _NodeProblem(None, f'key "game": expected an OpenSpiel game string, got {shown(game)}')
+    try:
+        header = header_values(document)
+    except HeaderProblem as problem:
+        raise _NodeProblem(None, str(problem)) from None
+    players, ties, c, rule, settings = header.players, header.ties, header.c, header.rule, header.settings
+    algorithm, game = header.algorithm, header.game
     root = document.get("root")
     if not isinstance(root, dict):
         raise _NodeProblem(None, 'key "root": expected the root node, an object {"visits": ..., "children": [...]}')

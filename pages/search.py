@@ -21,8 +21,7 @@ import streamlit as st
 
 from mcts_core import RULES, Scoring, defaults
 from mcts_core.inputs import input_id
-from mcts_core.search import format_moves, load_game, parse_moves, play_moves, search
-from mcts_core.search.games import legal_moves
+from mcts_core.search import format_moves, legal_moves, load_game, parse_moves, play_moves, search
 from ui import input_panel, jobs, sidebar, state
 from ui.inputs import InputError, load
 from ui.jobs import BackgroundJob

@@ -12,8 +12,7 @@ import streamlit as st
 from mcts_core import ROOT
 from mcts_core.inputs import input_id
 from mcts_core.drawing import render_tree, visible_nodes
-from mcts_core.search import search_simultaneous
-from mcts_core.search.strategy_sweep import default_c_values, strategy_sweep
+from mcts_core.search import default_c_values, search_simultaneous, strategy_sweep
 from mcts_core.simultaneous import (
     ALL_RULES,
     SIMULTANEOUS_RULES,

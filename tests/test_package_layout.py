@@ -47,3 +47,14 @@ def test_readme_layout_names_every_module():
     assert not missing, f"README's Layout does not name {missing}"
     named_folders = [f"{package.name}/" for package in _packages() if package != CORE]
     assert all(name in layout for name in named_folders)
+
+
+def test_pages_and_ui_import_the_core_through_its_package_inits():
+    # A package's __init__ is its public API: a page reaching into a module ties itself to the layout.
+    deep = []
+    for path in [REPO / "app.py", *sorted((REPO / "pages").glob("*.py")), *sorted((REPO / "ui").glob("*.py"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("mcts_core"):
+                if node.module.count(".") > 1:
+                    deep.append(f"{path.relative_to(REPO)}:{node.lineno} from {node.module}")
+    assert deep == []

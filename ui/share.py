@@ -23,7 +23,7 @@ import streamlit as st
 from mcts_core import RULES, Scoring, is_valid_c, parse_number
 from mcts_core.inputs import is_input_id
 from mcts_core.drawing import COLOURINGS
-from mcts_core.selection.registry import settings_problem
+from mcts_core.selection import settings_problem
 from ui import state
 from ui.drawing import LIMIT_RANGES
 from ui.navigation import PAGES

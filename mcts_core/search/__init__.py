@@ -5,8 +5,9 @@
 
 from .budget import MAX_SECONDS, MAX_SIMULATIONS
 from .decoupled_search import OwnMoveResult, SimultaneousResult, search_simultaneous
-from .games import format_moves, load_game, parse_moves, play_moves
+from .games import format_moves, legal_moves, load_game, parse_moves, play_moves
 from .sequential_search import RootChild, SearchResult, search, search_state
+from .strategy_sweep import default_c_values, strategy_sweep
 
 __all__ = [
     "MAX_SECONDS",
@@ -15,11 +16,14 @@ __all__ = [
     "RootChild",
     "SearchResult",
     "SimultaneousResult",
+    "default_c_values",
     "format_moves",
+    "legal_moves",
     "load_game",
     "parse_moves",
     "play_moves",
     "search",
     "search_simultaneous",
     "search_state",
+    "strategy_sweep",
 ]

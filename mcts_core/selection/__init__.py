@@ -18,7 +18,7 @@ from .formulas import (
     ucb1_tuned,
 )
 from .presets import RULE_PRESETS
-from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, Rule, Setting
+from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, Rule, Setting, settings_problem
 from .scoring import (
     ChildScore,
     Scoring,
@@ -57,4 +57,5 @@ __all__ = [
     "ucb1",
     "ucb1_tuned",
     "under_threshold",
+    "settings_problem",
 ]

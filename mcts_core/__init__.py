@@ -1,7 +1,12 @@
-"""MCTS Explorer's pure core: parse playouts, build the MCTS tree, select, sweep, render, tabulate.
+"""MCTS Explorer's pure core, one subpackage per stage a reader follows.
 
-No streamlit import anywhere in this package; ``render`` (graphviz) and ``tables`` (pandas) are
-imported on their own, so the CLI and the math never load them.
+``inputs`` (read any input) -> ``model`` (the tree the puzzle's rule builds) -> ``selection`` (the
+rules) -> ``analysis`` (the C sweep, comparisons, why a child won, the outline) -> ``tables``
+(pandas) and ``drawing`` (graphviz); beside them ``search`` (live MCTS on OpenSpiel games),
+``strength`` (the arena), ``simultaneous`` (decoupled trees), ``adapters`` (real engines), ``cli``
+and ``common``. This module is the public API: solve, parse, build, select, sweep. No streamlit
+import anywhere; ``tables`` and ``drawing`` are imported on their own, so the CLI and the math never
+load pandas or graphviz. May import every stage but tables, drawing, search, strength and cli.
 """
 
 from .model.build import build_tree

@@ -1,1 +1,4 @@
-"""Adapters from real MCTS engines to our log and tree formats (each imports its engine lazily)."""
+"""Adapters from real MCTS engines (OpenSpiel, mctx) to our log and tree formats.
+
+May import search (the one log writer) and the standard library; each imports its engine lazily.
+"""

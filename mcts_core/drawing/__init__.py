@@ -2,7 +2,7 @@
 
 :mod:`.dot` chooses what is drawn (budget, depth, top-k), writes the DOT and runs ``dot``;
 :mod:`.tagged_svg` tags the laid-out SVG with each node's path so a browser can highlight it
-without a new layout. Imports graphviz, so ``mcts_core`` does not import this package; may import
+without a new layout. Imports graphviz, so ``mcts_core`` does not import this package. May import
 model and selection.
 """
 

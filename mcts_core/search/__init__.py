@@ -1,6 +1,8 @@
 """Live MCTS over OpenSpiel games with our selection rules, writing our JSON Lines log as it runs.
 
-``pyspiel`` is imported only when a game is loaded, so importing this package is cheap.
+One skeleton (select, expand, simulate, backpropagate) that the sequential and the decoupled
+searches specialise, one log writer, one rollout, one game loader. May import selection,
+simultaneous and model; ``pyspiel`` only when a game is loaded, so importing this package is cheap.
 """
 
 from .budget import MAX_SECONDS, MAX_SIMULATIONS

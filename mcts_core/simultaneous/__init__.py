@@ -8,7 +8,7 @@ over its own moves. Selection scores each player's own moves with any registered
 regret matching or EXP3 (the registry's simultaneous-only rules, :data:`SIMULTANEOUS_RULES`); the joint choice is the tuple of the players'
 choices. :func:`exploitability` measures a strategy profile of a matrix game exactly.
 
-This package never imports the format readers at import time (they import it).
+May import model and selection; never the format readers at import time (they import it).
 """
 
 from .decoupled_tree import DecoupledTree, OwnMove, build_decoupled

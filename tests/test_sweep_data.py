@@ -12,6 +12,7 @@ import math
 import pytest
 
 from mcts_core import ROOT, build_tree, node_envelope, parse_playouts
+from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
 from mcts_core.analysis.sweep import Interval, interval_at, range_problem, path_intervals
 from mcts_core.tables.sweep_tables import (
@@ -196,3 +197,15 @@ def test_zoom_range_keeps_every_breakpoint_with_room_after_the_last(flips):
     assert zoom_range(path_intervals(flips, 0.0, 1000.0)) == (0.0, 5.0)  # 2.70 * 1.25 = 3.38, rounded up to 5
     assert zoom_range(path_intervals(flips, 0.0, 3.0)) == (0.0, 3.0)  # never beyond the swept range
     assert zoom_range(path_intervals(flips, 0.0, 2.0)) is None  # no breakpoint, nothing to zoom to
+
+
+def test_an_envelope_that_picks_an_unvisited_child_draws_only_the_finite_lines():
+    # Under UCB1 a declared child with 0 visits is worth +infinity: it has no line to draw.
+    log = "\n".join([
+        '{"mcts_log": 1}', '{"node": [], "children": ["a", "b"]}', '{"path": ["a"], "score": 1}',
+    ]) + "\n"
+    tree = read_input(log).tree
+    envelope = node_envelope(tree, ROOT, 0.0, 2.0)
+    assert [segment.move for segment in envelope.segments] == ["b"]
+    assert envelope_frame(envelope).empty
+    assert list(lines_frame(envelope, 0.0, 2.0)["move"]) == ["a", "a"]

@@ -10,6 +10,7 @@ breakpoint; every C comes from :func:`~mcts_core.analysis.sweep.sweep` or
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import pandas as pd
@@ -48,23 +49,26 @@ def envelope_frame(envelope: NodeEnvelope) -> pd.DataFrame:
 
     Columns: segment (0, 1, ... in order of C, to draw each piece separately), move (the child
     chosen on it), c, value (that child's line at c). Segments end where the next one starts, so
-    the pieces join into one broken line.
+    the pieces join into one broken line. A segment whose child has no line (its value is infinite:
+    an unvisited child under a UCB-style rule, or a value past the float range) has nothing to draw.
     """
     lines = {line.move: line for line in envelope.lines}
     rows = [
         {"segment": index, "move": segment.move, "c": c, "value": lines[segment.move].value(c)}
         for index, segment in enumerate(envelope.segments)
+        if segment.move in lines
         for c in (segment.c_from, segment.c_to)
     ]
     return pd.DataFrame(rows, columns=ENVELOPE_COLUMNS)
 
 
 def crossings_frame(envelope: NodeEnvelope) -> pd.DataFrame:
-    """Where the envelope changes child: c, value (of the child taking over), node, before, after."""
+    """Where the envelope changes child: c, value (of the child taking over; NaN when that child has
+    no line, its value being infinite), node, before, after."""
     lines = {line.move: line for line in envelope.lines}
     rows = [
-        {"c": point.c, "value": lines[point.after_move].value(point.c), "node": point.node_path,
-         "before": point.before_move, "after": point.after_move}
+        {"c": point.c, "value": lines[point.after_move].value(point.c) if point.after_move in lines else math.nan,
+         "node": point.node_path, "before": point.before_move, "after": point.after_move}
         for point in envelope.crossings
     ]
     return pd.DataFrame(rows, columns=CROSSING_COLUMNS)

@@ -3,27 +3,25 @@
 import streamlit as st
 
 from mcts_core import ROOT, score_children
-from mcts_core.analysis import explain_choice
+from mcts_core.inputs import TEXT
+from mcts_core.analysis import explain_choice, principal_variation
 from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
 from mcts_core.tables import children_table
 from ui import selected_path, share, share_panel, sidebar, state
-from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows
+from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows, mean_header, total_format
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
+from ui.outline import show_outline
 from ui.tree_view import show_tree
-from ui.wording import (
-    folded_caption,
-    mean_label,
-    node_sentence,
-    random_draw_warning,
-    why_sentence,
-)
+from ui.wording import folded_caption, node_sentence, random_draw_warning, why_sentence
 
 # Session-state keys this module owns.
 BUDGET = state.key("budget")  # a contract key (DESIGN.md)
 MAX_DEPTH = state.key("max_depth")
 TOP_K = state.key("top_k")
 SHOW_UNVISITED = state.key("show_unvisited")
+SHOW_PV = state.key("show_pv")
+LIMITS_OPEN = state.key("limits_open")
 COLOUR_BY = state.key("colour_by")
 EXPLORER_TREE = state.key("tree_view")
 INSPECT = state.key("inspect")
@@ -95,10 +93,30 @@ def answer_row(tree, selected: str):
             ("Depth", tree.max_depth),
             ("Root mean", f"{tree.mean(ROOT):.3f}"),
         ],
-        trailing=[6],  # the Share button, filled at the end once the picture is known
-        vertical_alignment="center",
+        trailing=1,  # the Share button, filled at the end once the picture is known
     )
     return share_slot.container()
+
+
+def pv_default(read) -> None:
+    """The most visited line is marked by default for an engine's log or tree, not for puzzle text
+    (there the selected path is the point); set again for each new input."""
+    if state.first_run_for_input("explorer", read.key):
+        st.session_state[SHOW_PV] = read.read.kind != TEXT
+
+
+def pv_sentence(tree, pv, path) -> str:
+    """Markdown: the most visited line in moves, and where it leaves the selected path."""
+    if len(pv) == 1:
+        return "Most visited line: none (no child of the root has a visit)."
+    shared = next((depth for depth, (a, b) in enumerate(zip(pv, path)) if a != b), min(len(pv), len(path)))
+    if pv == tuple(path):
+        where = "the same as the selected path"
+    elif shared == 1:
+        where = "it leaves the selected path at the root"
+    else:
+        where = f"it leaves the selected path after {code(tree.path(pv[shared - 1]))}"
+    return f"**Most visited line** (principal variation, orange in the picture): {code(tree.path(pv[-1]))}; {where}."
 
 
 def drawing_limits() -> tuple:
@@ -153,13 +171,18 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
         key=CHILDREN_TABLE,
         # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
         column_order=[name for name in table.columns if name not in ("selected", "rank")],
-        column_config={"total": st.column_config.NumberColumn(format="%.4g")}
+        # Headers short enough to show whole, so the rule's value fits a 1366-pixel page beside the picture.
+        column_config={"total": st.column_config.NumberColumn(format=total_format(table["total"]))}
         | {
             name: st.column_config.NumberColumn(rule.label(name), format="%.4f")
-            for name in (*rule.terms, "share", "declared prior")
+            for name in (*rule.terms, "share")
             if name in table.columns
         }
-        | {"mean": st.column_config.NumberColumn(mean_label(tree, inspected), format="%.4f")},
+        | {
+            "declared prior": st.column_config.NumberColumn("prior", format="%.3f", help="The prior the log declared."),
+            "terminal": st.column_config.CheckboxColumn("end", help="The game ended at this child."),
+            "mean": st.column_config.NumberColumn(mean_header(tree, inspected), format="%.4f"),
+        },
     )
     explain(explain_choice(children), children)
     st.download_button(
@@ -171,19 +194,39 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
     )
 
 
-def inspect_panel(tree, scoring) -> int:
-    """The inspected node, its buttons and its children; returns the node."""
+def inspect_panel(tree, selected) -> int:
+    """The inspected node, its buttons, and its children or the whole tree as an outline; returns the node."""
     st.subheader("Inspect a node")
     inspected = inspected_node(tree)
-    children = score_children(tree, inspected, scoring)
+    children = score_children(tree, inspected, selected.scoring)
     inspect_buttons(tree, inspected, children)
-    children_panel(tree, inspected, children, scoring)
+    children_tab, outline_tab = st.tabs(["Children", "Outline (any size)"])
+    with children_tab:
+        children_panel(tree, inspected, children, selected.scoring)
+    with outline_tab:
+        show_outline(
+            tree, selected.scoring, path=selected.path, inspected=inspected,
+            on_select=lambda node: set_inspect(tree.path(node)),
+        )
     return inspected
 
 
 def limits_panel() -> None:
-    """The drawing limits' widgets (their values were read before, by :func:`drawing_limits`)."""
-    with st.expander("Drawing limits (the table always uses the full tree)"):
+    """The drawing limits' widgets (their values were read before, by :func:`drawing_limits`) and the
+    most visited line's toggle."""
+    expander, toggle = st.columns([3, 1], vertical_alignment="center")
+    toggle.toggle(
+        "Most visited line", key=SHOW_PV, persist_state="session",
+        help="Mark the principal variation (at each node the most visited child) in orange, with a button to show it.",
+    )
+    with expander:
+        limits_fields()
+
+
+def limits_fields() -> None:
+    """The drawing limits in their expander."""
+    # Keyed, with its state kept: an edit reruns the page, which must not close it under the user.
+    with st.expander("Drawing limits (the table always uses the full tree)", key=LIMITS_OPEN, on_change="rerun"):
         limits = st.columns(3)
         limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], step=50, help=BUDGET_HELP, key=BUDGET, persist_state="session")
         limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=MAX_DEPTH, persist_state="session")
@@ -203,7 +246,7 @@ def limits_panel() -> None:
         )
 
 
-def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_down: bool):
+def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_down: bool, pv):
     """The tree view of ``drawn`` and its DOT download; returns the function that makes the DOT."""
     scoring, path = selected.scoring, selected.path
     st.caption(
@@ -220,6 +263,7 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
         path=path,
         inspected=inspected,
         values=rule_values(tree, drawn, scoring),
+        principal_variation=pv,
         height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
         on_click=lambda node: set_inspect(tree.path(node)),
     )
@@ -240,6 +284,9 @@ def explore(setup) -> None:
     tree = setup.tree
     selected = selected_path.select(setup)
     share_slot = answer_row(tree, tree.path(selected.path[-1]))
+    pv = tuple(principal_variation(tree)) if st.session_state[SHOW_PV] else None
+    if pv is not None:
+        st.markdown(pv_sentence(tree, pv, selected.path))
     visible = cached_visible_nodes(setup.input.key, tree, *drawing_limits())
     top_down = fits_top_down(tree, visible)
     if top_down:
@@ -247,11 +294,11 @@ def explore(setup) -> None:
     else:  # a wide tree drawn left to right needs the page's full width to stay readable
         picture, details = st.container(), st.container()
     with details:
-        inspected = inspect_panel(tree, selected.scoring)
+        inspected = inspect_panel(tree, selected)
     with picture:
         limits_panel()
         drawn = drawn_nodes(tree, visible, selected.path, inspected=inspected)
-        drawn_dot = picture_panel(tree, setup.input.key, drawn, selected, inspected, top_down)
+        drawn_dot = picture_panel(tree, setup.input.key, drawn, selected, inspected, top_down, pv)
     with share_slot:
         share_panel.render(
             setup.input, selected.scoring, "", inspected=tree.path_moves(inspected), dot=drawn_dot,
@@ -261,5 +308,6 @@ def explore(setup) -> None:
 
 setup = sidebar.require()
 open_linked_view(setup.tree)
+pv_default(setup.input)
 st.caption("The tree the playouts built, the path the selection rule follows at this C, and why each node picks the child it picks.")
 explore(setup)

@@ -116,7 +116,7 @@ def pv_sentence(tree, pv, path) -> str:
         where = "it leaves the selected path at the root"
     else:
         where = f"it leaves the selected path after {code(tree.path(pv[shared - 1]))}"
-    return f"**Most visited line** (principal variation, orange in the picture): {code(tree.path(pv[-1]))}; {where}."
+    return f"{code(tree.path(pv[-1]))} (principal variation, orange in the picture): {where}."
 
 
 def drawing_limits() -> tuple:
@@ -159,6 +159,14 @@ def inspect_buttons(tree, inspected: int, children) -> None:
                       disabled=not children, width="stretch", help="Step into the child the rule picks here.")
 
 
+def shown_columns(table) -> list[str]:
+    """The children table's columns as shown: the rule's value right after the move and its visits,
+    so it is in view however many terms the rule has; rows come best first and the selected one is
+    coloured, so rank and selected stay in the CSV only."""
+    first = ["move", "visits", "value"]
+    return first + [name for name in table.columns if name not in (*first, "selected", "rank")]
+
+
 def children_panel(tree, inspected: int, children, scoring) -> None:
     """The inspected node's children under the rule: the formula, the table, why, the CSV."""
     rule = scoring.spec
@@ -169,8 +177,7 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
         highlight_rows(table, table["selected"]),
         hide_index=True,
         key=CHILDREN_TABLE,
-        # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
-        column_order=[name for name in table.columns if name not in ("selected", "rank")],
+        column_order=shown_columns(table),
         # Headers short enough to show whole, so the rule's value fits a 1366-pixel page beside the picture.
         column_config={"total": st.column_config.NumberColumn(format=total_format(table["total"]))}
         | {
@@ -211,20 +218,22 @@ def inspect_panel(tree, selected) -> int:
     return inspected
 
 
-def limits_panel() -> None:
-    """The drawing limits' widgets (their values were read before, by :func:`drawing_limits`) and the
-    most visited line's toggle."""
-    expander, toggle = st.columns([3, 1], vertical_alignment="center")
-    toggle.toggle(
-        "Most visited line", key=SHOW_PV, persist_state="session",
+def pv_row(tree, path):
+    """The most visited line's toggle and, when on, the line in words; returns the line (None: off)."""
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    row.toggle(
+        "Most visited line", key=SHOW_PV, persist_state="session", width="content",
         help="Mark the principal variation (at each node the most visited child) in orange, with a button to show it.",
     )
-    with expander:
-        limits_fields()
+    if not st.session_state[SHOW_PV]:
+        return None
+    pv = tuple(principal_variation(tree))
+    row.markdown(pv_sentence(tree, pv, path))
+    return pv
 
 
-def limits_fields() -> None:
-    """The drawing limits in their expander."""
+def limits_panel() -> None:
+    """The drawing limits' widgets (their values were read before, by :func:`drawing_limits`)."""
     # Keyed, with its state kept: an edit reruns the page, which must not close it under the user.
     with st.expander("Drawing limits (the table always uses the full tree)", key=LIMITS_OPEN, on_change="rerun"):
         limits = st.columns(3)
@@ -284,13 +293,11 @@ def explore(setup) -> None:
     tree = setup.tree
     selected = selected_path.select(setup)
     share_slot = answer_row(tree, tree.path(selected.path[-1]))
-    pv = tuple(principal_variation(tree)) if st.session_state[SHOW_PV] else None
-    if pv is not None:
-        st.markdown(pv_sentence(tree, pv, selected.path))
+    pv = pv_row(tree, selected.path)
     visible = cached_visible_nodes(setup.input.key, tree, *drawing_limits())
     top_down = fits_top_down(tree, visible)
     if top_down:
-        picture, details = st.columns([4, 3], gap="large")
+        picture, details = st.columns([1, 1], gap="medium")
     else:  # a wide tree drawn left to right needs the page's full width to stay readable
         picture, details = st.container(), st.container()
     with details:

@@ -12,6 +12,11 @@ import streamlit as st
 LONG_CHARS = 24
 
 
+def shown_length(value) -> int:
+    """How many characters a metric value shows (markdown escapes' backslashes are not shown)."""
+    return len(str(value).replace("\\", ""))
+
+
 def metric_row(metrics: Sequence[tuple], *, trailing: int = 0) -> list:
     """Draw ``(label, value[, help])`` metrics in order; return ``trailing`` slots after them (a button).
 
@@ -19,11 +24,11 @@ def metric_row(metrics: Sequence[tuple], *, trailing: int = 0) -> list:
     is narrow; long ones (over :data:`LONG_CHARS` characters) come first, each on a whole line where
     the value wraps (ui/page_style.py lets metric values wrap).
     """
-    long = [metric for metric in metrics if len(str(metric[1])) > LONG_CHARS]
+    long = [metric for metric in metrics if shown_length(metric[1]) > LONG_CHARS]
     for label, value, *more in long:
         st.metric(label, value, help=more[0] if more else None)
     row = st.container(horizontal=True, vertical_alignment="center", gap="large")
     for label, value, *more in metrics:
-        if len(str(value)) <= LONG_CHARS:
+        if shown_length(value) <= LONG_CHARS:
             row.metric(label, value, help=more[0] if more else None, width="content")
     return [row.container(width="content") for _ in range(trailing)]

@@ -22,6 +22,7 @@ TOP_K = state.key("top_k")
 SHOW_UNVISITED = state.key("show_unvisited")
 SHOW_PV = state.key("show_pv")
 LIMITS_OPEN = state.key("limits_open")
+DETAILS_TAB = state.key("details_tab")
 COLOUR_BY = state.key("colour_by")
 EXPLORER_TREE = state.key("tree_view")
 INSPECT = state.key("inspect")
@@ -207,14 +208,18 @@ def inspect_panel(tree, selected) -> int:
     inspected = inspected_node(tree)
     children = score_children(tree, inspected, selected.scoring)
     inspect_buttons(tree, inspected, children)
-    children_tab, outline_tab = st.tabs(["Children", "Outline (any size)"])
-    with children_tab:
-        children_panel(tree, inspected, children, selected.scoring)
-    with outline_tab:
-        show_outline(
-            tree, selected.scoring, path=selected.path, inspected=inspected,
-            on_select=lambda node: set_inspect(tree.path(node)),
-        )
+    # Kept across runs (a row click reruns the page) and run only when shown: the outline of a big tree
+    # costs nothing while the table is in front.
+    children_tab, outline_tab = st.tabs(["Children", "Outline (any size)"], key=DETAILS_TAB, on_change="rerun")
+    if children_tab.open:
+        with children_tab:
+            children_panel(tree, inspected, children, selected.scoring)
+    if outline_tab.open:
+        with outline_tab:
+            show_outline(
+                tree, selected.scoring, path=selected.path, inspected=inspected,
+                on_select=lambda node: set_inspect(tree.path(node)),
+            )
     return inspected
 
 

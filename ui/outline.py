@@ -68,7 +68,7 @@ def outline_frame(tree: Tree, rows: list[OutlineRow], opened: Collection[int], v
     return pd.DataFrame({
         "move": [shown_move(row) for row in rows],
         "visits": [row.visits for row in rows],
-        "share": [row.share for row in rows],
+        "share": [100 * row.share for row in rows],
         "mean": [row.mean for row in rows],
         value_label: [row.value for row in rows],
         "proven": [outcome_word(row.outcome) for row in rows],
@@ -88,7 +88,12 @@ def show_outline(
 
     Open: the nodes of the selected ``path`` and the inspected node with its ancestors.
     """
-    opened = set(path) | set(tree.path_nodes(inspected))
+    with st.container(key="outline"):  # the browser tests find the outline by this key's class
+        outline_body(tree, scoring, set(path) | set(tree.path_nodes(inspected)), inspected, on_select)
+
+
+def outline_body(tree: Tree, scoring: Scoring, opened: set[int], inspected: int, on_select) -> None:
+    """The jump box, the order, the table."""
     controls = st.columns([3, 2])
 
     def jump() -> None:
@@ -98,7 +103,7 @@ def show_outline(
             pass  # shown below, with the typed text kept
 
     controls[0].text_input(
-        "Jump to moves", key=OUTLINE_JUMP, on_change=jump, placeholder="e.g. " + (tree.path(max(path)) or "a"),
+        "Jump to moves", key=OUTLINE_JUMP, on_change=jump, placeholder="e.g. " + (tree.path(inspected) or tree.path(max(opened)) or "a"),
         help="Moves from the root, as the path box takes them: the outline opens there and the node is inspected.",
     )
     order = controls[1].selectbox("Order children by", list(ORDERS), key=OUTLINE_ORDER)
@@ -128,7 +133,7 @@ def show_outline(
         column_config={
             "move": st.column_config.TextColumn("move", help="Click a row to inspect its node (and open it)."),
             "visits": st.column_config.NumberColumn("visits", format="localized"),
-            "share": st.column_config.NumberColumn("share", format="percent", help="Share of the parent's visits."),
+            "share": st.column_config.NumberColumn("share", format="%.1f%%", help="Share of the parent's visits."),
             "mean": st.column_config.NumberColumn("mean", format="%.3f", help="From the view of the player who moved."),
             value_label: st.column_config.NumberColumn(value_label, format="%.4g", help="What selection maximises at this C."),
             "proven": st.column_config.TextColumn("proven", help="A proven outcome for the player who moved."),

@@ -29,6 +29,9 @@ cProfile of runs over 100 ms).
    ... (a new drawing each: the layout cache is keyed by the drawn set). Target <= 1.5 s.
 5. The same at budget 5000 (the input's maximum), 4999, ... and at the ``--ladder`` budgets, on
    the 200k and a 2,000,000-playout upload: is 5000 drawn "in seconds"?
+6. ``--outline N`` (issue 21, alone): a 200k-playout upload at 1366x768 -> its framed picture
+   painted (target <= 1.5 s), then N clicks on closed rows (▸) of the Explorer's outline -> the
+   outline shows that row open (▾) (target <= 200 ms).
 
 Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
 one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the
@@ -36,6 +39,7 @@ one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the pa
 
     python bench/bench_browser.py [--rounds 15] [--clicks 10] [--c-trips 6] [--repeats 3]
         [--ladder 1000,2500,3500] [--no-2m | --no-big] [--variant runner.postScriptGC=false]
+    python bench/bench_browser.py --outline 8
 
 MCTS_EXPLORER_DATA points to a temp dir, so the repository's data/ is not touched.
 Not a timed test: results go to bench/RESULTS_browser.md by hand.
@@ -158,8 +162,11 @@ RECORDER = """() => {
             const svg = svgOf();
             return svg !== null && svg !== window.__beforeSvg && (t.expected === null || metrics().includes(t.expected));
         },
+        // The outline lists a row whose first cell reads as expected (the clicked node, now open).
+        outline: (t) => [...document.querySelectorAll('.st-key-outline table[role=grid] tbody tr')]
+            .some((tr) => tr.querySelector('td')?.textContent === t.expected),
     };
-    const BEFORE = {rerun: textOutsideC, table: visits, red: redKey, layout: () => null};
+    const BEFORE = {rerun: textOutsideC, table: visits, red: redKey, layout: () => null, outline: () => null};
     let watcher = null;
     const check = () => {
         const t = window.__trip;
@@ -640,6 +647,33 @@ def upload_trip(page: Page, log: Path, count: int) -> dict | None:
     return result
 
 
+OUTLINE_ROWS = ".st-key-outline table[role=grid] tbody tr"
+
+
+def outline_trips(page: Page, clicks: int) -> list[dict | None]:
+    """Row clicks in the Explorer's outline: a closed row (▸) -> the outline shows it open (▾).
+
+    Each click opens the first closed row not opened before, so every trip scores new children.
+    """
+    page.get_by_role("tab", name="Outline (any size)").click()
+    page.locator(OUTLINE_ROWS).first.wait_for(state="attached")
+    wait_idle(page)
+    trips = []
+    for _ in range(clicks):
+        rows = page.locator(OUTLINE_ROWS).evaluate_all("rows => rows.map(r => r.querySelector('td').textContent)")
+        index = next((i for i, text in enumerate(rows) if "▸" in text), None)
+        if index is None:
+            break
+        grid = page.locator(".st-key-outline [data-testid='stDataFrame']").first
+        grid.scroll_into_view_if_needed()
+        box = grid.bounding_box()
+        y = box["y"] + 35 * (index + 1.5)  # glide-data-grid rows are 35 px, under a 35 px header
+        trips.append(trip(page, "outline", "pointerup", lambda: page.mouse.click(box["x"] + 18, y),
+                          expected=rows[index].replace("▸", "▾")))
+        wait_idle(page, timeout=TRIP_TIMEOUT)
+    return trips
+
+
 def python_layout_profile(tree, budget: int, c: float) -> dict:
     """The server's work for one new drawing, step by step (outside Streamlit; seconds)."""
     t0 = time.perf_counter()
@@ -734,6 +768,30 @@ def click_section(page: Page, tree, name: str, clicks: int, summary: dict) -> No
     print(f"1. click -> table, {name}: {fmt([t['painted'] for t in trips if t])} painted; {trip_note(trips)}", flush=True)
 
 
+def outline_only(browser, url: str, tmp: Path, clicks: int, summary: dict) -> None:
+    """Issue 21's two numbers: a 200k-playout upload to its framed picture, and outline row clicks on it."""
+    log = playout_file(tmp / "p200k.txt", 200_000, seed=99)
+    for attempt in range(3):  # a fresh page each: the upload's cost without the previous one's
+        page = open_page(browser, url)
+        page.set_viewport_size({"width": 1366, "height": 768})
+        result = upload_trip(page, log, 200_000)
+        summary.setdefault("upload 200k", []).append(result)
+        print(f"upload 200k -> framed picture ({attempt + 1}): {layout_note(result)}", flush=True)
+        if attempt < 2:
+            page.close()
+    trips = outline_trips(page, clicks)
+    summary["outline 200k"] = trips
+    print(f"outline row click -> open row shown: {fmt([t['shown'] for t in trips if t])}; "
+          f"painted {fmt([t['painted'] for t in trips if t])}", flush=True)
+    for number, t in enumerate(trips, 1):
+        if t:
+            print(f"  click {number}: shown {t['shown']:.0f} ms, painted {t['painted']:.0f} ms, script running "
+                  f"from {t['to_running'] or 0:.0f} ms for {t['run'] or 0:.0f} ms (python "
+                  f"{sum(ms for ms, _ in t.get('server_runs') or []):.0f} ms); long frames "
+                  f"{(t['loaf'] or {}).get('total', 0):.0f} ms", flush=True)
+    page.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15, help="interleaved slider round trips per app")
@@ -743,6 +801,8 @@ def main() -> None:
     parser.add_argument("--ladder", default="1000,2500,3500", help="other budgets drawn once per upload")
     parser.add_argument("--no-big", action="store_true", help="skip the 200k and 2M uploads")
     parser.add_argument("--no-2m", action="store_true", help="skip the 2,000,000-playout upload")
+    parser.add_argument("--outline", type=int, default=0, metavar="CLICKS",
+                        help="only the 200k upload -> picture and this many outline row clicks on it (issue 21)")
     parser.add_argument("--cprofile", action="store_true", help="cProfile every run over 100 ms into the server log")
     parser.add_argument("--server-log", type=Path, help="keep our server's log here (run times, profiles)")
     parser.add_argument("--json", type=Path, help="write every trip's report here")
@@ -789,6 +849,10 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
                 print(f"chromium {browser.version}", flush=True)
+
+                if args.outline:
+                    outline_only(browser, ours_url, tmp, args.outline, summary)
+                    return
 
                 # The statement example: slider vs bare (3), clicks (1).
                 our_page, bare_page = open_page(browser, ours_url), open_page(browser, bare_url, ours=False)

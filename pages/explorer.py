@@ -225,7 +225,7 @@ def inspect_panel(tree, selected) -> int:
 
 def pv_row(tree, path):
     """The most visited line's toggle and, when on, the line in words; returns the line (None: off)."""
-    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    row = st.container(horizontal=True, wrap=False, vertical_alignment="center", gap="medium")  # words beside it
     row.toggle(
         "Most visited line", key=SHOW_PV, persist_state="session", width="content",
         help="Mark the principal variation (at each node the most visited child) in orange, with a button to show it.",

@@ -123,7 +123,7 @@ def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | No
                      scale=alt.Scale(range=MOVE_PALETTE))
     shading = (
         alt.Chart(on_path)
-        .mark_rect(color="grey", opacity=0.2)  # see-through: the same light tint on a light or a dark plot
+        .mark_rect(color="grey", opacity=0.12)  # see-through: the same light tint on a light or a dark plot
         .encode(x=alt.X("c_from:Q", scale=scale), x2="c_to:Q")
     )
     lines = (

@@ -27,7 +27,7 @@ def metric_row(metrics: Sequence[tuple], *, trailing: int = 0) -> list:
     long = [metric for metric in metrics if shown_length(metric[1]) > LONG_CHARS]
     for label, value, *more in long:
         st.metric(label, value, help=more[0] if more else None)
-    row = st.container(horizontal=True, vertical_alignment="center", gap="large")
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
     for label, value, *more in metrics:
         if shown_length(value) <= LONG_CHARS:
             row.metric(label, value, help=more[0] if more else None, width="content")

@@ -30,8 +30,8 @@ cProfile of runs over 100 ms).
 5. The same at budget 5000 (the input's maximum), 4999, ... and at the ``--ladder`` budgets, on
    the 200k and a 2,000,000-playout upload: is 5000 drawn "in seconds"?
 6. ``--outline N`` (issue 21, alone): a 200k-playout upload at 1366x768 -> its framed picture
-   painted (target <= 1.5 s), then N clicks on closed rows (▸) of the Explorer's outline -> the
-   outline shows that row open (▾) (target <= 200 ms).
+   painted (target <= 1.5 s), then N clicks on ▸ in the Explorer's outline -> the row shows ▾ with
+   its children under it (target <= 200 ms), apart for lists sent ahead and fetched on the click.
 
 Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
 one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the
@@ -129,6 +129,12 @@ RECORDER = """() => {
         return null;
     };
     window.__tree = shadow;
+    const outlineRoot = () => {
+        for (const host of document.querySelectorAll('.stBidiComponent, .stBidiComponent *')) {
+            if (host.shadowRoot && host.shadowRoot.querySelector('.ol-table')) return host.shadowRoot;
+        }
+        return null;
+    };
     const svgOf = () => shadow()?.querySelector('.tv-viewport > svg') ?? null;
     // The main area's text without the C slider's own (its thumb shows the new value at once).
     const textOutsideC = () => {
@@ -162,9 +168,13 @@ RECORDER = """() => {
             const svg = svgOf();
             return svg !== null && svg !== window.__beforeSvg && (t.expected === null || metrics().includes(t.expected));
         },
-        // The outline lists a row whose first cell reads as expected (the clicked node, now open).
-        outline: (t) => [...document.querySelectorAll('.st-key-outline table[role=grid] tbody tr')]
-            .some((tr) => tr.querySelector('td')?.textContent === t.expected),
+        // The outline shows the row (its key expected) open with its children listed under it.
+        outline: (t) => {
+            const root = outlineRoot();
+            const row = root?.querySelector(`tr[data-key='${t.expected}']`);
+            const next = row?.nextElementSibling;
+            return row?.querySelector('.ol-toggle').textContent === '▾' && next?.dataset.key?.startsWith(t.expected.slice(0, -1) + ',');
+        },
     };
     const BEFORE = {rerun: textOutsideC, table: visits, red: redKey, layout: () => null, outline: () => null};
     let watcher = null;
@@ -647,29 +657,32 @@ def upload_trip(page: Page, log: Path, count: int) -> dict | None:
     return result
 
 
-OUTLINE_ROWS = ".st-key-outline table[role=grid] tbody tr"
+OUTLINE_ROWS = ".ol-table tr[data-key]"
 
 
 def outline_trips(page: Page, clicks: int) -> list[dict | None]:
-    """Row clicks in the Explorer's outline: a closed row (▸) -> the outline shows it open (▾).
+    """Clicks on ▸ in the Explorer's outline -> the row shows ▾ with its children under it.
 
-    Each click opens the first closed row not opened before, so every trip scores new children.
+    Each click opens the last closed row in the list: after the first few, rows deeper than the
+    lists Python sent ahead, whose children come with a server run ("fetched" in the report).
     """
     page.get_by_role("tab", name="Outline (any size)").click()
-    page.locator(OUTLINE_ROWS).first.wait_for(state="attached")
+    page.locator(OUTLINE_ROWS).first.wait_for(state="visible")
     wait_idle(page)
     trips = []
     for _ in range(clicks):
-        rows = page.locator(OUTLINE_ROWS).evaluate_all("rows => rows.map(r => r.querySelector('td').textContent)")
-        index = next((i for i, text in enumerate(rows) if "▸" in text), None)
-        if index is None:
+        keys = page.locator(OUTLINE_ROWS).evaluate_all(
+            "rows => rows.filter(r => r.querySelector('.ol-toggle').textContent === '▸').map(r => r.dataset.key)"
+        )
+        if not keys:
             break
-        grid = page.locator(".st-key-outline [data-testid='stDataFrame']").first
-        grid.scroll_into_view_if_needed()
-        box = grid.bounding_box()
-        y = box["y"] + 35 * (index + 1.5)  # glide-data-grid rows are 35 px, under a 35 px header
-        trips.append(trip(page, "outline", "pointerup", lambda: page.mouse.click(box["x"] + 18, y),
-                          expected=rows[index].replace("▸", "▾")))
+        key = keys[-1]
+        toggle = page.locator(f"{OUTLINE_ROWS}[data-key='{key}'] .ol-toggle")
+        toggle.scroll_into_view_if_needed()
+        result = trip(page, "outline", "pointerup", toggle.click, expected=key)
+        if result is not None:
+            result["fetched"] = bool(result.get("server_runs"))
+        trips.append(result)
         wait_idle(page, timeout=TRIP_TIMEOUT)
     return trips
 
@@ -781,8 +794,10 @@ def outline_only(browser, url: str, tmp: Path, clicks: int, summary: dict) -> No
             page.close()
     trips = outline_trips(page, clicks)
     summary["outline 200k"] = trips
-    print(f"outline row click -> open row shown: {fmt([t['shown'] for t in trips if t])}; "
-          f"painted {fmt([t['painted'] for t in trips if t])}", flush=True)
+    for fetched in (False, True):
+        done = [t for t in trips if t and t["fetched"] == fetched]
+        print(f"outline ▸ -> open with its children, {'fetched from the server' if fetched else 'sent ahead'}: "
+              f"shown {fmt([t['shown'] for t in done])}; painted {fmt([t['painted'] for t in done])}", flush=True)
     for number, t in enumerate(trips, 1):
         if t:
             print(f"  click {number}: shown {t['shown']:.0f} ms, painted {t['painted']:.0f} ms, script running "

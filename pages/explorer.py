@@ -202,7 +202,7 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
     )
 
 
-def inspect_panel(tree, selected) -> int:
+def inspect_panel(tree, selected, input_key: str) -> int:
     """The inspected node, its buttons, and its children or the whole tree as an outline; returns the node."""
     st.subheader("Inspect a node")
     inspected = inspected_node(tree)
@@ -217,7 +217,7 @@ def inspect_panel(tree, selected) -> int:
     if outline_tab.open:
         with outline_tab:
             show_outline(
-                tree, selected.scoring, path=selected.path, inspected=inspected,
+                tree, selected.scoring, input_key=input_key, path=selected.path, inspected=inspected,
                 on_select=lambda node: set_inspect(tree.path(node)),
             )
     return inspected
@@ -306,7 +306,7 @@ def explore(setup) -> None:
     else:  # a wide tree drawn left to right needs the page's full width to stay readable
         picture, details = st.container(), st.container()
     with details:
-        inspected = inspect_panel(tree, selected)
+        inspected = inspect_panel(tree, selected, setup.input.key)
     with picture:
         limits_panel()
         drawn = drawn_nodes(tree, visible, selected.path, inspected=inspected)

@@ -4,6 +4,7 @@
 import json
 
 from mcts_core import Scoring, selected_nodes, solve, ucb1
+from mcts_core.drawing import path_json
 from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES
 from apptest_support import plain, tree_view_data
@@ -173,22 +174,30 @@ def test_the_children_table_headers_are_short_and_the_value_comes_third(app):
     assert list(table.proto.column_order)[:3] == ["move", "visits", "value"]
 
 
+def outline(app) -> dict:
+    """What the outline got this run: its children lists by parent path (JSON) and the open nodes."""
+    return tree_view_data(app, "outline_view")
+
+
 def test_the_outline_opens_along_the_selected_path_and_jumps_to_a_typed_line(app):
     app.text_area(key="playouts").input(ENGINE_LOG).run()
     app.session_state["details_tab"] = OUTLINE_TAB
     app.slider(key="c").set_value(0.0).run()
     assert not app.exception
-    (outline,) = [frame.value for frame in app.dataframe if "proven" in frame.value.columns]
     tree = read_input(ENGINE_LOG).tree
     path = selected_nodes(tree, Scoring(c=0.0))
-    expected = [tree.move[node] for node in path[1:] if tree.children.count(node)]
-    assert len(expected) >= 2
-    assert [move.strip("\u2003 ▾") for move in outline["move"] if "▾" in move] == expected
+    assert len(path) >= 3
+    data = outline(app)
+    for node in path[:-1]:  # every node on the path is open with its children listed
+        key = path_json(tree.path_moves(node))
+        assert key in data["open"]
+        assert [row["move"] for row in data["lists"][key]] == [tree.move[kid] for kid in tree.ranked_children(node)]
     app.text_input(key="outline_jump").input("e2e4 e7e5 g1f3").run()
     assert not app.exception
     assert app.text_input(key="inspect").value == "e2e4 e7e5 g1f3"
-    (outline,) = [frame.value for frame in app.dataframe if "proven" in frame.value.columns]
-    assert "\u2003\u2003\u2003\u2002 b8c6" in list(outline["move"])  # the jumped-to node is open
+    data = outline(app)
+    assert data["inspected"] == '["e2e4","e7e5","g1f3"]' and data["inspected"] in data["open"]
+    assert [row["move"] for row in data["lists"][data["inspected"]]] == ["b8c6"]
     app.text_input(key="outline_jump").input("e2e4 h7h5").run()
     assert not app.exception
     assert "h7h5" in plain(app.error[0].value) and app.text_input(key="outline_jump").value == "e2e4 h7h5"

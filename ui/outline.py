@@ -1,38 +1,41 @@
-"""The tree as an outline: a list of nodes opened along the selected path and the inspected node's line.
+"""The tree as an outline: an indented, sortable list of nodes opened along the selected path and the
+inspected node's line, for trees too big to draw.
 
-For trees too big to draw: only the children of the open nodes are scored (one
-:func:`mcts_core.analysis.outline_children` call each), so a 200,000-playout tree opens as fast as a
-small one. A row click inspects its node (which opens it); a box jumps to a typed move sequence.
+Python sends the children lists of the open nodes and of their children (one level more), so the
+browser opens and closes rows at once (``ui/assets/outline.js``, a components-v2 element); a row
+whose list was not sent asks for it. Only listed nodes are scored (one
+:func:`mcts_core.analysis.outline_children` each), so a 200,000-playout tree costs what a small one
+does. A click on a row's move inspects its node; a box jumps to a typed move sequence.
 """
 
 from __future__ import annotations
 
-import math
+import json
 from collections.abc import Callable, Collection
+from pathlib import Path
 
-import pandas as pd
 import streamlit as st
 
-from mcts_core import ROOT, Scoring, Tree
+from mcts_core import Scoring, Tree
 from mcts_core.analysis import OutlineRow, outline_children
+from mcts_core.drawing import path_json
 from ui import state
-from ui.drawing import highlight_rows
 from ui.markdown import escape
 
 # Session-state keys this module owns.
-OUTLINE_ORDER = state.key("outline_order")
 OUTLINE_JUMP = state.key("outline_jump")
-# One table per inspected node: a row selected in the old list must not stay selected in the new one.
-OUTLINE_TABLE = state.key_family("outline_table_{}")
+OUTLINE_VIEW = state.key("outline_view")
+OUTLINE_ASKED = state.key("_outline_asked")  # {input key: node paths the browser asked to open}
 
-ORDERS = {
-    "visits": lambda row: -row.visits,
-    "rule's value": lambda row: -row.value if not math.isnan(row.value) else math.inf,
-    "mean": lambda row: -row.mean if not math.isnan(row.mean) else math.inf,
-    "move": lambda row: row.move,
-}
+PREFETCH_ROWS = 5000  # children lists sent ahead of a click, at most this many rows in all
 OUTCOMES = {1.0: "win", 0.0: "draw", -1.0: "loss"}
-INDENT = "\u2003"  # an em space per level: plain spaces are collapsed in the grid
+_ASSETS = Path(__file__).parent / "assets"
+_component = st.components.v2.component(
+    "mcts_outline",
+    html='<div class="ol-root"><table class="ol-table" aria-label="Tree outline"></table></div>',
+    css=(_ASSETS / "outline.css").read_text(encoding="utf-8"),
+    js=(_ASSETS / "outline.js").read_text(encoding="utf-8"),
+)
 
 
 def outcome_word(outcome: float | None) -> str:
@@ -42,59 +45,48 @@ def outcome_word(outcome: float | None) -> str:
     return OUTCOMES.get(outcome, f"{outcome:+g}")
 
 
-def open_rows(tree: Tree, scoring: Scoring, opened: Collection[int], order: str) -> list[OutlineRow]:
-    """The outline's rows, depth first: each open node's children (in ``order``) under it."""
-    key = ORDERS[order]
-    rows: list[OutlineRow] = []
-    pending = [sorted(outline_children(tree, ROOT, scoring), key=key)]  # siblings still to list, per level
-    while pending:
-        if not pending[-1]:
-            pending.pop()
-            continue
-        row = pending[-1].pop(0)
-        rows.append(row)
-        if row.node in opened and row.children:
-            pending.append(sorted(outline_children(tree, row.node, scoring), key=key))
-    return rows
+def row_data(tree: Tree, row: OutlineRow) -> dict:
+    """One row as the browser gets it (NaN, a missing mean or value, as None)."""
+    return {
+        "key": path_json(tree.path_moves(row.node)), "move": row.move, "n": row.children,
+        "visits": row.visits, "share": row.share, "mean": None if row.mean != row.mean else row.mean,
+        "value": None if row.value != row.value else row.value, "proven": outcome_word(row.outcome),
+    }
 
 
-def outline_frame(tree: Tree, rows: list[OutlineRow], opened: Collection[int], value_label: str) -> pd.DataFrame:
-    """The rows as the table shows them: the move indented by depth with an open/closed mark."""
-
-    def shown_move(row: OutlineRow) -> str:
-        mark = ("▾ " if row.node in opened else "▸ ") if row.children else "\u2002 "
-        return INDENT * (row.depth - 1) + mark + row.move
-
-    return pd.DataFrame({
-        "move": [shown_move(row) for row in rows],
-        "visits": [row.visits for row in rows],
-        "share": [100 * row.share for row in rows],
-        "mean": [row.mean for row in rows],
-        value_label: [row.value for row in rows],
-        "proven": [outcome_word(row.outcome) for row in rows],
-        "path": [tree.path(row.node) for row in rows],
-    })
+def children_lists(tree: Tree, scoring: Scoring, opened: Collection[int]) -> dict[str, list[dict]]:
+    """The open nodes' children lists, then their children's (while under :data:`PREFETCH_ROWS`)."""
+    lists: dict[str, list[dict]] = {}
+    ahead: list[int] = []
+    for node in sorted(opened):
+        rows = outline_children(tree, node, scoring)
+        lists[path_json(tree.path_moves(node))] = [row_data(tree, row) for row in rows]
+        ahead += [row.node for row in rows if row.children and row.node not in opened]
+    sent = sum(len(rows) for rows in lists.values())
+    for node in ahead:
+        if sent >= PREFETCH_ROWS:
+            break
+        rows = outline_children(tree, node, scoring)
+        lists[path_json(tree.path_moves(node))] = [row_data(tree, row) for row in rows]
+        sent += len(rows)
+    return lists
 
 
 def show_outline(
     tree: Tree,
     scoring: Scoring,
     *,
+    input_key: str,
     path: Collection[int],
     inspected: int,
     on_select: Callable[[int], None],
 ) -> None:
-    """The outline, its order, and the jump box; a row click or a jump calls ``on_select(node)``.
+    """The jump box and the outline; a click on a row's move or a jump calls ``on_select(node)``.
 
-    Open: the nodes of the selected ``path`` and the inspected node with its ancestors.
+    Open: the nodes of the selected ``path``, the inspected node and its ancestors, and any node
+    whose children the browser asked for.
     """
-    with st.container(key="outline"):  # the browser tests find the outline by this key's class
-        outline_body(tree, scoring, set(path) | set(tree.path_nodes(inspected)), inspected, on_select)
-
-
-def outline_body(tree: Tree, scoring: Scoring, opened: set[int], inspected: int, on_select) -> None:
-    """The jump box, the order, the table."""
-    controls = st.columns([3, 2])
+    asked = st.session_state.setdefault(OUTLINE_ASKED, {}).setdefault(input_key, set())
 
     def jump() -> None:
         try:
@@ -102,41 +94,44 @@ def outline_body(tree: Tree, scoring: Scoring, opened: set[int], inspected: int,
         except KeyError:
             pass  # shown below, with the typed text kept
 
-    controls[0].text_input(
-        "Jump to moves", key=OUTLINE_JUMP, on_change=jump, placeholder="e.g. " + (tree.path(inspected) or tree.path(max(opened)) or "a"),
+    st.text_input(
+        "Jump to moves", key=OUTLINE_JUMP, on_change=jump, placeholder="e.g. " + (tree.path(max(path)) or "a"),
         help="Moves from the root, as the path box takes them: the outline opens there and the node is inspected.",
     )
-    order = controls[1].selectbox("Order children by", list(ORDERS), key=OUTLINE_ORDER)
     if typed := st.session_state.get(OUTLINE_JUMP, ""):
         try:
             tree.find(typed)
         except KeyError as missing:
             st.error(escape(f"{missing.args[0]}."))
-    rows = open_rows(tree, scoring, opened, order)
-    value_label = scoring.spec.label("value")
-    table = outline_frame(tree, rows, opened, value_label)
-    key = OUTLINE_TABLE.format(inspected)
+    opened = set(path) | set(tree.path_nodes(inspected))
+    for moves in asked:
+        node, depth = tree.deepest(moves)
+        if depth == len(moves):
+            opened.add(node)
 
-    def selected() -> None:
-        chosen = st.session_state[key]["selection"]["rows"]
-        if chosen:
-            on_select(rows[chosen[0]].node)
+    def node_of(event: str) -> int | None:
+        moves = tuple(json.loads(st.session_state[OUTLINE_VIEW][event]))  # a row's key: its path as JSON
+        node, depth = tree.deepest(moves)
+        return node if depth == len(moves) else None
 
-    st.dataframe(
-        highlight_rows(table, [row.node == inspected for row in rows]),
-        hide_index=True,
-        key=key,
-        on_select=selected,
-        selection_mode="single-row",
-        height=min(36 * (len(rows) + 1) + 3, 420),
-        column_order=["move", "visits", "share", "mean", value_label, "proven"],
-        column_config={
-            "move": st.column_config.TextColumn("move", help="Click a row to inspect its node (and open it)."),
-            "visits": st.column_config.NumberColumn("visits", format="localized"),
-            "share": st.column_config.NumberColumn("share", format="%.1f%%", help="Share of the parent's visits."),
-            "mean": st.column_config.NumberColumn("mean", format="%.3f", help="From the view of the player who moved."),
-            value_label: st.column_config.NumberColumn(value_label, format="%.4g", help="What selection maximises at this C."),
-            "proven": st.column_config.TextColumn("proven", help="A proven outcome for the player who moved."),
-        },
+    def expand() -> None:
+        asked.add(tuple(json.loads(st.session_state[OUTLINE_VIEW]["expand"])))
+
+    def inspect() -> None:
+        if (node := node_of("inspect")) is not None:
+            on_select(node)
+
+    value = scoring.spec.label("value")
+    data = {
+        "columns": [["visits", "visits", "int"], ["share", "share", "pct"], ["mean", "mean", "num"],
+                    ["value", value, "num"], ["proven", "proven", "text"]],
+        "lists": children_lists(tree, scoring, opened),
+        "open": [path_json(tree.path_moves(node)) for node in opened],
+        "inspected": path_json(tree.path_moves(inspected)),
+    }
+    _component(key=OUTLINE_VIEW, data=data, height="content", on_expand_change=expand, on_inspect_change=inspect)
+    st.caption(
+        "▸ opens a node, ▾ closes it; click a move to inspect its node; click a header to sort each node's "
+        "children. Share: of the parent's visits; mean: from the view of the player who moved; "
+        f"{escape(value)}: what selection maximises at this C; proven: a proven outcome for that player."
     )
-    st.caption(f"{len(rows):,} rows of {len(tree):,} nodes: ▾ open, ▸ closed (click to open).")

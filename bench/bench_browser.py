@@ -783,8 +783,8 @@ def click_section(page: Page, tree, name: str, clicks: int, summary: dict) -> No
 
 def outline_only(browser, url: str, tmp: Path, clicks: int, summary: dict) -> None:
     """Issue 21's two numbers: a 200k-playout upload to its framed picture, and outline row clicks on it."""
-    log = playout_file(tmp / "p200k.txt", 200_000, seed=99)
-    for attempt in range(3):  # a fresh page each: the upload's cost without the previous one's
+    for attempt in range(3):  # a fresh page and new content each: nothing cached from the one before
+        log = playout_file(tmp / f"p200k_{attempt}.txt", 200_000, seed=99 + attempt)
         page = open_page(browser, url)
         page.set_viewport_size({"width": 1366, "height": 768})
         result = upload_trip(page, log, 200_000)

@@ -8,11 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from mcts_core import Scoring
 from mcts_core.search import search
 
-from .browser_support import open_app, wait_for_graph, wait_idle
+from .browser_support import LOAD_TIMEOUT, open_app, wait_for_graph, wait_idle
 from .test_browser_framing import chess_log
 from .test_browser_layout import OVERFLOW
 
@@ -75,7 +76,8 @@ def test_a_long_selected_path_gets_its_own_line_and_wraps(page, app_url):
     wait_idle(page)
     wait_for_graph(page)
     value = page.locator('[data-testid="stMetricValue"]').first
-    assert value.inner_text().replace("\n", "") == "a" * 80
+    expect(value).to_have_text("a" * 80, timeout=LOAD_TIMEOUT)  # whole: not "aaa…"
+    wait_for_graph(page)
     assert value.bounding_box()["height"] > 60  # wrapped onto more lines, not cut
     assert_readable(page)
     watched.assert_clean()

@@ -19,7 +19,7 @@ function format(value, kind) {
   if (value === null || value === undefined || (typeof value === "number" && Number.isNaN(value))) return "";
   if (kind === "int") return value.toLocaleString("en-US");
   if (kind === "pct") return `${(100 * value).toFixed(1)}%`;
-  if (kind === "num") return Number(value.toPrecision(4)).toString();
+  if (kind === "num") return value.toFixed(3); // one number of decimals down a column: they line up
   return String(value);
 }
 

@@ -59,3 +59,18 @@ def test_the_outline_opens_along_the_selected_path_and_a_click_inspects_its_node
     expect(page.locator(f"{GRAPH} svg g.node.tv-inspected")).to_have_attribute("data-path", key)
     expect(page.locator(f"{ROWS}.ol-inspected")).to_have_attribute("data-key", key)
     watched.assert_clean()
+
+
+def test_markup_in_a_move_is_shown_as_text_in_the_outline(page, app_url, tmp_path):
+    move = '<img src=x onerror="document.title=1">**b**'
+    log = tmp_path / "markup.jsonl"
+    log.write_text("\n".join(json.dumps(record) for record in [
+        {"mcts_log": 1, "players": 2}, {"path": [move], "score": 1}, {"path": ["a"], "score": 0},
+    ]) + "\n")
+    watched = open_app(page, app_url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    wait_idle(page)
+    page.get_by_role("tab", name="Outline (any size)").click()
+    expect(page.locator(".ol-table .ol-name").filter(has_text="onerror")).to_have_text(move)
+    expect(page.locator(".ol-table img")).to_have_count(0)
+    watched.assert_clean()

@@ -202,3 +202,11 @@ def test_the_outline_opens_along_the_selected_path_and_jumps_to_a_typed_line(app
     assert not app.exception
     assert "h7h5" in plain(app.error[0].value) and app.text_input(key="outline_jump").value == "e2e4 h7h5"
     assert app.text_input(key="inspect").value == "e2e4 e7e5 g1f3"  # a bad jump moves nothing
+
+
+def test_totals_show_enough_digits_to_read_them_whole(app):
+    app.text_area(key="playouts").input("a 76095.4\nb 3.25\n").run()
+    assert not app.exception
+    number_format = json.loads(app.dataframe[0].proto.columns)["total"]["type_config"]["format"]
+    assert number_format % 76095.4 == "76095.4"  # not 7.61e+04 or 76100
+    assert number_format % 3.25 == "3.2"

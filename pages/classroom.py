@@ -21,6 +21,9 @@ CLASS_PRESENTATION = state.key("class_presentation")
 CLASS_NEXT = state.key("class_next")
 CLASS_RESTART = state.key("class_restart")
 CLASS_TREE = state.key("class_tree_view")
+# The presentation view's picture has its own key, so it opens on its own view at the larger labels
+# instead of keeping the small-label view the normal picture was left at.
+CLASS_PROJECTOR_TREE = state.key("class_projector_tree_view")
 GUESS_BUTTON = state.key_family("class_guess_{}")
 
 STORY_STEPS = 4
@@ -137,7 +140,7 @@ def walked_picture(setup, node: int, presentation: bool) -> None:
         tree,
         drawn_nodes(tree, visible, walked, inspected=node),
         layout_key=setup.input.key,
-        key=CLASS_TREE,
+        key=CLASS_PROJECTOR_TREE if presentation else CLASS_TREE,
         path=walked,
         inspected=node,
         height=340 if presentation else 480,

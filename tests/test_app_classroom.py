@@ -86,7 +86,7 @@ def test_presentation_view_opens_the_legend_and_folds_c_away(app):
     expanders = {expander.label: expander.proto.expanded for expander in app.expander}
     assert expanders["Legend and formula"] and not expanders["C = 0.1 (change)"]
     assert app.get("html")
-    assert tree_view_data(app, "class_tree_view")["label_px"] == 18  # the tree's labels grow with the text
+    assert tree_view_data(app, "class_projector_tree_view")["label_px"] == 18  # the tree's labels grow with the text
 
 
 def test_the_guessed_button_is_marked_after_the_guess(app):

@@ -29,6 +29,9 @@ cProfile of runs over 100 ms).
    ... (a new drawing each: the layout cache is keyed by the drawn set). Target <= 1.5 s.
 5. The same at budget 5000 (the input's maximum), 4999, ... and at the ``--ladder`` budgets, on
    the 200k and a 2,000,000-playout upload: is 5000 drawn "in seconds"?
+6. ``--outline N`` (issue 21, alone): a 200k-playout upload at 1366x768 -> its framed picture
+   painted (target <= 1.5 s), then N clicks on ▸ in the Explorer's outline -> the row shows ▾ with
+   its children under it (target <= 200 ms), apart for lists sent ahead and fetched on the click.
 
 Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
 one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the
@@ -36,6 +39,7 @@ one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the pa
 
     python bench/bench_browser.py [--rounds 15] [--clicks 10] [--c-trips 6] [--repeats 3]
         [--ladder 1000,2500,3500] [--no-2m | --no-big] [--variant runner.postScriptGC=false]
+    python bench/bench_browser.py --outline 8
 
 MCTS_EXPLORER_DATA points to a temp dir, so the repository's data/ is not touched.
 Not a timed test: results go to bench/RESULTS_browser.md by hand.
@@ -125,6 +129,12 @@ RECORDER = """() => {
         return null;
     };
     window.__tree = shadow;
+    const outlineRoot = () => {
+        for (const host of document.querySelectorAll('.stBidiComponent, .stBidiComponent *')) {
+            if (host.shadowRoot && host.shadowRoot.querySelector('.ol-table')) return host.shadowRoot;
+        }
+        return null;
+    };
     const svgOf = () => shadow()?.querySelector('.tv-viewport > svg') ?? null;
     // The main area's text without the C slider's own (its thumb shows the new value at once).
     const textOutsideC = () => {
@@ -158,8 +168,15 @@ RECORDER = """() => {
             const svg = svgOf();
             return svg !== null && svg !== window.__beforeSvg && (t.expected === null || metrics().includes(t.expected));
         },
+        // The outline shows the row (its key expected) open with its children listed under it.
+        outline: (t) => {
+            const root = outlineRoot();
+            const row = root?.querySelector(`tr[data-key='${t.expected}']`);
+            const next = row?.nextElementSibling;
+            return row?.querySelector('.ol-toggle').textContent === '▾' && next?.dataset.key?.startsWith(t.expected.slice(0, -1) + ',');
+        },
     };
-    const BEFORE = {rerun: textOutsideC, table: visits, red: redKey, layout: () => null};
+    const BEFORE = {rerun: textOutsideC, table: visits, red: redKey, layout: () => null, outline: () => null};
     let watcher = null;
     const check = () => {
         const t = window.__trip;
@@ -640,6 +657,36 @@ def upload_trip(page: Page, log: Path, count: int) -> dict | None:
     return result
 
 
+OUTLINE_ROWS = ".ol-table tr[data-key]"
+
+
+def outline_trips(page: Page, clicks: int) -> list[dict | None]:
+    """Clicks on ▸ in the Explorer's outline -> the row shows ▾ with its children under it.
+
+    Each click opens the last closed row in the list: after the first few, rows deeper than the
+    lists Python sent ahead, whose children come with a server run ("fetched" in the report).
+    """
+    page.get_by_role("tab", name="Outline (any size)").click()
+    page.locator(OUTLINE_ROWS).first.wait_for(state="visible")
+    wait_idle(page)
+    trips = []
+    for _ in range(clicks):
+        keys = page.locator(OUTLINE_ROWS).evaluate_all(
+            "rows => rows.filter(r => r.querySelector('.ol-toggle').textContent === '▸').map(r => r.dataset.key)"
+        )
+        if not keys:
+            break
+        key = keys[-1]
+        toggle = page.locator(f"{OUTLINE_ROWS}[data-key='{key}'] .ol-toggle")
+        toggle.scroll_into_view_if_needed()
+        result = trip(page, "outline", "pointerup", toggle.click, expected=key)
+        if result is not None:
+            result["fetched"] = bool(result.get("server_runs"))
+        trips.append(result)
+        wait_idle(page, timeout=TRIP_TIMEOUT)
+    return trips
+
+
 def python_layout_profile(tree, budget: int, c: float) -> dict:
     """The server's work for one new drawing, step by step (outside Streamlit; seconds)."""
     t0 = time.perf_counter()
@@ -734,6 +781,32 @@ def click_section(page: Page, tree, name: str, clicks: int, summary: dict) -> No
     print(f"1. click -> table, {name}: {fmt([t['painted'] for t in trips if t])} painted; {trip_note(trips)}", flush=True)
 
 
+def outline_only(browser, url: str, tmp: Path, clicks: int, summary: dict) -> None:
+    """Issue 21's two numbers: a 200k-playout upload to its framed picture, and outline row clicks on it."""
+    for attempt in range(3):  # a fresh page and new content each: nothing cached from the one before
+        log = playout_file(tmp / f"p200k_{attempt}.txt", 200_000, seed=99 + attempt)
+        page = open_page(browser, url)
+        page.set_viewport_size({"width": 1366, "height": 768})
+        result = upload_trip(page, log, 200_000)
+        summary.setdefault("upload 200k", []).append(result)
+        print(f"upload 200k -> framed picture ({attempt + 1}): {layout_note(result)}", flush=True)
+        if attempt < 2:
+            page.close()
+    trips = outline_trips(page, clicks)
+    summary["outline 200k"] = trips
+    for fetched in (False, True):
+        done = [t for t in trips if t and t["fetched"] == fetched]
+        print(f"outline ▸ -> open with its children, {'fetched from the server' if fetched else 'sent ahead'}: "
+              f"shown {fmt([t['shown'] for t in done])}; painted {fmt([t['painted'] for t in done])}", flush=True)
+    for number, t in enumerate(trips, 1):
+        if t:
+            print(f"  click {number}: shown {t['shown']:.0f} ms, painted {t['painted']:.0f} ms, script running "
+                  f"from {t['to_running'] or 0:.0f} ms for {t['run'] or 0:.0f} ms (python "
+                  f"{sum(ms for ms, _ in t.get('server_runs') or []):.0f} ms); long frames "
+                  f"{(t['loaf'] or {}).get('total', 0):.0f} ms", flush=True)
+    page.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15, help="interleaved slider round trips per app")
@@ -743,6 +816,8 @@ def main() -> None:
     parser.add_argument("--ladder", default="1000,2500,3500", help="other budgets drawn once per upload")
     parser.add_argument("--no-big", action="store_true", help="skip the 200k and 2M uploads")
     parser.add_argument("--no-2m", action="store_true", help="skip the 2,000,000-playout upload")
+    parser.add_argument("--outline", type=int, default=0, metavar="CLICKS",
+                        help="only the 200k upload -> picture and this many outline row clicks on it (issue 21)")
     parser.add_argument("--cprofile", action="store_true", help="cProfile every run over 100 ms into the server log")
     parser.add_argument("--server-log", type=Path, help="keep our server's log here (run times, profiles)")
     parser.add_argument("--json", type=Path, help="write every trip's report here")
@@ -789,6 +864,10 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
                 print(f"chromium {browser.version}", flush=True)
+
+                if args.outline:
+                    outline_only(browser, ours_url, tmp, args.outline, summary)
+                    return
 
                 # The statement example: slider vs bare (3), clicks (1).
                 our_page, bare_page = open_page(browser, ours_url), open_page(browser, bare_url, ours=False)

@@ -8,10 +8,10 @@ from mcts_core.analysis import explain_choice, ucb1_latex
 from mcts_core.model import Playback
 from mcts_core.drawing import drawn_nodes
 from ui import selected_path, share_panel, sidebar, state
-from ui.drawing import cached_visible_nodes
+from ui.drawing import cached_visible_nodes, mean_header
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
-from ui.wording import mean_label, node_markdown, plural, why_sentence
+from ui.wording import node_markdown, plural, why_sentence
 
 # Session-state keys this module owns.
 PATH = state.key("class_path")  # moves from the root to the node the class is looking at
@@ -21,9 +21,13 @@ CLASS_PRESENTATION = state.key("class_presentation")
 CLASS_NEXT = state.key("class_next")
 CLASS_RESTART = state.key("class_restart")
 CLASS_TREE = state.key("class_tree_view")
+# The presentation view's picture has its own key, so it opens on its own view at the larger labels
+# instead of keeping the small-label view the normal picture was left at.
+CLASS_PROJECTOR_TREE = state.key("class_projector_tree_view")
 GUESS_BUTTON = state.key_family("class_guess_{}")
 
 STORY_STEPS = 4
+PROJECTOR_LABEL_PX = 18  # the picture's smallest label in the presentation view, as large as its text
 
 # Static CSS, no user text: bigger type for a projector. The reveal table is an st.table (HTML),
 # so it scales with the page, unlike the canvas of st.dataframe.
@@ -84,14 +88,18 @@ def guess_buttons(children, guessed: str | None) -> None:
     by_move = sorted(children, key=lambda child: child.move)
     buttons = st.columns(min(len(by_move), 4))
     for index, child in enumerate(by_move):
+        chosen = child.move == guessed
+        # Disabled buttons all look grey whatever their type: the guess is marked in its label too.
         buttons[index % len(buttons)].button(
-            f"**{escape(child.move)}** · {plural(child.visits, 'visit')}"
+            ("Your guess: " if chosen else "")
+            + f"**{escape(child.move)}** · {plural(child.visits, 'visit')}"
             + (f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited"),
             key=GUESS_BUTTON.format(index),
             on_click=guess,
             args=(child.move, child.selected),
             disabled=guessed is not None,
-            type="primary" if child.move == guessed else "secondary",
+            type="primary" if chosen else "secondary",
+            icon=":material/check_circle:" if chosen else None,
             width="stretch",
         )
 
@@ -113,7 +121,7 @@ def reveal(tree, node: int, choice, children, guessed: str) -> None:
             {
                 "move": code(child.move) + (" ✔" if child.selected else ""),
                 "visits": f"{child.visits:,}",
-                mean_label(tree, node): f"{child.terms['mean']:.3f}",
+                mean_header(tree, node): f"{child.terms['mean']:.3f}",
                 "exploration": f"{child.terms['exploration']:.3f}",
                 "UCB1": f"{child.value:.3f}",
             }
@@ -132,10 +140,11 @@ def walked_picture(setup, node: int, presentation: bool) -> None:
         tree,
         drawn_nodes(tree, visible, walked, inspected=node),
         layout_key=setup.input.key,
-        key=CLASS_TREE,
+        key=CLASS_PROJECTOR_TREE if presentation else CLASS_TREE,
         path=walked,
         inspected=node,
         height=340 if presentation else 480,
+        label_px=PROJECTOR_LABEL_PX if presentation else 12,
     )
 
 

@@ -205,15 +205,18 @@ def compare_page(setup) -> None:
     setting_a = selected_path.select(setup).scoring
     start_b(setup, setting_a)
     summary_slot = st.container()  # filled once B is known, but shown first: the answer on top
-    column_a, column_b = st.columns(2, gap="large", border=True)
-    with column_a:
-        setting_a_panel(setting_a)
-    with column_b:
-        setting_b = setting_b_panel(setup)
+    # The settings beside the picture, not above it: on a 768-pixel projector the picture starts on screen.
+    settings, drawing = st.columns([2, 3], gap="large")
+    with settings:
+        with st.container(border=True):
+            setting_a_panel(setting_a)
+        with st.container(border=True):
+            setting_b = setting_b_panel(setup)
     comparison = compare_paths(tree, setting_a, setting_b)
     with summary_slot:
         summary(tree, comparison, f"A: {setting_a.describe()}", f"B: {setting_b.describe()}")
-    picture(setup, comparison, setting_a, setting_b)
+    with drawing:
+        picture(setup, comparison, setting_a, setting_b)
     split_panel(tree, comparison)
 
 

@@ -3,27 +3,26 @@
 import streamlit as st
 
 from mcts_core import ROOT, score_children
-from mcts_core.analysis import explain_choice
+from mcts_core.inputs import TEXT
+from mcts_core.analysis import explain_choice, principal_variation
 from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
 from mcts_core.tables import children_table
 from ui import selected_path, share, share_panel, sidebar, state
-from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows
+from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows, mean_header, total_format
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
+from ui.outline import show_outline
 from ui.tree_view import show_tree
-from ui.wording import (
-    folded_caption,
-    mean_label,
-    node_sentence,
-    random_draw_warning,
-    why_sentence,
-)
+from ui.wording import folded_caption, node_sentence, random_draw_warning, why_sentence
 
 # Session-state keys this module owns.
 BUDGET = state.key("budget")  # a contract key (DESIGN.md)
 MAX_DEPTH = state.key("max_depth")
 TOP_K = state.key("top_k")
 SHOW_UNVISITED = state.key("show_unvisited")
+SHOW_PV = state.key("show_pv")
+LIMITS_OPEN = state.key("limits_open")
+DETAILS_TAB = state.key("details_tab")
 COLOUR_BY = state.key("colour_by")
 EXPLORER_TREE = state.key("tree_view")
 INSPECT = state.key("inspect")
@@ -95,10 +94,30 @@ def answer_row(tree, selected: str):
             ("Depth", tree.max_depth),
             ("Root mean", f"{tree.mean(ROOT):.3f}"),
         ],
-        trailing=[6],  # the Share button, filled at the end once the picture is known
-        vertical_alignment="center",
+        trailing=1,  # the Share button, filled at the end once the picture is known
     )
     return share_slot.container()
+
+
+def pv_default(read) -> None:
+    """The most visited line is marked by default for an engine's log or tree, not for puzzle text
+    (there the selected path is the point); set again for each new input."""
+    if state.first_run_for_input("explorer", read.key):
+        st.session_state[SHOW_PV] = read.read.kind != TEXT
+
+
+def pv_sentence(tree, pv, path) -> str:
+    """Markdown: the most visited line in moves, and where it leaves the selected path."""
+    if len(pv) == 1:
+        return "Most visited line: none (no child of the root has a visit)."
+    shared = next((depth for depth, (a, b) in enumerate(zip(pv, path)) if a != b), min(len(pv), len(path)))
+    if pv == tuple(path):
+        where = "the same as the selected path"
+    elif shared == 1:
+        where = "it leaves the selected path at the root"
+    else:
+        where = f"it leaves the selected path after {code(tree.path(pv[shared - 1]))}"
+    return f"{code(tree.path(pv[-1]))} (principal variation, orange in the picture): {where}."
 
 
 def drawing_limits() -> tuple:
@@ -141,6 +160,14 @@ def inspect_buttons(tree, inspected: int, children) -> None:
                       disabled=not children, width="stretch", help="Step into the child the rule picks here.")
 
 
+def shown_columns(table) -> list[str]:
+    """The children table's columns as shown: the rule's value right after the move and its visits,
+    so it is in view however many terms the rule has; rows come best first and the selected one is
+    coloured, so rank and selected stay in the CSV only."""
+    first = ["move", "visits", "value"]
+    return first + [name for name in table.columns if name not in (*first, "selected", "rank")]
+
+
 def children_panel(tree, inspected: int, children, scoring) -> None:
     """The inspected node's children under the rule: the formula, the table, why, the CSV."""
     rule = scoring.spec
@@ -151,15 +178,19 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
         highlight_rows(table, table["selected"]),
         hide_index=True,
         key=CHILDREN_TABLE,
-        # Rows come best first and the selected one is coloured: rank and selected stay in the CSV.
-        column_order=[name for name in table.columns if name not in ("selected", "rank")],
-        column_config={"total": st.column_config.NumberColumn(format="%.4g")}
+        column_order=shown_columns(table),
+        # Headers short enough to show whole, so the rule's value fits a 1366-pixel page beside the picture.
+        column_config={"total": st.column_config.NumberColumn(format=total_format(table["total"]))}
         | {
             name: st.column_config.NumberColumn(rule.label(name), format="%.4f")
-            for name in (*rule.terms, "share", "declared prior")
+            for name in (*rule.terms, "share")
             if name in table.columns
         }
-        | {"mean": st.column_config.NumberColumn(mean_label(tree, inspected), format="%.4f")},
+        | {
+            "declared prior": st.column_config.NumberColumn("prior", format="%.3f", help="The prior the log declared."),
+            "terminal": st.column_config.CheckboxColumn("end", help="The game ended at this child."),
+            "mean": st.column_config.NumberColumn(mean_header(tree, inspected), format="%.4f"),
+        },
     )
     explain(explain_choice(children), children)
     st.download_button(
@@ -171,19 +202,45 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
     )
 
 
-def inspect_panel(tree, scoring) -> int:
-    """The inspected node, its buttons and its children; returns the node."""
+def inspect_panel(tree, selected, input_key: str) -> int:
+    """The inspected node, its buttons, and its children or the whole tree as an outline; returns the node."""
     st.subheader("Inspect a node")
     inspected = inspected_node(tree)
-    children = score_children(tree, inspected, scoring)
+    children = score_children(tree, inspected, selected.scoring)
     inspect_buttons(tree, inspected, children)
-    children_panel(tree, inspected, children, scoring)
+    # Kept across runs (a row click reruns the page) and run only when shown: the outline of a big tree
+    # costs nothing while the table is in front.
+    children_tab, outline_tab = st.tabs(["Children", "Outline (any size)"], key=DETAILS_TAB, on_change="rerun")
+    if children_tab.open:
+        with children_tab:
+            children_panel(tree, inspected, children, selected.scoring)
+    if outline_tab.open:
+        with outline_tab:
+            show_outline(
+                tree, selected.scoring, input_key=input_key, path=selected.path, inspected=inspected,
+                on_select=lambda node: set_inspect(tree.path(node)),
+            )
     return inspected
+
+
+def pv_row(tree, path):
+    """The most visited line's toggle and, when on, the line in words; returns the line (None: off)."""
+    row = st.container(horizontal=True, wrap=False, vertical_alignment="center", gap="medium")  # words beside it
+    row.toggle(
+        "Most visited line", key=SHOW_PV, persist_state="session", width="content",
+        help="Mark the principal variation (at each node the most visited child) in orange, with a button to show it.",
+    )
+    if not st.session_state[SHOW_PV]:
+        return None
+    pv = tuple(principal_variation(tree))
+    row.markdown(pv_sentence(tree, pv, path))
+    return pv
 
 
 def limits_panel() -> None:
     """The drawing limits' widgets (their values were read before, by :func:`drawing_limits`)."""
-    with st.expander("Drawing limits (the table always uses the full tree)"):
+    # Keyed, with its state kept: an edit reruns the page, which must not close it under the user.
+    with st.expander("Drawing limits (the table always uses the full tree)", key=LIMITS_OPEN, on_change="rerun"):
         limits = st.columns(3)
         limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], step=50, help=BUDGET_HELP, key=BUDGET, persist_state="session")
         limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=MAX_DEPTH, persist_state="session")
@@ -203,7 +260,7 @@ def limits_panel() -> None:
         )
 
 
-def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_down: bool):
+def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_down: bool, pv):
     """The tree view of ``drawn`` and its DOT download; returns the function that makes the DOT."""
     scoring, path = selected.scoring, selected.path
     st.caption(
@@ -220,6 +277,7 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
         path=path,
         inspected=inspected,
         values=rule_values(tree, drawn, scoring),
+        principal_variation=pv,
         height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
         on_click=lambda node: set_inspect(tree.path(node)),
     )
@@ -240,18 +298,19 @@ def explore(setup) -> None:
     tree = setup.tree
     selected = selected_path.select(setup)
     share_slot = answer_row(tree, tree.path(selected.path[-1]))
+    pv = pv_row(tree, selected.path)
     visible = cached_visible_nodes(setup.input.key, tree, *drawing_limits())
     top_down = fits_top_down(tree, visible)
     if top_down:
-        picture, details = st.columns([4, 3], gap="large")
+        picture, details = st.columns([1, 1], gap="medium")
     else:  # a wide tree drawn left to right needs the page's full width to stay readable
         picture, details = st.container(), st.container()
     with details:
-        inspected = inspect_panel(tree, selected.scoring)
+        inspected = inspect_panel(tree, selected, setup.input.key)
     with picture:
         limits_panel()
         drawn = drawn_nodes(tree, visible, selected.path, inspected=inspected)
-        drawn_dot = picture_panel(tree, setup.input.key, drawn, selected, inspected, top_down)
+        drawn_dot = picture_panel(tree, setup.input.key, drawn, selected, inspected, top_down, pv)
     with share_slot:
         share_panel.render(
             setup.input, selected.scoring, "", inspected=tree.path_moves(inspected), dot=drawn_dot,
@@ -261,5 +320,6 @@ def explore(setup) -> None:
 
 setup = sidebar.require()
 open_linked_view(setup.tree)
+pv_default(setup.input)
 st.caption("The tree the playouts built, the path the selection rule follows at this C, and why each node picks the child it picks.")
 explore(setup)

@@ -179,7 +179,7 @@ def show_frame(playback: Playback, input_key: str, budget: int) -> None:
 def race_chart(frame: pd.DataFrame, value: str, title: str, number_format: str, k: int) -> alt.LayerChart:
     """One statistic of the root's children against k, with a red rule at the current k."""
     lines = alt.Chart(frame).mark_line().encode(
-        x=alt.X("k:Q", title="playouts replayed (k)"),
+        x=alt.X("k:Q", title="playouts replayed (k)", axis=alt.Axis(format=",d", tickMinStep=1)),  # whole playouts
         y=alt.Y(f"{value}:Q", title=title, axis=alt.Axis(format=number_format)),
         color=alt.Color("move:N", title="root child", scale=alt.Scale(range=MOVE_PALETTE),
                         legend=alt.Legend(orient="top", symbolStrokeWidth=4)),

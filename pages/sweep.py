@@ -34,6 +34,7 @@ SWEEP_LINES = state.key("sweep_lines")
 SWEEP_TABLE = state.key("sweep_table")
 SWEEP_CSV = state.key("sweep_csv")
 
+CROSSING_COLOUR = "#808080"  # mid grey: seen on the light and the dark theme's plot (black vanished on dark)
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
 C_FORMAT = ".10g"  # tooltips: enough digits to tell a breakpoint from its neighbours
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
@@ -99,12 +100,12 @@ def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart
     ]
     rules = (
         alt.Chart(crossings)
-        .mark_rule(color="black", strokeDash=[2, 2])
+        .mark_rule(color=CROSSING_COLOUR, strokeDash=[2, 2])
         .encode(x=alt.X("c:Q", scale=scale), tooltip=crossing_tooltip)
     )
     points = (
         alt.Chart(crossings)
-        .mark_point(filled=True, size=120, color="black", shape="diamond")
+        .mark_point(filled=True, size=120, color=CROSSING_COLOUR, shape="diamond")
         .encode(x=alt.X("c:Q", scale=scale), y="value:Q", tooltip=crossing_tooltip)
     )
     values = (
@@ -122,7 +123,7 @@ def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | No
                      scale=alt.Scale(range=MOVE_PALETTE))
     shading = (
         alt.Chart(on_path)
-        .mark_rect(color="#f0f0f0")
+        .mark_rect(color="grey", opacity=0.12)  # see-through: the same light tint on a light or a dark plot
         .encode(x=alt.X("c_from:Q", scale=scale), x2="c_to:Q")
     )
     lines = (
@@ -273,7 +274,7 @@ def why_section(tree, intervals, scale: alt.Scale, shown_c: float | None) -> Non
     )
     st.caption(
         f"Node {node_markdown(node_path)}, {plural(int(tree.visits[node]), 'visit')}. Dashed: each child's line; thick: the "
-        "child selected at that C (the upper envelope); black diamonds: where the choice changes"
+        "child selected at that C (the upper envelope); grey diamonds: where the choice changes"
         + (f" ({changes})" if changes else " (never in this range)")
         + ". Grey background: C where the selected path passes through this node."
     )

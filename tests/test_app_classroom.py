@@ -1,7 +1,7 @@
 """AppTest of the Classroom page: predict the child UCB1 picks, reveal why, walk down to a leaf."""
 
 
-from apptest_support import plain
+from apptest_support import plain, tree_view_data
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 
 
@@ -86,6 +86,14 @@ def test_presentation_view_opens_the_legend_and_folds_c_away(app):
     expanders = {expander.label: expander.proto.expanded for expander in app.expander}
     assert expanders["Legend and formula"] and not expanders["C = 0.1 (change)"]
     assert app.get("html")
+    assert tree_view_data(app, "class_projector_tree_view")["label_px"] == 18  # the tree's labels grow with the text
+
+
+def test_the_guessed_button_is_marked_after_the_guess(app):
+    app.button(key="class_guess_1").click().run()  # b
+    assert not app.exception
+    marked = [plain(button.label) for button in guess_buttons(app) if button.label.startswith("Your guess")]
+    assert marked == ["Your guess: **b** · 2 visits · mean 17"]
 
 
 def test_the_explainer_tells_the_first_playouts_with_their_numbers(app):

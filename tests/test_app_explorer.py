@@ -1,9 +1,13 @@
 """AppTest of the Explorer page: paste, move C, inspect; errors never become tracebacks."""
 
 
-from mcts_core import solve, ucb1
+import json
+
+from mcts_core import Scoring, selected_nodes, solve, ucb1
+from mcts_core.drawing import path_json
+from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES
-from apptest_support import plain
+from apptest_support import plain, tree_view_data
 
 HEADERLESS_FLIP = "a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"
 
@@ -130,3 +134,79 @@ def test_a_new_input_with_another_slider_range_keeps_the_current_c(app):
     assert app.slider(key="c").max == 5.0
     assert app.session_state["c"] == 0.1 and app.text_input(key="c_exact").value == "0.1"
     assert app.session_state["selected_path"] == solve(HEADERLESS_FLIP, c=0.1)
+
+
+ENGINE_LOG = "\n".join(json.dumps(record) for record in [
+    {"mcts_log": 1, "players": 2, "ties": "first", "c": 1.4},
+    {"node": [], "children": ["e2e4", "d2d4", "c2c4"], "priors": {"e2e4": 0.5, "d2d4": 0.3, "c2c4": 0.2}},
+    {"path": ["e2e4"], "score": 0.6}, {"path": ["d2d4"], "score": 0.5}, {"path": ["c2c4"], "score": 0.3},
+    {"path": ["e2e4", "e7e5"], "score": 0.5}, {"path": ["e2e4", "c7c5"], "score": 0.7},
+    {"path": ["e2e4", "e7e5", "g1f3"], "score": 0.6}, {"path": ["e2e4", "e7e5", "g1f3", "b8c6"], "score": 0.5},
+]) + "\n"  # fmt: skip
+OUTLINE_TAB = "Outline (any size)"
+
+
+def pv_words(app) -> list[str]:
+    return [plain(m.value) for m in app.markdown if "principal variation" in m.value]
+
+
+def test_the_most_visited_line_is_marked_for_an_engine_log_and_not_for_puzzle_text(app):
+    assert app.toggle(key="show_pv").value is False  # the statement example: puzzle text
+    assert tree_view_data(app)["pv"] is None and pv_words(app) == []
+    app.text_area(key="playouts").input(ENGINE_LOG).run()
+    assert not app.exception
+    assert app.toggle(key="show_pv").value is True
+    assert tree_view_data(app)["pv"] == [[], ["e2e4"], ["e2e4", "e7e5"], ["e2e4", "e7e5", "g1f3"], ["e2e4", "e7e5", "g1f3", "b8c6"]]
+    (words,) = pv_words(app)
+    assert "e2e4 e7e5 g1f3 b8c6" in words
+    assert not app.session_state["selected_path"].startswith("e2e4")
+    assert "leaves the selected path at the root" in words
+    app.toggle(key="show_pv").set_value(False).run()
+    assert not app.exception
+    assert tree_view_data(app)["pv"] is None and pv_words(app) == []
+
+
+def test_the_children_table_headers_are_short_and_the_value_comes_third(app):
+    app.text_area(key="playouts").input(ENGINE_LOG).run()
+    table = app.dataframe[0]
+    config = json.loads(table.proto.columns)
+    assert config["mean"]["label"] == "mean (P0)" and config["declared prior"]["label"] == "prior"
+    assert list(table.proto.column_order)[:3] == ["move", "visits", "value"]
+
+
+def outline(app) -> dict:
+    """What the outline got this run: its children lists by parent path (JSON) and the open nodes."""
+    return tree_view_data(app, "outline_view")
+
+
+def test_the_outline_opens_along_the_selected_path_and_jumps_to_a_typed_line(app):
+    app.text_area(key="playouts").input(ENGINE_LOG).run()
+    app.session_state["details_tab"] = OUTLINE_TAB
+    app.slider(key="c").set_value(0.0).run()
+    assert not app.exception
+    tree = read_input(ENGINE_LOG).tree
+    path = selected_nodes(tree, Scoring(c=0.0))
+    assert len(path) >= 3
+    data = outline(app)
+    for node in path[:-1]:  # every node on the path is open with its children listed
+        key = path_json(tree.path_moves(node))
+        assert key in data["open"]
+        assert [row["move"] for row in data["lists"][key]] == [tree.move[kid] for kid in tree.ranked_children(node)]
+    app.text_input(key="outline_jump").input("e2e4 e7e5 g1f3").run()
+    assert not app.exception
+    assert app.text_input(key="inspect").value == "e2e4 e7e5 g1f3"
+    data = outline(app)
+    assert data["inspected"] == '["e2e4","e7e5","g1f3"]' and data["inspected"] in data["open"]
+    assert [row["move"] for row in data["lists"][data["inspected"]]] == ["b8c6"]
+    app.text_input(key="outline_jump").input("e2e4 h7h5").run()
+    assert not app.exception
+    assert "h7h5" in plain(app.error[0].value) and app.text_input(key="outline_jump").value == "e2e4 h7h5"
+    assert app.text_input(key="inspect").value == "e2e4 e7e5 g1f3"  # a bad jump moves nothing
+
+
+def test_totals_show_enough_digits_to_read_them_whole(app):
+    app.text_area(key="playouts").input("a 76095.4\nb 3.25\n").run()
+    assert not app.exception
+    number_format = json.loads(app.dataframe[0].proto.columns)["total"]["type_config"]["format"]
+    assert number_format % 76095.4 == "76095.4"  # not 7.61e+04 or 76100
+    assert number_format % 3.25 == "3.2"

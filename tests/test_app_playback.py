@@ -131,3 +131,13 @@ def test_the_race_charts_mark_the_current_k_and_follow_it(app):
         assert set(race["move"]) == {"a", "b"}  # the root's children in the statement example
         palette = lines["encoding"]["color"]["scale"]["range"]
         assert rule["mark"]["color"] not in palette  # red means "now", never a move
+
+
+def test_the_race_charts_label_the_playout_axis_with_whole_numbers(app):
+    import json
+
+    charts = [json.loads(chart.proto.spec) for chart in app.get("vega_lite_chart")]
+    assert len(charts) == 2
+    for spec in charts:
+        axis = spec["layer"][0]["encoding"]["x"]["axis"]
+        assert axis["tickMinStep"] == 1 and axis["format"] == ",d"  # 3 playouts: ticks 1, 2, 3, never 1.5

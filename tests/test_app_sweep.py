@@ -145,3 +145,13 @@ def test_markup_in_moves_stays_text(app):
     assert not app.exception
     assert table(app)["path"].tolist()[-1] == "\\"
     assert all(math.isfinite(value) for value in table(app)["c_to"])
+
+
+def test_the_lines_chart_has_no_opaque_light_or_black_marks_that_vanish_in_a_theme(app):
+    import json
+
+    lines = json.loads(app.get("vega_lite_chart")[-1].proto.spec)
+    marks = [layer["mark"] for layer in lines["layer"] if isinstance(layer.get("mark"), dict)]
+    shading = [mark for mark in marks if mark["type"] == "rect"]
+    assert shading and all(mark.get("opacity", 1) < 0.5 for mark in shading)  # a tint, not a light plot area
+    assert not [mark for mark in marks if mark.get("color") in ("black", "white", "#f0f0f0")]

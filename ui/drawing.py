@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
+
 import pandas as pd
 import streamlit as st
 
@@ -44,6 +47,19 @@ def cached_visible_nodes(
 ) -> frozenset[int]:
     """The tree's nodes to draw under these limits: C-independent, so computed once per input."""
     return _visible_nodes(input_key, budget, max_depth, top_k, unvisited, tree)
+
+
+def mean_header(tree: Tree, node: int) -> str:
+    """The children's mean column header, short enough to show whole: whose view the means take."""
+    return f"mean (P{tree.player[node]})" if tree.players > 1 else "mean"
+
+
+def total_format(values: Iterable[float], significant: int = 6) -> str:
+    """A fixed-point format showing the largest of ``values`` with ``significant`` digits (76,095.4
+    as 76095.4, not 7.61e+04 or 76100), and at least 1 decimal (never more than 4) for the small ones."""
+    largest = max((abs(value) for value in values if math.isfinite(value)), default=0.0)
+    integer_digits = len(str(int(largest))) if largest >= 1 else 1
+    return f"%.{min(max(significant - integer_digits, 1), 4)}f"
 
 
 def highlight_rows(table: pd.DataFrame, selected) -> "pd.io.formats.style.Styler":

@@ -1,4 +1,5 @@
-"""A row of st.metric values whose columns are as wide as their values need."""
+"""A row of st.metric values that never truncates one: each takes the width its label and value need,
+the row wraps when they do not fit, and a long value (a path) gets a line of its own where it wraps."""
 
 from __future__ import annotations
 
@@ -6,18 +7,28 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-MIN_CHARS = 5  # a column never narrower than this many value characters: its label needs room too
+# A value longer than this many characters gets its own line: side by side it would squeeze the
+# others (a 60-move path took a 1366-pixel row and cut "5,000" to "5..").
+LONG_CHARS = 24
 
 
-def metric_row(metrics: Sequence[tuple], *, trailing: Sequence[float] = (), **columns_options) -> list:
-    """Draw ``(label, value[, help])`` metrics side by side; return the columns after them.
+def shown_length(value) -> int:
+    """How many characters a metric value shows (markdown escapes' backslashes are not shown)."""
+    return len(str(value).replace("\\", ""))
 
-    Each column's width is proportional to its value's length (at least :data:`MIN_CHARS`), so
-    "2,000,000 / 2,000,000" is not cut to "2,0…" on a 1366-pixel screen while "7" takes little room.
-    ``trailing`` are the widths, in value characters, of more columns for other content (a button).
+
+def metric_row(metrics: Sequence[tuple], *, trailing: int = 0) -> list:
+    """Draw ``(label, value[, help])`` metrics in order; return ``trailing`` slots after them (a button).
+
+    Short values sit side by side at their natural width and wrap onto another line when the page
+    is narrow; long ones (over :data:`LONG_CHARS` characters) come first, each on a whole line where
+    the value wraps (ui/page_style.py lets metric values wrap).
     """
-    widths = [max(len(str(metric[1])), MIN_CHARS) for metric in metrics] + list(trailing)
-    columns = st.columns(widths, **columns_options)
-    for column, (label, value, *more) in zip(columns, metrics):
-        column.metric(label, value, help=more[0] if more else None)
-    return columns[len(metrics):]
+    long = [metric for metric in metrics if shown_length(metric[1]) > LONG_CHARS]
+    for label, value, *more in long:
+        st.metric(label, value, help=more[0] if more else None)
+    row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+    for label, value, *more in metrics:
+        if shown_length(value) <= LONG_CHARS:
+            row.metric(label, value, help=more[0] if more else None, width="content")
+    return [row.container(width="content") for _ in range(trailing)]

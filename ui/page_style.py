@@ -6,6 +6,11 @@ PAGE_CSS = """
 <style>
 /* Streamlit leaves 6rem above every page: a projector's 768 px need it for content. */
 .stMainBlockContainer { padding-top: 2.5rem; }
+/* A metric value wraps rather than ending in "...": ui/metric_row.py gives a long one (a path) its
+   own line, where it must show whole. */
+[data-testid="stMetricValue"] .stMarkdownEllipsis, [data-testid="stMetricValue"] p {
+  white-space: normal; overflow-wrap: anywhere; text-overflow: clip;
+}
 </style>
 """
 

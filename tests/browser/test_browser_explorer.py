@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mcts_core import build_tree, parse_playouts, solve
-from mcts_core.inputs.examples import C_FLIPS_CHOICE
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, deep_tree
 
 from .browser_support import (
     GRAPH,
@@ -214,4 +214,25 @@ def test_bad_input_shows_the_line_not_a_traceback(page, app_url, output_dir):
     expect(page.locator(GRAPH)).to_have_count(0)
     expect(page.locator(".st-key-playouts textarea")).to_have_value("3 0.1\nbaa 30\nab x\nbbb 4\n")
     page.screenshot(path=output_dir / "explorer_error.png", full_page=True)
+    watched.assert_clean()
+
+
+def test_drawing_limits_stay_open_while_the_user_edits_them(page, app_url, tmp_path):
+    log = tmp_path / "deep.txt"
+    log.write_text(deep_tree())
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    upload(page, log)
+    wait_idle(page)
+    expect(metric_value(page, "Playouts")).to_have_text("400")
+    page.get_by_text("Drawing limits").click()
+    wait_idle(page)
+    # A small budget draws the tree top-down beside the table, a large one left to right across the page.
+    for budget in ("12", "300", "20"):
+        field = page.locator(".st-key-budget input")
+        field.fill(budget)
+        field.press("Enter")
+        wait_idle(page)
+        expect(page.locator(".st-key-budget input")).to_be_visible()  # still open after the rerun
+        expect(page.locator(".st-key-budget input")).to_have_value(budget)
     watched.assert_clean()

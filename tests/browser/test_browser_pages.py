@@ -74,3 +74,13 @@ def test_no_page_loads_anything_from_another_origin(page, app_url):
             expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
     foreign = sorted({url for url in requests if not url.startswith((origin, "data:", "blob:"))})
     assert requests and foreign == [], foreign
+
+
+def test_compare_shows_its_picture_on_a_projector_screen_without_scrolling(page, app_url):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, app_url, "/compare")
+    picture = page.locator(f"{GRAPH} .tv-viewport").first
+    expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
+    top = picture.bounding_box()["y"]
+    assert top < 768 - 200, f"the picture starts at y = {top:.0f}: below a projector's fold"
+    watched.assert_clean()

@@ -1,0 +1,76 @@
+"""The outline on a real page: it opens along the selected path, ▸ opens a node in the browser (its
+children were sent ahead), and a click on a move inspects that node (the path box names it, the
+picture outlines it)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from mcts_core import Scoring, selected_nodes
+from mcts_core.drawing import path_json
+from mcts_core.inputs import deep_tree, read_input
+
+from .browser_support import GRAPH, open_app, wait_for_graph, wait_idle
+
+pytestmark = pytest.mark.browser
+
+ROWS = ".ol-table tr[data-key]"
+READ = "rows => rows.map(r => [r.dataset.key, r.querySelector('.ol-toggle').textContent])"
+
+
+def outline_rows(page) -> list[tuple[str, str]]:
+    """(node path as JSON, its mark: ▾ open, ▸ closed, "" a leaf) for every row, top to bottom."""
+    return [tuple(row) for row in page.locator(ROWS).evaluate_all(READ)]
+
+
+def test_the_outline_opens_along_the_selected_path_and_a_click_inspects_its_node(page, app_url, tmp_path):
+    text = deep_tree()
+    log = tmp_path / "deep.txt"
+    log.write_text(text)
+    tree = read_input(text).tree
+    path = selected_nodes(tree, Scoring(c=1.4))  # the header's C
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, app_url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    wait_idle(page)
+    wait_for_graph(page)
+    page.get_by_role("tab", name="Outline (any size)").click()
+    expect(page.locator(ROWS).first).to_be_visible()
+    rows = outline_rows(page)
+    assert [key for key, mark in rows if mark == "▾"] == [
+        path_json(tree.path_moves(node)) for node in path[1:] if tree.children.count(node)
+    ]
+    # ▸ opens a closed node at once, from the lists sent ahead: no script run.
+    key = next(key for key, mark in rows if mark == "▸")
+    node = tree.find(json.loads(key))
+    page.locator(f"{ROWS}[data-key='{key}'] .ol-toggle").click()
+    expect(page.locator(f"{ROWS}[data-key='{key}'] .ol-toggle")).to_have_text("▾")
+    opened = [row for row in outline_rows(page) if row[0].startswith(key[:-1] + ",")]
+    assert {row[0] for row in opened if len(json.loads(row[0])) == len(json.loads(key)) + 1} == {
+        path_json(tree.path_moves(kid)) for kid in tree.children[node]
+    }
+    # A click on its move inspects it.
+    page.locator(f"{ROWS}[data-key='{key}'] .ol-name").click()
+    wait_idle(page)
+    expect(page.locator(".st-key-inspect input")).to_have_value(tree.path(node))
+    expect(page.locator(f"{GRAPH} svg g.node.tv-inspected")).to_have_attribute("data-path", key)
+    expect(page.locator(f"{ROWS}.ol-inspected")).to_have_attribute("data-key", key)
+    watched.assert_clean()
+
+
+def test_markup_in_a_move_is_shown_as_text_in_the_outline(page, app_url, tmp_path):
+    move = '<img src=x onerror="document.title=1">**b**'
+    log = tmp_path / "markup.jsonl"
+    log.write_text("\n".join(json.dumps(record) for record in [
+        {"mcts_log": 1, "players": 2}, {"path": [move], "score": 1}, {"path": ["a"], "score": 0},
+    ]) + "\n")
+    watched = open_app(page, app_url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    wait_idle(page)
+    page.get_by_role("tab", name="Outline (any size)").click()
+    expect(page.locator(".ol-table .ol-name").filter(has_text="onerror")).to_have_text(move)
+    expect(page.locator(".ol-table img")).to_have_count(0)
+    watched.assert_clean()

@@ -1,0 +1,140 @@
+// The tree outline for MCTS Explorer (Streamlit components v2): an indented, sortable list of nodes.
+//
+// Opening and closing a row happens here, in the browser, from the children lists Python sent
+// (the open nodes' and one level more), so it takes a frame, not a server round trip; a row whose
+// list was not sent asks for it (trigger "expand"). Clicking a row's move inspects its node
+// (trigger "inspect"). Moves are user text: they only ever go into textContent.
+//
+// data = {
+//   columns:   [[field, header, kind]] after the move column; kind: "int", "pct", "num", "text",
+//   lists:     parent key -> its children rows, most visited first; a key is the node's path as JSON,
+//   open:      keys Python opened (the selected path, the inspected node's line),
+//   inspected: the inspected node's key,
+// }
+// row = {key, move, n (its children), and one value per column field}
+
+const states = new WeakMap(); // parentElement -> {opened, closed, sort}
+
+function format(value, kind) {
+  if (value === null || value === undefined || (typeof value === "number" && Number.isNaN(value))) return "";
+  if (kind === "int") return value.toLocaleString("en-US");
+  if (kind === "pct") return `${(100 * value).toFixed(1)}%`;
+  if (kind === "num") return value.toFixed(3); // one number of decimals down a column: they line up
+  return String(value);
+}
+
+function isOpen(state, key) {
+  if (state.opened.has(key)) return true;
+  return state.data.open.includes(key) && !state.closed.has(key);
+}
+
+function sorted(rows, sort) {
+  if (!sort) return rows;
+  const sign = sort.descending ? -1 : 1;
+  const value = (row) => (sort.field === "move" ? row.move : row[sort.field]);
+  return [...rows].sort((a, b) => {
+    const x = value(a), y = value(b);
+    const missing = (v) => v === null || (typeof v === "number" && Number.isNaN(v));
+    if (missing(x) || missing(y)) return missing(x) - missing(y); // blanks last either way
+    return x < y ? -sign : x > y ? sign : 0;
+  });
+}
+
+function cell(tr, text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  tr.appendChild(td);
+  return td;
+}
+
+function render(parentElement, state) {
+  const { data } = state;
+  const table = parentElement.querySelector(".ol-table");
+  const head = document.createElement("tr");
+  for (const [field, header] of [["move", "move"], ...data.columns]) {
+    const th = document.createElement("th");
+    th.dataset.field = field;
+    const arrow = state.sort?.field === field ? (state.sort.descending ? " ▼" : " ▲") : "";
+    th.textContent = header + arrow;
+    th.title = "Sort each node's children by this column (again: reverse)";
+    head.appendChild(th);
+  }
+  const body = document.createElement("tbody");
+  const add = (parentKey, depth) => {
+    for (const row of sorted(data.lists[parentKey] || [], state.sort)) {
+      const tr = document.createElement("tr");
+      tr.dataset.key = row.key;
+      if (row.key === data.inspected) tr.classList.add("ol-inspected");
+      const open = row.n > 0 && isOpen(state, row.key);
+      const first = cell(tr, "", "ol-move");
+      first.style.paddingLeft = `${0.4 + 1.1 * depth}rem`;
+      const toggle = document.createElement("button");
+      toggle.type = "button";
+      toggle.className = "ol-toggle";
+      toggle.textContent = row.n > 0 ? (open ? "▾" : "▸") : "";
+      toggle.disabled = row.n === 0;
+      toggle.setAttribute("aria-label", open ? "Close" : "Open");
+      first.appendChild(toggle);
+      const name = document.createElement("span");
+      name.className = "ol-name";
+      name.textContent = row.move;
+      first.appendChild(name);
+      for (const [field, , kind] of data.columns) cell(tr, format(row[field], kind), kind === "text" ? "" : "ol-num");
+      body.appendChild(tr);
+      if (open) {
+        if (data.lists[row.key]) add(row.key, depth + 1);
+        else {
+          const wait = document.createElement("tr");
+          cell(wait, "…", "ol-wait").colSpan = data.columns.length + 1;
+          body.appendChild(wait);
+        }
+      }
+    }
+  };
+  add("[]", 0);
+  const thead = document.createElement("thead");
+  thead.appendChild(head);
+  table.replaceChildren(thead, body);
+}
+
+function onClick(parentElement, event) {
+  const state = states.get(parentElement);
+  const th = event.target.closest("th");
+  if (th) {
+    const field = th.dataset.field;
+    state.sort = state.sort?.field === field ? { field, descending: !state.sort.descending } : { field, descending: field !== "move" };
+    render(parentElement, state);
+    return;
+  }
+  const tr = event.target.closest("tr[data-key]");
+  if (!tr) return;
+  const key = tr.dataset.key;
+  if (event.target.closest(".ol-toggle")) {
+    if (isOpen(state, key)) {
+      state.opened.delete(key);
+      state.closed.add(key);
+    } else {
+      state.closed.delete(key);
+      state.opened.add(key);
+      if (!state.data.lists[key]) state.setTriggerValue("expand", key);
+    }
+    render(parentElement, state);
+    return;
+  }
+  state.setTriggerValue("inspect", key);
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let state = states.get(parentElement);
+  if (!state) {
+    state = { opened: new Set(), closed: new Set(), sort: null };
+    states.set(parentElement, state);
+    parentElement.querySelector(".ol-table").addEventListener("click", (event) => onClick(parentElement, event));
+  }
+  state.data = data;
+  state.setTriggerValue = setTriggerValue;
+  render(parentElement, state);
+  return () => states.delete(parentElement);
+}

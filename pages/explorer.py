@@ -220,6 +220,7 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
         path=path,
         inspected=inspected,
         values=rule_values(tree, drawn, scoring),
+        scoring=scoring,
         height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
         on_click=lambda node: set_inspect(tree.path(node)),
     )

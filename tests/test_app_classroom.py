@@ -1,7 +1,7 @@
 """AppTest of the Classroom page: predict the child UCB1 picks, reveal why, walk down to a leaf."""
 
 
-from apptest_support import plain
+from apptest_support import plain, set_c
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 
 
@@ -75,7 +75,7 @@ def test_walking_a_deep_tree_follows_the_selected_path(app):
 def test_a_new_c_starts_the_exercise_again(app):
     app.button(key="class_guess_0").click().run()
     app.button(key="class_next").click().run()
-    app.slider(key="c").set_value(5.0).run()
+    set_c(app, 5.0)
     assert not app.exception
     assert app.session_state["class_path"] == "" and app.session_state["class_score"] == (0, 0)
 

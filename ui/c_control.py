@@ -11,7 +11,6 @@ which commits on release.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import streamlit as st
 
@@ -138,7 +137,7 @@ def _committed() -> None:
         set_c(float(c))
 
 
-def _live_slider(loaded: LoadedInput, scoring: Scoring, max_c: float, step: float, live: dict[str, Any]) -> None:
+def _live_slider(loaded: LoadedInput, scoring: Scoring, max_c: float, step: float) -> None:
     """The slider that follows a drag in the browser (module docstring)."""
     data = {
         "c": st.session_state[C],
@@ -148,9 +147,6 @@ def _live_slider(loaded: LoadedInput, scoring: Scoring, max_c: float, step: floa
         "intervals": _path_changes(loaded.key, repr(scoring.with_c(1.0)), max_c, loaded.tree, scoring.with_c(1.0)),
         "compact": loaded.tree.compact,
         "role": "selected",
-        "inspected": None,
-        "value_label": scoring.spec.label("value"),
-        **live,
     }
     # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
     with st.container(key=C):
@@ -173,7 +169,7 @@ def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool) -> floa
     slider, exact = st.columns([5, 2], vertical_alignment="bottom")
     if problem is None:
         with slider:
-            _live_slider(loaded, scoring, max_c, step, {})
+            _live_slider(loaded, scoring, max_c, step)
     else:
         # A new range or step makes a new slider widget, which would fall back to its minimum:
         # re-assigning the value hands the current C to whichever slider is drawn.

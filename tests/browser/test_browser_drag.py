@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 from playwright.sync_api import expect
 
-from mcts_core import Scoring, build_tree, parse_playouts, select_path
+from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, select_path
 from mcts_core.analysis import path_intervals
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
@@ -85,6 +86,10 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
         # The drawn nodes on the path are red (tv-path) mid-drag, not only the root's attribute.
         assert red_nodes(page) == {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
         expect(page.locator(".st-key-c .cc-path")).to_have_text("".join(path))
+        # The inspected node (the root) ranks its children at this C, the path's child first and marked.
+        ranked = sorted(score_children(tree, ROOT, Scoring(c=c)), key=lambda kid: kid.rank)
+        expect(page.locator(".st-key-c .cc-children li code")).to_have_text([kid.move for kid in ranked])
+        expect(page.locator(".st-key-c .cc-children li.cc-winner code")).to_have_text(path[0])
         seen.add(tuple(path))
         if fraction == 0.9:
             page.screenshot(path=output_dir / "drag_mid_drag.png")
@@ -151,6 +156,10 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
     slider = page.locator(SLIDER)
     step = float(slider.get_attribute("step"))
+    # Hover node b: its tooltip follows C while the keys move it.
+    node_b = page.locator(f'{GRAPH} svg g.node[data-path=\'["b"]\']').first
+    node_b.hover()
+    expect(page.locator(f"{GRAPH} .tv-tip")).to_be_visible()
     slider.focus()
     before = len(sent)
     for _ in range(10):
@@ -159,6 +168,10 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     assert len(sent) == before, "keys 50 ms apart do not rest: nothing is committed yet"
     c = round(0.5 + 10 * step, 12)
     assert math.isclose(slider_value(page), c)
+    tip = page.locator(f"{GRAPH} .tv-tip").inner_text()
+    shown_value, shown_c = re.search(r"UCB1 (\S+) at C = (\S+)", tip).groups()
+    b_value = next(kid.value for kid in score_children(tree, ROOT, Scoring(c=c)) if kid.move == "b")
+    assert float(shown_c) == c and math.isclose(float(shown_value), b_value, rel_tol=1e-5)
     expect(page.locator(EXACT)).to_have_value(repr(slider_value(page)))
     wait_idle(page)
     assert math.isclose(float(page.locator(EXACT).input_value()), c)

@@ -13,14 +13,20 @@
 //              half-open interval (mcts_core.analysis.drag_payload),
 //   compact:   moves are single characters written together ("ab"), else joined by spaces,
 //   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
-//   inspected: {path, children: [{move, value: [intercept, slope]}]} or null: the inspected node's
-//              children, ranked live by their value,
-//   value_label: what the rule calls a child's value (UCB1, PUCT, ...),
 // }
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
-// detail {c, path, role}: a tree picture (tree_view.js) follows C with it.
+// detail {c, path, role}: a tree picture (tree_view.js) follows C with it. The tree picture
+// (drawn after the page knows its inspected node) sends window event "mcts-inspected" with
+// detail {path, chance, random, value_label, children: [{move, value: [intercept, slope]}]} or
+// null: the children this control ranks by their value as C moves.
 
 const controls = new WeakMap(); // parentElement -> CControl
+const live = new Set(); // every mounted control, for the inspected node's children
+let inspectedNow = null; // the latest "mcts-inspected" detail (it may come before a control mounts)
+window.addEventListener("mcts-inspected", (event) => {
+  inspectedNow = event.detail;
+  for (const control of live) control.showChildren(control.c, control.pathAt(control.c));
+});
 const KEYS_REST_MS = 150; // keys that rest this long commit; faster presses keep moving C locally
 const DRAG_EVENT = "mcts-c-drag";
 
@@ -29,6 +35,7 @@ const shown = (c) => String(Number(c.toPrecision(6)));
 
 class CControl {
   constructor(parentElement) {
+    inspectedNow = null; // a new page: its tree picture says again what it inspects
     this.root = parentElement.querySelector(".cc-root");
     this.input = this.root.querySelector("input[type=range]");
     this.name = this.root.querySelector(".cc-name");
@@ -159,12 +166,22 @@ class CControl {
   // The inspected node's children ranked by their value at c; the path's child (from the
   // intervals, not from these floats) is marked as the winner.
   showChildren(c, path) {
-    const inspected = this.data.inspected;
+    const inspected = this.data?.role === "selected" ? inspectedNow : null;
     this.children.hidden = !inspected || !inspected.children.length;
     if (this.children.hidden) return;
+    const title = document.createElement("span");
+    title.className = "cc-children-title";
+    const where = inspected.path.length ? this.pathWords(inspected.path) : "the root";
+    if (inspected.chance) {
+      title.textContent = `${where} is a chance node: the path follows its most visited outcome.`;
+      this.children.replaceChildren(title);
+      return;
+    }
+    title.textContent = `${inspected.value_label} of ${where}'s children:`;
     const depth = inspected.path.length;
     const onPath = inspected.path.every((move, i) => path[i] === move);
-    const winner = onPath ? path[depth] : undefined;
+    // Off the path, the top of the ranking (a near-tie may rank otherwise in the rule's floats).
+    let winner = onPath ? path[depth] : undefined;
     const rows = inspected.children.map((kid, order) => {
       const [a, b] = kid.value.map(number);
       // 0 * Infinity is NaN: a slope of 0 leaves the intercept as it is.
@@ -172,6 +189,7 @@ class CControl {
     });
     const key = (v) => (Number.isNaN(v) ? -Infinity : v);
     rows.sort((x, y) => key(y.value) - key(x.value) || x.order - y.order);
+    if (!onPath && !inspected.random) winner = rows[0].move;
     const list = document.createElement("ol");
     for (const row of rows.slice(0, 8)) {
       const item = document.createElement("li");
@@ -181,9 +199,6 @@ class CControl {
       item.append(move, ` ${shown(row.value)}`);
       list.append(item);
     }
-    const title = document.createElement("span");
-    title.className = "cc-children-title";
-    title.textContent = `${this.data.value_label} of ${inspected.path.length ? this.pathWords(inspected.path) : "the root"}'s children:`;
     this.children.replaceChildren(title, list);
   }
 
@@ -200,10 +215,12 @@ export default function (component) {
   if (!control) {
     control = new CControl(parentElement);
     controls.set(parentElement, control);
+    live.add(control);
   }
   control.update(data, setTriggerValue);
   return () => {
     control.destroy();
     controls.delete(parentElement);
+    live.delete(control);
   };
 }

@@ -19,6 +19,8 @@
 //   lines:     path key -> [intercept, slope]: each drawn node's value as its parent's child in C
 //              (mcts_core.analysis.drag_payload), so the hover follows a drag; or absent,
 //   value_label: what the rule calls that value (UCB1, PUCT, ...),
+//   inspected_lines: {path, chance, random, children: [{move, value: [intercept, slope]}]}: the
+//              inspected node's children, passed on to the C control (event "mcts-inspected"),
 // }
 // While the C control (c_control.js, in the same document) is dragged it dispatches the window
 // event "mcts-c-drag" with detail {c, path, role}: the red path (role "selected", or Compare's
@@ -50,6 +52,7 @@ const REST_MS = 200;
 
 const pathKey = (path) => JSON.stringify(path);
 const C_DRAG_EVENT = "mcts-c-drag"; // c_control.js
+const INSPECTED_EVENT = "mcts-inspected"; // c_control.js ranks these children while C moves
 
 // The keys of every node on a path of moves, the root's first.
 const prefixKeys = (moves) => ["[]", ...moves.map((_, i) => pathKey(moves.slice(0, i + 1)))];
@@ -173,6 +176,8 @@ class TreeView {
     this.lines = data.lines || null;
     this.valueLabel = data.value_label || "value";
     this.liveC = null; // the values above are at the committed C again
+    const inspectedLines = data.inspected_lines ? { ...data.inspected_lines, value_label: this.valueLabel } : null;
+    window.dispatchEvent(new CustomEvent(INSPECTED_EVENT, { detail: inspectedLines }));
     this.clickable = data.clickable !== false;
     this.viewport.classList.toggle("tv-clickable", this.clickable);
     const cursor = data.inspected ? pathKey(data.inspected) : null;

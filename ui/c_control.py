@@ -10,6 +10,7 @@ which commits on release.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
@@ -130,27 +131,51 @@ def _path_changes(input_key: str, rule_key: str, max_c: float, _tree: Tree, _sco
     return drag_payload(_tree, _scoring, 0.0, max_c)["intervals"]
 
 
-def _committed() -> None:
-    """The browser committed a C (the drag ended or the keys rested)."""
-    c = st.session_state[C_LIVE]["commit"]
-    if c is not None:
-        set_c(float(c))
+def _commit(c: float) -> None:
+    """The browser committed a C for the page's own C (the drag ended or the keys rested)."""
+    set_c(c)
 
 
-def _live_slider(loaded: LoadedInput, scoring: Scoring, max_c: float, step: float) -> None:
-    """The slider that follows a drag in the browser (module docstring)."""
+def live_slider(
+    loaded: LoadedInput,
+    scoring: Scoring,
+    *,
+    max_c: float,
+    step: float,
+    key: str,
+    on_commit: Callable[[float], None],
+    role: str = "selected",
+    label: str | None = None,
+) -> None:
+    """The slider that follows a drag in the browser (module docstring), for a rule affine in C.
+
+    Args:
+        loaded: the input.
+        scoring: the rule, its settings and the committed C.
+        max_c: the slider's end (it starts at 0); step: its step.
+        key: the component's widget key.
+        on_commit: called with the C the browser committed, before the rerun's script runs.
+        role: which path of the page's tree picture follows the drag: "selected", or "second"
+            (Compare's setting B).
+        label: the slider's label; None: the rule's name for C.
+    """
+    at_one = scoring.with_c(1.0)
     data = {
-        "c": st.session_state[C],
+        "c": scoring.c,
         "max": max_c,
         "step": step,
-        "label": scoring.spec.c_label,
-        "intervals": _path_changes(loaded.key, repr(scoring.with_c(1.0)), max_c, loaded.tree, scoring.with_c(1.0)),
+        "label": label or scoring.spec.c_label,
+        "intervals": _path_changes(loaded.key, repr(at_one), max_c, loaded.tree, at_one),
         "compact": loaded.tree.compact,
-        "role": "selected",
+        "role": role,
     }
-    # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
-    with st.container(key=C):
-        _component(key=C_LIVE, data=data, height="content", on_commit_change=_committed)
+
+    def committed() -> None:
+        c = st.session_state[key]["commit"]
+        if c is not None:
+            on_commit(float(c))
+
+    _component(key=key, data=data, height="content", on_commit_change=committed)
 
 
 def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool) -> float:
@@ -168,8 +193,9 @@ def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool) -> floa
     problem = affine_problem(scoring)
     slider, exact = st.columns([5, 2], vertical_alignment="bottom")
     if problem is None:
-        with slider:
-            _live_slider(loaded, scoring, max_c, step)
+        # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
+        with slider, st.container(key=C):
+            live_slider(loaded, scoring.with_c(st.session_state[C]), max_c=max_c, step=step, key=C_LIVE, on_commit=_commit)
     else:
         # A new range or step makes a new slider widget, which would fall back to its minimum:
         # re-assigning the value hands the current C to whichever slider is drawn.

@@ -11,6 +11,7 @@ import json
 import math
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, select_path
@@ -182,4 +183,66 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     expect(page.locator('.st-key-c [data-testid="stSliderThumbValue"]')).to_have_text("4")
     expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=4.0)))
     assert slider_value(page) == 4.0
+    watched.assert_clean()
+
+
+def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_url):
+    sent = count_sent_frames(page)
+    watched = open_app(page, app_url, "/compare")
+    wait_for_graph(page)
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    wait_for_graph(page)
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    b_slider = page.locator(".st-key-cmp_c_live input[type=range]")
+    maximum = float(b_slider.get_attribute("max"))
+    box = b_slider.bounding_box()
+    y = box["y"] + box["height"] / 2
+    x_of = lambda c: box["x"] + 8 + (box["width"] - 16) * c / maximum  # noqa: E731
+    before = len(sent)
+    page.mouse.move(x_of(float(b_slider.input_value())), y)
+    page.mouse.down()
+    seen = set()
+    for fraction in (0.05, 0.9, 0.3, 0.95):
+        page.mouse.move(x_of(fraction * maximum), y, steps=3)
+        c = float(b_slider.input_value())
+        path = tree.split_path(select_path(tree, Scoring(c=c)))  # B's rule is UCB1 here too
+        expected = {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
+        teal = lambda: {  # noqa: E731
+            node.get_attribute("data-path")
+            for node in page.locator(f"{GRAPH} svg g.node.tv-second, {GRAPH} svg g.node.tv-both").all()
+        }
+        eventually(teal, expected, page=page)
+        seen.add(path)
+    assert len(seen) == 2 and len(sent) == before
+    c = float(b_slider.input_value())
+    page.mouse.up()
+    expect(metric_value(page, "Path B")).to_have_text(select_path(tree, Scoring(c=c)))
+    expect(page.locator(".st-key-cmp_c input")).to_have_value(f"{c:.6g}")
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
+def test_the_c_control_fits_beside_the_exact_box_mid_drag(page, request, output_dir, theme, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    watched = open_app(page, request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url"))
+    wait_for_graph(page)
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    slider = page.locator(SLIDER).bounding_box()
+    exact = page.locator(EXACT).bounding_box()
+    y = slider["y"] + slider["height"] / 2
+    page.mouse.move(slider["x"] + 8 + (slider["width"] - 16) * 0.1, y)
+    page.mouse.down()
+    page.mouse.move(slider["x"] + slider["width"] * 0.8, y, steps=5)
+    expect(page.locator(".st-key-c .cc-path")).to_have_text("b")
+    page.screenshot(path=output_dir / f"drag_{theme}_{width}x{height}.png")
+    live = page.locator(".st-key-c .cc-live").bounding_box()
+    # On screen, left of the exact box, and the live line (path, ranked children) inside the window.
+    assert 0 <= slider["x"] and slider["x"] + slider["width"] < exact["x"] <= width - exact["width"]
+    assert 0 <= live["x"] and live["x"] + live["width"] <= exact["x"] and live["y"] + live["height"] <= height
+    page.mouse.up()
     watched.assert_clean()

@@ -15,7 +15,8 @@
 //   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
 // }
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
-// detail {c, path, role}: a tree picture (tree_view.js) follows C with it. The tree picture
+// detail {c, path, role}: a tree picture (tree_view.js) follows C with it; {done: true, role}
+// once the server has every committed C (the picture's data is current again). The tree picture
 // (drawn after the page knows its inspected node) sends window event "mcts-inspected" with
 // detail {path, chance, random, value_label, children: [{move, value: [intercept, slope]}]} or
 // null: the children this control ranks by their value as C moves.
@@ -63,16 +64,16 @@ class CControl {
     this.data = data;
     this.intervals = data.intervals.map(([from, to, moves]) => [number(from), number(to), moves]);
     this.name.textContent = data.label;
-    this.input.min = "0";
-    this.input.max = String(data.max);
-    this.input.step = String(data.step);
-    this.input.setAttribute("aria-label", data.label);
+    // Only what changed: re-setting the range snaps the value, which must not happen mid-drag.
+    for (const [name, value] of [["min", "0"], ["max", String(data.max)], ["step", String(data.step)], ["aria-label", data.label]]) {
+      if (this.rangeSet?.[name] !== value) this.input.setAttribute(name, value);
+    }
+    this.rangeSet = { min: "0", max: String(data.max), step: String(data.step), "aria-label": data.label };
     this.drawMarks();
     const c = number(data.c);
-    const echo = this.sent.has(c);
-    if (echo) {
-      this.sent.delete(c);
-      if (this.sent.size === 0 && !this.busy()) this.c = c;
+    if (this.sent.has(c)) {
+      // Our own commit's rerun: the thumb stays where the user has it; the latest one settles it.
+      if (c === this.lastSent) this.sent.clear();
     } else if (c !== this.lastServerC && !this.busy()) {
       // Set elsewhere (the exact box, a preset, a new input): the thumb goes there.
       this.sent.clear();
@@ -82,6 +83,12 @@ class CControl {
     this.lastServerC = c;
     if (this.c === undefined) this.c = c;
     this.show(this.c, false);
+    // The server has every C this control committed: the picture may take its paths from Python again.
+    if (!this.busy() && this.sent.size === 0) this.announce({ done: true, role: this.data.role });
+  }
+
+  announce(detail) {
+    window.dispatchEvent(new CustomEvent(DRAG_EVENT, { detail }));
   }
 
   // A drag or keys still going on: the server's C is older than the thumb's.
@@ -147,6 +154,7 @@ class CControl {
     this.restTimer = 0;
     if (this.c === this.lastServerC && this.sent.size === 0) return;
     this.sent.add(this.c);
+    this.lastSent = this.c;
     this.setTriggerValue("commit", this.c);
   }
 
@@ -158,9 +166,7 @@ class CControl {
     if (words !== this.pathText.textContent) this.pathText.textContent = words;
     this.root.setAttribute("data-path", JSON.stringify(path));
     this.showChildren(c, path);
-    if (live) {
-      window.dispatchEvent(new CustomEvent(DRAG_EVENT, { detail: { c, path, role: this.data.role } }));
-    }
+    if (live) this.announce({ c, path, role: this.data.role });
   }
 
   // The inspected node's children ranked by their value at c; the path's child (from the

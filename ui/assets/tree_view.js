@@ -54,8 +54,9 @@ const pathKey = (path) => JSON.stringify(path);
 const C_DRAG_EVENT = "mcts-c-drag"; // c_control.js
 const INSPECTED_EVENT = "mcts-inspected"; // c_control.js ranks these children while C moves
 
-// The keys of every node on a path of moves, the root's first.
-const prefixKeys = (moves) => ["[]", ...moves.map((_, i) => pathKey(moves.slice(0, i + 1)))];
+// Every node on a path of moves as its own moves, the root's first; and as keys.
+const prefixes = (moves) => [[], ...moves.map((_, i) => moves.slice(0, i + 1))];
+const prefixKeys = (moves) => prefixes(moves).map(pathKey);
 
 // The smallest box holding both (either may be missing).
 function union(a, b) {
@@ -116,6 +117,8 @@ class TreeView {
     this.frame = 0;
     this.restTimer = 0;
     this.tipFor = null; // node group whose tooltip shows
+    this.liveC = null; // the C the control is dragged to, null: the committed one
+    this.livePaths = new Map(); // role ("selected"/"second") -> moves the C control shows, not yet committed
     this.listeners = new AbortController();
     this.bindEvents();
     this.resizeObserver = new ResizeObserver(() => this.scheduleRender());
@@ -128,8 +131,14 @@ class TreeView {
     window.addEventListener(C_DRAG_EVENT, (event) => this.followC(event.detail), { signal: this.listeners.signal });
   }
 
-  // C moves in the browser: re-mark the path it selects now (Python confirms it on commit).
-  followC({ c, path, role }) {
+  // C moves in the browser: re-mark the path it selects now (Python confirms it on commit). Until
+  // the C control says the server has caught up, a rerun's (older) path does not replace it.
+  followC({ c, path, role, done }) {
+    if (done) {
+      this.livePaths.delete(role);
+      return;
+    }
+    this.livePaths.set(role, path);
     this.liveC = c;
     if (this.tipFor) this.tip.textContent = this.tipText(this.tipFor);
     const keys = prefixKeys(path);
@@ -163,19 +172,21 @@ class TreeView {
     this.viewKey = data.view_key;
     this.labelPx = data.label_px || READABLE_LABEL_PX;
     this.followWindow();
-    const selected = data.selected || [];
+    const live = this.livePaths.get("selected");
+    const selected = live ? prefixes(live) : data.selected || [];
     this.root.setAttribute("data-selected-path", pathKey(selected.length ? selected[selected.length - 1] : []));
     if (data.svg) rememberSvg(data.layout, data.svg);
     if (data.layout !== this.layout && !this.loadLayout(data.layout)) return;
     const previousPath = pathKey(this.selectedKeys);
     this.selectedKeys = selected.map(pathKey);
-    this.secondKeys = (data.second || []).map(pathKey);
+    const liveSecond = this.livePaths.get("second");
+    this.secondKeys = (liveSecond ? prefixes(liveSecond) : data.second || []).map(pathKey);
     this.pvKeys = data.pv ? data.pv.map(pathKey) : null;
     this.pvButton.hidden = !this.pvKeys?.length;
     this.values = data.values || {};
     this.lines = data.lines || null;
     this.valueLabel = data.value_label || "value";
-    this.liveC = null; // the values above are at the committed C again
+    if (this.livePaths.size === 0) this.liveC = null; // the values above are at the committed C again
     const inspectedLines = data.inspected_lines ? { ...data.inspected_lines, value_label: this.valueLabel } : null;
     window.dispatchEvent(new CustomEvent(INSPECTED_EVENT, { detail: inspectedLines }));
     this.clickable = data.clickable !== false;

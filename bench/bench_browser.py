@@ -845,6 +845,16 @@ def drag_section(browser, url: str, tmp: Path, drags: int) -> None:
     open_app(page, url)
     wait_for_graph(page)
     page.evaluate(RECORDER)
+    # A small tree first: what a commit costs when the page's own rerun is cheap.
+    page.locator(".st-key-example").click()
+    page.get_by_role("option", name="A larger C flips the choice").click()
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    small = []
+    for k in range(4):
+        drag_across(page, moves=20)
+        small.append(release_trip(page, 0.2 + 0.2 * k))
+    print(f"commit on the C-flips example (7 nodes): {fmt([r['painted'] for r in small if r])}; {trip_note(small)}", flush=True)
     log = playout_file(tmp / "p5k.txt", 5_000, seed=7)
     upload_trip(page, log, 5_000)
     budget_trip(page, 1500)

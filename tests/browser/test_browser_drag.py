@@ -51,6 +51,15 @@ def count_sent_frames(page) -> list:
     return sent
 
 
+THUMB_PX = 16  # the thumb's width (c_control.css --cc-thumb): its centre runs from 8 px to width - 8 px
+
+
+def thumb_point(slider, share: float) -> tuple[float, float]:
+    """Where the thumb's centre is at ``share`` of the range (0 to 1) of the slider ``slider`` (a locator)."""
+    box = slider.bounding_box()
+    return box["x"] + THUMB_PX / 2 + (box["width"] - THUMB_PX) * share, box["y"] + box["height"] / 2
+
+
 def shown_path(page) -> list[str]:
     """The moves the tree picture marks as the selected path now (its root's data-selected-path)."""
     return json.loads(page.locator(GRAPH).first.get_attribute("data-selected-path"))
@@ -70,18 +79,13 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
     wait_idle(page)
     tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
     expected_at = lambda c: tree.split_path(select_path(tree, Scoring(c=c)))  # noqa: E731
-    box = page.locator(SLIDER).bounding_box()
-    y = box["y"] + box["height"] / 2
-    value = slider_value(page)
     maximum = float(page.locator(SLIDER).get_attribute("max"))
-    thumb = 16  # px: the thumb's width (c_control.css --cc-thumb); its centre spans width - thumb
-    x_of = lambda c: box["x"] + thumb / 2 + (box["width"] - thumb) * c / maximum  # noqa: E731
     before = len(sent)
-    page.mouse.move(x_of(value), y)
+    page.mouse.move(*thumb_point(page.locator(SLIDER), slider_value(page) / maximum))
     page.mouse.down()
     seen = set()
     for fraction in [0.1, 0.3, 0.5, 0.6, 0.8, 1.0, 0.7, 0.2, 0.9]:
-        page.mouse.move(x_of(fraction * maximum), y, steps=4)
+        page.mouse.move(*thumb_point(page.locator(SLIDER), fraction), steps=4)
         c = slider_value(page)
         path = eventually(lambda: shown_path(page), list(expected_at(c)), page=page)
         # The drawn nodes on the path are red (tv-path) mid-drag, not only the root's attribute.
@@ -197,15 +201,12 @@ def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_
     tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
     b_slider = page.locator(".st-key-cmp_c_live input[type=range]")
     maximum = float(b_slider.get_attribute("max"))
-    box = b_slider.bounding_box()
-    y = box["y"] + box["height"] / 2
-    x_of = lambda c: box["x"] + 8 + (box["width"] - 16) * c / maximum  # noqa: E731
     before = len(sent)
-    page.mouse.move(x_of(float(b_slider.input_value())), y)
+    page.mouse.move(*thumb_point(b_slider, float(b_slider.input_value()) / maximum))
     page.mouse.down()
     seen = set()
     for fraction in (0.05, 0.9, 0.3, 0.95):
-        page.mouse.move(x_of(fraction * maximum), y, steps=3)
+        page.mouse.move(*thumb_point(b_slider, fraction), steps=3)
         c = float(b_slider.input_value())
         path = tree.split_path(select_path(tree, Scoring(c=c)))  # B's rule is UCB1 here too
         expected = {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
@@ -234,10 +235,9 @@ def test_the_c_control_fits_beside_the_exact_box_mid_drag(page, request, output_
     wait_idle(page)
     slider = page.locator(SLIDER).bounding_box()
     exact = page.locator(EXACT).bounding_box()
-    y = slider["y"] + slider["height"] / 2
-    page.mouse.move(slider["x"] + 8 + (slider["width"] - 16) * 0.1, y)
+    page.mouse.move(*thumb_point(page.locator(SLIDER), 0.1))
     page.mouse.down()
-    page.mouse.move(slider["x"] + slider["width"] * 0.8, y, steps=5)
+    page.mouse.move(*thumb_point(page.locator(SLIDER), 0.8), steps=5)
     expect(page.locator(".st-key-c .cc-path")).to_have_text("b")
     page.screenshot(path=output_dir / f"drag_{theme}_{width}x{height}.png")
     live = page.locator(".st-key-c .cc-live").bounding_box()

@@ -27,6 +27,7 @@ from .browser_support import (
     open_app,
     playout_file,
     red_nodes,
+    table_rows,
     wait_for_graph,
     wait_idle,
 )
@@ -107,6 +108,10 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
     expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
     assert len(sent) > before, "the release commits C"
     wait_idle(page)
+    expect(page).to_have_url(re.compile(rf"[?&]c={re.escape(repr(c))}(&|$)"))  # the link holds the new C
+    # The children table's values are the ones at the new C.
+    ucb1 = {kid.move: round(kid.value, 9) for kid in score_children(tree, ROOT, Scoring(c=c))}
+    eventually(lambda: {row["move"]: round(float(row["UCB1"]), 9) for row in table_rows(page)}, ucb1, page=page)
     assert shown_path(page) == list(expected_at(c))
     watched.assert_clean()
 

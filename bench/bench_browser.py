@@ -773,17 +773,19 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
 
 
+THUMB_PX = 16  # c_control.css --cc-thumb: the thumb's centre runs from 8 px to width - 8 px
+
+
 def slider_x(page: Page, c: float) -> tuple[float, float]:
-    """Where the thumb's centre is at ``c`` (c_control.css: it runs from thumb/2 to width - thumb/2)."""
+    """Where the thumb's centre is at ``c``."""
     box = page.locator(SLIDER).bounding_box()
     maximum = float(page.locator(SLIDER).get_attribute("max"))
-    thumb = 16
-    return box["x"] + thumb / 2 + (box["width"] - thumb) * min(c, maximum) / maximum, box["y"] + box["height"] / 2
+    share = min(c, maximum) / maximum
+    return box["x"] + THUMB_PX / 2 + (box["width"] - THUMB_PX) * share, box["y"] + box["height"] / 2
 
 
 def drag_across(page: Page, moves: int = 150) -> dict:
-    """Press the thumb, drag it to the slider's end and back to the start, measure, then release."""
-    maximum = float(page.locator(SLIDER).get_attribute("max"))
+    """Press the thumb, drag it to the slider's end and back to the start, and measure (still pressed)."""
     x, y = slider_x(page, float(page.locator(SLIDER).input_value()))
     page.mouse.move(x, y)
     page.mouse.down()
@@ -792,10 +794,9 @@ def drag_across(page: Page, moves: int = 150) -> dict:
     started = time.perf_counter()
     half = moves // 2
     box = page.locator(SLIDER).bounding_box()  # measured once: a layout read per move would be in the timing
-    thumb = 16
     for i in range(2 * half + 1):
         share = i / half if i <= half else (2 * half - i) / half  # 0 -> 1 -> 0: the whole range, twice
-        page.mouse.move(box["x"] + thumb / 2 + (box["width"] - thumb) * share, y)
+        page.mouse.move(box["x"] + THUMB_PX / 2 + (box["width"] - THUMB_PX) * share, y)
     seconds = time.perf_counter() - started
     frames = page.evaluate("() => window.__stopFrames()")
     sent = page.evaluate("() => window.__wsSent.length") - sent_before

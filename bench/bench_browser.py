@@ -32,6 +32,12 @@ cProfile of runs over 100 ms).
 6. ``--outline N`` (issue 21, alone): a 200k-playout upload at 1366x768 -> its framed picture
    painted (target <= 1.5 s), then N clicks on ▸ in the Explorer's outline -> the row shows ▾ with
    its children under it (target <= 200 ms), apart for lists sent ahead and fetched on the click.
+7. ``--drag`` (only this): dragging C on a 5,000-playout upload drawn at budget 1500. A continuous
+   mouse drag across the whole slider: the interval between ``requestAnimationFrame`` callbacks
+   while it goes on (target p95 <= 20 ms), the websocket messages the page sends before the
+   release (target 0; ``WebSocket.prototype.send`` tapped) and the paths the picture showed; 10
+   ArrowRight presses 50 ms apart -> the steps the committed C moved (target 10); and a commit:
+   mouse release -> the run is over and the page shows the new C (target median <= 300 ms).
 
 Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
 one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the
@@ -40,6 +46,7 @@ one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the pa
     python bench/bench_browser.py [--rounds 15] [--clicks 10] [--c-trips 6] [--repeats 3]
         [--ladder 1000,2500,3500] [--no-2m | --no-big] [--variant runner.postScriptGC=false]
     python bench/bench_browser.py --outline 8
+    python bench/bench_browser.py --drag [--drags 5]
 
 MCTS_EXPLORER_DATA points to a temp dir, so the repository's data/ is not touched.
 Not a timed test: results go to bench/RESULTS_browser.md by hand.
@@ -804,6 +811,156 @@ def outline_only(browser, url: str, tmp: Path, clicks: int, summary: dict) -> No
                   f"from {t['to_running'] or 0:.0f} ms for {t['run'] or 0:.0f} ms (python "
                   f"{sum(ms for ms, _ in t.get('server_runs') or []):.0f} ms); long frames "
                   f"{(t['loaf'] or {}).get('total', 0):.0f} ms", flush=True)
+
+
+# ---- 6. dragging C ----------------------------------------------------------------------------
+
+# Before any page script: time-stamp every WebSocket message the page sends.
+WS_SEND_TAP = """(() => {
+    window.__wsSent = [];
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (data) {
+        window.__wsSent.push(performance.now());
+        return send.call(this, data);
+    };
+})();"""
+
+# Every animation frame's time stamp and the path the picture shows then, until __stopFrames().
+FRAME_RECORDER = """() => {
+    const root = window.__tree()?.querySelector('.tv-root');
+    window.__frames = [];
+    let going = true;
+    const tick = (time) => {
+        if (!going) return;
+        window.__frames.push([time, root?.getAttribute('data-selected-path')]);
+        requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    window.__stopFrames = () => { going = false; return window.__frames; };
+}"""
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(share * len(ordered)) - 1)]
+
+
+THUMB_PX = 16  # c_control.css --cc-thumb: the thumb's centre runs from 8 px to width - 8 px
+
+
+def slider_x(page: Page, c: float) -> tuple[float, float]:
+    """Where the thumb's centre is at ``c``."""
+    box = page.locator(SLIDER).bounding_box()
+    maximum = float(page.locator(SLIDER).get_attribute("max"))
+    share = min(c, maximum) / maximum
+    return box["x"] + THUMB_PX / 2 + (box["width"] - THUMB_PX) * share, box["y"] + box["height"] / 2
+
+
+def drag_across(page: Page, moves: int = 150) -> dict:
+    """Press the thumb, drag it to the slider's end and back to the start, and measure (still pressed)."""
+    x, y = slider_x(page, float(page.locator(SLIDER).input_value()))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    sent_before = page.evaluate("() => window.__wsSent.length")
+    page.evaluate(FRAME_RECORDER)
+    started = time.perf_counter()
+    half = moves // 2
+    box = page.locator(SLIDER).bounding_box()  # measured once: a layout read per move would be in the timing
+    for i in range(2 * half + 1):
+        share = i / half if i <= half else (2 * half - i) / half  # 0 -> 1 -> 0: the whole range, twice
+        page.mouse.move(box["x"] + THUMB_PX / 2 + (box["width"] - THUMB_PX) * share, y)
+    seconds = time.perf_counter() - started
+    frames = page.evaluate("() => window.__stopFrames()")
+    sent = page.evaluate("() => window.__wsSent.length") - sent_before
+    intervals = [b[0] - a[0] for a, b in zip(frames, frames[1:])]
+    return {
+        "intervals": intervals, "sent": sent, "frames": len(frames), "seconds": seconds,
+        "paths": len({path for _, path in frames}),
+    }
+
+
+def release_trip(page: Page, share: float) -> dict | None:
+    """Move the held thumb to ``share`` of the range, release: -> the run is over and the page shows the new C."""
+    maximum = float(page.locator(SLIDER).get_attribute("max"))
+    page.mouse.move(*slider_x(page, maximum * share), steps=5)
+    c = float(page.locator(SLIDER).input_value())
+    result = trip(page, "rerun", "pointerup", page.mouse.up, OURS_SHOWS(c), timeout=60_000)
+    wait_idle(page)
+    return result
+
+
+def key_steps(page: Page, presses: int = 10, gap_ms: int = 50) -> int:
+    """ArrowRight ``presses`` times ``gap_ms`` apart; the steps the committed C moved."""
+    slider = page.locator(SLIDER)
+    step = float(slider.get_attribute("step"))
+    type_c(page, 0.0)()
+    expect(slider).to_have_value("0")  # the run is back: the thumb is at 0
+    wait_idle(page)
+    slider.focus()
+    for _ in range(presses):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(gap_ms)
+    slider_c = slider.input_value()
+    try:
+        expect(page.locator(EXACT)).not_to_have_value("0.0")
+    except AssertionError:
+        print(f"  ! no commit after the keys: the slider shows {slider_c}", flush=True)
+        return 0
+    wait_idle(page)
+    return round(float(page.locator(EXACT).input_value()) / step)
+
+
+def drag_section(browser, url: str, tmp: Path, drags: int) -> None:
+    """Section 6 (module docstring)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.add_init_script(WS_TAP)
+    page.add_init_script(WS_SEND_TAP)
+    open_app(page, url)
+    wait_for_graph(page)
+    page.evaluate(RECORDER)
+    # A small tree first: what a commit costs when the page's own rerun is cheap.
+    page.locator(".st-key-example").click()
+    page.get_by_role("option", name="A larger C flips the choice").click()
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    small = []
+    for k in range(4):
+        drag_across(page, moves=20)
+        small.append(release_trip(page, 0.2 + 0.2 * k))
+    print(f"commit on the C-flips example (7 nodes): {fmt([r['painted'] for r in small if r])}; {trip_note(small)}", flush=True)
+    log = playout_file(tmp / "p5k.txt", 5_000, seed=7)
+    upload_trip(page, log, 5_000)
+    budget_trip(page, 1500)
+    nodes = page.locator(f"{GRAPH} svg g.node[data-path]").count()
+    print(f"drag: 5,000-playout upload, {nodes} drawn nodes", flush=True)
+    results, releases = [], []
+    for k in range(drags):
+        result = drag_across(page)
+        results.append(result)
+        releases.append(release_trip(page, 0.2 + 0.6 * k / max(1, drags - 1)))  # a new C each time
+        print(f"  drag: {result['frames']} frames in {result['seconds']:.2f} s, frame interval "
+              f"p50 {percentile(result['intervals'], 0.5):.1f} ms, p95 {percentile(result['intervals'], 0.95):.1f} ms, "
+              f"max {max(result['intervals']):.1f} ms; {result['paths']} paths shown; {result['sent']} ws messages "
+              f"sent before the release", flush=True)
+    intervals = [ms for result in results for ms in result["intervals"]]
+    print(f"drag: frame interval p95 {percentile(intervals, 0.95):.1f} ms over {len(intervals)} frames; "
+          f"ws messages sent mid-drag {sum(result['sent'] for result in results)}", flush=True)
+    for fresh in (False, True):
+        picked = [r for r in releases if r and r["layout_changed"] == fresh]
+        what = "a new drawing (the path left the drawn set)" if fresh else "the same drawing"
+        print(f"commit (release -> page shows the new C), {what}: {fmt([r['painted'] for r in picked])}; "
+              f"{trip_note(picked)}", flush=True)
+    # The same commit typed into Exact C (no drag): what a C change costs this page anyway.
+    typed = []
+    maximum = float(page.locator(SLIDER).get_attribute("max"))
+    for k in range(4):
+        c = round(maximum * (0.25 + 0.15 * k), 3)
+        typed.append(trip(page, "rerun", "keydown", type_c(page, c), OURS_SHOWS(c), timeout=60_000))
+        wait_idle(page)
+    print(f"typed Exact C (Enter -> page shows the new C): {fmt([r['painted'] for r in typed if r])}; "
+          f"{trip_note(typed)}", flush=True)
+    steps = [key_steps(page) for _ in range(3)]
+    print(f"10 ArrowRight 50 ms apart -> steps applied: {steps}", flush=True)
     page.close()
 
 
@@ -821,6 +978,8 @@ def main() -> None:
     parser.add_argument("--cprofile", action="store_true", help="cProfile every run over 100 ms into the server log")
     parser.add_argument("--server-log", type=Path, help="keep our server's log here (run times, profiles)")
     parser.add_argument("--json", type=Path, help="write every trip's report here")
+    parser.add_argument("--drag", action="store_true", help="only section 7: dragging C on a 5k upload")
+    parser.add_argument("--drags", type=int, default=5, help="drags across the slider (and releases) in section 7")
     parser.add_argument(
         "--variant", action="append", default=[], metavar="SECTION.OPTION=VALUE",
         help="also run our app with this `streamlit run` option (repeatable) in the slider sections, "
@@ -864,6 +1023,10 @@ def main() -> None:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
                 print(f"chromium {browser.version}", flush=True)
+                if args.drag:
+                    drag_section(browser, ours_url, tmp, args.drags)
+                    browser.close()
+                    return
 
                 if args.outline:
                     outline_only(browser, ours_url, tmp, args.outline, summary)

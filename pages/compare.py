@@ -4,9 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.analysis import LARGEST_C, compare_paths, comparison_rows, suggest_c_range
+from mcts_core.analysis import LARGEST_C, affine_problem, compare_paths, comparison_rows, suggest_c_range
 from mcts_core.drawing import drawn_nodes, path_neighbourhood, render_tree
-from ui import rule_panel, selected_path, share_panel, sidebar, state
+from ui import c_control, rule_panel, selected_path, share_panel, sidebar, state
 from ui.drawing import (
     BUDGET_HELP,
     CHANGED_CELL,
@@ -30,6 +30,7 @@ COMPARE_MAX_DEPTH = state.key("cmp_max_depth")
 COMPARE_TABLE = state.key("cmp_table")
 COMPARE_DOWNLOAD_DOT = state.key("cmp_download_dot")
 COMPARE_TREE = state.key("cmp_tree_view")
+COMPARE_C_LIVE = state.key("cmp_c_live")  # B's slider that follows a drag in the browser
 
 
 def set_c_b(c: float) -> None:
@@ -70,7 +71,11 @@ def setting_b_panel(setup) -> Scoring:
     """B's rule, settings and C; returns B's scoring."""
     st.subheader("Setting B")
     rule_b, settings_b = rule_panel.render(setup.input.annotations, set_c=set_c_b, prefix=RULE_B_PREFIX)
-    max_c, _ = suggest_c_range(setup.input.score_range, st.session_state[COMPARE_C])
+    max_c, step = suggest_c_range(setup.input.score_range, st.session_state[COMPARE_C])
+    scoring_b = Scoring(rule_b, st.session_state[COMPARE_C], settings_b)
+    if affine_problem(scoring_b) is None:  # dragged, B's path (teal) follows in the picture before release
+        c_control.live_slider(setup.input, scoring_b, max_c=max(max_c, scoring_b.c), step=step, key=COMPARE_C_LIVE,
+                              on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)")
     c_b = st.number_input(
         Scoring(rule_b).spec.c_label + " (B)",
         min_value=0.0,

@@ -278,6 +278,7 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
         inspected=inspected,
         values=rule_values(tree, drawn, scoring),
         principal_variation=pv,
+        scoring=scoring,
         height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
         on_click=lambda node: set_inspect(tree.path(node)),
     )

@@ -62,3 +62,24 @@ def wait_for_job(app, key: str, timeout: float = 30.0):
     app.run()
     assert not app.exception
     return job
+
+
+def c_slider(app):
+    """The C slider as the page drew it: its data (``value``, ``max``, ``label``), whichever kind it is.
+
+    A rule affine in C gets the live slider (a custom component AppTest cannot move: tests type C
+    into ``c_exact``, which commits the same way); other rules Streamlit's st.slider.
+    """
+    from types import SimpleNamespace
+
+    try:
+        data = tree_view_data(app, "c_live")
+    except StopIteration:
+        slider = app.slider(key="c")
+        return SimpleNamespace(value=slider.value, max=slider.max, label=slider.label)
+    return SimpleNamespace(value=data["c"], max=data["max"], label=data["label"])
+
+
+def set_c(app, c: float):
+    """Commit C as a user does without a mouse: type it into the exact box. Returns the app, run."""
+    return app.text_input(key="c_exact").input(repr(float(c))).run()

@@ -1,8 +1,9 @@
 """AppTest of the Classroom page: predict the child UCB1 picks, reveal why, walk down to a leaf."""
 
 
-from apptest_support import plain, tree_view_data
-from mcts_core.inputs.examples import STATEMENT_EXAMPLE
+from apptest_support import plain, set_c, tree_view_data
+from mcts_core import solve
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
 
 
 PAGE = "pages/classroom.py"
@@ -75,9 +76,21 @@ def test_walking_a_deep_tree_follows_the_selected_path(app):
 def test_a_new_c_starts_the_exercise_again(app):
     app.button(key="class_guess_0").click().run()
     app.button(key="class_next").click().run()
-    app.slider(key="c").set_value(5.0).run()
+    set_c(app, 5.0)
     assert not app.exception
     assert app.session_state["class_path"] == "" and app.session_state["class_score"] == (0, 0)
+
+
+def test_typing_an_exact_c_selects_the_path_at_that_c(app):
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    seen = set()
+    for c in (0.5, 2.7, 2.75, 4.0, 0.0):
+        set_c(app, c)
+        assert not app.exception
+        assert app.session_state["c"] == c
+        assert app.session_state["selected_path"] == solve(C_FLIPS_CHOICE, c=c), c
+        seen.add(app.session_state["selected_path"])
+    assert len(seen) == 2  # the values cross the flip at about C = 2.70
 
 
 def test_presentation_view_opens_the_legend_and_folds_c_away(app):

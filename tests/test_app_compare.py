@@ -4,7 +4,7 @@ import pytest
 
 from mcts_core import solve
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
-from apptest_support import plain, tree_view_data
+from apptest_support import plain, tree_view_data, c_slider, set_c
 
 
 PAGE = "pages/compare.py"
@@ -72,7 +72,7 @@ def test_switching_b_rule_and_c_changes_b_path_and_the_table(app):
     app.selectbox(key="cmp_rule").select("sample_threshold").run()
     assert not app.exception
     assert metrics(app)["Path B"] == "aa" and metrics(app)["Paths"] == "identical"
-    app.slider(key="c").set_value(5.0).run()  # A now takes b
+    set_c(app, 5.0)  # A now takes b
     assert metrics(app)["Path A"] == "b"
     table = split_table(app)
     assert {"probability B", "heuristic B", "exploration A", "mean", "Δ value"} <= set(table.columns)
@@ -93,7 +93,7 @@ def test_b_preset_sets_b_rule_and_c_only(app):
     app.selectbox(key="cmp_rule_preset").select("AlphaZero PUCT (c = 1.25, min-max Q)").run()
     assert not app.exception
     assert app.selectbox(key="cmp_rule").value == "puct" and app.number_input(key="cmp_c").value == 1.25
-    assert app.selectbox(key="rule").value == "ucb1" and app.slider(key="c").value == 0.5
+    assert app.selectbox(key="rule").value == "ucb1" and c_slider(app).value == 0.5
 
 
 def test_bad_input_shows_the_error_and_no_exception(app):

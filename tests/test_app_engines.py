@@ -2,7 +2,7 @@
 
 import json
 
-from apptest_support import plain, tree_view_data
+from apptest_support import plain, tree_view_data, c_slider, set_c
 from mcts_core.adapters.openspiel import log_search
 
 GAME_LOG = "\n".join(
@@ -27,7 +27,7 @@ def test_a_json_log_in_the_text_box_shows_named_moves_and_whose_view(app):
     assert not app.exception
     # Nf3 is unvisited: UCB1 tries it first (+infinity), in the engine's order.
     assert app.session_state["selected_path"] == "Nf3"
-    assert app.slider(key="c").value == 1.4
+    assert c_slider(app).value == 1.4
     table = table_of(app)
     assert table["move"].tolist()[0] == "Nf3" and table.loc[0, "visits"] == 0
     assert "declared prior" in table.columns
@@ -36,7 +36,7 @@ def test_a_json_log_in_the_text_box_shows_named_moves_and_whose_view(app):
     sentence = next(m.value for m in app.markdown if m.value.startswith("Node "))
     assert "player 1 to move" in plain(sentence) and "mean for player 0" in plain(sentence)
     # At e4 player 1 moves: c5 (player 0's -1) is better for player 1 than e5 (+1).
-    app.slider(key="c").set_value(0.0).run()
+    set_c(app, 0.0)
     assert table_of(app)["move"].tolist() == ["c5", "e5"]
 
 
@@ -80,7 +80,7 @@ def test_a_real_openspiel_search_opens_with_the_engines_rule_and_c(app):
     lines, root = log_search("tic_tac_toe", simulations=120, uct_c=2.0, seed=3, puct=True)
     app.text_area(key="playouts").input("\n".join(lines)).run()
     assert not app.exception
-    assert app.selectbox(key="rule").value == "puct" and app.slider(key="c").value == 2.0
+    assert app.selectbox(key="rule").value == "puct" and c_slider(app).value == 2.0
     for page in ("pages/sweep.py", "pages/compare.py", "pages/playback.py", "pages/classroom.py"):
         app.switch_page(page).run()
         assert not app.exception, page

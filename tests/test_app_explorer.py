@@ -7,7 +7,7 @@ from mcts_core import Scoring, selected_nodes, solve, ucb1
 from mcts_core.drawing import path_json
 from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES
-from apptest_support import plain, tree_view_data
+from apptest_support import c_slider, plain, set_c, tree_view_data
 
 HEADERLESS_FLIP = "a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"
 
@@ -30,10 +30,10 @@ def test_selected_path_follows_the_slider_for_every_c(app):
     app.text_area(key="playouts").input(HEADERLESS_FLIP).run()
     # Fitted to where the path changes: the flip at C = 2.70, times 1.5, rounded up to 5 (three
     # score spreads would give 10).
-    assert app.slider(key="c").max == 5.0
+    assert c_slider(app).max == 5.0
     seen = set()
     for c in [0.0, 0.5, 1.0, 2.0, 2.5, 2.7, 2.8, 3.0, 4.0, 5.0]:
-        app.slider(key="c").set_value(c).run()
+        set_c(app, c)
         assert not app.exception
         expected = solve(HEADERLESS_FLIP, c=c)
         assert app.session_state["selected_path"] == expected, c
@@ -43,7 +43,7 @@ def test_selected_path_follows_the_slider_for_every_c(app):
 
 
 def test_table_shows_the_terms_at_the_current_c(app):
-    app.slider(key="c").set_value(12.5).run()
+    set_c(app, 12.5)
     table = app.dataframe[0].value
     assert list(table.columns) == ["move", "visits", "total", "mean", "exploration", "value", "rank", "selected"]
     rows = {row.move: row for row in table.itertuples()}
@@ -54,9 +54,9 @@ def test_table_shows_the_terms_at_the_current_c(app):
 
 def test_header_c_sets_the_slider_then_the_slider_rules(app):
     app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
-    assert app.slider(key="c").value == 0.5
+    assert c_slider(app).value == 0.5
     assert app.session_state["selected_path"] == "aa"
-    app.slider(key="c").set_value(4.0).run()
+    set_c(app, 4.0)
     app.run()  # an unrelated rerun keeps the user's C
     assert app.session_state["c"] == 4.0 and app.session_state["selected_path"] == "b"
     assert app.text_input(key="c_exact").value == "4.0"
@@ -65,7 +65,7 @@ def test_header_c_sets_the_slider_then_the_slider_rules(app):
 def test_typing_an_exact_c_moves_the_slider(app):
     app.text_area(key="playouts").input(HEADERLESS_FLIP).run()
     app.text_input(key="c_exact").input("2.7027").run()
-    assert app.slider(key="c").value == 2.7027
+    assert c_slider(app).value == 2.7027
     assert app.session_state["selected_path"] == solve(HEADERLESS_FLIP, c=2.7027)
     app.text_input(key="c_exact").input("-3").run()
     assert not app.exception
@@ -76,7 +76,7 @@ def test_typing_an_exact_c_moves_the_slider(app):
 def test_a_c_beyond_the_slider_range_extends_it(app):
     app.text_input(key="c_exact").input("2500").run()
     assert not app.exception
-    assert app.slider(key="c").value == 2500.0 and app.slider(key="c").max >= 2500
+    assert c_slider(app).value == 2500.0 and c_slider(app).max >= 2500
 
 
 def test_bad_input_shows_the_line_and_keeps_the_text(app):
@@ -120,18 +120,18 @@ def test_markup_in_moves_is_shown_not_interpreted(app):
 
 def test_the_page_says_where_the_path_changes_near_the_current_c(app):
     app.text_area(key="playouts").input(HEADERLESS_FLIP).run()
-    app.slider(key="c").set_value(1.0).run()
+    set_c(app, 1.0)
     assert plain(path_changes(app)) == "The selected path changes: from C = 2.70292 it becomes ` b `."
-    app.slider(key="c").set_value(5.0).run()
+    set_c(app, 5.0)
     assert plain(path_changes(app)) == "The selected path changes: below C = 2.70292 it is ` aa `."
     app.text_area(key="playouts").input("a 1\nb 2\n").run()
     assert "the same for every C" in path_changes(app)
 
 
 def test_a_new_input_with_another_slider_range_keeps_the_current_c(app):
-    assert app.session_state["c"] == 0.1 and app.slider(key="c").max == 100.0
+    assert app.session_state["c"] == 0.1 and c_slider(app).max == 100.0
     app.text_area(key="playouts").input(HEADERLESS_FLIP).run()  # no header: C stays; range 0..5
-    assert app.slider(key="c").max == 5.0
+    assert c_slider(app).max == 5.0
     assert app.session_state["c"] == 0.1 and app.text_input(key="c_exact").value == "0.1"
     assert app.session_state["selected_path"] == solve(HEADERLESS_FLIP, c=0.1)
 
@@ -182,7 +182,7 @@ def outline(app) -> dict:
 def test_the_outline_opens_along_the_selected_path_and_jumps_to_a_typed_line(app):
     app.text_area(key="playouts").input(ENGINE_LOG).run()
     app.session_state["details_tab"] = OUTLINE_TAB
-    app.slider(key="c").set_value(0.0).run()
+    set_c(app, 0.0)
     assert not app.exception
     tree = read_input(ENGINE_LOG).tree
     path = selected_nodes(tree, Scoring(c=0.0))

@@ -5,7 +5,7 @@ import math
 
 from mcts_core import Scoring, build_tree, parse_playouts, select_path, solve
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE
-from apptest_support import plain
+from apptest_support import plain, c_slider
 
 PRIORS_INPUT = "3 1\n#prior b 0.9\n#prior a 0.1\nbaa 30\nab 20\nbbb 4\n"
 
@@ -25,10 +25,10 @@ def test_switching_rules_changes_the_table_columns_and_the_c_label(app):
     assert app.dataframe[0].value.columns.tolist() == [
         "move", "visits", "total", "mean", "q", "prior", "exploration", "value", "rank", "selected"
     ]
-    assert app.slider(key="c").label == "c_puct"
+    assert c_slider(app).label == "c_puct"
     app.selectbox(key="rule").select("ucb1_tuned").run()
     assert "variance" in app.dataframe[0].value.columns
-    assert app.slider(key="c").label == "exploration constant C"
+    assert c_slider(app).label == "exploration constant C"
 
 
 def test_rule_settings_drive_the_selected_path(app):

@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
-from apptest_support import plain, wait_for_job  # noqa: E402
+from apptest_support import c_slider, plain, wait_for_job  # noqa: E402
 
 PAGE = "pages/search.py"
 
@@ -46,7 +46,7 @@ def test_a_small_search_becomes_the_input_and_the_explorer_shows_its_tree(app):
     assert any("Using the search of tic_tac_toe" in plain(info.value) for info in app.info)
     app.switch_page("pages/explorer.py").run()
     assert not app.exception
-    assert app.slider(key="c").value == 1.4
+    assert c_slider(app).value == 1.4
     assert app.session_state["selected_path"].startswith("x(")
     root_children = app.dataframe[0].value  # the root's children, with their visits
     assert sorted(root_children["move"]) == [f"x({row},{column})" for row in range(3) for column in range(3)]
@@ -175,4 +175,4 @@ def test_a_time_budget_and_the_sidebar_s_rule_are_used(app):
     assert 0.3 <= job.result.elapsed < 2 and job.result.simulations > 10
     app.switch_page("pages/explorer.py").run()
     assert not app.exception
-    assert app.selectbox(key="rule").value == "puct" and app.slider(key="c").value == 2.5  # the log's header
+    assert app.selectbox(key="rule").value == "puct" and c_slider(app).value == 2.5  # the log's header

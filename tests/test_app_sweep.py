@@ -8,7 +8,7 @@ from mcts_core import build_tree, parse_playouts, solve
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 from mcts_core.analysis.sweep import path_intervals
 from mcts_core.tables.sweep_tables import sweep_nodes
-from apptest_support import plain
+from apptest_support import plain, c_slider, set_c
 
 FLIP = 2.702917488375908
 
@@ -33,7 +33,7 @@ def flips(app):
 
 def test_statement_example_is_one_interval_over_the_slider_range(app):
     assert app.number_input(key="sweep_from").value == 0.0
-    assert app.number_input(key="sweep_to").value == app.slider(key="c").max == 100.0
+    assert app.number_input(key="sweep_to").value == c_slider(app).max == 100.0
     rows = table(app)
     assert rows[["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean"]].values.tolist() == [
         [0.0, 100.0, "a", 1, 1, 20.0]
@@ -54,7 +54,7 @@ def test_flip_shows_two_intervals_split_at_the_exact_crossing(app):
 
 def test_current_path_follows_the_slider(app):
     flips(app)
-    app.slider(key="c").set_value(4.0).run()
+    set_c(app, 4.0)
     assert not app.exception
     assert app.metric[0].value == "b" == solve(C_FLIPS_CHOICE, c=4.0)
 

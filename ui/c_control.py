@@ -1,11 +1,29 @@
-"""The exploration constant C: a slider sized to the scores, an exact box, and where the path changes."""
+"""The exploration constant C: a slider sized to the scores, an exact box, and where the path changes.
+
+For a rule affine in C the slider is a custom component (``ui/assets/c_control.js``, no iframe,
+nothing loaded from the network): the browser gets where the selected path changes over the
+slider's range once per (input, rule, settings, range) and follows a drag by itself on every
+animation frame (the path, the picture's red path, the inspected node's ranked children); C is
+committed only when the drag ends or the arrow keys rest. Other rules keep Streamlit's slider,
+which commits on release.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import streamlit as st
 
-from mcts_core import Tree, parse_c
-from mcts_core.analysis import fit_to_breakpoints, neighbouring_intervals, path_intervals, suggest_c_range
+from mcts_core import Scoring, Tree, parse_c
+from mcts_core.analysis import (
+    affine_problem,
+    drag_payload,
+    fit_to_breakpoints,
+    neighbouring_intervals,
+    path_intervals,
+    suggest_c_range,
+)
 from ui import state
 from ui.inputs import LoadedInput
 from ui.markdown import code, escape
@@ -14,8 +32,28 @@ from ui.markdown import code, escape
 C = state.key("c")  # a contract key (DESIGN.md)
 C_EXACT = state.key("c_exact")  # a contract key (DESIGN.md)
 C_EXACT_ERROR = state.key("_c_exact_error")
+C_LIVE = state.key("c_live")  # the live slider component (inside the container keyed C: class st-key-c)
 
 DEFAULT_C = 1.0
+
+_ASSETS = Path(__file__).parent / "assets"
+_HTML = """
+<div class="cc-root">
+  <div class="cc-head"><span class="cc-name"></span><output class="cc-value" data-testid="stSliderThumbValue"></output></div>
+  <div class="cc-track"><div class="cc-marks"></div><input type="range"></div>
+  <div class="cc-live">
+    <span>Selected path: <span class="cc-path"></span></span>
+    <span class="cc-children" hidden></span>
+  </div>
+</div>
+"""
+
+_component = st.components.v2.component(
+    "mcts_c_control",
+    html=_HTML,
+    css=(_ASSETS / "c_control.css").read_text(encoding="utf-8"),
+    js=(_ASSETS / "c_control.js").read_text(encoding="utf-8"),
+)
 
 
 def current_c() -> float:
@@ -83,23 +121,89 @@ def slider_range(loaded: LoadedInput, c: float, ucb1: bool) -> tuple[float, floa
     return fit_to_breakpoints(max_c, intervals[-1].c_from if len(intervals) > 1 else None, c)
 
 
-def render(loaded: LoadedInput, label: str, *, show_changes: bool) -> float:
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _path_changes(input_key: str, rule_key: str, max_c: float, _tree: Tree, _scoring: Scoring) -> list:
+    """Where the selected path changes over [0, max_c) for one (input, rule, settings): sent once.
+
+    ``rule_key`` is ``repr`` of the scoring at C = 1 (Scoring holds read-only mappings, which
+    Streamlit's cache cannot hash).
+    """
+    return drag_payload(_tree, _scoring, 0.0, max_c)["intervals"]
+
+
+def _commit(c: float) -> None:
+    """The browser committed a C for the page's own C (the drag ended or the keys rested)."""
+    set_c(c)
+
+
+def live_slider(
+    loaded: LoadedInput,
+    scoring: Scoring,
+    *,
+    max_c: float,
+    step: float,
+    key: str,
+    on_commit: Callable[[float], None],
+    role: str = "selected",
+    label: str | None = None,
+) -> None:
+    """The slider that follows a drag in the browser (module docstring), for a rule affine in C.
+
+    Args:
+        loaded: the input.
+        scoring: the rule, its settings and the committed C.
+        max_c: the slider's end (it starts at 0); step: its step.
+        key: the component's widget key.
+        on_commit: called with the C the browser committed, before the rerun's script runs.
+        role: which path of the page's tree picture follows the drag: "selected", or "second"
+            (Compare's setting B).
+        label: the slider's label; None: the rule's name for C.
+    """
+    at_one = scoring.with_c(1.0)
+    data = {
+        "c": scoring.c,
+        "max": max_c,
+        "step": step,
+        "label": label or scoring.spec.c_label,
+        "intervals": _path_changes(loaded.key, repr(at_one), max_c, loaded.tree, at_one),
+        "compact": loaded.tree.compact,
+        "role": role,
+    }
+
+    def committed() -> None:
+        c = st.session_state[key]["commit"]
+        if c is not None:
+            on_commit(float(c))
+
+    _component(key=key, data=data, height="content", on_commit_change=committed)
+
+
+def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool) -> float:
     """Draw the C slider and the exact box (in the current container); returns C.
 
     Args:
         loaded: the input (sizes the slider to its scores and where its UCB1 path changes).
-        label: the rule's name for C (e.g. c_puct).
+        scoring: the rule and its settings (its C is ignored): a rule affine in C gets the live
+            slider, others Streamlit's (and a sentence saying C applies on release).
         show_changes: the rule is UCB1: fit the slider to the exact breakpoints and say where the
             path changes.
     """
     keep()
     max_c, step = slider_range(loaded, st.session_state[C], show_changes)
-    # A new range or step makes a new slider widget, which would fall back to its minimum:
-    # re-assigning the value hands the current C to whichever slider is drawn.
-    st.session_state[C] = st.session_state[C]
+    problem = affine_problem(scoring)
     slider, exact = st.columns([5, 2], vertical_alignment="bottom")
-    slider.slider(label, 0.0, max_c, step=step, key=C, on_change=_slider_moved, format="%.3f")
+    if problem is None:
+        # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
+        with slider, st.container(key=C):
+            live_slider(loaded, scoring.with_c(st.session_state[C]), max_c=max_c, step=step, key=C_LIVE, on_commit=_commit)
+    else:
+        # A new range or step makes a new slider widget, which would fall back to its minimum:
+        # re-assigning the value hands the current C to whichever slider is drawn.
+        st.session_state[C] = st.session_state[C]
+        slider.slider(scoring.spec.c_label, 0.0, max_c, step=step, key=C, on_change=_slider_moved, format="%.3f")
     exact.text_input("Exact C", key=C_EXACT, on_change=_exact_typed, help="Type any C >= 0.")
+    if problem is not None:
+        st.caption(escape(problem))
     if C_EXACT_ERROR in st.session_state:
         st.error(escape(st.session_state[C_EXACT_ERROR]))
     c = st.session_state[C]

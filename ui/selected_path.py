@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from mcts_core import RULES, Scoring, selected_nodes
+from mcts_core import Scoring, selected_nodes
 from ui import c_control, state
 
 # Session-state keys this module owns.
@@ -35,13 +35,13 @@ def select(setup: Setup, *, compact: bool = False) -> SelectedPath:
 
     ``compact`` folds the C control into an expander (a projector's screen has little room).
     """
-    label = RULES[setup.rule].c_label
+    rule = Scoring(setup.rule, c_control.current_c(), setup.settings)
     if compact:
         with st.expander(f"C = {c_control.current_c():.6g} (change)"):
-            c = c_control.render(setup.input, label, show_changes=setup.rule == "ucb1")
+            c = c_control.render(setup.input, rule, show_changes=setup.rule == "ucb1")
     else:
-        c = c_control.render(setup.input, label, show_changes=setup.rule == "ucb1")
-    scoring = Scoring(setup.rule, c, setup.settings)
+        c = c_control.render(setup.input, rule, show_changes=setup.rule == "ucb1")
+    scoring = rule.with_c(c)
     path = tuple(selected_nodes(setup.tree, scoring))
     st.session_state[SELECTED_PATH] = setup.tree.path(path[-1])
     return SelectedPath(scoring, path)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from mcts_core import Tree
+from mcts_core import Scoring, Tree
+from mcts_core.analysis import affine_problem, drag_payload
 from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, tagged_svg
 from ui import state
 from ui.lru import BoundedLRU
@@ -83,6 +84,24 @@ def _drawn_key(drawn: Collection[int]) -> str:
     return hashlib.blake2b(repr(sorted(drawn)).encode(), digest_size=12).hexdigest()
 
 
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _value_lines(
+    layout_key: str, rule_key: str, drawn_key: str, inspected: int | None, _tree: Tree, _scoring: Scoring, _drawn
+) -> tuple[dict, dict | None]:
+    """Each drawn node's value as its parent's child, ``[intercept, slope]`` in C, keyed by its path,
+    and the inspected node's children with their values (:func:`mcts_core.analysis.drag_payload`).
+
+    ``rule_key`` is ``repr`` of the scoring at C = 1 (Streamlit's cache cannot hash a Scoring).
+    """
+    # The values do not depend on the sweep's range: a short one keeps the sweep cheap.
+    payload = drag_payload(_tree, _scoring, 0.0, 1.0, _drawn, inspected)
+    terms = payload["inspected"]
+    if terms is not None:
+        children = [{"move": kid["move"], "value": kid["terms"]["value"]} for kid in terms["children"]]
+        terms = {"path": terms["path"], "chance": terms["chance"], "random": terms["random"], "children": children}
+    return payload["values"], terms
+
+
 def _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height) -> None:
     """Without ``dot`` on the server: st.graphviz_chart lays the tree out in the browser (slowly, no clicks)."""
     graph = render_tree(
@@ -105,6 +124,7 @@ def show_tree(
     second_path: Sequence[int] = (),
     inspected: int | None = None,
     values: Mapping[int, str] | None = None,
+    scoring: Scoring | None = None,
     principal_variation: Sequence[int] | None = None,
     label_px: float = 12,
     height: int = 560,
@@ -124,6 +144,9 @@ def show_tree(
         second_path: another path (Compare's setting B), drawn teal and dashed.
         inspected: the node outlined as inspected.
         values: a line per node the hover adds (the rule's value at this C).
+        scoring: the rule ``values`` came from: when it is affine in C each drawn node's value is
+            sent as a line in C, so the hover follows the C control while it is dragged, and so are
+            the inspected node's children, which the C control ranks live.
         principal_variation: the most visited line's nodes, root first, marked with an orange band
             and framed by a "Principal variation" button; None marks nothing.
         label_px: the smallest label size, in CSS px, the picture's views zoom to (more on a projector).
@@ -154,6 +177,12 @@ def show_tree(
         "clickable": on_click is not None,
         "view_key": key,
     }
+    if scoring is not None and affine_problem(scoring) is None:
+        at_one = scoring.with_c(1.0)
+        data["lines"], data["inspected_lines"] = _value_lines(
+            layout_key, repr(at_one), _drawn_key(drawn), inspected, tree, at_one, drawn
+        )
+        data["value_label"] = scoring.spec.label("value")
     sent[key] = layout
 
     def clicked() -> None:

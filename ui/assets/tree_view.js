@@ -16,7 +16,15 @@
 //   clickable: whether a click (or an arrow key) chooses a node,
 //   label_px:  the smallest label size on screen, in CSS px, the views zoom to (readable),
 //   view_key:  the Python key, so pan/zoom survives a remount,
+//   lines:     path key -> [intercept, slope]: each drawn node's value as its parent's child in C
+//              (mcts_core.analysis.drag_payload), so the hover follows a drag; or absent,
+//   value_label: what the rule calls that value (UCB1, PUCT, ...),
+//   inspected_lines: {path, chance, random, children: [{move, value: [intercept, slope]}]}: the
+//              inspected node's children, passed on to the C control (event "mcts-inspected"),
 // }
+// While the C control (c_control.js, in the same document) is dragged it dispatches the window
+// event "mcts-c-drag" with detail {c, path, role}: the red path (role "selected", or Compare's
+// second path) and the hovers follow it here, with no server round trip.
 // Events: trigger "clicked" (a node path), trigger "need_layout" (layout id)
 // when data.svg is null but this page holds no copy.
 
@@ -43,6 +51,12 @@ const HIDE_LABELS_FROM = 2000; // <text> elements
 const REST_MS = 200;
 
 const pathKey = (path) => JSON.stringify(path);
+const C_DRAG_EVENT = "mcts-c-drag"; // c_control.js
+const INSPECTED_EVENT = "mcts-inspected"; // c_control.js ranks these children while C moves
+
+// Every node on a path of moves as its own moves, the root's first; and as keys.
+const prefixes = (moves) => [[], ...moves.map((_, i) => moves.slice(0, i + 1))];
+const prefixKeys = (moves) => prefixes(moves).map(pathKey);
 
 // The smallest box holding both (either may be missing).
 function union(a, b) {
@@ -103,6 +117,8 @@ class TreeView {
     this.frame = 0;
     this.restTimer = 0;
     this.tipFor = null; // node group whose tooltip shows
+    this.liveC = null; // the C the control is dragged to, null: the committed one
+    this.livePaths = new Map(); // role ("selected"/"second") -> moves the C control shows, not yet committed
     this.listeners = new AbortController();
     this.bindEvents();
     this.resizeObserver = new ResizeObserver(() => this.scheduleRender());
@@ -112,6 +128,30 @@ class TreeView {
     const page = pageContent(this.root);
     if (page) this.pageObserver.observe(page);
     window.addEventListener("resize", () => this.followWindow(), { signal: this.listeners.signal });
+    window.addEventListener(C_DRAG_EVENT, (event) => this.followC(event.detail), { signal: this.listeners.signal });
+  }
+
+  // C moves in the browser: re-mark the path it selects now (Python confirms it on commit). Until
+  // the C control says the server has caught up, a rerun's (older) path does not replace it.
+  followC({ c, path, role, done }) {
+    if (done) {
+      this.livePaths.delete(role);
+      return;
+    }
+    this.livePaths.set(role, path);
+    this.liveC = c;
+    if (this.tipFor) this.tip.textContent = this.tipText(this.tipFor);
+    const keys = prefixKeys(path);
+    const before = role === "second" ? this.secondKeys : this.selectedKeys;
+    if (before && pathKey(before) === pathKey(keys)) return;
+    if (role === "second") this.secondKeys = keys;
+    else {
+      this.selectedKeys = keys;
+      this.root.setAttribute("data-selected-path", pathKey(path));
+    }
+    if (!this.svg) return;
+    this.applyHighlight();
+    if (this.autoFrame && this.view) this.setView(this.autoFrame());
   }
 
   // The picture's height follows the window (CSS, below): here only its top is measured, in page
@@ -132,16 +172,23 @@ class TreeView {
     this.viewKey = data.view_key;
     this.labelPx = data.label_px || READABLE_LABEL_PX;
     this.followWindow();
-    const selected = data.selected || [];
+    const live = this.livePaths.get("selected");
+    const selected = live ? prefixes(live) : data.selected || [];
     this.root.setAttribute("data-selected-path", pathKey(selected.length ? selected[selected.length - 1] : []));
     if (data.svg) rememberSvg(data.layout, data.svg);
     if (data.layout !== this.layout && !this.loadLayout(data.layout)) return;
     const previousPath = pathKey(this.selectedKeys);
     this.selectedKeys = selected.map(pathKey);
-    this.secondKeys = (data.second || []).map(pathKey);
+    const liveSecond = this.livePaths.get("second");
+    this.secondKeys = (liveSecond ? prefixes(liveSecond) : data.second || []).map(pathKey);
     this.pvKeys = data.pv ? data.pv.map(pathKey) : null;
     this.pvButton.hidden = !this.pvKeys?.length;
     this.values = data.values || {};
+    this.lines = data.lines || null;
+    this.valueLabel = data.value_label || "value";
+    if (this.livePaths.size === 0) this.liveC = null; // the values above are at the committed C again
+    const inspectedLines = data.inspected_lines ? { ...data.inspected_lines, value_label: this.valueLabel } : null;
+    window.dispatchEvent(new CustomEvent(INSPECTED_EVENT, { detail: inspectedLines }));
     this.clickable = data.clickable !== false;
     this.viewport.classList.toggle("tv-clickable", this.clickable);
     const cursor = data.inspected ? pathKey(data.inspected) : null;
@@ -676,9 +723,7 @@ class TreeView {
     }
     if (this.tipFor !== el) {
       this.tipFor = el;
-      const extra = this.values[el.getAttribute("data-path")];
-      // Text, never markup: moves are user text.
-      this.tip.textContent = el.getAttribute("data-tip") + (extra ? `\n${extra}` : "");
+      this.tip.textContent = this.tipText(el);
       this.tip.hidden = false;
     }
     const rect = this.viewport.getBoundingClientRect();
@@ -687,6 +732,20 @@ class TreeView {
     if (x + this.tip.offsetWidth > rect.width) x = Math.max(0, x - this.tip.offsetWidth - 28);
     if (y + this.tip.offsetHeight > rect.height) y = Math.max(0, y - this.tip.offsetHeight - 36);
     this.tip.style.transform = `translate(${x}px, ${y}px)`;
+  }
+
+  // Text, never markup: moves are user text. While C is dragged the value is the node's line at
+  // that C (the committed text has its rank too, which needs siblings that are not drawn).
+  tipText(el) {
+    const key = el.getAttribute("data-path");
+    let extra = this.values[key];
+    const line = this.liveC !== null && this.lines ? this.lines[key] : undefined;
+    if (line) {
+      const [a, b] = line.map(Number); // "Infinity"/"NaN" arrive as strings
+      const value = b === 0 ? a : a + b * this.liveC;
+      extra = `${this.valueLabel} ${Number(value.toPrecision(6))} at C = ${Number(this.liveC.toPrecision(6))}`;
+    }
+    return el.getAttribute("data-tip") + (extra ? `\n${extra}` : "");
   }
 
   hideTip() {

@@ -1,0 +1,253 @@
+"""Dragging C in the browser: the path follows on every frame, nothing reaches the server until release.
+
+The C control is a custom component (``ui/assets/c_control.js``); the tree picture follows it
+through a window event. Each C read mid-drag is checked against the core's ``select_path`` at
+that C, including the floats just below and at the exact breakpoints (``path_intervals``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, select_path
+from mcts_core.analysis import path_intervals
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
+
+from .browser_support import (
+    GRAPH,
+    LOAD_TIMEOUT,
+    SLIDER,
+    eventually,
+    metric_value,
+    open_app,
+    playout_file,
+    red_nodes,
+    table_rows,
+    wait_for_graph,
+    wait_idle,
+)
+
+EXACT = ".st-key-c_exact input"
+
+
+def choose_example(page, name: str) -> None:
+    page.locator(".st-key-example").click()
+    page.get_by_role("option", name=name).click()
+
+
+def upload(page, path) -> None:
+    page.locator('.st-key-upload input[type="file"]').set_input_files(path)
+
+
+def count_sent_frames(page) -> list:
+    """Every websocket frame the page sends (Streamlit's one socket carries reruns); call before
+    opening the page, as Playwright reports only sockets opened after this."""
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    return sent
+
+
+THUMB_PX = 16  # the thumb's width (c_control.css --cc-thumb): its centre runs from 8 px to width - 8 px
+
+
+def thumb_point(slider, share: float) -> tuple[float, float]:
+    """Where the thumb's centre is at ``share`` of the range (0 to 1) of the slider ``slider`` (a locator)."""
+    box = slider.bounding_box()
+    return box["x"] + THUMB_PX / 2 + (box["width"] - THUMB_PX) * share, box["y"] + box["height"] / 2
+
+
+def shown_path(page) -> list[str]:
+    """The moves the tree picture marks as the selected path now (its root's data-selected-path)."""
+    return json.loads(page.locator(GRAPH).first.get_attribute("data-selected-path"))
+
+
+def slider_value(page) -> float:
+    return float(page.locator(SLIDER).input_value())
+
+
+def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, app_url, output_dir):
+    sent = count_sent_frames(page)
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    expect(metric_value(page, "Selected path")).to_have_text("aa")
+    wait_idle(page)
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    expected_at = lambda c: tree.split_path(select_path(tree, Scoring(c=c)))  # noqa: E731
+    maximum = float(page.locator(SLIDER).get_attribute("max"))
+    before = len(sent)
+    page.mouse.move(*thumb_point(page.locator(SLIDER), slider_value(page) / maximum))
+    page.mouse.down()
+    seen = set()
+    for fraction in [0.1, 0.3, 0.5, 0.6, 0.8, 1.0, 0.7, 0.2, 0.9]:
+        page.mouse.move(*thumb_point(page.locator(SLIDER), fraction), steps=4)
+        c = slider_value(page)
+        path = eventually(lambda: shown_path(page), list(expected_at(c)), page=page)
+        # The drawn nodes on the path are red (tv-path) mid-drag, not only the root's attribute.
+        assert red_nodes(page) == {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
+        expect(page.locator(".st-key-c .cc-path")).to_have_text("".join(path))
+        # The inspected node (the root) ranks its children at this C, the path's child first and marked.
+        ranked = sorted(score_children(tree, ROOT, Scoring(c=c)), key=lambda kid: kid.rank)
+        expect(page.locator(".st-key-c .cc-children li code")).to_have_text([kid.move for kid in ranked])
+        expect(page.locator(".st-key-c .cc-children li.cc-winner code")).to_have_text(path[0])
+        seen.add(tuple(path))
+        if fraction == 0.9:
+            page.screenshot(path=output_dir / "drag_mid_drag.png")
+    assert len(seen) >= 2, "the drag must cross the flip at about C = 2.70"
+    assert len(sent) == before, "nothing goes to the server while the mouse is down"
+    c = slider_value(page)
+    page.mouse.up()
+    # Released: C is committed once, as a typed C would be, and the page's own widgets follow.
+    expect(page.locator(EXACT)).to_have_value(repr(c))
+    expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
+    assert len(sent) > before, "the release commits C"
+    wait_idle(page)
+    expect(page).to_have_url(re.compile(rf"[?&]c={re.escape(repr(c))}(&|$)"))  # the link holds the new C
+    # The children table's values are the ones at the new C.
+    ucb1 = {kid.move: round(kid.value, 9) for kid in score_children(tree, ROOT, Scoring(c=c))}
+    eventually(lambda: {row["move"]: round(float(row["UCB1"]), 9) for row in table_rows(page)}, ucb1, page=page)
+    assert shown_path(page) == list(expected_at(c))
+    watched.assert_clean()
+
+
+def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp_path):
+    log = playout_file(tmp_path / "playouts_2k.txt", 2_000, seed=5)
+    tree = build_tree(parse_playouts(log.read_text()))
+    sent = count_sent_frames(page)
+    open_app(page, app_url)
+    wait_for_graph(page)
+    upload(page, log)
+    expect(metric_value(page, "Playouts")).to_have_text("2,000", timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    wait_for_graph(page)
+    maximum = float(page.locator(SLIDER).get_attribute("max"))
+    breakpoints = [part.c_from for part in path_intervals(tree, 0.0, maximum)][1:]
+    assert breakpoints, "the upload's path must change somewhere on the slider"
+    before = len(sent)
+    slider = page.locator(SLIDER)
+    # Off the step grid (a step of "any"): as near each breakpoint as the range input holds a
+    # number (about 15 digits), on both sides.
+    slider.evaluate("input => { input.step = 'any'; }")
+    for breakpoint in breakpoints[:6]:
+        for c in (math.nextafter(breakpoint, 0.0), breakpoint, breakpoint * (1 - 1e-12), breakpoint * (1 + 1e-12)):
+            slider.evaluate("(input, c) => { input.value = String(c); input.dispatchEvent(new Event('input')); }", c)
+            held = slider_value(page)
+            assert math.isclose(held, c, rel_tol=1e-12)
+            expected = list(tree.split_path(select_path(tree, Scoring(c=held))))
+            eventually(lambda: shown_path(page), expected, page=page)
+    # Scripted input events are no drag: only the keys-resting commit may follow, once at most.
+    page.wait_for_timeout(400)
+    assert len(sent) - before <= 1
+    wait_idle(page)
+    # Exactly at a breakpoint (typed: the range input cannot hold every float) the control already
+    # shows the new path, as the core does.
+    for breakpoint in breakpoints[:2]:
+        for c in (math.nextafter(breakpoint, 0.0), breakpoint):
+            page.locator(EXACT).fill(repr(c))
+            page.locator(EXACT).press("Enter")
+            expected = tree.split_path(select_path(tree, Scoring(c=c)))
+            expect(page.locator(".st-key-c .cc-root")).to_have_attribute("data-path", json.dumps(list(expected), separators=(",", ":")))
+            expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
+
+
+def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
+    sent = count_sent_frames(page)
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    slider = page.locator(SLIDER)
+    step = float(slider.get_attribute("step"))
+    # Hover node b: its tooltip follows C while the keys move it.
+    node_b = page.locator(f'{GRAPH} svg g.node[data-path=\'["b"]\']').first
+    node_b.hover()
+    expect(page.locator(f"{GRAPH} .tv-tip")).to_be_visible()
+    slider.focus()
+    before = len(sent)
+    for _ in range(10):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(50)
+    assert len(sent) == before, "keys 50 ms apart do not rest: nothing is committed yet"
+    c = round(0.5 + 10 * step, 12)
+    assert math.isclose(slider_value(page), c)
+    tip = page.locator(f"{GRAPH} .tv-tip").inner_text()
+    shown_value, shown_c = re.search(r"UCB1 (\S+) at C = (\S+)", tip).groups()
+    b_value = next(kid.value for kid in score_children(tree, ROOT, Scoring(c=c)) if kid.move == "b")
+    assert float(shown_c) == c and math.isclose(float(shown_value), b_value, rel_tol=1e-5)
+    expect(page.locator(EXACT)).to_have_value(repr(slider_value(page)))
+    wait_idle(page)
+    assert math.isclose(float(page.locator(EXACT).input_value()), c)
+    expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
+    # A typed C moves the thumb back (the exact box still rules).
+    page.locator(EXACT).fill("4.0")
+    page.locator(EXACT).press("Enter")
+    expect(page.locator('.st-key-c [data-testid="stSliderThumbValue"]')).to_have_text("4")
+    expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=4.0)))
+    assert slider_value(page) == 4.0
+    watched.assert_clean()
+
+
+def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_url):
+    sent = count_sent_frames(page)
+    watched = open_app(page, app_url, "/compare")
+    wait_for_graph(page)
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    wait_for_graph(page)
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    b_slider = page.locator(".st-key-cmp_c_live input[type=range]")
+    maximum = float(b_slider.get_attribute("max"))
+    before = len(sent)
+    page.mouse.move(*thumb_point(b_slider, float(b_slider.input_value()) / maximum))
+    page.mouse.down()
+    seen = set()
+    for fraction in (0.05, 0.9, 0.3, 0.95):
+        page.mouse.move(*thumb_point(b_slider, fraction), steps=3)
+        c = float(b_slider.input_value())
+        path = tree.split_path(select_path(tree, Scoring(c=c)))  # B's rule is UCB1 here too
+        expected = {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
+        teal = lambda: {  # noqa: E731
+            node.get_attribute("data-path")
+            for node in page.locator(f"{GRAPH} svg g.node.tv-second, {GRAPH} svg g.node.tv-both").all()
+        }
+        eventually(teal, expected, page=page)
+        seen.add(path)
+    assert len(seen) == 2 and len(sent) == before
+    c = float(b_slider.input_value())
+    page.mouse.up()
+    expect(metric_value(page, "Path B")).to_have_text(select_path(tree, Scoring(c=c)))
+    expect(page.locator(".st-key-cmp_c input")).to_have_value(f"{c:.6g}")
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
+def test_the_c_control_fits_beside_the_exact_box_mid_drag(page, request, output_dir, theme, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    watched = open_app(page, request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url"))
+    wait_for_graph(page)
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    slider = page.locator(SLIDER).bounding_box()
+    exact = page.locator(EXACT).bounding_box()
+    page.mouse.move(*thumb_point(page.locator(SLIDER), 0.1))
+    page.mouse.down()
+    page.mouse.move(*thumb_point(page.locator(SLIDER), 0.8), steps=5)
+    expect(page.locator(".st-key-c .cc-path")).to_have_text("b")
+    page.screenshot(path=output_dir / f"drag_{theme}_{width}x{height}.png")
+    live = page.locator(".st-key-c .cc-live").bounding_box()
+    # On screen, left of the exact box, and the live line (path, ranked children) inside the window.
+    assert 0 <= slider["x"] and slider["x"] + slider["width"] < exact["x"] <= width - exact["width"]
+    assert 0 <= live["x"] and live["x"] + live["width"] <= exact["x"] and live["y"] + live["height"] <= height
+    page.mouse.up()
+    watched.assert_clean()

@@ -1,0 +1,29 @@
+"""AppTest of the C control: what the live slider is sent, and the fallback for rules not affine in C."""
+
+from apptest_support import c_slider, set_c, tree_view_data
+from mcts_core import build_tree, parse_playouts, solve
+from mcts_core.analysis import path_intervals
+from mcts_core.analysis import rule_lines
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
+
+
+def test_the_live_slider_is_sent_where_the_path_changes_over_its_range(app):
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    data = tree_view_data(app, "c_live")
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    expected = [[part.c_from, part.c_to, list(part.moves)] for part in path_intervals(tree, 0.0, data["max"])]
+    assert data["intervals"] == expected and len(expected) >= 2
+    assert data["c"] == 0.5 and data["label"] == "exploration constant C"
+    assert not [slider for slider in app.slider if slider.key == "c"]  # no second, server-side slider
+    set_c(app, 4.0)
+    assert tree_view_data(app, "c_live")["c"] == 4.0 and app.session_state["selected_path"] == solve(C_FLIPS_CHOICE, c=4.0)
+
+
+def test_a_rule_not_affine_in_c_keeps_the_commit_on_release_slider_and_says_so(app, monkeypatch):
+    monkeypatch.delitem(rule_lines.SHAPES, "ucb1_tuned")  # as if UCB1-Tuned were not known to be affine
+    app.selectbox(key="rule").select("ucb1_tuned").run()
+    assert not app.exception
+    assert app.slider(key="c").value == c_slider(app).value == app.session_state["c"]
+    assert any("not known to be affine in C" in caption.value for caption in app.caption)
+    app.slider(key="c").set_value(2.0).run()
+    assert app.session_state["c"] == 2.0 and app.text_input(key="c_exact").value == "2.0"

@@ -1,0 +1,232 @@
+// The exploration constant's slider for MCTS Explorer (Streamlit components v2, no iframe).
+//
+// The server sends, once per (input, rule, settings), where the selected path changes over the
+// slider's range; while the slider moves, everything C decides in the browser follows it on every
+// animation frame with no server round trip, and C is committed (one trigger) only when the drag
+// ends or the keys rest.
+//
+// data = {
+//   c:         the committed C,
+//   max, step: the slider's range [0, max] and step,
+//   label:     the rule's name for C (c_puct, ...),
+//   intervals: [[c_from, c_to, moves], ...] covering [0, max) in order, the path constant on each
+//              half-open interval (mcts_core.analysis.drag_payload),
+//   compact:   moves are single characters written together ("ab"), else joined by spaces,
+//   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
+// }
+// Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
+// detail {c, path, role}: a tree picture (tree_view.js) follows C with it; {done: true, role}
+// once the server has every committed C (the picture's data is current again). The tree picture
+// (drawn after the page knows its inspected node) sends window event "mcts-inspected" with
+// detail {path, chance, random, value_label, children: [{move, value: [intercept, slope]}]} or
+// null: the children this control ranks by their value as C moves.
+
+const controls = new WeakMap(); // parentElement -> CControl
+const live = new Set(); // every mounted control, for the inspected node's children
+let inspectedNow = null; // the latest "mcts-inspected" detail (it may come before a control mounts)
+window.addEventListener("mcts-inspected", (event) => {
+  inspectedNow = event.detail;
+  for (const control of live) control.showChildren(control.c, control.pathAt(control.c));
+});
+const KEYS_REST_MS = 150; // keys that rest this long commit; faster presses keep moving C locally
+const DRAG_EVENT = "mcts-c-drag";
+
+const number = (x) => (typeof x === "number" ? x : Number(x)); // "Infinity"/"NaN" from the payload
+const shown = (c) => String(Number(c.toPrecision(6)));
+
+class CControl {
+  constructor(parentElement) {
+    inspectedNow = null; // a new page: its tree picture says again what it inspects
+    this.root = parentElement.querySelector(".cc-root");
+    this.input = this.root.querySelector("input[type=range]");
+    this.name = this.root.querySelector(".cc-name");
+    this.value = this.root.querySelector(".cc-value");
+    this.marks = this.root.querySelector(".cc-marks");
+    this.pathText = this.root.querySelector(".cc-path");
+    this.children = this.root.querySelector(".cc-children");
+    this.pointerDown = false;
+    this.restTimer = 0;
+    this.frame = 0;
+    this.lastServerC = null;
+    this.sent = new Set(); // Cs committed whose rerun may still arrive: their echo must not move the thumb
+    this.listeners = new AbortController();
+    const opts = { signal: this.listeners.signal };
+    this.input.addEventListener("input", () => this.moved(), opts);
+    this.input.addEventListener("pointerdown", () => (this.pointerDown = true), opts);
+    // The drag ends on release wherever the pointer is (change also fires then, but not when the
+    // thumb ends where it started).
+    window.addEventListener("pointerup", () => this.released(), opts);
+    window.addEventListener("pointercancel", () => this.released(), opts);
+  }
+
+  update(data, setTriggerValue) {
+    this.setTriggerValue = setTriggerValue;
+    this.data = data;
+    this.intervals = data.intervals.map(([from, to, moves]) => [number(from), number(to), moves]);
+    this.name.textContent = data.label;
+    // Only what changed: re-setting the range snaps the value, which must not happen mid-drag.
+    for (const [name, value] of [["min", "0"], ["max", String(data.max)], ["step", String(data.step)], ["aria-label", data.label]]) {
+      if (this.rangeSet?.[name] !== value) this.input.setAttribute(name, value);
+    }
+    this.rangeSet = { min: "0", max: String(data.max), step: String(data.step), "aria-label": data.label };
+    this.drawMarks();
+    const c = number(data.c);
+    if (this.sent.has(c)) {
+      // Our own commit's rerun: the thumb stays where the user has it; the latest one settles it.
+      if (c === this.lastSent) this.sent.clear();
+    } else if (c !== this.lastServerC && !this.busy()) {
+      // Set elsewhere (the exact box, a preset, a new input): the thumb goes there.
+      this.sent.clear();
+      this.c = c;
+      this.input.value = String(c);
+    }
+    this.lastServerC = c;
+    if (this.c === undefined) this.c = c;
+    this.show(this.c, false);
+    // The server has every C this control committed: the picture may take its paths from Python again.
+    if (!this.busy() && this.sent.size === 0) this.announce({ done: true, role: this.data.role });
+  }
+
+  announce(detail) {
+    window.dispatchEvent(new CustomEvent(DRAG_EVENT, { detail }));
+  }
+
+  // A drag or keys still going on: the server's C is older than the thumb's.
+  busy() {
+    return this.pointerDown || this.restTimer !== 0;
+  }
+
+  drawMarks() {
+    const max = Number(this.data.max);
+    const key = JSON.stringify([max, this.intervals.map((part) => part[0])]);
+    if (key === this.marksKey) return;
+    this.marksKey = key;
+    this.marks.replaceChildren();
+    for (const [from, , moves] of this.intervals.slice(1)) {
+      if (!(from > 0 && from < max)) continue;
+      const tick = document.createElement("span");
+      tick.className = "cc-mark";
+      tick.style.setProperty("--at", String(from / max));
+      tick.title = `From C = ${shown(from)}: ${this.pathWords(moves)}`;
+      this.marks.append(tick);
+    }
+  }
+
+  pathWords(moves) {
+    return moves.length ? moves.join(this.data.compact ? "" : " ") : "(root is a leaf)";
+  }
+
+  // The interval holding c (a breakpoint already has the new path); past the end, the last.
+  pathAt(c) {
+    const parts = this.intervals;
+    let lo = 0, hi = parts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (parts[mid][0] <= c) lo = mid;
+      else hi = mid - 1;
+    }
+    return parts[lo][2];
+  }
+
+  moved() {
+    this.c = Number(this.input.value);
+    if (!this.pointerDown) {
+      // Keys: commit once they rest (each press already moved C here, so none is lost).
+      clearTimeout(this.restTimer);
+      this.restTimer = setTimeout(() => this.commit(), KEYS_REST_MS);
+    }
+    if (!this.frame) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.show(this.c, true);
+      });
+    }
+  }
+
+  released() {
+    if (!this.pointerDown) return;
+    this.pointerDown = false;
+    if (this.c !== this.lastServerC || this.sent.size) this.commit();
+  }
+
+  commit() {
+    clearTimeout(this.restTimer);
+    this.restTimer = 0;
+    if (this.c === this.lastServerC && this.sent.size === 0) return;
+    this.sent.add(this.c);
+    this.lastSent = this.c;
+    this.setTriggerValue("commit", this.c);
+  }
+
+  // Everything C decides here, and the event that lets the tree picture follow.
+  show(c, live) {
+    this.value.textContent = shown(c);
+    const path = this.pathAt(c);
+    const words = this.pathWords(path);
+    if (words !== this.pathText.textContent) this.pathText.textContent = words;
+    this.root.setAttribute("data-path", JSON.stringify(path));
+    this.showChildren(c, path);
+    if (live) this.announce({ c, path, role: this.data.role });
+  }
+
+  // The inspected node's children ranked by their value at c; the path's child (from the
+  // intervals, not from these floats) is marked as the winner.
+  showChildren(c, path) {
+    const inspected = this.data?.role === "selected" ? inspectedNow : null;
+    this.children.hidden = !inspected || !inspected.children.length;
+    if (this.children.hidden) return;
+    const title = document.createElement("span");
+    title.className = "cc-children-title";
+    const where = inspected.path.length ? this.pathWords(inspected.path) : "the root";
+    if (inspected.chance) {
+      title.textContent = `${where} is a chance node: the path follows its most visited outcome.`;
+      this.children.replaceChildren(title);
+      return;
+    }
+    title.textContent = `${inspected.value_label} of ${where}'s children:`;
+    const depth = inspected.path.length;
+    const onPath = inspected.path.every((move, i) => path[i] === move);
+    // Off the path, the top of the ranking (a near-tie may rank otherwise in the rule's floats).
+    let winner = onPath ? path[depth] : undefined;
+    const rows = inspected.children.map((kid, order) => {
+      const [a, b] = kid.value.map(number);
+      // 0 * Infinity is NaN: a slope of 0 leaves the intercept as it is.
+      return { move: kid.move, value: b === 0 ? a : a + b * c, order };
+    });
+    const key = (v) => (Number.isNaN(v) ? -Infinity : v);
+    rows.sort((x, y) => key(y.value) - key(x.value) || x.order - y.order);
+    if (!onPath && !inspected.random) winner = rows[0].move;
+    const list = document.createElement("ol");
+    for (const row of rows.slice(0, 8)) {
+      const item = document.createElement("li");
+      if (row.move === winner) item.className = "cc-winner";
+      const move = document.createElement("code");
+      move.textContent = row.move; // text, never markup: moves are user text
+      item.append(move, ` ${shown(row.value)}`);
+      list.append(item);
+    }
+    this.children.replaceChildren(title, list);
+  }
+
+  destroy() {
+    this.listeners.abort();
+    clearTimeout(this.restTimer);
+    if (this.frame) cancelAnimationFrame(this.frame);
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let control = controls.get(parentElement);
+  if (!control) {
+    control = new CControl(parentElement);
+    controls.set(parentElement, control);
+    live.add(control);
+  }
+  control.update(data, setTriggerValue);
+  return () => {
+    control.destroy();
+    controls.delete(parentElement);
+    live.delete(control);
+  };
+}

@@ -229,7 +229,7 @@ def classroom_page(setup) -> None:
 
     node = tree.find(st.session_state[PATH])
     children = score_children(tree, node, Scoring("ucb1", c))
-    choice = explain_choice(children)
+    choice = explain_choice(children, "ucb1", tree.ties)
     guessed = st.session_state[GUESS]
     question(tree, node, choice, c)
     if choice is None:

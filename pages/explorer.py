@@ -161,7 +161,7 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
         }
         | {"mean": st.column_config.NumberColumn(mean_label(tree, inspected), format="%.4f")},
     )
-    explain(explain_choice(children), children)
+    explain(explain_choice(children, scoring.rule, tree.ties), children)
     st.download_button(
         "Download table (CSV)",
         table.to_csv(index=False),

@@ -122,7 +122,7 @@ def _open_linked_input() -> None:
         drop_kept()  # typed text goes back where it was typed, to be edited
         st.session_state[PLAYOUTS] = data.decode(errors="replace")
     else:
-        keep_stored(key, f"linked input ({name})")
+        keep_stored(key, f"linked input ({name})" if name else "linked input")  # "": its uploaders named it differently
 
 
 def _stored(key: str) -> tuple[bytes, str] | None:
@@ -255,7 +255,9 @@ def render() -> LoadedInput | InputError:
     key, name, data = source
     with banner:
         _say_which(kept, name)
-    loaded = load(key, name, data)
+    # A kept input is in the store already (its keeper saved it, or it came from there), unless the
+    # store failed then: its bytes are in the session and saving is tried again.
+    loaded = load(key, name, data, save=kept is None or kept.data is not None)
     st.session_state[CURRENT_INPUT] = key
     st.session_state[CURRENT_INPUT_DATA] = data
     return loaded

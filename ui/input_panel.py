@@ -164,10 +164,11 @@ def _source(upload) -> tuple[str, str, Callable[[], str | bytes]] | None:
             return None
         return kept.key, kept.source, lambda: _stored(kept.key)[0]
     if upload is not None and not _is_bundle(upload):
-        # Hash an upload once, not on every rerun.
+        # Hash an upload once, not on every rerun. getvalue, never getbuffer: the upload is a BytesIO
+        # sharing Streamlit's bytes, and exporting a buffer makes it copy them (the whole file, per session).
         memo = st.session_state.get(UPLOAD_DIGEST)
         if memo is None or memo[0] != upload.file_id:
-            memo = (upload.file_id, hashlib.sha256(upload.getbuffer()).hexdigest())
+            memo = (upload.file_id, hashlib.sha256(upload.getvalue()).hexdigest())
             st.session_state[UPLOAD_DIGEST] = memo
         return memo[1], f"uploaded file {upload.name}", upload.getvalue
     text = st.session_state.get(PLAYOUTS, "")
@@ -180,7 +181,7 @@ def _source(upload) -> tuple[str, str, Callable[[], str | bytes]] | None:
 
 
 def _is_bundle(upload) -> bool:
-    return is_bundle(bytes(upload.getbuffer()[:4]))
+    return is_bundle(upload.getvalue()[:4])  # not getbuffer: see _source
 
 
 def _widgets():

@@ -77,7 +77,18 @@ CACHE_BYTES = int(float(os.environ.get("MCTS_EXPLORER_CACHE_MB", "400")) * 2**20
 
 
 def _input_bytes(loaded: LoadedInput | InputError) -> int:
-    return columns_bytes(loaded.tree, loaded.playouts) if isinstance(loaded, LoadedInput) else 0
+    """An input's footprint: its columns, and for simultaneous moves the decoupled tree's and its
+    replay cache's (which grows as pages replay; the cache counts it anew at each use)."""
+    if not isinstance(loaded, LoadedInput):
+        return 0
+    records = [loaded.tree, loaded.playouts]
+    simultaneous = loaded.read.simultaneous
+    if simultaneous is not None:
+        decoupled = simultaneous.decoupled
+        records += [decoupled, decoupled.tree, decoupled.playouts, simultaneous.playouts]
+    distinct = {id(record): record for record in records if record is not None}  # shared columns count once
+    total = columns_bytes(*distinct.values())
+    return total + (simultaneous.decoupled.cache_bytes() if simultaneous is not None else 0)
 
 
 @st.cache_resource

@@ -170,7 +170,7 @@ def _source(upload) -> tuple[str, str, Callable[[], str | bytes]] | None:
         if memo is None or memo[0] != upload.file_id:
             memo = (upload.file_id, hashlib.sha256(upload.getvalue()).hexdigest())
             st.session_state[UPLOAD_DIGEST] = memo
-        return memo[1], f"uploaded file {upload.name}", upload.getvalue
+        return memo[1], f"uploaded file {upload.name}", _upload_bytes(st.session_state.get(UPLOAD, upload))
     text = st.session_state.get(PLAYOUTS, "")
     # Hash a text once, not on every rerun: an unchanged widget value is the same str object.
     memo = st.session_state.get(TEXT_DIGEST)
@@ -178,6 +178,13 @@ def _source(upload) -> tuple[str, str, Callable[[], str | bytes]] | None:
         memo = (text, input_id(text.encode()))
         st.session_state[TEXT_DIGEST] = memo
     return memo[1], TEXT_BOX, lambda: text
+
+
+def _upload_bytes(held) -> Callable[[], bytes]:
+    """The bytes of the upload as Streamlit holds it in the session state, which shares the upload's
+    bytes. Not the uploader's return value: Streamlit deep-copies it on every run (a whole copy of
+    the file), and a function kept for the session (the Share bundle's data) would keep that copy."""
+    return held.getvalue
 
 
 def _is_bundle(upload) -> bool:

@@ -20,11 +20,20 @@
    ``--upload-playouts`` log (distinct counts: 200,000 + i); the server's VmRSS after each upload
    and at the end, then every session is checked again (still its own file) after a C change, and
    ``--linger`` seconds after the sessions closed (Streamlit keeps a disconnected session 120 s).
+2b. ``--same-sessions`` sessions upload the same ``--same-playouts`` log one after another (parsed
+   once: what does each session add?), then close; RSS after ``--linger`` seconds and a new session
+   (``--session-ttl`` shortens Streamlit's 120 s reconnect window).
 3. A ``--big`` upload (2,000,000 playouts): works (upload -> tree shown, RSS after, a C round
    trip on it) or is refused with a message.
+4. ``--reliability`` (in this process, Streamlit's AppTest, no browser): the hostile cases of
+   bench/hostile_cases.py (malformed JSON inputs, malformed bundles, crafted links), each in a fresh
+   session: uncaught exceptions and refusals counted; then ``--sessions`` sessions with their own
+   inputs and file names (and two more giving session 0's bytes other names), interleaved, each
+   checked for its own input, path and name.
 
     python bench/bench_load.py [--sessions 10] [--trips 12] [--upload-playouts 200000] [--big 2000000]
         [--no-load] [--no-memory] [--no-big] [--think 0] [--linger 130] [--pin]
+        [--same-sessions 3 --same-playouts 2000000] [--session-ttl 5] [--reliability]
 
 Prints markdown; the results and their analysis are written to bench/RESULTS_load.md by hand.
 The store and results go to a temporary MCTS_EXPLORER_DATA, not the repository's data/.
@@ -492,19 +501,24 @@ def memory_part(url: str, server_pid: int, sampler: RssSampler, tmp: Path, args)
         # A disconnected session expires after server.disconnectedSessionTTL (120 s by default) but
         # is only removed from Streamlit's session storage on its next write (a new session); the
         # app hands freed memory back to the OS after each new input it loads.
-        time.sleep(args.linger)
-        print(f"\n{args.linger:.0f} s after the {count} sessions closed: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            try:
-                index = MAX_SESSIONS - 1  # letters no other session of this run used
-                session = Session(browser.new_page(viewport=VIEWPORT), Own(session_text(index), session_letters(index)))
-                session.open(url)
-                session.settle_input()
-            finally:
-                browser.close()
-        print(f"Then a new session loads a new small input: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
+        after_sessions_closed(url, server_pid, f"\n{args.linger:.0f} s after the {count} sessions closed", args)
     print(flush=True)
+
+
+def after_sessions_closed(url: str, server_pid: int, when: str, args) -> None:
+    """Wait ``--linger`` seconds, read the server's RSS, then again after a new session loads a small input."""
+    time.sleep(args.linger)
+    print(f"{when}: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            index = MAX_SESSIONS - 1  # letters no other session of this run used
+            session = Session(browser.new_page(viewport=VIEWPORT), Own(session_text(index), session_letters(index)))
+            session.open(url)
+            session.settle_input()
+        finally:
+            browser.close()
+    print(f"Then a new session loads a new small input: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
 
 
 def same_upload_part(url: str, server_pid: int, sampler: RssSampler, tmp: Path, args) -> None:
@@ -537,19 +551,8 @@ def same_upload_part(url: str, server_pid: int, sampler: RssSampler, tmp: Path, 
                 session.page.context.close()
             browser.close()
     print(f"\nRight after the {count} sessions closed: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
-    if args.linger:
-        time.sleep(args.linger)  # past server.disconnectedSessionTTL: the sessions' uploads can go
-        print(f"{args.linger:.0f} s later: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            try:
-                index = MAX_SESSIONS - 1
-                session = Session(browser.new_page(viewport=VIEWPORT), Own(session_text(index), session_letters(index)))
-                session.open(url)
-                session.settle_input()
-            finally:
-                browser.close()
-        print(f"Then a new session loads a new small input: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
+    if args.linger:  # past server.disconnectedSessionTTL: the sessions' uploads can go
+        after_sessions_closed(url, server_pid, f"{args.linger:.0f} s later", args)
     print(flush=True)
 
 

@@ -5,12 +5,13 @@ Registers the pages, draws the sidebar every page shares, runs the page.
 
 import streamlit as st
 
-from ui import heap, page_style, share, sidebar
+from ui import closed_sessions, heap, page_style, share, sidebar
 
 # The arena's worker processes are spawned, and a spawned process first re-runs the parent's main
 # script (under Streamlit, this file) as "__mp_main__": it must not build the app there.
 if __name__ != "__mp_main__":
     heap.freeze_libraries()
+    closed_sessions.release()  # Streamlit would keep what a closed session held forever
     st.set_page_config(page_title="MCTS Explorer", page_icon="🌳", layout="wide")
     page_style.apply()
     # The pages, in menu order: the one list of them (ui/navigation.py reads it from this file).

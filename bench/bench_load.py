@@ -20,11 +20,20 @@
    ``--upload-playouts`` log (distinct counts: 200,000 + i); the server's VmRSS after each upload
    and at the end, then every session is checked again (still its own file) after a C change, and
    ``--linger`` seconds after the sessions closed (Streamlit keeps a disconnected session 120 s).
+2b. ``--same-sessions`` sessions upload the same ``--same-playouts`` log one after another (parsed
+   once: what does each session add?), then close; RSS after ``--linger`` seconds and a new session
+   (``--session-ttl`` shortens Streamlit's 120 s reconnect window).
 3. A ``--big`` upload (2,000,000 playouts): works (upload -> tree shown, RSS after, a C round
    trip on it) or is refused with a message.
+4. ``--reliability`` (in this process, Streamlit's AppTest, no browser): the hostile cases of
+   bench/hostile_cases.py (malformed JSON inputs, malformed bundles, crafted links), each in a fresh
+   session: uncaught exceptions and refusals counted; then ``--sessions`` sessions with their own
+   inputs and file names (and two more giving session 0's bytes other names), interleaved, each
+   checked for its own input, path and name.
 
     python bench/bench_load.py [--sessions 10] [--trips 12] [--upload-playouts 200000] [--big 2000000]
         [--no-load] [--no-memory] [--no-big] [--think 0] [--linger 130] [--pin]
+        [--same-sessions 3 --same-playouts 2000000] [--session-ttl 5] [--reliability]
 
 Prints markdown; the results and their analysis are written to bench/RESULTS_load.md by hand.
 The store and results go to a temporary MCTS_EXPLORER_DATA, not the repository's data/.
@@ -492,18 +501,58 @@ def memory_part(url: str, server_pid: int, sampler: RssSampler, tmp: Path, args)
         # A disconnected session expires after server.disconnectedSessionTTL (120 s by default) but
         # is only removed from Streamlit's session storage on its next write (a new session); the
         # app hands freed memory back to the OS after each new input it loads.
-        time.sleep(args.linger)
-        print(f"\n{args.linger:.0f} s after the {count} sessions closed: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-            try:
-                index = MAX_SESSIONS - 1  # letters no other session of this run used
-                session = Session(browser.new_page(viewport=VIEWPORT), Own(session_text(index), session_letters(index)))
-                session.open(url)
-                session.settle_input()
-            finally:
-                browser.close()
-        print(f"Then a new session loads a new small input: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
+        after_sessions_closed(url, server_pid, f"\n{args.linger:.0f} s after the {count} sessions closed", args)
+    print(flush=True)
+
+
+def after_sessions_closed(url: str, server_pid: int, when: str, args) -> None:
+    """Wait ``--linger`` seconds, read the server's RSS, then again after a new session loads a small input."""
+    time.sleep(args.linger)
+    print(f"{when}: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            index = MAX_SESSIONS - 1  # letters no other session of this run used
+            session = Session(browser.new_page(viewport=VIEWPORT), Own(session_text(index), session_letters(index)))
+            session.open(url)
+            session.settle_input()
+        finally:
+            browser.close()
+    print(f"Then a new session loads a new small input: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
+
+
+def same_upload_part(url: str, server_pid: int, sampler: RssSampler, tmp: Path, args) -> None:
+    """Several sessions upload the same file one after another (parsed once; what does each add?),
+    then close; the server is read again after ``--linger`` seconds and a new small session."""
+    count, size = args.same_sessions, args.same_playouts
+    path = playout_file(tmp / "same.txt", size, seed=11, moves=session_letters(0))
+    own = Own(path.read_text(), session_letters(0), uploaded=path.name)
+    _ = own.tree, own.nodes  # built here, before the uploads
+    print(f"## Memory: {count} sessions upload the same {size:,}-playout log "
+          f"({path.stat().st_size / 2**20:.0f} MiB)\n", flush=True)
+    print(f"Server VmRSS before: {mib(memory_kib(server_pid)['VmRSS'])}\n")
+    print("| session | upload -> tree shown | server VmRSS after | peak during |")
+    print("|---:|---:|---:|---:|")
+    sampler.reset()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        sessions = []
+        try:
+            for index in range(count):
+                session, report = upload_session(browser, url, own, path, frozenset())
+                sessions.append(session)
+                took = f"{report['shown'] / 1000:.2f} s" if report else f"not shown: {refusal(session.page, path.name)!r}"
+                print(f"| {index + 1} | {took} | {mib(memory_kib(server_pid)['VmRSS'])} | {mib(sampler.reset())} |",
+                      flush=True)
+            for session in sessions:
+                session.watched.assert_clean()
+        finally:
+            for session in sessions:
+                session.page.context.close()
+            browser.close()
+    print(f"\nRight after the {count} sessions closed: VmRSS {mib(memory_kib(server_pid)['VmRSS'])}.")
+    if args.linger:  # past server.disconnectedSessionTTL: the sessions' uploads can go
+        after_sessions_closed(url, server_pid, f"{args.linger:.0f} s later", args)
     print(flush=True)
 
 
@@ -546,6 +595,107 @@ def big_part(url: str, server_pid: int, sampler: RssSampler, tmp: Path, args) ->
     print(flush=True)
 
 
+# --- 4. reliability: hostile inputs, bundles and links; names and inputs across sessions ------------
+
+
+def _app_session(query: dict[str, str] | None = None):
+    """A fresh session of app.py in this process (Streamlit's AppTest), after its first run."""
+    from streamlit.testing.v1 import AppTest
+    from streamlit.testing.v1 import app_test as app_test_module
+
+    from apptest_support import NavigationPagesManager
+
+    app_test_module.PagesManager = NavigationPagesManager
+    app = AppTest.from_file(str(REPO / "app.py"), default_timeout=300)
+    if query:
+        app.query_params = dict(query)
+    app.run()
+    return app
+
+
+def _said(app) -> list[str]:
+    """Every error and warning the session shows (page and sidebar)."""
+    return [element.value for kind in ("error", "warning") for element in getattr(app, kind)] + [
+        element.value for kind in ("error", "warning") for element in getattr(app.sidebar, kind)]
+
+
+def _probe(cases, open_case) -> tuple[int, int, list[str]]:
+    """(uncaught exceptions, cases refused with a sentence, the exceptions' first lines)."""
+    exceptions, refused, shown = 0, 0, []
+    for name, case in cases:
+        try:
+            app = open_case(name, case)
+        except Exception as error:  # noqa: BLE001 - the probe counts what escaped the app
+            exceptions += 1
+            shown.append(f"{name}: {type(error).__name__}: {str(error)[:120]}")
+            continue
+        if app.exception:
+            exceptions += 1
+            shown.append(f"{name}: {app.exception[0].value[:160]}")
+        refused += bool(_said(app))
+    return exceptions, refused, shown
+
+
+def _upload(name: str, data: bytes):
+    app = _app_session()
+    app.file_uploader(key="upload").set_value((name, data, "application/octet-stream")).run()
+    return app
+
+
+def reliability_part(args) -> None:
+    """Hostile inputs, bundles and links, each in a fresh session: no uncaught exception, a sentence
+    instead; then sessions with their own inputs and file names interleaved: no cross-talk."""
+    import hostile_cases
+    from mcts_core import Scoring, build_tree, parse_playouts, selected_nodes
+    from mcts_core.inputs import input_id
+
+    print("## Reliability (in-process sessions: Streamlit's AppTest, the Explorer page)\n", flush=True)
+    print("| probe | cases | uncaught exceptions | refused with a sentence |")
+    print("|---|---:|---:|---:|")
+    probes = [
+        ("malformed JSON inputs (uploaded)", hostile_cases.malformed_json(),
+         lambda name, data: _upload("case.jsonl" if data.startswith(b'{"mcts_log') else "case.json", data)),
+        ("malformed bundles (uploaded)", hostile_cases.malformed_bundles(), lambda name, data: _upload("case.zip", data)),
+        ("crafted links", hostile_cases.crafted_links(), lambda name, query: _app_session(query)),
+    ]
+    failures = []
+    for title, cases, open_case in probes:
+        started = time.monotonic()
+        exceptions, refused, shown = _probe(cases, open_case)
+        failures += shown
+        print(f"| {title} | {len(cases)} | **{exceptions}** | {refused} | ({time.monotonic() - started:.0f} s)", flush=True)
+    for line in failures:
+        print(f"- {line}")
+
+    count = args.sessions
+    texts = ["".join(f"{letters[j % len(letters)]}{letters[(j * 7 + i) % len(letters)]} {(j * 37 + i) % 101}\n"
+                     for j in range(400 + i)) for i, letters in enumerate(session_letters(i) for i in range(count))]
+    sessions = [_upload(f"user{i}_file.txt", text.encode()) for i, text in enumerate(texts)]
+    same = [_upload(f"same_bytes_user{i}.txt", texts[0].encode()) for i in range(2)]  # one input, two names
+    crosstalk = []
+    for round_number in range(3):
+        for i, app in enumerate(sessions + same):
+            own = texts[i] if i < count else texts[0]
+            name = f"user{i}_file.txt" if i < count else f"same_bytes_user{i - count}.txt"
+            app.text_input(key="c_exact").input(repr(0.5 + round_number + i / 10)).run()
+            c = app.session_state["c"]
+            expected = build_tree(parse_playouts(own))
+            path = expected.path(selected_nodes(expected, Scoring(c=c))[-1])
+            sidebar = " ".join(element.value for kind in ("info", "caption") for element in getattr(app.sidebar, kind))
+            others = [f"user{j}_file" for j in range(count) if j != i] + [f"same_bytes_user{j}" for j in range(2) if j + count != i]
+            if app.exception or app.session_state["_current_input"] != input_id(own.encode()) \
+                    or app.session_state["selected_path"] != path or name not in sidebar.replace("\\", "") \
+                    or any(other in sidebar.replace("\\", "") for other in others):
+                crosstalk.append(f"session {i}, round {round_number}: input, path or name not its own")
+    print(f"\nCross-talk: {count} sessions with their own inputs and file names, and 2 more uploading session 0's "
+          f"bytes under their own names, each moved C 3 times in turn (interleaved) and was checked each time (its "
+          f"input id, selected path at its C, its own file name and no other's in the sidebar): "
+          f"**{len(crosstalk)} failures**.")
+    for line in crosstalk:
+        print(f"- {line}")
+    print(flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=10, help="sessions at once (load and uploads)")
@@ -556,6 +706,13 @@ def main() -> None:
     parser.add_argument("--no-load", action="store_true", help="skip part 1 (sessions at once)")
     parser.add_argument("--no-memory", action="store_true", help="skip part 2 (uploads from every session)")
     parser.add_argument("--no-big", action="store_true", help="skip part 3 (the --big upload)")
+    parser.add_argument("--same-sessions", type=int, default=0,
+                        help="sessions that upload the same file one after another (part 2b; 0: skip)")
+    parser.add_argument("--same-playouts", type=int, default=1_000_000, help="playouts of part 2b's file")
+    parser.add_argument("--reliability", action="store_true",
+                        help="part 4: hostile inputs, bundles and links, and cross-talk, in-process (no browser)")
+    parser.add_argument("--session-ttl", type=int, default=None,
+                        help="the server's server.disconnectedSessionTTL in seconds (Streamlit's default: 120)")
     parser.add_argument("--linger", type=float, default=130.0,
                         help="seconds to wait after the upload sessions close before reading RSS again (0: skip)")
     parser.add_argument("--pin", action="store_true",
@@ -573,7 +730,8 @@ def main() -> None:
         # line by line, which records printed by concurrent script runs can garble.
         SERVER_LOG_PATH["path"] = tmp / "server.log"
         print(f"load average at start: {os.getloadavg()}", flush=True)
-        server, url = start_streamlit(Path("app.py"), tmp / "server.log", cwd=REPO)
+        ttl = () if args.session_ttl is None else ("--server.disconnectedSessionTTL", str(args.session_ttl))
+        server, url = start_streamlit(Path("app.py"), tmp / "server.log", cwd=REPO, options=ttl)
         sampler = RssSampler(server.pid)
         sampler.start()
         try:
@@ -586,6 +744,10 @@ def main() -> None:
                 load_part(url, server.pid, args)
             if not args.no_memory:
                 memory_part(url, server.pid, sampler, tmp, args)
+            if args.reliability:
+                reliability_part(args)
+            if args.same_sessions:
+                same_upload_part(url, server.pid, sampler, tmp, args)
             if not args.no_big:
                 big_part(url, server.pid, sampler, tmp, args)
             print(f"Server VmHWM (peak RSS over the whole run): {mib(memory_kib(server.pid)['VmHWM'])}")

@@ -7,7 +7,7 @@ from mcts_core import RULES, ROOT, Scoring, score_children
 from mcts_core.analysis import explain_choice, ucb1_latex
 from mcts_core.model import Playback
 from mcts_core.drawing import drawn_nodes
-from ui import selected_path, share_panel, sidebar, state
+from ui import selected_path, share, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes, mean_header
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
@@ -58,6 +58,19 @@ def guess(move: str, right: bool) -> None:
 def next_node(path_text: str) -> None:
     st.session_state[PATH] = path_text
     st.session_state[GUESS] = None
+
+
+def open_linked_node(tree) -> None:
+    """A link's node, once: the class looks at it (a node the tree lacks is refused, the walk restarts)."""
+    linked = share.take("node")
+    if linked is None:
+        return
+    try:
+        tree.find(linked)
+    except KeyError as missing:
+        st.warning(escape(f"The link's node was ignored: {missing.args[0]}"), icon="🔗")
+        return
+    next_node(tree.format_path(linked))
 
 
 def node_name(tree, node: int) -> str:
@@ -205,7 +218,7 @@ def presentation_toggle(setup, scoring) -> None:
     toggle, share = st.columns([4, 1], vertical_alignment="center")
     toggle.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
     with share:
-        share_panel.render(setup.input, scoring, "classroom")
+        share_panel.render(setup.input, scoring, "classroom", inspected=setup.tree.split_path(st.session_state[PATH]))
 
 
 @st.fragment
@@ -218,13 +231,14 @@ def classroom_page(setup) -> None:
     # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
     if state.first_run_for_input("classroom", f"{setup.input.key}|{c!r}"):
         restart()
+    open_linked_node(tree)
     presentation_toggle(setup, scoring)
     if presentation:
         st.html(PRESENTATION_CSS)
 
     node = tree.find(st.session_state[PATH])
     children = score_children(tree, node, Scoring("ucb1", c))
-    choice = explain_choice(children)
+    choice = explain_choice(children, "ucb1", tree.ties)
     guessed = st.session_state[GUESS]
     question(tree, node, choice, c)
     if choice is None:

@@ -6,7 +6,7 @@ import streamlit as st
 from mcts_core import Scoring
 from mcts_core.analysis import LARGEST_C, affine_problem, compare_paths, comparison_rows, suggest_c_range
 from mcts_core.drawing import drawn_nodes, path_neighbourhood, render_tree
-from ui import c_control, rule_panel, selected_path, share_panel, sidebar, state
+from ui import c_control, rule_panel, selected_path, share, share_panel, sidebar, state
 from ui.drawing import (
     BUDGET_HELP,
     CHANGED_CELL,
@@ -58,6 +58,15 @@ def start_b(setup, setting_a: Scoring) -> None:
     if COMPARE_C not in st.session_state or (new_input and setup.input.read.c is not None):
         doubled = 2 * setting_a.c
         set_c_b(doubled if 0 < doubled <= LARGEST_C else setting_a.c or 1.0)
+
+
+def open_linked_b() -> None:
+    """A link's setting B, once (after :func:`start_b`: the link is the newer word)."""
+    rule_b, settings_b, c_b = share.take("rule_b"), share.take("settings_b"), share.take("c_b")
+    if rule_b is not None:
+        rule_panel.adopt_rule(rule_b, settings_b or {}, reset_others=True, prefix=RULE_B_PREFIX)
+    if c_b is not None:
+        set_c_b(c_b)
 
 
 def setting_a_panel(setting_a: Scoring) -> None:
@@ -161,7 +170,7 @@ def picture(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> None:
             width="stretch",
         )
     with exports[1]:  # the link and the bundle hold setting A (the sidebar's)
-        share_panel.render(setup.input, setting_a, "compare")
+        share_panel.render(setup.input, setting_a, "compare", b=setting_b)
 
 
 def split_notes(comparison) -> str:
@@ -209,6 +218,7 @@ def compare_page(setup) -> None:
     tree = setup.tree
     setting_a = selected_path.select(setup).scoring
     start_b(setup, setting_a)
+    open_linked_b()
     summary_slot = st.container()  # filled once B is known, but shown first: the answer on top
     # The settings beside the picture, not above it: on a 768-pixel projector the picture starts on screen.
     settings, drawing = st.columns([2, 3], gap="large")

@@ -192,7 +192,7 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
             "mean": st.column_config.NumberColumn(mean_header(tree, inspected), format="%.4f"),
         },
     )
-    explain(explain_choice(children), children)
+    explain(explain_choice(children, scoring.rule, tree.ties), children)
     st.download_button(
         "Download table (CSV)",
         table.to_csv(index=False),

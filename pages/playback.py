@@ -7,7 +7,7 @@ import streamlit as st
 from mcts_core import Scoring
 from mcts_core.model import Playback, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
-from ui import c_control, share_panel, sidebar, state
+from ui import c_control, share, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, CURRENT_COLOUR, LIMIT_RANGES, MOVE_PALETTE
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
@@ -25,6 +25,7 @@ PLAYBACK_PREVIOUS = state.key("playback_prev")
 PLAYBACK_NEXT = state.key("playback_next")
 PLAYBACK_PATH_TABLE = state.key("playback_path_table")
 PLAYBACK_TREE = state.key("playback_tree_view")
+SHARED_K = state.key("playback_shared_k")  # the k the Share link holds
 
 DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
 
@@ -41,7 +42,9 @@ def cached_race(key: str, _playback: Playback) -> pd.DataFrame:
 
 
 def keep_k_in_range(count: int) -> None:
-    """k starts at 1 and stays within the input (a shorter input may have come in)."""
+    """k starts at 1 (or a link's k) and stays within the input (a shorter input may have come in)."""
+    if (linked_k := share.take("k")) is not None:
+        st.session_state[K] = linked_k
     st.session_state.setdefault(K, 1)
     st.session_state[K] = min(max(st.session_state[K], 1), count)
     st.session_state.setdefault(PLAYBACK_STRIDE, max(1, count // 1000))
@@ -79,7 +82,9 @@ def controls(setup, count: int, playing: bool) -> tuple[float, int]:
         help=BUDGET_HELP,
     )
     with row[4]:  # outside the frame's fragment: playing must not add a browser history entry per step
-        share_panel.render(setup.input, Scoring(setup.rule, c_control.current_c(), setup.settings), "playback")
+        st.session_state[SHARED_K] = st.session_state[K]
+        share_panel.render(setup.input, Scoring(setup.rule, c_control.current_c(), setup.settings), "playback",
+                           k=st.session_state[K])
     return delay, budget
 
 
@@ -166,6 +171,8 @@ def show_frame(playback: Playback, input_key: str, budget: int) -> None:
             st.session_state[PLAYING] = False
             st.rerun()  # the whole page: drop the timer and turn Pause back into Play
     k = stepper(count)
+    if not st.session_state.get(PLAYING, False) and k != st.session_state[SHARED_K]:
+        st.rerun()  # the whole page, so that the Share link (outside this fragment) follows k
     frame = playback.frame(k)  # the Playback keeps its last state and recent frames: memory stays flat
     what_playout_k_did(frame.tree, frame.step, k, count)
     picture, numbers = st.columns([5, 4], gap="medium")

@@ -26,6 +26,7 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, defaults, parse_c
+from mcts_core.common import StoreError
 from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import (
     ArenaRow, ResultStore, SprtSettings, arena, columns, llr_curve, parse_budgets, plan, tune,
@@ -442,7 +443,7 @@ def results(choice: tuple[str, dict[str, Any]] | None) -> None:
         return
     try:
         rows = stored_rows(settings)
-    except ValueError as error:
+    except (ValueError, StoreError) as error:  # StoreError: the result store cannot be opened or read
         show_problem(str(error))
         return
     budgets = settings["simulations"] if isinstance(settings["simulations"], list) else [settings["simulations"]]

@@ -32,7 +32,7 @@ def warnings(app) -> str:
 
 
 def test_a_link_opens_its_input_c_rule_settings_node_and_drawing_limits(monkeypatch):
-    key = stored(C_FLIPS_CHOICE)
+    key = stored(C_FLIPS_CHOICE + "# only this test saves this\n")  # bytes saved under another name lose it
     app = open_link(monkeypatch, {
         "input": key, "c": "4", "rule": "puct", "settings": json.dumps({"normalise": "minmax"}),
         "node": json.dumps(["a"]), "budget": "77", "colour": "visits", "unvisited": "1",
@@ -128,13 +128,14 @@ def test_a_broken_bundle_is_refused_with_its_reason_and_the_text_box_stays(app):
 
 
 def test_the_recent_menu_reopens_an_input_this_browser_opened(app):
-    key = stored(C_FLIPS_CHOICE, "uploaded file demo.txt")
+    text = C_FLIPS_CHOICE + "# only the Recent test saves this\n"  # bytes saved under another name lose it
+    key = stored(text, "uploaded file demo.txt")
     shown = app.session_state["_current_input"]  # the text box's example, stored when it loaded
     # What the browser's list sends (the component's state): one id is no longer in the store.
     app.session_state["_recent_list"] = {"ids": [shown, "0" * 64, key]}
     app.run()
     menu = app.selectbox(key="recent_choice")
-    assert menu.options == [f"uploaded file demo.txt · {max(1, round(len(C_FLIPS_CHOICE) / 1024))} kB"]
+    assert menu.options == [f"uploaded file demo.txt · {max(1, round(len(text) / 1024))} kB"]
     menu.select(key).run()
     assert not app.exception
     assert app.session_state["_current_input"] == key
@@ -142,3 +143,65 @@ def test_the_recent_menu_reopens_an_input_this_browser_opened(app):
     menu = app.selectbox(key="recent_choice")  # now offers the example the page showed before
     assert menu.value is None and len(menu.options) == 1 and menu.options[0].startswith("text box")
 
+
+
+def test_a_pages_link_is_built_from_the_apps_root_not_from_the_page_it_is_on():
+    from ui.share import page_url
+
+    params = {"c": "1.0"}
+    assert page_url("http://host:8501/sweep", "sweep", params) == "http://host:8501/sweep?c=1.0"
+    assert page_url("http://host:8501/app/compare/", "compare", params) == "http://host:8501/app/compare?c=1.0"
+    assert page_url("http://host:8501", "", params) == "http://host:8501/?c=1.0"
+    assert page_url(None, "playback", params) == "/playback?c=1.0"
+
+
+def test_each_pages_link_carries_that_pages_own_state(monkeypatch):
+    key = stored(C_FLIPS_CHOICE)
+    compare = open_link(monkeypatch, {"page": "compare", "input": key, "c": "1", "c_b": "3.5", "rule_b": "ucb1_tuned",
+                                      "settings_b": json.dumps({"cap": 0.5})})
+    assert compare.session_state["cmp_rule"] == "ucb1_tuned" and compare.session_state["cmp_c"] == 3.5
+    assert compare.session_state["cmp_rule_ucb1_tuned_cap"] == 0.5
+    written = compare.query_params
+    assert (written["c_b"], written["rule_b"], json.loads(written["settings_b"])) == ("3.5", "ucb1_tuned", {"cap": 0.5})
+
+    playback = open_link(monkeypatch, {"page": "playback", "input": key, "k": "3"})
+    assert playback.session_state["playback_k"] == 3 and playback.query_params["k"] == "3"
+    assert open_link(monkeypatch, {"page": "playback", "input": key, "k": "999"}).query_params["k"] == str(
+        len(read_input(C_FLIPS_CHOICE).playouts))  # k beyond the input: its last playout
+
+    classroom = open_link(monkeypatch, {"page": "classroom", "input": key, "node": json.dumps(["a"])})
+    assert classroom.session_state["class_path"] == "a" and json.loads(classroom.query_params["node"]) == ["a"]
+    for app in (compare, playback, classroom):
+        assert not app.warning and not app.error
+
+
+def test_a_classroom_link_to_a_node_the_tree_lacks_is_refused_in_words(monkeypatch):
+    app = open_link(monkeypatch, {"page": "classroom", "node": json.dumps(["zz"])})
+    assert "The link's node was ignored: no move 'zz'" in warnings(app)
+    assert app.session_state["class_path"] == ""  # the walk starts at the root
+
+
+CRAFTED = "[click](https://evil.example/) ![pixel](https://evil.example/p.png) <span style='color:red'>RED</span> **bold**"
+
+
+def test_a_crafted_links_values_are_shown_as_text_in_its_messages(monkeypatch):
+    app = open_link(monkeypatch, {
+        "rule": "ucb1_tuned", "settings": json.dumps({"cap": CRAFTED, CRAFTED: 1}), "page": CRAFTED,
+        "rule_b": "**bold**", "colour": "<span style=color:red>RED</span>",
+    })
+    shown = [w.value for w in app.warning]
+    assert len(shown) == 4
+    for markdown_text in shown:  # every markdown character escaped: no link, image, tag or emphasis
+        assert not any(raw in markdown_text for raw in ("[click]", "](", "<span", "**", "![")), markdown_text
+    assert "[click](https://evil.example/)" in plain(" ".join(shown))  # yet the user reads what the link said
+
+
+def test_huge_numbers_in_a_link_are_refused_in_words(monkeypatch):
+    app = open_link(monkeypatch, {
+        "rule": "ucb1_tuned", "settings": '{"cap": 1' + "0" * 400 + "}", "node": "[" + "7" * 5000 + "]",
+        "k": "9" * 5000, "c": "1e400",
+    })
+    text = warnings(app)
+    for name in ("settings", "node", "k", "c"):
+        assert f"The link's {name} was ignored" in text
+    assert app.session_state["rule_ucb1_tuned_cap"] == 0.25

@@ -36,3 +36,20 @@ def test_the_store_keeps_at_most_its_capacity_and_a_read_makes_an_entry_recent()
     assert store.get("a") == "1"  # now b is the least recently used
     store.put("c", "3")
     assert list(store.entries) == ["a", "c"]
+
+
+def test_a_simultaneous_inputs_replay_cache_counts_in_its_bytes_and_growing_it_evicts_older_inputs():
+    from test_simultaneous_formats import RPS
+
+    simultaneous = LoadedInput("rps", "text box", read_input(RPS), {}, (-1.0, 1.0))
+    decoupled = simultaneous.read.simultaneous.decoupled
+    before = _input_bytes(simultaneous)
+    assert before > columns_bytes(simultaneous.tree, simultaneous.playouts)  # the decoupled columns too
+    other = loaded("a 1\nb 2\n", "other")
+    store = BoundedLRU(8, before + _input_bytes(other) + 100, _input_bytes)
+    store.put("other", other)
+    store.put("rps", simultaneous)
+    assert list(store.entries) == ["other", "rps"]
+    decoupled.cache["replay"] = list(range(2_000))  # a page replayed regret matching
+    assert _input_bytes(simultaneous) == before + decoupled.cache_bytes() > before + 100
+    assert store.get("rps") is simultaneous and list(store.entries) == ["rps"]  # counted anew: the older input left

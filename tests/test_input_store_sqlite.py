@@ -12,12 +12,15 @@ def store(tmp_path):
     return InputStore(tmp_path / "inputs.sqlite3", max_bytes=1000, max_input_bytes=600)
 
 
-def test_an_input_is_saved_once_under_the_hash_of_its_bytes_with_its_latest_name(store):
+def test_an_input_is_saved_once_under_the_hash_of_its_bytes_and_no_one_renames_it(store):
     key = store.save(b"a 1\nb 2\n", "text box")
     assert key == input_id(b"a 1\nb 2\n") and is_input_id(key)
     assert store.load(key) == (b"a 1\nb 2\n", "text box")
-    assert store.save(b"a 1\nb 2\n", "uploaded file x.txt") == key  # the same bytes uploaded later
-    assert [item for item in store.describe([key, "0" * 64])] == [StoredInput(key, "uploaded file x.txt", 8)]
+    assert store.save(b"a 1\nb 2\n", "text box") == key and store.load(key)[1] == "text box"  # the same name again
+    assert store.save(b"a 1\nb 2\n", "uploaded file x.txt") == key  # another user's name for the same bytes
+    assert [item for item in store.describe([key, "0" * 64])] == [StoredInput(key, "", 8)]  # neither name is shown
+    assert store.reopen(key, "uploaded file y.txt") and store.load(key)[1] == ""
+    assert not store.reopen("0" * 64, "z")
 
 
 def test_ids_that_are_not_ids_or_not_saved_find_nothing(store):

@@ -122,7 +122,7 @@ def _open_linked_input() -> None:
         drop_kept()  # typed text goes back where it was typed, to be edited
         st.session_state[PLAYOUTS] = data.decode(errors="replace")
     else:
-        keep_stored(key, f"linked input ({name})")
+        keep_stored(key, f"linked input ({name})" if name else "linked input")  # "": its uploaders named it differently
 
 
 def _stored(key: str) -> tuple[bytes, str] | None:
@@ -164,12 +164,13 @@ def _source(upload) -> tuple[str, str, Callable[[], str | bytes]] | None:
             return None
         return kept.key, kept.source, lambda: _stored(kept.key)[0]
     if upload is not None and not _is_bundle(upload):
-        # Hash an upload once, not on every rerun.
+        # Hash an upload once, not on every rerun. getvalue, never getbuffer: the upload is a BytesIO
+        # sharing Streamlit's bytes, and exporting a buffer makes it copy them (the whole file, per session).
         memo = st.session_state.get(UPLOAD_DIGEST)
         if memo is None or memo[0] != upload.file_id:
-            memo = (upload.file_id, hashlib.sha256(upload.getbuffer()).hexdigest())
+            memo = (upload.file_id, hashlib.sha256(upload.getvalue()).hexdigest())
             st.session_state[UPLOAD_DIGEST] = memo
-        return memo[1], f"uploaded file {upload.name}", upload.getvalue
+        return memo[1], f"uploaded file {upload.name}", _upload_bytes(st.session_state.get(UPLOAD, upload))
     text = st.session_state.get(PLAYOUTS, "")
     # Hash a text once, not on every rerun: an unchanged widget value is the same str object.
     memo = st.session_state.get(TEXT_DIGEST)
@@ -179,8 +180,15 @@ def _source(upload) -> tuple[str, str, Callable[[], str | bytes]] | None:
     return memo[1], TEXT_BOX, lambda: text
 
 
+def _upload_bytes(held) -> Callable[[], bytes]:
+    """The bytes of the upload as Streamlit holds it in the session state, which shares the upload's
+    bytes. Not the uploader's return value: Streamlit deep-copies it on every run (a whole copy of
+    the file), and a function kept for the session (the Share bundle's data) would keep that copy."""
+    return held.getvalue
+
+
 def _is_bundle(upload) -> bool:
-    return is_bundle(bytes(upload.getbuffer()[:4]))
+    return is_bundle(upload.getvalue()[:4])  # not getbuffer: see _source
 
 
 def _widgets():
@@ -255,7 +263,9 @@ def render() -> LoadedInput | InputError:
     key, name, data = source
     with banner:
         _say_which(kept, name)
-    loaded = load(key, name, data)
+    # A kept input is in the store already (its keeper saved it, or it came from there), unless the
+    # store failed then: its bytes are in the session and saving is tried again.
+    loaded = load(key, name, data, save=kept is None or kept.data is not None)
     st.session_state[CURRENT_INPUT] = key
     st.session_state[CURRENT_INPUT_DATA] = data
     return loaded

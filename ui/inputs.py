@@ -2,20 +2,26 @@
 
 :func:`load` gives a :class:`LoadedInput` or an :class:`InputError`, never both; the result is
 kept in a process-wide store keyed by content, and the tree is shared between sessions (read-only).
+What names the input is the session's own: the cache keeps no source, and each session saves the
+input in the input store under its name (retried on its next run while the store fails).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
 from mcts_core import ParseError, Playouts, Tree, annotated_values, decode_text
 from mcts_core.inputs import KEYWORDS, TEXT, TREE, Input, input_kind, InputStore, read_input, StoreError
 from mcts_core.common import columns_bytes, return_free_memory
+from ui import state
 from ui.lru import BoundedLRU
+
+# Session-state keys this module owns.
+SAVED_INPUTS = state.key("_saved_inputs")  # the ids this session saved in the input store under its names
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,18 @@ CACHE_BYTES = int(float(os.environ.get("MCTS_EXPLORER_CACHE_MB", "400")) * 2**20
 
 
 def _input_bytes(loaded: LoadedInput | InputError) -> int:
-    return columns_bytes(loaded.tree, loaded.playouts) if isinstance(loaded, LoadedInput) else 0
+    """An input's footprint: its columns, and for simultaneous moves the decoupled tree's and its
+    replay cache's (which grows as pages replay; the cache counts it anew at each use)."""
+    if not isinstance(loaded, LoadedInput):
+        return 0
+    records = [loaded.tree, loaded.playouts]
+    simultaneous = loaded.read.simultaneous
+    if simultaneous is not None:
+        decoupled = simultaneous.decoupled
+        records += [decoupled, decoupled.tree, decoupled.playouts, simultaneous.playouts]
+    distinct = {id(record): record for record in records if record is not None}  # shared columns count once
+    total = columns_bytes(*distinct.values())
+    return total + (simultaneous.decoupled.cache_bytes() if simultaneous is not None else 0)
 
 
 @st.cache_resource
@@ -81,18 +98,30 @@ def _store() -> BoundedLRU:
     return BoundedLRU(8, CACHE_BYTES, _input_bytes)
 
 
-def load(key: str, source: str, data: Callable[[], str | bytes]) -> LoadedInput | InputError:
-    """Parse and build an input once per ``key`` (its content id), with progress while a miss is built.
+def load(key: str, source: str, data: Callable[[], str | bytes], *, save: bool = True) -> LoadedInput | InputError:
+    """Parse and build an input once per ``key`` (its content id), with progress while a miss is built;
+    named ``source`` for this session.
 
-    ``data`` gives the input's text or bytes; it is called only on a miss. A good input is also
-    saved in the input store, so links can name it; when the store cannot keep it, the loaded
-    input says why (``store_problem``).
+    ``data`` gives the input's text or bytes; it is called on a miss, and for a good input this
+    session has not saved in the input store yet (so links can name it; ``save`` False: the input
+    came from the store, and ``source`` is not a name to give it). When the store cannot keep it,
+    the loaded input says why (``store_problem``).
     """
     cache = _store()
     loaded = cache.get(key)
-    if loaded is not None:
-        return loaded
-    content = data()
+    content = None
+    if loaded is None:
+        content = data()
+        loaded = _read(key, content)
+        cache.put(key, loaded)
+    if isinstance(loaded, InputError):
+        return replace(loaded, source=source)
+    problem = _saved(key, source, content if content is not None else data) if save else None
+    return replace(loaded, source=source, store_problem=problem)
+
+
+def _read(key: str, content: str | bytes) -> LoadedInput | InputError:
+    """Parse and build, with a progress bar; the result names no source (each session gives its own)."""
     progress = st.progress(0.0, text=f"Reading {len(content) / 1e6:.1f} MB…")
     try:
         text = decode_text(content) if isinstance(content, bytes) else content
@@ -100,21 +129,28 @@ def load(key: str, source: str, data: Callable[[], str | bytes]) -> LoadedInput 
         read = read_input(text)
         text_input = input_kind(text) == TEXT
         annotations = {keyword: annotated_values(text, keyword) for keyword in KEYWORDS} if text_input else {}
-        loaded = LoadedInput(key, source, read, annotations, _score_range(read), _save(content, source))
+        loaded = LoadedInput(key, "", read, annotations, _score_range(read))
+        del text  # the decoded copy of an upload goes before memory is handed back
         return_free_memory()  # reading a large input leaves temporaries several times its size
     except ParseError as error:
-        loaded = InputError(key, source, error)
+        loaded = InputError(key, "", error)
     progress.empty()
-    cache.put(key, loaded)
     return loaded
 
 
-def _save(content: str | bytes, source: str) -> str | None:
-    """Save an input in the store; None when saved, else why it could not be (links will not work)."""
+def _saved(key: str, source: str, content: str | bytes | Callable[[], str | bytes]) -> str | None:
+    """Save an input in the store under this session's name, once per session; None when saved, else
+    why it could not be (links will not work; the next run tries again)."""
+    saved = st.session_state.setdefault(SAVED_INPUTS, set())
+    if (key, source) in saved:
+        return None
     try:
-        InputStore().save(content.encode() if isinstance(content, str) else content, source)
+        if not InputStore().reopen(key, source):  # read the bytes only when the store lacks them
+            content = content() if callable(content) else content
+            InputStore().save(content.encode() if isinstance(content, str) else content, source)
     except StoreError as error:
         return str(error)
+    saved.add((key, source))
     return None
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import streamlit as st
 
+from mcts_core.common import StoreError
 from ui import state
 
 # Session-state keys this module owns.
@@ -48,7 +49,7 @@ class BackgroundJob:
     def _run(self) -> None:
         try:
             self.result = self._work(self._progress, self.stop.is_set)
-        except ValueError as error:  # the core's sentences: a bad game, position or budget
+        except (ValueError, StoreError) as error:  # the core's sentences: a bad game, position or budget; a store that fails
             self.error = str(error)
         except Exception as error:  # noqa: BLE001 - shown on the page rather than lost in a thread
             traceback.print_exc()

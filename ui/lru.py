@@ -12,7 +12,8 @@ Value = TypeVar("Value")
 
 class BoundedLRU(Generic[Value]):
     """Keeps at most ``capacity`` values and ``max_bytes`` bytes (as ``size_of`` counts them),
-    forgetting the least recently used first; the newest value is kept whatever its size."""
+    forgetting the least recently used first; the newest value is kept whatever its size. A value
+    is counted again each time it is read: a value that grows (a cache inside it) is seen growing."""
 
     def __init__(self, capacity: int, max_bytes: int, size_of: Callable[[Value], int]):
         self.capacity, self.max_bytes, self.size_of = capacity, max_bytes, size_of
@@ -22,17 +23,22 @@ class BoundedLRU(Generic[Value]):
 
     def get(self, key: Hashable) -> Value | None:
         with self.lock:
-            if key in self.entries:
-                self.entries.move_to_end(key)
-            return self.entries.get(key)
+            value = self.entries.get(key)
+            if value is not None:
+                self._newest(key, value)
+            return value
 
     def put(self, key: Hashable, value: Value) -> None:
         with self.lock:
-            self.entries[key] = value
-            self.entries.move_to_end(key)
-            self.sizes[key] = self.size_of(value)
-            while len(self.entries) > 1 and (
-                len(self.entries) > self.capacity or sum(self.sizes.values()) > self.max_bytes
-            ):
-                oldest, _ = self.entries.popitem(last=False)
-                del self.sizes[oldest]
+            self._newest(key, value)
+
+    def _newest(self, key: Hashable, value: Value) -> None:
+        """Make ``key`` the most recent, count its size now, and forget the oldest beyond the bounds."""
+        self.entries[key] = value
+        self.entries.move_to_end(key)
+        self.sizes[key] = self.size_of(value)
+        while len(self.entries) > 1 and (
+            len(self.entries) > self.capacity or sum(self.sizes.values()) > self.max_bytes
+        ):
+            oldest, _ = self.entries.popitem(last=False)
+            del self.sizes[oldest]

@@ -57,7 +57,7 @@ def _open() -> None:
     st.session_state[RECENT_CHOICE] = None  # the menu is an action, not a setting
     for entry in _entries(None):
         if entry.id == key:
-            input_panel.keep_stored(key, f"recent input {entry.name}")
+            input_panel.keep_stored(key, f"recent input {_name(entry)}")
 
 
 def render(current: str | None) -> None:
@@ -65,12 +65,17 @@ def render(current: str | None) -> None:
     entries = _entries(current)
     if not entries:
         return
-    names = {entry.id: f"{entry.name} · {_size(entry.size)}" for entry in entries}
+    names = {entry.id: f"{_name(entry)} · {_size(entry.size)}" for entry in entries}
     st.selectbox(
         "Recent inputs", list(names), index=None, format_func=names.__getitem__, key=RECENT_CHOICE,
         on_change=_open, placeholder="Reopen an input from this browser…",
         help="The last inputs this browser opened, kept on the server; they survive reloads and restarts.",
     )
+
+
+def _name(entry: StoredInput) -> str:
+    """The stored name, or words for an input whose uploaders named it differently (the store keeps no one's)."""
+    return entry.name or "input without a name"
 
 
 def _size(size: int) -> str:

@@ -25,24 +25,24 @@ RULE_SETTING = state.key_family("{}rule_{}_{}")
 ANNOTATION_OF_SETTING = {"priors": "prior", "heuristic": "heuristic"}
 
 
-def adopt_rule(rule: str, settings: Mapping[str, Any], *, reset_others: bool = False) -> None:
+def adopt_rule(rule: str, settings: Mapping[str, Any], *, reset_others: bool = False, prefix: str = "") -> None:
     """Show ``rule`` with these settings (an input or a link states them): the sidebar follows.
 
     ``reset_others``: the settings not given go back to their defaults (a link lists only the
-    settings that differ from them).
+    settings that differ from them). ``prefix``: the widgets' (see :func:`render`).
     """
-    st.session_state[RULE.format("")] = rule
+    st.session_state[RULE.format(prefix)] = rule
     if reset_others:
         for setting in RULES[rule].settings[1:]:  # the first is c, which the C control owns
             if setting.name not in settings:
-                st.session_state[RULE_SETTING.format("", rule, setting.name)] = _widget_default(setting)
+                st.session_state[RULE_SETTING.format(prefix, rule, setting.name)] = _widget_default(setting)
     for name, value in settings.items():
         setting = next(s for s in RULES[rule].settings if s.name == name)
         if setting.kind == "move_values":
             value = "\n".join(f"{move} {number!r}" for move, number in value.items())
         elif setting.kind in ("int", "float"):  # a number widget refuses a value of the other type
             value = int(value) if setting.kind == "int" else float(value)
-        st.session_state[RULE_SETTING.format("", rule, name)] = value
+        st.session_state[RULE_SETTING.format(prefix, rule, name)] = value
 
 
 def sidebar_rule() -> str:

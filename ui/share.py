@@ -2,8 +2,9 @@
 
 The page is the URL's path; the query holds the rest: ``input`` (the input's id in the store, a
 content hash), ``c``, ``rule`` and ``settings`` (JSON of the rule's settings besides C), ``node``
-(the inspected node's moves as JSON) and the Explorer's drawing limits ``budget``, ``depth``,
-``topk``, ``unvisited``, ``colour``; a bundle adds ``page``. Every page publishes its view at the
+(the Explorer's inspected node, the Classroom's node: moves as JSON), the Explorer's drawing limits
+``budget``, ``depth``, ``topk``, ``unvisited``, ``colour``, Compare's setting B ``c_b``, ``rule_b``,
+``settings_b`` and Playback's ``k``; a bundle adds ``page``. Links are built from the app's root. Every page publishes its view at the
 end of its run (:func:`publish`); a changed query is a new browser history entry. A session's
 first run (:func:`read_link`) and the back and forward buttons (:func:`listen`) open the query's
 view: each value is checked, and the modules that own the settings take theirs (:func:`take`). A
@@ -21,11 +22,13 @@ from urllib.parse import parse_qs, urlencode
 import streamlit as st
 
 from mcts_core import RULES, Scoring, is_valid_c, parse_number
+from mcts_core.common import ParseError, load_json
 from mcts_core.inputs import is_input_id
 from mcts_core.drawing import COLOURINGS
 from mcts_core.selection import settings_problem
 from ui import state
 from ui.drawing import LIMIT_RANGES
+from ui.markdown import escape
 from ui.navigation import PAGES
 
 # Session-state keys this module owns.
@@ -40,6 +43,7 @@ _history = st.components.v2.component(
     "mcts_history", js=(Path(__file__).resolve().parent / "assets" / "history.js").read_text(encoding="utf-8")
 )
 MAX_VALUE_LENGTH = 20_000  # a query value longer than this is not one we wrote
+LARGEST_K = 10**9  # Playback's k: more playouts than any input holds (the page clamps it to its input)
 
 
 class _Refused(ValueError):
@@ -90,6 +94,13 @@ def _limit(name: str):
     return check
 
 
+def _k(text: str) -> int:
+    number = parse_number(text)
+    if number is None or not math.isfinite(number) or number != int(number) or not 1 <= number <= LARGEST_K:
+        raise _Refused("it must be a whole number of playouts from 1")
+    return int(number)
+
+
 def _unvisited(text: str) -> bool:
     if text not in ("0", "1"):
         raise _Refused("it must be 0 or 1")
@@ -114,7 +125,13 @@ _CHECKS = {
     "topk": _limit("topk"),
     "unvisited": _unvisited,
     "colour": _colour,
+    # Page state: Compare's setting B (its settings come last, with the sidebar's), Playback's k.
+    "c_b": _c,
+    "rule_b": _one_of(RULES, "rule"),
+    "k": _k,
 }
+# Rule settings, checked against their rule: (the settings' name, the rule's name).
+_SETTINGS = (("settings", "rule"), ("settings_b", "rule_b"))
 
 
 def _settings(text: str, rule: str | None) -> dict:
@@ -150,18 +167,20 @@ def parse_link(params: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
             values[name] = check(_short(text))
         except _Refused as why:
             problems.append(f"The link's {name} was ignored: {why}.")
-    if "settings" in params:  # last: they are checked against the rule
-        try:
-            values["settings"] = _settings(_short(params["settings"]), values.get("rule"))
-        except _Refused as why:
-            problems.append(f"The link's settings was ignored: {why}.")
+    for name, rule in _SETTINGS:  # last: they are checked against their rule
+        if name in params:
+            try:
+                values[name] = _settings(_short(params[name]), values.get(rule))
+            except _Refused as why:
+                problems.append(f"The link's {name} was ignored: {why}.")
     return values, problems
 
 
 def _json(text: str) -> Any:
+    """The JSON ``text`` holds, None when it is not JSON (the shared reader: no depth or digits crash)."""
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+        return load_json(text)
+    except ParseError:
         return None
 
 
@@ -215,23 +234,18 @@ def problem(text: str) -> None:
 def show_problems() -> None:
     """Say, once, what the last link asked for that could not be done."""
     for text in st.session_state.pop(LINK_PROBLEMS, []):
-        st.warning(text, icon="🔗")
+        st.warning(escape(text), icon="🔗")  # they quote the link's values: text, never markdown
 
 
-def view_params(input_id: str | None, scoring: Scoring, **extra: Any) -> dict[str, str]:
-    """The query of a view: the input, C, the rule and its settings, and page-specific values."""
+def view_params(input_id: str | None, scoring: Scoring, *, b: Scoring | None = None, **extra: Any) -> dict[str, str]:
+    """The query of a view: the input, C, the rule and its settings, Compare's setting ``b``, and
+    page-specific values (the node, the drawing limits, Playback's k)."""
     params: dict[str, str] = {}
     if input_id is not None:
         params["input"] = input_id
-    params["c"] = repr(scoring.c)
-    params["rule"] = scoring.rule
-    settings = {
-        name: dict(value) if hasattr(value, "items") else value
-        for name, value in scoring.settings.items()
-        if value is not None and value != scoring.spec.defaults.get(name)
-    }
-    if settings:
-        params["settings"] = json.dumps(settings, separators=(",", ":"), sort_keys=True)
+    params.update(_scoring_params(scoring, ""))
+    if b is not None:
+        params.update(_scoring_params(b, "_b"))
     for name, value in extra.items():
         if value is None:
             continue
@@ -244,6 +258,19 @@ def view_params(input_id: str | None, scoring: Scoring, **extra: Any) -> dict[st
     return params
 
 
+def _scoring_params(scoring: Scoring, suffix: str) -> dict[str, str]:
+    """C, the rule and the settings that differ from the rule's defaults, under names ending in ``suffix``."""
+    params = {"c" + suffix: repr(scoring.c), "rule" + suffix: scoring.rule}
+    settings = {
+        name: dict(value) if hasattr(value, "items") else value
+        for name, value in scoring.settings.items()
+        if value is not None and value != scoring.spec.defaults.get(name)
+    }
+    if settings:
+        params["settings" + suffix] = json.dumps(settings, separators=(",", ":"), sort_keys=True)
+    return params
+
+
 def publish(params: dict[str, str]) -> None:
     """At the end of a run: put the view in the URL (a new history entry when it changed)."""
     if params != st.query_params.to_dict():
@@ -252,9 +279,17 @@ def publish(params: dict[str, str]) -> None:
 
 
 def link(page: str, params: dict[str, str]) -> str:
-    """The full URL of a page (its URL path) with a view's query, for "Copy link".
+    """The full URL of ``page`` (the page running now, by its URL path) with a view's query, for "Copy link"."""
+    return page_url(st.context.url, page, params)
 
-    Relative (``/sweep?c=1``) when the app's URL is unknown (no browser).
+
+def page_url(current_url: str | None, page: str, params: dict[str, str]) -> str:
+    """The URL of ``page`` with ``params``, built from the app's root.
+
+    ``current_url`` is the browser's URL of ``page`` (Streamlit's ``st.context.url``: the root plus
+    the running page's path); the result is relative (``/sweep?c=1``) when it is unknown (no browser).
     """
-    base = (st.context.url or "").rstrip("/")
-    return f"{base}/{page}?{urlencode(params)}"
+    root = (current_url or "").rstrip("/")
+    if page:
+        root = root.removesuffix("/" + page)
+    return f"{root}/{page}?{urlencode(params)}"

@@ -1,7 +1,8 @@
 """A page's "Share" button: the link to the view on screen, and the view as a bundle (zip).
 
 Pages call :func:`render` at the end of the fragment C reruns, with what their view adds to the
-input, C and rule (the inspected node, the drawing limits, the drawn picture). It also puts the
+input, C and rule (the inspected node, the drawing limits, the drawn picture, Compare's setting B,
+Playback's k). It also puts the
 view in the URL, so a reload or the back button finds it.
 """
 
@@ -23,7 +24,7 @@ SHARE_BUNDLE = state.key("share_bundle")
 
 
 def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Sequence[str] = (), limits: Mapping[str, Any] | None = None,
-           dot: Callable[[], str] | None = None) -> None:
+           dot: Callable[[], str] | None = None, b: Scoring | None = None, k: int | None = None) -> None:
     """Publish the view in the URL and draw the Share button (in the current container).
 
     Args:
@@ -34,15 +35,18 @@ def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Seque
         limits: the drawing limits by link name (``share.LIMIT_KEYS``).
         dot: gives the DOT of the picture on screen; None draws the bundle's own (the most visited
             nodes and the selected path).
+        b: Compare's setting B.
+        k: Playback's number of playouts replayed.
     """
     limits = dict(limits or {})
-    params = share.view_params(loaded.key, scoring, node=tuple(inspected) or None, **limits)
+    params = share.view_params(loaded.key, scoring, b=b, node=tuple(inspected) or None, k=k, **limits)
     share.publish(params)
     view = View(scoring, page, tuple(inspected), limits)
     data = input_panel.current_data()
     read = loaded.read
     with st.popover("Share", icon=":material/share:"):
-        st.caption("Link to this view (the input, C, the rule" + (", the node" if inspected else "") + "); reload and back keep it too.")
+        extras = "".join(part for part, given in ((", the node", inspected), (", setting B", b), (", k", k)) if given)
+        st.caption(f"Link to this view (the input, C, the rule{extras}); reload and back keep it too.")
         st.code(share.link(page, params), language=None, wrap_lines=True)
         if loaded.store_problem:
             st.warning(escape(f"The link will not open this input elsewhere: {loaded.store_problem}"))

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from mcts_core import ChildScore, Tree
-from mcts_core.analysis import Choice
+from mcts_core.analysis import ONLY_CHILD, TIE, UNVISITED, Choice
 from ui.markdown import code, escape
 
 # How a deciding term is named in a sentence; other terms keep their own names.
-_TERM_WORDS = {"mean": "exploitation (the mean)", "exploration": "exploration"}
+_TERM_WORDS = {"mean": "exploitation (the mean)", "exploration": "exploration", "q": "exploitation (Q)",
+               "bias": "the progressive bias", "value": "the value"}
+# Who wins an exact tie, by the tree's tie order.
+_TIE_WORDS = {"smaller": "the smaller move wins", "first": "the first child in the node's order wins"}
 
 
 def plural(count: int, noun: str) -> str:
@@ -28,20 +32,25 @@ def node_label(path: str) -> str:
 
 
 def why_sentence(choice: Choice) -> str:
-    """Markdown: the winner against the runner-up, the term gaps, and the term that decided."""
+    """Markdown: the winner against the runner-up, the gaps of the terms that add up to the value,
+    and the term that decided (or the tie order, or that the winner is unvisited)."""
     winner, runner_up = choice.winner, choice.runner_up
-    if runner_up is None:
+    if choice.deciding == ONLY_CHILD or runner_up is None:
         return f"{code(winner.move)} is the only child: it is selected whatever C is."
-    if choice.deciding == "tie":
-        return (
-            f"{code(winner.move)} and {code(runner_up.move)} tie exactly at {winner.value:.6g}: "
-            "the smaller move wins."
-        )
+    tie_order = _TIE_WORDS[choice.ties]
+    if choice.deciding == TIE:
+        if math.isinf(winner.value):
+            return f"{code(winner.move)} and {code(runner_up.move)} are both unvisited (infinite values): {tie_order}."
+        return f"{code(winner.move)} and {code(runner_up.move)} tie exactly at {winner.value:.6g}: {tie_order}."
+    if choice.deciding == UNVISITED:
+        return (f"{code(winner.move)} has no visits yet: its value is infinite, so it is tried before "
+                f"{code(runner_up.move)}.")
     gaps = ", ".join(f"{escape(name)} {gap:+.4g}" for name, gap in choice.differences.items())
     deciding = _TERM_WORDS.get(choice.deciding, choice.deciding)
     return (
-        f"{code(winner.move)} beats {code(runner_up.move)} by {choice.margin:.4g} ({gaps}), "
-        f"so **{escape(deciding)}** decided."
+        f"{code(winner.move)} beats {code(runner_up.move)} by {choice.margin:.4g}"
+        + (f" ({gaps})" if gaps else "")
+        + f", so **{escape(deciding)}** decided."
     )
 
 
@@ -57,11 +66,6 @@ def random_draw_warning(children: Sequence[ChildScore], whose: str = "this node"
 def folded_caption(hidden: int) -> str:
     """How many nodes the picture leaves out; each box's “+k more” line counts its own."""
     return f"{hidden:,} nodes not drawn: a box's “+k more” line counts its children left out." if hidden > 0 else "All nodes drawn."
-
-
-def mean_label(tree: Tree, node: int) -> str:
-    """The header of the children's mean column: whose view their means take (the player to move)."""
-    return f"mean for player {tree.player[node]}" if tree.players > 1 else "mean"
 
 
 def node_sentence(tree: Tree, node: int) -> str:

@@ -11,7 +11,7 @@ or the readers.
 from .c_range import LARGEST_C, fit_to_breakpoints, nice_ceiling, suggest_c_range
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
 from .drag_payload import drag_payload, inspected_terms
-from .explain import Choice, explain_choice, ucb1_latex
+from .explain import ONLY_CHILD, TIE, UNVISITED, Choice, explain_choice, ucb1_latex
 from .outline import OutlineRow, outline_children, principal_variation
 from .rule_lines import affine_problem, child_lines
 from .sweep import (
@@ -28,7 +28,7 @@ from .sweep import (
 )
 
 __all__ = [
-    "Breakpoint", "ChildComparison", "Choice", "Comparison", "Interval", "LARGEST_C", "NodeEnvelope",
+    "Breakpoint", "ChildComparison", "Choice", "Comparison", "Interval", "LARGEST_C", "NodeEnvelope", "ONLY_CHILD", "TIE", "UNVISITED",
     "OutlineRow", "affine_problem", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "drag_payload", "explain_choice", "fit_to_breakpoints", "inspected_terms",
     "interval_at", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",

@@ -30,6 +30,7 @@ import sys
 from typing import Any
 
 from .. import defaults
+from ..common import StoreError
 
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 CSV_COLUMNS = ("c", "games", "wins", "draws", "losses", "score", "low", "high")
@@ -57,7 +58,7 @@ def run(arguments: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # before the work started (the commands catch it while they work)
         _stopped(arguments, "interrupted")
         return INTERRUPTED
-    except ValueError as error:
+    except (ValueError, StoreError) as error:  # StoreError: the arena's result store cannot be used (--no-store avoids it)
         print(f"error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader left (``| head``): stop quietly, as the Python docs advise

@@ -6,6 +6,10 @@ saved. The database runs in WAL mode, every write is one transaction, and each c
 connection, so several server threads and processes can share it and a crash leaves no half-written
 input. The store keeps at most ``max_bytes``: saving beyond that forgets the inputs opened least
 recently; a single input larger than ``max_input_bytes`` is refused with a message.
+
+Names belong to whoever gave them: an input keeps the name it was first saved with while every
+later save gives the same name; saved again under another name (another user uploading the same
+bytes), it loses its name (""), so no one is shown a name someone else gave.
 """
 
 from __future__ import annotations
@@ -79,7 +83,8 @@ class InputStore:
             connection.close()
 
     def save(self, data: bytes, name: str) -> str:
-        """Save an input (once: saving the same bytes again marks it opened and renames it); returns its id.
+        """Save an input (once: saving the same bytes again marks it opened; see the module docstring
+        for its name); returns its id.
 
         Raises:
             StoreError: the input is larger than the limit, the disk is full, or the store fails.
@@ -91,14 +96,31 @@ class InputStore:
         key = input_id(data)
         now = time.time()
         with self._connection() as connection, connection:  # one transaction
-            updated = connection.execute("UPDATE inputs SET opened = ?, name = ? WHERE id = ?", (now, name, key)).rowcount
-            if not updated:
+            if not self._reopened(connection, key, name, now):
                 connection.execute(
                     "INSERT INTO inputs (id, name, size, saved, opened, data) VALUES (?, ?, ?, ?, ?, ?)",
                     (key, name, len(data), now, now, sqlite3.Binary(data)),
                 )
                 self._forget_beyond_limit(connection, keep=key)
         return key
+
+    def reopen(self, key: str, name: str) -> bool:
+        """Mark a saved input opened by someone who names it ``name`` (as :meth:`save` does, without
+        its bytes); False when the store does not have it.
+
+        Raises:
+            StoreError: the store fails.
+        """
+        with self._connection() as connection, connection:
+            return self._reopened(connection, key, name, time.time())
+
+    @staticmethod
+    def _reopened(connection: sqlite3.Connection, key: str, name: str, now: float) -> bool:
+        """Mark ``key`` opened; its name stays only if ``name`` is the same. False when it is not saved."""
+        return connection.execute(
+            "UPDATE inputs SET opened = ?, name = CASE WHEN name = ? THEN name ELSE '' END WHERE id = ?",
+            (now, name, key),
+        ).rowcount > 0
 
     def _forget_beyond_limit(self, connection: sqlite3.Connection, keep: str) -> None:
         """Forget the inputs opened least recently until the store is within its size."""

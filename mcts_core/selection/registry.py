@@ -81,6 +81,8 @@ class Rule:
         inputs: per-child data the scoring passes: ``"move"``, ``"total_sq"``, ``"prior"``,
             ``"siblings"``.
         terms: every term key the rule can return, in display order (``"value"`` last).
+        addends: the terms whose sum is the value (the others feed them, or say why); empty for a
+            value that is not a sum (a sampling distribution).
         labels: column headers for terms whose key is not what a reader expects.
         kind: :data:`FORMULA` or :data:`SIMULTANEOUS_ONLY`.
         state_term: a simultaneous-only rule's per-move state (``"regret"``, ``"estimate"``).
@@ -93,6 +95,7 @@ class Rule:
     settings: tuple[Setting, ...] = ()
     inputs: tuple[str, ...] = ()
     terms: tuple[str, ...] = ("mean", "exploration", "value")
+    addends: tuple[str, ...] = ("mean", "exploration")
     labels: dict[str, str] = field(default_factory=dict)
     kind: str = FORMULA
     state_term: str | None = None
@@ -178,6 +181,7 @@ RULE_REGISTRY: Mapping[str, Rule] = MappingProxyType({
         ),
         inputs=("move", "siblings", "prior"),
         terms=("mean", "q", "prior", "exploration", "value"),
+        addends=("q", "exploration"),
     ),
     "progressive_bias": Rule(
         name="UCB1 + progressive bias",
@@ -190,6 +194,7 @@ RULE_REGISTRY: Mapping[str, Rule] = MappingProxyType({
         settings=(_c(), _w(1.0), _HEURISTIC),
         inputs=("move",),
         terms=("mean", "bias", "exploration", "value"),
+        addends=("mean", "bias", "exploration"),
     ),
     "sample_threshold": Rule(
         name="Sample threshold + ramping C",
@@ -215,6 +220,7 @@ RULE_REGISTRY: Mapping[str, Rule] = MappingProxyType({
         ),
         inputs=("move", "siblings"),
         terms=("mean", "heuristic", "bias", "effective_c", "exploration", PROBABILITY, "value"),
+        addends=("mean", "bias", "exploration"),  # from T on; below T the value is a probability
     ),
     REGRET_MATCHING: Rule(
         name="Regret matching (γ-exploration)",
@@ -228,6 +234,7 @@ RULE_REGISTRY: Mapping[str, Rule] = MappingProxyType({
         ),
         settings=(_GAMMA,),
         terms=("mean", "regret", PROBABILITY, AVERAGE, "value"),
+        addends=(),
         labels={PROBABILITY: "σ (sampling)", AVERAGE: "average σ", "value": "σ"},
         kind=SIMULTANEOUS_ONLY,
         state_term="regret",
@@ -248,6 +255,7 @@ RULE_REGISTRY: Mapping[str, Rule] = MappingProxyType({
                     help="returns are mapped from [low, high] to [0, 1]"),
         ),
         terms=("mean", "estimate", PROBABILITY, AVERAGE, "value"),
+        addends=(),
         labels={PROBABILITY: "σ (sampling)", AVERAGE: "average σ", "value": "σ", "estimate": "X̂"},
         kind=SIMULTANEOUS_ONLY,
         state_term="estimate",

@@ -330,3 +330,72 @@ def test_sessions_at_once_each_see_only_their_own_input(browser, app_url):
     finally:
         for context in contexts:
             context.close()
+
+
+def _rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        return int(status.read().split("VmRSS:")[1].split()[0]) / 1024
+
+
+def test_an_upload_leaves_the_server_once_its_session_has_closed(browser, tmp_path):
+    import time
+    from pathlib import Path
+
+    from .browser_support import metric_value, open_app, playout_file, wait_idle
+    from .server import REPO, start_streamlit, stop_streamlit
+
+    upload = playout_file(tmp_path / "big.txt", 1_000_000, seed=3, moves="wxyz")  # 32 MiB
+    size_mib = upload.stat().st_size / 2**20
+    process, url = start_streamlit(Path("app.py"), tmp_path / "server.log", cwd=REPO,
+                                   options=("--server.disconnectedSessionTTL", "2"))
+    try:
+        context = browser.new_context()
+        page = context.new_page()
+        open_app(page, url)
+        page.locator('.st-key-upload input[type="file"]').set_input_files(upload)
+        expect(metric_value(page, "Playouts")).to_have_text("1,000,000", timeout=300_000)
+        wait_idle(page)
+        with_upload = _rss_mib(process.pid)
+        context.close()
+        time.sleep(4)  # past the 2 s the closed session is kept for reconnecting
+        other = browser.new_context()
+        try:
+            open_app(other.new_page(), url)  # a run of any session releases what closed ones held
+        finally:
+            other.close()
+        released = with_upload - _rss_mib(process.pid)
+        # The parsed input stays cached for everyone; the upload's bytes (the file, once) go.
+        assert released > 0.8 * size_mib, f"{released:.0f} MiB released of a {size_mib:.0f} MiB upload"
+    finally:
+        stop_streamlit(process)
+
+
+def test_a_second_session_uploading_the_same_file_adds_the_file_once_not_twice(browser, tmp_path):
+    import time
+    from pathlib import Path
+
+    from .browser_support import metric_value, open_app, playout_file, wait_idle
+    from .server import REPO, start_streamlit, stop_streamlit
+
+    upload = playout_file(tmp_path / "same.txt", 2_000_000, seed=4, moves="wxyz")  # 63 MiB
+    size_mib = upload.stat().st_size / 2**20
+    process, url = start_streamlit(Path("app.py"), tmp_path / "server.log", cwd=REPO)
+    contexts = []
+    try:
+        rss = []
+        for _ in range(2):
+            contexts.append(browser.new_context())
+            page = contexts[-1].new_page()
+            open_app(page, url)
+            page.locator('.st-key-upload input[type="file"]').set_input_files(upload)
+            expect(metric_value(page, "Playouts")).to_have_text("2,000,000", timeout=300_000)
+            wait_idle(page)
+            time.sleep(1)
+            rss.append(_rss_mib(process.pid))
+        # Parsed once; the second session holds Streamlit's copy of its upload, not a second one of ours.
+        added = rss[1] - rss[0]
+        assert added < 1.5 * size_mib, f"the second session added {added:.0f} MiB for a {size_mib:.0f} MiB file"
+    finally:
+        for context in contexts:
+            context.close()
+        stop_streamlit(process)

@@ -232,3 +232,48 @@ def test_moves_written_as_markdown_stay_text_on_every_page(page, app_url, tmp_pa
     page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="C sweep").click()
     wait_idle(page)
     expect(metric_value(page, "UCB1 path at this C")).to_contain_text("127.0.0.1:9/" + MARKER)
+
+
+# Each page, a view of it (its path and query) and what only that page draws, with its state on screen.
+PAGE_VIEWS = [
+    ("", {"c": "0.7", "node": '["b"]'}, INSPECT, "b"),
+    ("sweep", {"c": "0.7", "rule": "ucb1_tuned"}, ".st-key-c_exact input", "0.7"),
+    ("compare", {"c": "0.7", "c_b": "3.5", "rule_b": "ucb1_tuned"}, ".st-key-cmp_c input", "3.5"),
+    ("playback", {"c": "0.7", "k": "2"}, '.st-key-playback_k [data-testid="stSliderThumbValue"]', "2"),
+    ("classroom", {"c": "0.7", "node": '["b"]'}, ".st-key-class_presentation", None),
+]
+
+
+def published(page) -> dict:
+    return page.evaluate("() => Object.fromEntries(new URLSearchParams(location.search))")
+
+
+def test_every_pages_link_opens_the_same_page_input_c_and_page_state_in_a_fresh_browser(page, app_url, browser):
+    from urllib.parse import urlencode
+
+    for path, query, marker, shown in PAGE_VIEWS:
+        open_app(page, app_url, f"/{path}?{urlencode(query)}")
+        expect(page.locator(marker)).to_be_visible(timeout=LOAD_TIMEOUT)
+        link = copied_link(page)
+        assert link.startswith(f"{app_url.rstrip('/')}/{path}?"), link  # from the root: no repeated path
+        before = published(page)
+        assert {name: before.get(name) for name in query} == query  # the page's state is in its link
+        other = browser.new_context(viewport={"width": 1400, "height": 1000})  # no cookies, no storage
+        try:
+            fresh = other.new_page()
+            watched = open_app(fresh, link, "")
+            expect(fresh.locator(marker)).to_be_visible(timeout=LOAD_TIMEOUT)
+            watched.assert_clean()
+            assert fresh.evaluate("() => location.pathname") == f"/{path}"
+            after = published(fresh)
+            assert {name: after.get(name) for name in ("input", *query)} == {name: before[name] for name in ("input", *query)}
+            if "stSliderThumbValue" in marker:
+                expect(fresh.locator(marker)).to_have_text(shown)
+            elif shown is not None:
+                expect(fresh.locator(marker)).to_have_value(shown)
+            else:  # the Classroom asks about the linked node, not the root
+                question = fresh.get_by_role("heading", name="Which child does UCB1 pick at")
+                expect(question).to_be_visible()
+                expect(question).not_to_contain_text("the root")
+        finally:
+            other.close()

@@ -39,6 +39,7 @@ const MAX_SCALE = 8 * NATURAL_SCALE;
 const READABLE_LABEL_PX = 12; // the smallest label a view shows, unless data.label_px says more
 const LARGEST_LABEL_RATIO = 5 / 3; // framing never zooms labels past this times readable (12 -> 20 px)
 const VIEW_MARGIN = 24; // px kept clear around what a view is meant to show
+const MIN_VISIBLE_PX = 160; // px of the picture a view uses at least, however far it runs below the window
 // The picture fills the window below its top, less this gap (tree_view.css: never under 280 px):
 // at 1366x768 the pictures start at y = 410-470 px, which leaves 280-340 px.
 const BOTTOM_GAP = 16; // px
@@ -358,10 +359,19 @@ class TreeView {
     return bar ? bar.offsetTop + bar.offsetHeight : 0;
   }
 
+  // Px at the bottom that lie below the window (a page whose controls push the picture down, at
+  // least 280 px tall): views keep what they show above it, so a framed node is on screen. At least
+  // MIN_VISIBLE_PX of the picture stay usable.
+  bottomInset() {
+    const { h } = this.size();
+    const below = this.viewport.getBoundingClientRect().bottom - window.innerHeight;
+    return Math.min(Math.max(below, 0), Math.max(h - this.topInset() - MIN_VISIBLE_PX, 0));
+  }
+
   fitScale(box) {
     const { w, h } = this.size();
     const sx = (w - 2 * VIEW_MARGIN) / Math.max(box.x1 - box.x0, 1);
-    const sy = (h - this.topInset() - 2 * VIEW_MARGIN) / Math.max(box.y1 - box.y0, 1);
+    const sy = (h - this.topInset() - this.bottomInset() - 2 * VIEW_MARGIN) / Math.max(box.y1 - box.y0, 1);
     return Math.max(Math.min(sx, sy), 1e-3);
   }
 
@@ -397,10 +407,11 @@ class TreeView {
     const readable = this.readableScale();
     const s = scale ?? Math.min(Math.max(this.fitScale(box), readable), this.largestScale());
     const { w, h } = this.size();
-    const top = this.topInset();
+    const top = this.topInset(), bottom = this.bottomInset();
     const halfW = w / 2 / s, halfH = h / 2 / s, pad = VIEW_MARGIN / s, topPad = (top + VIEW_MARGIN) / s;
+    const bottomPad = (bottom + VIEW_MARGIN) / s;
     const fitsX = (box.x1 - box.x0) * s <= w - 2 * VIEW_MARGIN + 1e-6;
-    const fitsY = (box.y1 - box.y0) * s <= h - top - 2 * VIEW_MARGIN + 1e-6;
+    const fitsY = (box.y1 - box.y0) * s <= h - top - bottom - 2 * VIEW_MARGIN + 1e-6;
     const clamp = (value, lo, hi) => (lo > hi ? (lo + hi) / 2 : Math.min(Math.max(value, lo), hi));
     let cx, cy;
     if (fitsX && !(fromStart && this.leftToRight)) cx = (box.x0 + box.x1) / 2;
@@ -408,8 +419,9 @@ class TreeView {
     else cx = clamp((box.x0 + box.x1) / 2, anchor.x1 + pad - halfW, anchor.x0 - pad + halfW);
     if (fitsY && !(fromStart && !this.leftToRight)) cy = box.y0 - topPad + halfH;
     else if (!this.leftToRight) cy = anchor.y0 - topPad + halfH;
-    // the middle of the part below the toolbar is top/2 px below the viewport's centre
-    else cy = clamp((box.y0 + box.y1) / 2 - top / 2 / s, anchor.y1 + pad - halfH, anchor.y0 - topPad + halfH);
+    // the middle of the part between the toolbar and the window's bottom is (top - bottom)/2 px
+    // below the viewport's centre
+    else cy = clamp((box.y0 + box.y1) / 2 - (top - bottom) / 2 / s, anchor.y1 + bottomPad - halfH, anchor.y0 - topPad + halfH);
     return { cx, cy, scale: s };
   }
 

@@ -11,7 +11,6 @@ which commits on release.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import streamlit as st
 
@@ -24,6 +23,7 @@ from mcts_core.analysis import (
     path_intervals,
     suggest_c_range,
 )
+from ui.components import asset_component
 from ui import state
 from ui.inputs import LoadedInput
 from ui.markdown import code, escape
@@ -36,7 +36,6 @@ C_LIVE = state.key("c_live")  # the live slider component (inside the container 
 
 DEFAULT_C = 1.0
 
-_ASSETS = Path(__file__).parent / "assets"
 _HTML = """
 <div class="cc-root">
   <div class="cc-head"><span class="cc-name"></span><output class="cc-value" data-testid="stSliderThumbValue"></output></div>
@@ -48,12 +47,7 @@ _HTML = """
 </div>
 """
 
-_component = st.components.v2.component(
-    "mcts_c_control",
-    html=_HTML,
-    css=(_ASSETS / "c_control.css").read_text(encoding="utf-8"),
-    js=(_ASSETS / "c_control.js").read_text(encoding="utf-8"),
-)
+_component = asset_component("mcts_c_control", "c_control", _HTML)
 
 
 def current_c() -> float:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection
-from pathlib import Path
 
 import streamlit as st
 
 from mcts_core import Scoring, Tree
 from mcts_core.analysis import OutlineRow, outline_children
 from mcts_core.drawing import path_json
+from ui.components import asset_component
 from ui import state
 from ui.markdown import escape
 
@@ -29,12 +29,8 @@ OUTLINE_ASKED = state.key("_outline_asked")  # {input key: node paths the browse
 
 PREFETCH_ROWS = 5000  # children lists sent ahead of a click, at most this many rows in all
 OUTCOMES = {1.0: "win", 0.0: "draw", -1.0: "loss"}
-_ASSETS = Path(__file__).parent / "assets"
-_component = st.components.v2.component(
-    "mcts_outline",
-    html='<div class="ol-root"><table class="ol-table" aria-label="Tree outline"></table></div>',
-    css=(_ASSETS / "outline.css").read_text(encoding="utf-8"),
-    js=(_ASSETS / "outline.js").read_text(encoding="utf-8"),
+_component = asset_component(
+    "mcts_outline", "outline", '<div class="ol-root"><table class="ol-table" aria-label="Tree outline"></table></div>'
 )
 
 

@@ -8,11 +8,11 @@ inputs opened after that are tracked here.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import streamlit as st
 
 from mcts_core.inputs import InputStore, StoreError, StoredInput
+from ui.components import asset_component
 from ui import input_panel, state
 
 # Session-state keys this module owns.
@@ -22,10 +22,7 @@ RECENT_SEEN = state.key("_recent_seen")  # the inputs this session opened, newes
 
 LIMIT = 10  # ids the browser keeps
 
-_component = st.components.v2.component(
-    "mcts_recent_inputs",
-    js=(Path(__file__).resolve().parent / "assets" / "recent.js").read_text(encoding="utf-8"),
-)
+_component = asset_component("mcts_recent_inputs", "recent")
 
 
 def remember(current: str | None) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import math
 from typing import Any
-from pathlib import Path
 from urllib.parse import parse_qs, urlencode
 
 import streamlit as st
@@ -26,6 +25,7 @@ from mcts_core.common import ParseError, load_json
 from mcts_core.inputs import is_input_id
 from mcts_core.drawing import COLOURINGS
 from mcts_core.selection import settings_problem
+from ui.components import asset_component
 from ui import state
 from ui.drawing import LIMIT_RANGES
 from ui.markdown import escape
@@ -39,9 +39,7 @@ LINK_PROBLEMS = state.key("_link_problems")
 
 LIMIT_KEYS = ("budget", "depth", "topk", "unvisited", "colour")  # the Explorer's drawing limits
 PAGE_PATHS = tuple(page.url_path for page in PAGES)
-_history = st.components.v2.component(
-    "mcts_history", js=(Path(__file__).resolve().parent / "assets" / "history.js").read_text(encoding="utf-8")
-)
+_history = asset_component("mcts_history", "history")
 MAX_VALUE_LENGTH = 20_000  # a query value longer than this is not one we wrote
 LARGEST_K = 10**9  # Playback's k: more playouts than any input holds (the page clamps it to its input)
 

@@ -14,20 +14,19 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Collection, Mapping, Sequence
-from pathlib import Path
 
 import streamlit as st
 
 from mcts_core import Scoring, Tree
 from mcts_core.analysis import affine_problem, drag_payload
 from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, tagged_svg
+from ui.components import asset_component
 from ui import state
 from ui.lru import BoundedLRU
 
 # Session-state keys this module owns.
 TREE_VIEW_SENT = state.key("_tree_view_sent")
 
-_ASSETS = Path(__file__).parent / "assets"
 _HTML = """
 <div class="tv-root">
   <div class="tv-toolbar" role="toolbar" aria-label="Tree view">
@@ -45,12 +44,7 @@ _HTML = """
 </div>
 """
 
-_component = st.components.v2.component(
-    "mcts_tree_view",
-    html=_HTML,
-    css=(_ASSETS / "tree_view.css").read_text(encoding="utf-8"),
-    js=(_ASSETS / "tree_view.js").read_text(encoding="utf-8"),
-)
+_component = asset_component("mcts_tree_view", "tree_view", _HTML)
 
 INSTALL_GRAPHVIZ = (
     "Install graphviz for the interactive picture (pan, zoom, click a node): `apt-get install graphviz` "

@@ -14,7 +14,6 @@ so adding a rule here adds it everywhere. Look a rule up with ``RULE_REGISTRY[ke
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType

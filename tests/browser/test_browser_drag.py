@@ -119,7 +119,6 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
 def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp_path):
     log = playout_file(tmp_path / "playouts_2k.txt", 2_000, seed=5)
     tree = build_tree(parse_playouts(log.read_text()))
-    sent = count_sent_frames(page)
     open_app(page, app_url)
     wait_for_graph(page)
     upload(page, log)
@@ -129,7 +128,6 @@ def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp
     maximum = float(page.locator(SLIDER).get_attribute("max"))
     breakpoints = [part.c_from for part in path_intervals(tree, 0.0, maximum)][1:]
     assert breakpoints, "the upload's path must change somewhere on the slider"
-    before = len(sent)
     slider = page.locator(SLIDER)
     # Off the step grid (a step of "any"): as near each breakpoint as the range input holds a
     # number (about 15 digits), on both sides.
@@ -141,9 +139,9 @@ def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp
             assert math.isclose(held, c, rel_tol=1e-12)
             expected = list(tree.split_path(select_path(tree, Scoring(c=held))))
             eventually(lambda: shown_path(page), expected, page=page)
-    # Scripted input events are no drag: only the keys-resting commit may follow, once at most.
-    page.wait_for_timeout(400)
-    assert len(sent) - before <= 1
+    # (Scripted input events are not a drag: when the page takes longer than the 150 ms rest between
+    # two of them, each rest commits. That nothing is sent during a real drag is the mouse test's.)
+    page.wait_for_timeout(400)  # the last rest's commit lands before C is typed below
     wait_idle(page)
     # Exactly at a breakpoint (typed: the range input cannot hold every float) the control already
     # shows the new path, as the core does.

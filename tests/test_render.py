@@ -154,3 +154,22 @@ def test_path_neighbourhood_is_the_paths_and_the_children_they_chose_among():
     assert len(around) < 30 < len(deep)
     graph = render_tree(deep, around, path=path)
     assert drawn_ids(graph) == {str(n) for n in around}
+
+
+def test_proven_nodes_are_marked_with_their_outcome_for_the_player_who_moved():
+    import json
+
+    from mcts_core.inputs import read_input
+
+    log = "\n".join(json.dumps(record) for record in [
+        {"mcts_log": 1, "players": 2},
+        {"node": [], "player": 0, "children": ["a", "b"]},
+        {"node": ["a"], "outcome": [1, -1]},
+        {"node": ["b"], "terminal": True, "outcome": [0, 0]},
+        {"path": ["a"], "score": 1}, {"path": ["b"], "score": 0},
+    ]) + "\n"  # fmt: skip
+    tree = read_input(log).tree
+    source = render_tree(tree, visible_nodes(tree)).source
+    assert "a  ✓ proven win for P0" in source
+    assert "b  ■ end  ✓ proven draw for P0" in source
+    assert source.count("proven") == 2  # the root is not proven

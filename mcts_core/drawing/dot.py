@@ -305,6 +305,10 @@ def _label(tree: Tree, node: int, decimals: int, hidden_line: str = "") -> str:
     visits = tree.visits[node]
     mean = f"{tree.mean(node):.{decimals}f}" if visits else "–"
     marks = "  ■ end" if tree.is_terminal(node) else ""
+    outcome = tree.outcome_of(node)
+    if outcome is not None:  # proven (a terminal's result, or backed up by a solver): for the mover
+        word = "win" if outcome > 0 else "loss" if outcome < 0 else "draw"
+        marks += f"  ✓ proven {word}" + (f" for P{tree.mover(node)}" if tree.players > 1 else "")
     # nohtml: a move like "<" must never turn the label into an HTML-like label.
     # "\\n" is graphviz's line break inside a label (a Python newline is not).
     lines = [f"{name}{marks}", f"n={visits}  μ={mean}"] + ([hidden_line] if hidden_line else [])

@@ -10,6 +10,10 @@ export default function (component) {
   if (!listening) {
     listening = true;
     window.addEventListener("popstate", () => {
+      // A text box still focused (C typed, Enter pressed, then Back) would commit its old text when
+      // the rerun disables it, undoing the step back: let it commit now, before the move is reported.
+      const focused = document.activeElement;
+      if (focused && typeof focused.blur === "function") focused.blur();
       moves += 1;
       if (report) report("moved", { query: window.location.search, move: moves });
     });

@@ -107,7 +107,7 @@ class TreeView {
     this.view = null; // {cx, cy, scale}: graph point at the viewport centre, px per unit
     this.selectedKeys = [];
     this.pvKeys = null; // null: no principal variation to mark
-    this.halos = []; // outlines drawn under the principal variation's shapes
+    this.halos = []; // outlines drawn under the principal variation's and the inspected node's shapes
     this.boxes = new Map(); // path key -> node box in graph units, per layout
     this.autoFrame = null; // recomputes the view while nobody moved it by hand (window resizes, new paths)
     this.lastFrame = null; // {action, index, view}: pressing a path button again pans along the path
@@ -307,24 +307,33 @@ class TreeView {
       mark(this.nodes.get(key)?.el, "tv-second");
       mark(this.edges.get(key), "tv-second");
     }
-    if (this.cursorKey) mark(this.nodes.get(this.cursorKey)?.el, "tv-inspected");
     for (const halo of this.halos) halo.remove();
     this.halos = [];
+    const inspected = this.cursorKey ? this.nodes.get(this.cursorKey)?.el : null;
+    if (inspected) {
+      mark(inspected, "tv-inspected");
+      this.addHalo(inspected, "tv-inspected-halo");
+    }
     for (const key of this.pvKeys || []) {
       for (const el of [this.nodes.get(key)?.el, this.edges.get(key)]) {
         if (!el) continue;
         mark(el, "tv-pv");
         // A wide band under the element's own line: it shows through whatever colour the line
         // takes (red on the selected path), so both markings read at once.
-        const shape = el.querySelector("path, polygon, ellipse");
-        if (!shape) continue;
-        const halo = shape.cloneNode(false);
-        halo.removeAttribute("id");
-        halo.setAttribute("class", "tv-pv-halo");
-        shape.before(halo);
-        this.halos.push(halo);
+        this.addHalo(el, "tv-pv-halo");
       }
     }
+  }
+
+  // A copy of the element's outline drawn just under it, styled by ``cls``.
+  addHalo(el, cls) {
+    const shape = el.querySelector("path, polygon, ellipse");
+    if (!shape) return;
+    const halo = shape.cloneNode(false);
+    halo.removeAttribute("id");
+    halo.setAttribute("class", cls);
+    shape.before(halo);
+    this.halos.push(halo);
   }
 
   // ---- geometry -----------------------------------------------------------

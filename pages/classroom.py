@@ -144,8 +144,8 @@ def reveal(tree, node: int, choice, children, guessed: str) -> None:
     st.markdown(why_sentence(choice))
 
 
-def walked_picture(setup, node: int, presentation: bool) -> None:
-    """The tree with the path walked so far and the node choosing now."""
+def walked_picture(setup, node: int, scoring, presentation: bool) -> None:
+    """The tree with the path walked so far and the node choosing now (hovers: UCB1 at this C)."""
     tree = setup.tree
     walked = tree.path_nodes(node)
     visible = cached_visible_nodes(setup.input.key, tree, 40 if presentation else 300)
@@ -155,7 +155,9 @@ def walked_picture(setup, node: int, presentation: bool) -> None:
         layout_key=setup.input.key,
         key=CLASS_PROJECTOR_TREE if presentation else CLASS_TREE,
         path=walked,
+        path_follows_c=False,  # the walk so far; a new C restarts it
         inspected=node,
+        scoring=scoring,
         height=340 if presentation else 480,
         label_px=PROJECTOR_LABEL_PX if presentation else 12,
     )
@@ -254,7 +256,7 @@ def classroom_page(setup) -> None:
             reveal(tree, node, choice, children, guessed)
         st.button("↺ Restart from the root", key=CLASS_RESTART, on_click=restart)
     with picture:
-        walked_picture(setup, node, presentation)
+        walked_picture(setup, node, Scoring("ucb1", c), presentation)
     legend(tree, node, choice, children, guessed, c, presentation)
     story(tree, setup.input.playouts)
 

@@ -155,7 +155,7 @@ def picture(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> None:
         "Purple: on both. A box's “+k more” line counts its children not drawn."
     )
     show_tree(tree, drawn, layout_key=setup.input.key, key=COMPARE_TREE, path=comparison.path_a,
-              second_path=comparison.path_b, height=480)
+              second_path=comparison.path_b, scoring=setting_a, height=480)
     exports = st.columns(2)
     with exports[0]:
         st.download_button(

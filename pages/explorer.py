@@ -7,7 +7,7 @@ from mcts_core.inputs import TEXT
 from mcts_core.analysis import explain_choice, principal_variation
 from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
 from mcts_core.tables import children_table
-from ui import selected_path, share, share_panel, sidebar, state
+from ui import c_control, selected_path, share, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows, mean_header, total_format
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
@@ -49,17 +49,6 @@ def open_linked_view(tree) -> None:
         st.session_state[INSPECT] = tree.format_path(linked_node)
 
 
-def rule_values(tree, drawn, scoring) -> dict[int, str]:
-    """What hovering a drawn node adds: its value under the rule, as its parent's child, at this C."""
-    label = scoring.spec.label("value")
-    values = {}
-    for parent in drawn:
-        if any(kid in drawn for kid in tree.children[parent]):
-            for child in score_children(tree, parent, scoring):
-                values[child.node] = f"{label} {child.value:.6g} (rank {child.rank})"
-    return values
-
-
 def set_inspect(path_text: str) -> None:
     st.session_state[INSPECT] = path_text
 
@@ -88,6 +77,7 @@ def answer_row(tree, selected: str):
                 escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
                 "The moves the selection rule follows from the root to a leaf at the current C; also in "
                 "st.session_state['selected_path'].",
+                c_control.LIVE_PATH_VALUE,  # follows the C control while it is dragged
             ),
             ("Playouts", f"{tree.playouts:,}"),
             ("Nodes", f"{len(tree):,}"),
@@ -276,7 +266,6 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
         colouring=st.session_state[COLOUR_BY],
         path=path,
         inspected=inspected,
-        values=rule_values(tree, drawn, scoring),
         principal_variation=pv,
         scoring=scoring,
         height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,

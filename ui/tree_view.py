@@ -13,11 +13,11 @@ installed, the same drawing goes to ``st.graphviz_chart`` with a note on install
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import streamlit as st
 
-from mcts_core import Scoring, Tree
+from mcts_core import Scoring, Tree, score_children
 from mcts_core.analysis import affine_problem, drag_payload
 from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, tagged_svg
 from ui.components import asset_component
@@ -96,6 +96,18 @@ def _value_lines(
     return payload["values"], terms
 
 
+def hover_values(tree: Tree, drawn: Collection[int], scoring: Scoring) -> dict[int, str]:
+    """What hovering a drawn node adds: its value under the rule, as its parent's child, at this C."""
+    label = scoring.spec.label("value")
+    values = {}
+    for parent in drawn:
+        if any(kid in drawn for kid in tree.children[parent]):
+            for child in score_children(tree, parent, scoring):
+                if child.node in drawn:
+                    values[child.node] = f"{label} {child.value:.6g} (rank {child.rank})"
+    return values
+
+
 def _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height) -> None:
     """Without ``dot`` on the server: st.graphviz_chart lays the tree out in the browser (slowly, no clicks)."""
     graph = render_tree(
@@ -117,8 +129,8 @@ def show_tree(
     path: Sequence[int] = (),
     second_path: Sequence[int] = (),
     inspected: int | None = None,
-    values: Mapping[int, str] | None = None,
     scoring: Scoring | None = None,
+    path_follows_c: bool = True,
     principal_variation: Sequence[int] | None = None,
     label_px: float = 12,
     height: int = 560,
@@ -137,10 +149,12 @@ def show_tree(
         path: the selected path's nodes, root first.
         second_path: another path (Compare's setting B), drawn teal and dashed.
         inspected: the node outlined as inspected.
-        values: a line per node the hover adds (the rule's value at this C).
-        scoring: the rule ``values`` came from: when it is affine in C each drawn node's value is
-            sent as a line in C, so the hover follows the C control while it is dragged, and so are
-            the inspected node's children, which the C control ranks live.
+        scoring: the rule whose value at its C each drawn node's hover shows (as its parent's
+            child, with its rank); None: no value. When the rule is affine in C each value is also
+            sent as a line in C, so the hover follows the page's C control while it is dragged, and
+            so are the inspected node's children, which the C control ranks live.
+        path_follows_c: ``path`` is the selected path at the page's C, so it follows the C control
+            while it is dragged; False for a path that does not depend on C (Classroom's walk).
         principal_variation: the most visited line's nodes, root first, marked with an orange band
             and framed by a "Principal variation" button; None marks nothing.
         label_px: the smallest label size, in CSS px, the picture's views zoom to (more on a projector).
@@ -165,7 +179,10 @@ def show_tree(
         "selected": [list(tree.path_moves(node)) for node in path],
         "second": [list(tree.path_moves(node)) for node in second_path],
         "inspected": None if inspected is None else list(tree.path_moves(inspected)),
-        "values": {path_json(tree.path_moves(node)): text for node, text in (values or {}).items() if node in drawn},
+        "values": {} if scoring is None else {
+            path_json(tree.path_moves(node)): text for node, text in hover_values(tree, drawn, scoring).items()
+        },
+        "follows_c": path_follows_c,
         "pv": None if principal_variation is None else [list(tree.path_moves(node)) for node in principal_variation],
         "label_px": label_px,
         "clickable": on_click is not None,

@@ -92,6 +92,8 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
         # The drawn nodes on the path are red (tv-path) mid-drag, not only the root's attribute.
         assert red_nodes(page) == {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
         expect(page.locator(".st-key-c .cc-path")).to_have_text("".join(path))
+        # The page's big "Selected path" value follows too (Streamlit's metric, rewritten in the browser).
+        expect(metric_value(page, "Selected path")).to_have_text("".join(path))
         # The inspected node (the root) ranks its children at this C, the path's child first and marked.
         ranked = sorted(score_children(tree, ROOT, Scoring(c=c)), key=lambda kid: kid.rank)
         expect(page.locator(".st-key-c .cc-children li code")).to_have_text([kid.move for kid in ranked])
@@ -224,6 +226,73 @@ def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_
     page.mouse.up()
     expect(metric_value(page, "Path B")).to_have_text(select_path(tree, Scoring(c=c)))
     expect(page.locator(".st-key-cmp_c input")).to_have_value(f"{c:.6g}")
+    watched.assert_clean()
+
+
+def hovered_value(page) -> tuple[float, float]:
+    """(value, C) the tooltip of the hovered node shows while C moves in the browser."""
+    found = re.search(r"UCB1 (\S+) at C = (\S+)", page.locator(f"{GRAPH} .tv-tip").inner_text())
+    return (float(found[1]), float(found[2])) if found else (math.nan, math.nan)
+
+
+def test_compare_hovers_follow_a_s_c_and_not_b_s(page, app_url):
+    watched = open_app(page, app_url, "/compare")
+    wait_for_graph(page)
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    wait_for_graph(page)
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    b_value_at = lambda c: next(kid.value for kid in score_children(tree, ROOT, Scoring(c=c)) if kid.move == "b")  # noqa: E731
+    page.locator(f'{GRAPH} svg g.node[data-path=\'["b"]\']').first.hover()
+    expect(page.locator(f"{GRAPH} .tv-tip")).to_be_visible()
+    a_slider, b_slider = page.locator(SLIDER), page.locator(".st-key-cmp_c_live input[type=range]")
+    a_slider.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    a_c = float(a_slider.input_value())
+    eventually(lambda: hovered_value(page)[1], a_c, page=page)
+    assert math.isclose(hovered_value(page)[0], b_value_at(a_c), rel_tol=1e-5)
+    wait_idle(page)
+    # B's slider moves B's teal path; the hover keeps A's value at A's C.
+    b_slider.focus()
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    assert float(b_slider.input_value()) != a_c
+    page.wait_for_timeout(100)
+    value, shown_c = hovered_value(page)
+    assert shown_c == a_c and math.isclose(value, b_value_at(a_c), rel_tol=1e-5)
+    wait_idle(page)
+    watched.assert_clean()
+
+
+def test_classroom_drag_ranks_the_choosing_node_s_children_and_keeps_the_walk_red(page, app_url):
+    sent = count_sent_frames(page)
+    watched = open_app(page, app_url, "/classroom")
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    wait_for_graph(page)
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    slider = page.locator(SLIDER)
+    maximum = float(slider.get_attribute("max"))
+    before = len(sent)
+    page.mouse.move(*thumb_point(slider, slider_value(page) / maximum))
+    page.mouse.down()
+    winners = set()
+    for fraction in (0.1, 0.9):
+        page.mouse.move(*thumb_point(slider, fraction), steps=3)
+        c = slider_value(page)
+        ranked = sorted(score_children(tree, ROOT, Scoring(c=c)), key=lambda kid: kid.rank)
+        expect(page.locator(".st-key-c .cc-children li code")).to_have_text([kid.move for kid in ranked])
+        expect(page.locator(".st-key-c .cc-children li.cc-winner code")).to_have_text(ranked[0].move)
+        winners.add(ranked[0].move)
+        # The red path is the walk so far (the root), not the selected path at the dragged C.
+        assert red_nodes(page) == {"[]"}
+    assert len(winners) == 2, "the answer flips at about C = 2.70"
+    assert len(sent) == before
+    page.mouse.up()
+    wait_idle(page)
     watched.assert_clean()
 
 

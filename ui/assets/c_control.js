@@ -13,6 +13,8 @@
 //              half-open interval (mcts_core.analysis.drag_payload),
 //   compact:   moves are single characters written together ("ab"), else joined by spaces,
 //   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
+//   path_value: a selector of the page's "Selected path" metric value, or null: while C moves its
+//              text shows the live path (the commit's rerun then writes the same path there),
 // }
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
 // detail {c, path, role}: a tree picture (tree_view.js) follows C with it; {done: true, role}
@@ -166,7 +168,20 @@ class CControl {
     if (words !== this.pathText.textContent) this.pathText.textContent = words;
     this.root.setAttribute("data-path", JSON.stringify(path));
     this.showChildren(c, path);
-    if (live) this.announce({ c, path, role: this.data.role });
+    if (live) {
+      this.showPathValue(words);
+      this.announce({ c, path, role: this.data.role });
+    }
+  }
+
+  // The page's metric (Streamlit's element, outside this control): only its text node's value
+  // changes, the node React rewrites with the committed path, so React's DOM stays its own.
+  showPathValue(words) {
+    const selector = this.data.path_value;
+    const value = selector ? document.querySelector(selector) : null;
+    if (!value) return;
+    const text = document.createTreeWalker(value, NodeFilter.SHOW_TEXT).nextNode();
+    if (text && text.nodeValue !== words) text.nodeValue = words;
   }
 
   // The inspected node's children ranked by their value at c; the path's child (from the

@@ -16,6 +16,8 @@
 //   clickable: whether a click (or an arrow key) chooses a node,
 //   label_px:  the smallest label size on screen, in CSS px, the views zoom to (readable),
 //   view_key:  the Python key, so pan/zoom survives a remount,
+//   follows_c: whether `selected` is the selected path at the page's C (it follows a drag), or a
+//              path that does not depend on C (Classroom's walk),
 //   lines:     path key -> [intercept, slope]: each drawn node's value as its parent's child in C
 //              (mcts_core.analysis.drag_payload), so the hover follows a drag; or absent,
 //   value_label: what the rule calls that value (UCB1, PUCT, ...),
@@ -139,9 +141,13 @@ class TreeView {
       this.livePaths.delete(role);
       return;
     }
+    if (role === "selected") {
+      // The hover values are the page's rule at the page's C (not Compare's B).
+      this.liveC = c;
+      if (this.tipFor) this.tip.textContent = this.tipText(this.tipFor);
+      if (!this.followsC) return;
+    }
     this.livePaths.set(role, path);
-    this.liveC = c;
-    if (this.tipFor) this.tip.textContent = this.tipText(this.tipFor);
     const keys = prefixKeys(path);
     const before = role === "second" ? this.secondKeys : this.selectedKeys;
     if (before && pathKey(before) === pathKey(keys)) return;
@@ -171,6 +177,7 @@ class TreeView {
     // A fresh closure arrives with every call (it carries the fragment id).
     this.setTriggerValue = setTriggerValue;
     this.viewKey = data.view_key;
+    this.followsC = data.follows_c !== false;
     this.labelPx = data.label_px || READABLE_LABEL_PX;
     this.followWindow();
     const live = this.livePaths.get("selected");
@@ -187,7 +194,7 @@ class TreeView {
     this.values = data.values || {};
     this.lines = data.lines || null;
     this.valueLabel = data.value_label || "value";
-    if (this.livePaths.size === 0) this.liveC = null; // the values above are at the committed C again
+    if (!this.livePaths.has("selected")) this.liveC = null; // the values above are at the committed C again
     const inspectedLines = data.inspected_lines ? { ...data.inspected_lines, value_label: this.valueLabel } : null;
     window.dispatchEvent(new CustomEvent(INSPECTED_EVENT, { detail: inspectedLines }));
     this.clickable = data.clickable !== false;

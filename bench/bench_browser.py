@@ -35,7 +35,9 @@ cProfile of runs over 100 ms).
 7. ``--drag`` (only this): dragging C on a 5,000-playout upload drawn at budget 1500. A continuous
    mouse drag across the whole slider: the interval between ``requestAnimationFrame`` callbacks
    while it goes on (target p95 <= 20 ms), the websocket messages the page sends before the
-   release (target 0; ``WebSocket.prototype.send`` tapped) and the paths the picture showed; 10
+   release (target 0; ``WebSocket.prototype.send`` tapped) and the paths the picture showed, each C
+   the control showed checked against ``select_path`` at that C (the control's path and the
+   picture's ``data-selected-path``; target: all equal, over at least 200 C values); 10
    ArrowRight presses 50 ms apart -> the steps the committed C moved (target 10); and a commit:
    mouse release -> the run is over and the page shows the new C (target median <= 300 ms).
 
@@ -71,7 +73,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, selected_nodes  # noqa: E402
+from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, select_path, selected_nodes  # noqa: E402
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE  # noqa: E402
 from mcts_core.drawing.tagged_svg import node_infos, path_json, tag_svg  # noqa: E402
 from mcts_core.drawing.dot import drawn_nodes, fits_top_down, render_tree, visible_nodes  # noqa: E402
@@ -836,7 +838,15 @@ FRAME_RECORDER = """() => {
         requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
-    window.__stopFrames = () => { going = false; return window.__frames; };
+    // Every C the control shows mid-drag, with the path it announces and the path the picture marks
+    // right after (the picture's listener was added first, so it has run).
+    window.__dragSamples = [];
+    const sample = (event) => {
+        if (going && !event.detail.done) window.__dragSamples.push(
+            [event.detail.c, JSON.stringify(event.detail.path), root?.getAttribute('data-selected-path')]);
+    };
+    window.addEventListener('mcts-c-drag', sample);
+    window.__stopFrames = () => { going = false; window.removeEventListener('mcts-c-drag', sample); return window.__frames; };
 }"""
 
 
@@ -875,8 +885,18 @@ def drag_across(page: Page, moves: int = 150) -> dict:
     intervals = [b[0] - a[0] for a, b in zip(frames, frames[1:])]
     return {
         "intervals": intervals, "sent": sent, "frames": len(frames), "seconds": seconds,
-        "paths": len({path for _, path in frames}),
+        "paths": len({path for _, path in frames}), "samples": page.evaluate("() => window.__dragSamples"),
     }
+
+
+def wrong_paths(tree, samples: list) -> list:
+    """The samples (C, the control's path, the picture's path) where either path is not select_path's at C."""
+    wrong = []
+    for c, announced, marked in samples:
+        expected = json.dumps(list(tree.split_path(select_path(tree, Scoring(c=c)))), separators=(",", ":"))
+        if json.loads(announced) != json.loads(expected) or json.loads(marked) != json.loads(expected):
+            wrong.append((c, announced, marked, expected))
+    return wrong
 
 
 def release_trip(page: Page, share: float) -> dict | None:
@@ -933,6 +953,7 @@ def drag_section(browser, url: str, tmp: Path, drags: int) -> None:
     budget_trip(page, 1500)
     nodes = page.locator(f"{GRAPH} svg g.node[data-path]").count()
     print(f"drag: 5,000-playout upload, {nodes} drawn nodes", flush=True)
+    tree = build_tree(parse_playouts(log.read_text()))
     results, releases = [], []
     for k in range(drags):
         result = drag_across(page)
@@ -945,6 +966,10 @@ def drag_section(browser, url: str, tmp: Path, drags: int) -> None:
     intervals = [ms for result in results for ms in result["intervals"]]
     print(f"drag: frame interval p95 {percentile(intervals, 0.95):.1f} ms over {len(intervals)} frames; "
           f"ws messages sent mid-drag {sum(result['sent'] for result in results)}", flush=True)
+    samples = [sample for result in results for sample in result["samples"]]
+    wrong = wrong_paths(tree, samples)
+    print(f"drag: paths at {len(samples)} C values shown mid-drag ({len({c for c, _, _ in samples})} distinct) vs "
+          f"select_path at that C: {len(wrong)} differ{'; first: ' + repr(wrong[0]) if wrong else ''}", flush=True)
     for fresh in (False, True):
         picked = [r for r in releases if r and r["layout_changed"] == fresh]
         what = "a new drawing (the path left the drawn set)" if fresh else "the same drawing"

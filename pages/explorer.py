@@ -299,7 +299,8 @@ def explore(setup) -> None:
         inspected = inspect_panel(tree, selected, setup.input.key)
     with picture:
         limits_panel()
-        drawn = drawn_nodes(tree, visible, selected.path, inspected=inspected)
+        slider_paths = c_control.slider_path_nodes(setup.input, selected.scoring, visible)
+        drawn = drawn_nodes(tree, visible, selected.path, slider_paths, inspected=inspected)
         drawn_dot = picture_panel(tree, setup.input.key, drawn, selected, inspected, top_down, pv)
     with share_slot:
         share_panel.render(

@@ -10,7 +10,7 @@ which commits on release.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import streamlit as st
 
@@ -126,6 +126,34 @@ def _path_changes(input_key: str, rule_key: str, max_c: float, _tree: Tree, _sco
     Streamlit's cache cannot hash).
     """
     return drag_payload(_tree, _scoring, 0.0, max_c)["intervals"]
+
+
+# At most this many nodes are added to a drawing so that every path the slider can select is drawn
+# whole (past it, a path that leaves the drawing is drawn anew when C is committed).
+SLIDER_PATHS_MAX_EXTRA = 300
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _nodes_on_slider_paths(input_key: str, rule_key: str, max_c: float, _tree: Tree, _scoring: Scoring) -> frozenset:
+    nodes: set[int] = set()
+    for _, _, moves in _path_changes(input_key, rule_key, max_c, _tree, _scoring):
+        nodes.update(_tree.path_nodes(_tree.find(moves)))
+    return frozenset(nodes)
+
+
+def slider_path_nodes(loaded: LoadedInput, scoring: Scoring, visible: Collection[int]) -> frozenset[int]:
+    """Every node on a path the C slider can select over its whole range, when they add at most
+    :data:`SLIDER_PATHS_MAX_EXTRA` nodes to ``visible``; else none.
+
+    Drawn with the picture, they make a drag's red path whole at every C and a commit reuse the
+    drawing (its layout depends on the drawn nodes, not on C).
+    """
+    if affine_problem(scoring) is not None:
+        return frozenset()
+    max_c, _ = slider_range(loaded, st.session_state.get(C, DEFAULT_C), scoring.rule == "ucb1")
+    at_one = scoring.with_c(1.0)
+    nodes = _nodes_on_slider_paths(loaded.key, repr(at_one), max_c, loaded.tree, at_one)
+    return nodes if len(nodes.difference(visible)) <= SLIDER_PATHS_MAX_EXTRA else frozenset()
 
 
 def _commit(c: float) -> None:

@@ -156,6 +156,44 @@ def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp
             expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
 
 
+def test_a_small_drawing_holds_every_path_the_slider_can_select(page, app_url, tmp_path):
+    log = playout_file(tmp_path / "playouts_2k.txt", 2_000, seed=5)
+    tree = build_tree(parse_playouts(log.read_text()))
+    open_app(page, app_url)
+    wait_for_graph(page)
+    upload(page, log)
+    expect(metric_value(page, "Playouts")).to_have_text("2,000", timeout=LOAD_TIMEOUT)
+    page.get_by_text("Drawing limits").click()
+    page.locator(".st-key-budget input").fill("12")
+    page.locator(".st-key-budget input").press("Enter")
+    # The 12-node drawing (and the few nodes the slider's paths add) replaced the 300-node one.
+    eventually(lambda: page.locator(f"{GRAPH} svg g.node[data-path]").count() < 60, True, page=page)
+    wait_idle(page)
+    drawing = page.locator(f"{GRAPH} .tv-viewport > svg")
+    drawing.evaluate("svg => { svg.__before = true; }")
+    slider = page.locator(SLIDER)
+    maximum = float(slider.get_attribute("max"))
+    paths = {part.moves for part in path_intervals(tree, 0.0, maximum)}
+    assert len(paths) >= 2, "the upload's path must change on the slider"
+    page.mouse.move(*thumb_point(slider, slider_value(page) / maximum))
+    page.mouse.down()
+    seen = set()
+    for fraction in (0.02, 0.3, 0.6, 0.98):
+        page.mouse.move(*thumb_point(slider, fraction), steps=3)
+        path = tuple(tree.split_path(select_path(tree, Scoring(c=slider_value(page)))))
+        # Mid-drag the red path is whole, down to its leaf, though the budget draws 12 nodes.
+        whole = {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
+        eventually(lambda: red_nodes(page), whole, page=page)
+        seen.add(path)
+    assert len(seen) >= 2
+    c = slider_value(page)
+    page.mouse.up()
+    expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
+    wait_idle(page)
+    # The commit drew nothing anew: the picture is the same SVG element.
+    assert drawing.evaluate("svg => svg.__before === true")
+
+
 def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     sent = count_sent_frames(page)
     watched = open_app(page, app_url)

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mcts_core import build_tree, parse_playouts, solve
+from mcts_core.analysis import path_intervals
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, deep_tree
 
 from .browser_support import (
@@ -145,8 +146,11 @@ def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
     assert path == solve(text, c=slider_c(page))
     nodes = graph_nodes(page)
     assert fold_nodes(nodes), "a 20k-playout tree must fold some children"
-    # The budget caps the chosen nodes; the selected path (and the inspected root) are always added.
-    assert min(budget, len(tree)) // 2 <= len(real_nodes(nodes)) <= budget + len(path)
+    # The budget caps the chosen nodes; the paths the slider can select (the selected one among
+    # them) and the inspected root are always added.
+    maximum = float(page.locator(SLIDER).get_attribute("max"))
+    on_slider_paths = {node for part in path_intervals(tree, 0.0, maximum) for node in tree.path_nodes(tree.find(part.path))}
+    assert min(budget, len(tree)) // 2 <= len(real_nodes(nodes)) <= budget + len(on_slider_paths)
     # A box's "+k more" line counts exactly its children that are not drawn.
     drawn = {tuple(json.loads(node["id"])) for node in real_nodes(nodes)}
     for node in fold_nodes(nodes):

@@ -228,7 +228,8 @@ def classroom_page(setup) -> None:
     """The whole exercise: C, guesses and steps rerun only this."""
     tree = setup.tree
     presentation = st.session_state.get(CLASS_PRESENTATION, False)
-    scoring = selected_path.select(setup, compact=presentation).scoring  # on a projector C folds away
+    # On a projector C folds away; the control names the answer only while C is dragged.
+    scoring = selected_path.select(setup, compact=presentation, reveal_at_rest=False).scoring
     c = scoring.c
     # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
     if state.first_run_for_input("classroom", f"{setup.input.key}|{c!r}"):

@@ -171,6 +171,7 @@ def live_slider(
     on_commit: Callable[[float], None],
     role: str = "selected",
     label: str | None = None,
+    reveal_at_rest: bool = True,
 ) -> None:
     """The slider that follows a drag in the browser (module docstring), for a rule affine in C.
 
@@ -183,6 +184,8 @@ def live_slider(
         role: which path of the page's tree picture follows the drag: "selected", or "second"
             (Compare's setting B).
         label: the slider's label; None: the rule's name for C.
+        reveal_at_rest: False: the live line (the path, the ranked children) shows only while C
+            is dragged.
     """
     at_one = scoring.with_c(1.0)
     data = {
@@ -194,6 +197,7 @@ def live_slider(
         "compact": loaded.tree.compact,
         "role": role,
         "path_value": f".st-key-{LIVE_PATH_VALUE} [data-testid='stMetricValue']" if role == "selected" else None,
+        "reveal_at_rest": reveal_at_rest,
     }
 
     def committed() -> None:
@@ -204,7 +208,7 @@ def live_slider(
     _component(key=key, data=data, height="content", on_commit_change=committed)
 
 
-def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool) -> float:
+def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool, reveal_at_rest: bool = True) -> float:
     """Draw the C slider and the exact box (in the current container); returns C.
 
     Args:
@@ -213,6 +217,7 @@ def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool) -> floa
             slider, others Streamlit's (and a sentence saying C applies on release).
         show_changes: the rule is UCB1: fit the slider to the exact breakpoints and say where the
             path changes.
+        reveal_at_rest: see :func:`live_slider`.
     """
     keep()
     max_c, step = slider_range(loaded, st.session_state[C], show_changes)
@@ -221,7 +226,8 @@ def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool) -> floa
     if problem is None:
         # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
         with slider, st.container(key=C):
-            live_slider(loaded, scoring.with_c(st.session_state[C]), max_c=max_c, step=step, key=C_LIVE, on_commit=_commit)
+            live_slider(loaded, scoring.with_c(st.session_state[C]), max_c=max_c, step=step, key=C_LIVE, on_commit=_commit,
+                        reveal_at_rest=reveal_at_rest)
     else:
         # A new range or step makes a new slider widget, which would fall back to its minimum:
         # re-assigning the value hands the current C to whichever slider is drawn.

@@ -30,17 +30,20 @@ class SelectedPath:
     path: tuple[int, ...]
 
 
-def select(setup: Setup, *, compact: bool = False) -> SelectedPath:
+def select(setup: Setup, *, compact: bool = False, reveal_at_rest: bool = True) -> SelectedPath:
     """Draw the C control, select the path at that C, and publish it as ``selected_path``.
 
-    ``compact`` folds the C control into an expander (a projector's screen has little room).
+    ``compact`` folds the C control into an expander (a projector's screen has little room);
+    ``reveal_at_rest`` False: the control names the path and ranks the children only while C is
+    dragged (Classroom: students guess them at rest).
     """
     rule = Scoring(setup.rule, c_control.current_c(), setup.settings)
+    show_changes = setup.rule == "ucb1"
     if compact:
         with st.expander(f"C = {c_control.current_c():.6g} (change)"):
-            c = c_control.render(setup.input, rule, show_changes=setup.rule == "ucb1")
+            c = c_control.render(setup.input, rule, show_changes=show_changes, reveal_at_rest=reveal_at_rest)
     else:
-        c = c_control.render(setup.input, rule, show_changes=setup.rule == "ucb1")
+        c = c_control.render(setup.input, rule, show_changes=show_changes, reveal_at_rest=reveal_at_rest)
     scoring = rule.with_c(c)
     path = tuple(selected_nodes(setup.tree, scoring))
     st.session_state[SELECTED_PATH] = setup.tree.path(path[-1])

@@ -314,6 +314,8 @@ def test_classroom_drag_ranks_the_choosing_node_s_children_and_keeps_the_walk_re
     tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
     slider = page.locator(SLIDER)
     maximum = float(slider.get_attribute("max"))
+    # At rest the control does not give the answer away: students guess it.
+    expect(page.locator(".st-key-c .cc-live")).not_to_be_visible()
     before = len(sent)
     page.mouse.move(*thumb_point(slider, slider_value(page) / maximum))
     page.mouse.down()
@@ -331,6 +333,7 @@ def test_classroom_drag_ranks_the_choosing_node_s_children_and_keeps_the_walk_re
     assert len(sent) == before
     page.mouse.up()
     wait_idle(page)
+    expect(page.locator(".st-key-c .cc-live")).not_to_be_visible()
     watched.assert_clean()
 
 

@@ -13,6 +13,7 @@
 //              half-open interval (mcts_core.analysis.drag_payload),
 //   compact:   moves are single characters written together ("ab"), else joined by spaces,
 //   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
+//   reveal_at_rest: false: the live line (path, ranked children) shows only while C moves,
 //   path_value: a selector of the page's "Selected path" metric value, or null: while C moves its
 //              text shows the live path (the commit's rerun then writes the same path there),
 // }
@@ -46,6 +47,7 @@ class CControl {
     this.marks = this.root.querySelector(".cc-marks");
     this.pathText = this.root.querySelector(".cc-path");
     this.children = this.root.querySelector(".cc-children");
+    this.liveLine = this.root.querySelector(".cc-live");
     this.pointerDown = false;
     this.restTimer = 0;
     this.frame = 0;
@@ -163,6 +165,7 @@ class CControl {
   // Everything C decides here, and the event that lets the tree picture follow.
   show(c, live) {
     this.value.textContent = shown(c);
+    this.liveLine.classList.toggle("cc-at-rest", !live && this.data.reveal_at_rest === false && !this.busy());
     const path = this.pathAt(c);
     const words = this.pathWords(path);
     if (words !== this.pathText.textContent) this.pathText.textContent = words;

@@ -10,8 +10,8 @@ from mcts_core import Scoring, selected_nodes
 from mcts_core.model import Playback, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui import c_control, share, share_panel, sidebar, state
-from ui.inputs import LoadedInput
 from ui.drawing import BUDGET_HELP, CURRENT_COLOUR, LIMIT_RANGES, MOVE_PALETTE
+from ui.inputs import LoadedInput
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.tree_view import show_tree
@@ -29,8 +29,7 @@ PLAYBACK_NEXT = state.key("playback_next")
 PLAYBACK_PATH_TABLE = state.key("playback_path_table")
 PLAYBACK_TREE = state.key("playback_tree_view")
 PLAYBACK_RULE_PATH = state.key("playback_rule_path")  # the toggle: draw the path the rule selects at C
-SHARED_K = state.key("playback_shared_k")  # the k the Share link holds
-SHARED_C = state.key("playback_shared_c")  # the C the Share link holds
+SHARED_VIEW = state.key("playback_shared_view")  # (k, C, rule path shown) as the Share link holds them
 
 DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
 
@@ -68,9 +67,13 @@ def toggle_play(count: int) -> None:
         st.session_state[K] = 1
 
 
-def controls(setup, count: int, playing: bool) -> tuple[float, int, bool]:
-    """Play, speed, stride, drawing budget, share and the rule's path; returns (seconds per step,
-    budget, whether to draw the path the rule selects)."""
+def shown_view() -> tuple[int, float, bool]:
+    """What the frame shows that the Share link holds: k, C and whether the rule's path is drawn."""
+    return st.session_state[K], c_control.current_c(), st.session_state.get(PLAYBACK_RULE_PATH, False)
+
+
+def controls(setup, count: int, playing: bool) -> tuple[float, int]:
+    """Play, speed, stride, drawing budget and share; returns (seconds per step, budget)."""
     row = st.columns([1.1, 2, 1.7, 2.3, 1.2], vertical_alignment="bottom")
     row[0].button(
         "Pause" if playing else "Play", key=PLAYBACK_PLAY, on_click=toggle_play, args=(count,), width="stretch",
@@ -89,17 +92,10 @@ def controls(setup, count: int, playing: bool) -> tuple[float, int, bool]:
         "Most nodes drawn", *LIMIT_RANGES["budget"], 300, step=50, key=PLAYBACK_BUDGET, persist_state="session",
         help=BUDGET_HELP,
     )
-    rule_path = st.toggle(
-        "Show the path the rule selects at C", key=PLAYBACK_RULE_PATH, persist_state="session",
-        help="Draws, in the tree after k playouts, the path the sidebar's rule selects at C (teal, dashed), "
-        "with C's slider: drag it, or play, and watch the choice change as the tree grows.",
-    )
     with row[4]:  # outside the frame's fragment: playing must not add a browser history entry per step
-        st.session_state[SHARED_K] = st.session_state[K]
-        st.session_state[SHARED_C] = c_control.current_c()
-        share_panel.render(setup.input, Scoring(setup.rule, c_control.current_c(), setup.settings), "playback",
-                           k=st.session_state[K], rule_path=rule_path)
-    return delay, budget, rule_path
+        st.session_state[SHARED_VIEW] = k, c, rule_path = shown_view()
+        share_panel.render(setup.input, Scoring(setup.rule, c, setup.settings), "playback", k=k, rule_path=rule_path)
+    return delay, budget
 
 
 def stepper(count: int) -> int:
@@ -140,20 +136,14 @@ def what_playout_k_did(tree, step, k: int, count: int, rule_path: tuple[int, ...
         )
 
 
-def frame_picture(tree, step, budget: int, layout_key: str, rule_path: tuple[int, ...] | None,
-                  scoring: Scoring, k: int) -> None:
+def frame_picture(tree, step, budget: int, layout_key: str, rule_path: tuple[int, ...] | None) -> None:
     """The tree after playout k, with the path it updated, the node it created and, when asked, the
     path the rule selects at C."""
     drawn = drawn_nodes(tree, visible_nodes(tree, budget=budget), step.path, rule_path or (), inspected=step.created)
-    teal = ""
-    if rule_path is not None:
-        teal = (
-            f"Teal, dashed: the path the sidebar's rule ({escape(scoring.describe())}) selects in the tree after "
-            f"{plural(k, 'playout')}, {code(tree.path(rule_path[-1]) or '(root is a leaf)')}. Purple: on both. "
-        )
     st.caption(
         "Red: the nodes this playout updated, root first. Blue outline: the node it created. "
-        + teal + folded_caption(hidden_count(tree, drawn))
+        + ("Teal, dashed: the rule's path at C. Purple: on both. " if rule_path is not None else "")
+        + folded_caption(hidden_count(tree, drawn))
     )
     show_tree(tree, drawn, layout_key=layout_key, key=PLAYBACK_TREE, path=step.path, second_path=rule_path or (),
               inspected=step.created, height=500)
@@ -197,16 +187,28 @@ def frame_input(loaded: LoadedInput, tree, k: int) -> LoadedInput:
     return replace(loaded, key=f"{loaded.key}:{k}", read=replace(loaded.read, tree=tree))
 
 
-def rule_path_at_c(setup, tree, k: int) -> tuple[Scoring, tuple[int, ...]]:
-    """The C control (its live slider moves the picture's teal path) and the path the sidebar's rule
-    selects at the committed C in the tree after k playouts."""
+def rule_path_panel(setup, tree, k: int) -> tuple[int, ...] | None:
+    """The toggle; when on, the C control (its live slider moves the picture's teal path), a sentence
+    naming the path, and the path the sidebar's rule selects at the committed C in the tree after k
+    playouts (None when off)."""
+    if not st.toggle(
+        "Show the path the rule selects at C", key=PLAYBACK_RULE_PATH, persist_state="session",
+        help="Draws, in the tree after k playouts, the path the sidebar's rule selects at C (teal, dashed), "
+        "with C's slider: drag it, or play, and watch the choice change as the tree grows.",
+    ):
+        return None
     rule = Scoring(setup.rule, c_control.current_c(), setup.settings)
     c = c_control.render(frame_input(setup.input, tree, k), rule, show_changes=False, role="second")
     scoring = rule.with_c(c)
-    return scoring, tuple(selected_nodes(tree, scoring))
+    path = tuple(selected_nodes(tree, scoring))
+    st.caption(
+        f"Teal, dashed: the path the sidebar's rule ({escape(scoring.describe())}) selects in the tree after "
+        f"{plural(k, 'playout')}, {code(tree.path(path[-1]) or '(root is a leaf)')}."
+    )
+    return path
 
 
-def show_frame(playback: Playback, setup, budget: int, rule_path_on: bool) -> None:
+def show_frame(playback: Playback, setup, budget: int) -> None:
     """The tree after k playouts and what playout k changed; re-run alone on every play tick."""
     count = len(playback)
     if st.session_state.get(PLAYING, False):
@@ -215,20 +217,17 @@ def show_frame(playback: Playback, setup, budget: int, rule_path_on: bool) -> No
             st.session_state[PLAYING] = False
             st.rerun()  # the whole page: drop the timer and turn Pause back into Play
     k = stepper(count)
-    link_behind = k != st.session_state[SHARED_K] or c_control.current_c() != st.session_state[SHARED_C]
-    if not st.session_state.get(PLAYING, False) and link_behind:
-        st.rerun()  # the whole page, so that the Share link (outside this fragment) follows k and C
+    if not st.session_state.get(PLAYING, False) and shown_view() != st.session_state[SHARED_VIEW]:
+        st.rerun()  # the whole page, so that the Share link (outside this fragment) follows k, C and the toggle
     frame = playback.frame(k)  # the Playback keeps its last state and recent frames: memory stays flat
     metrics = st.container()  # filled once the C control below has said C: the answer on top
     picture, numbers = st.columns([5, 4], gap="medium")
-    scoring, rule_path = Scoring(setup.rule, c_control.current_c(), setup.settings), None
-    if rule_path_on:
-        with numbers:  # beside the picture, not above it: the picture's top stays where it was
-            scoring, rule_path = rule_path_at_c(setup, frame.tree, k)
+    with numbers:  # beside the picture, not above it: the picture's top stays where it was
+        rule_path = rule_path_panel(setup, frame.tree, k)
     with metrics:
         what_playout_k_did(frame.tree, frame.step, k, count, rule_path)
     with picture:  # each k is another tree
-        frame_picture(frame.tree, frame.step, budget, f"{setup.input.key}:{k}", rule_path, scoring, k)
+        frame_picture(frame.tree, frame.step, budget, f"{setup.input.key}:{k}", rule_path)
     with numbers:
         path_table(frame.tree, frame.step)
     show_race(playback, setup.input.key, k)
@@ -275,5 +274,5 @@ if setup.input.playouts is None or not len(setup.input.playouts):
 playback = cached_playback(setup.input.key, setup.input.playouts, setup.tree)
 keep_k_in_range(len(playback))
 playing = st.session_state.get(PLAYING, False)
-delay, budget, rule_path_on = controls(setup, len(playback), playing)
-st.fragment(show_frame, run_every=delay if playing else None)(playback, setup, budget, rule_path_on)
+delay, budget = controls(setup, len(playback), playing)
+st.fragment(show_frame, run_every=delay if playing else None)(playback, setup, budget)

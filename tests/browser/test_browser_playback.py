@@ -3,7 +3,6 @@ shows; with the rule's path on, dragging C moves the teal path in the frame's tr
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
@@ -23,7 +22,7 @@ from .browser_support import (
     wait_for_graph,
     wait_idle,
 )
-from .test_browser_drag import thumb_point
+from .test_browser_drag import count_sent_frames, drag_teal_path, grab_thumb, prefix_ids, teal_nodes, thumb_point
 
 pytestmark = pytest.mark.browser
 
@@ -71,43 +70,29 @@ def test_play_steps_at_the_chosen_speed_and_pause_keeps_slider_and_metric_togeth
 C_SLIDER = ".st-key-c input[type=range]"
 
 
-def marked(page, *classes: str) -> set[str]:
-    """The drawn nodes (data-path JSON) carrying any of these classes."""
-    selector = ", ".join(f"{GRAPH} svg g.node.{name}" for name in classes)
+def playout_nodes(page) -> set[str]:
+    """Paths (as JSON) of the drawn nodes on the playout's red path (purple where the teal one shares it)."""
+    selector = f"{GRAPH} svg g.node.tv-path, {GRAPH} svg g.node.tv-both"
     return {node.get_attribute("data-path") for node in page.locator(selector).all()}
 
 
-def teal_nodes(page) -> set[str]:
-    return marked(page, "tv-second", "tv-both")
-
-
-def playout_nodes(page) -> set[str]:
-    """The red path (purple where the teal one shares it)."""
-    return marked(page, "tv-path", "tv-both")
-
-
-def prefix_ids(moves: str) -> set[str]:
-    """The drawn nodes (data-path JSON) of a path of one-letter moves, root first."""
-    return {json.dumps(list(moves[:depth]), separators=(",", ":")) for depth in range(len(moves) + 1)}
-
-
-def open_flip_example_at_its_last_playout(page, url: str):
+def open_flip_example_at(page, url: str, k: int = 6):
+    """The Playback page on the example whose choice flips with C, stepped to playout k."""
     watched = open_app(page, url, "/playback")
     page.locator(".st-key-example").click()
     page.get_by_role("option", name="A larger C flips the choice").click()
     expect(metric_value(page, "Playout")).to_have_text("1 / 6", timeout=LOAD_TIMEOUT)
     wait_idle(page)
-    for k in range(2, 7):
+    for step in range(2, k + 1):
         page.locator(".st-key-playback_next button").click()
-        expect(metric_value(page, "Playout")).to_have_text(f"{k} / 6")
+        expect(metric_value(page, "Playout")).to_have_text(f"{step} / 6")
         wait_idle(page)
     return watched
 
 
 def test_dragging_c_moves_the_rule_s_teal_path_in_the_frame_before_release(page, app_url):
-    sent = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
-    watched = open_flip_example_at_its_last_playout(page, app_url)
+    sent = count_sent_frames(page)
+    watched = open_flip_example_at(page, app_url)
     wait_for_graph(page)
     # Off by default: no C control, no teal path.
     expect(page.locator(".st-key-playback_rule_path input")).not_to_be_checked()
@@ -122,17 +107,13 @@ def test_dragging_c_moves_the_rule_s_teal_path_in_the_frame_before_release(page,
     path_at = lambda c: select_path(tree, Scoring(c=c))  # noqa: E731
     eventually(lambda: teal_nodes(page), prefix_ids(path_at(0.5)), page=page)  # the example's C
     slider = page.locator(C_SLIDER)
-    maximum = float(slider.get_attribute("max"))
     before = len(sent)
-    page.mouse.move(*thumb_point(slider, float(slider.input_value()) / maximum))
-    page.mouse.down()
-    seen = set()
-    for fraction in (0.05, 0.9, 0.3, 0.95):
-        page.mouse.move(*thumb_point(slider, fraction), steps=3)
-        c = float(slider.input_value())
-        eventually(lambda: teal_nodes(page), prefix_ids(path_at(c)), page=page)
-        assert playout_nodes(page) == red  # the playout's own path stays red
-        seen.add(path_at(c))
+    grab_thumb(page, slider)
+
+    def playout_path_stays_red():
+        assert playout_nodes(page) == red
+
+    seen = drag_teal_path(page, slider, tree, playout_path_stays_red)
     assert len(seen) == 2, "the drag must cross the flip at about C = 2.70"
     assert len(sent) == before, "nothing goes to the server while the mouse is down"
     c = float(slider.input_value())
@@ -146,12 +127,37 @@ def test_dragging_c_moves_the_rule_s_teal_path_in_the_frame_before_release(page,
     watched.assert_clean()
 
 
+def test_a_held_drag_s_teal_path_follows_the_frames_while_playing(page, app_url):
+    # At C = 3.6 the rule's path is aa in the trees after 3 and 4 playouts and b after 5 and 6.
+    watched = open_flip_example_at(page, app_url, k=3)
+    page.locator(".st-key-playback_rule_path label").click()
+    slider = page.locator(C_SLIDER)
+    expect(slider).to_be_visible(timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    grab_thumb(page, slider)
+    page.mouse.move(*thumb_point(slider, 3.6 / float(slider.get_attribute("max"))), steps=3)
+    c = float(slider.input_value())
+    path_at = lambda k: select_path(build_tree(parse_playouts(C_FLIPS_CHOICE), upto=k), Scoring(c=c))  # noqa: E731
+    assert path_at(3) != path_at(6), c
+    eventually(lambda: teal_nodes(page), prefix_ids(path_at(3)), page=page)
+    page.locator(".st-key-playback_play button").focus()
+    page.keyboard.press("Enter")  # Play, with the mouse still down on the thumb
+    expect(metric_value(page, "Playout")).to_have_text("6 / 6", timeout=15_000)
+    # The frames came with their own intervals: the held C's path in the last tree, before release.
+    eventually(lambda: teal_nodes(page), prefix_ids(path_at(6)), page=page)
+    assert float(slider.input_value()) == c
+    page.mouse.up()
+    expect(page.locator(".st-key-c_exact input")).to_have_value(repr(c))
+    expect(metric_value(page, "Path at C")).to_have_text(path_at(6))
+    watched.assert_clean()
+
+
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
 def test_the_rule_s_path_and_its_c_control_fit_beside_the_picture(page, request, output_dir, theme, width, height):
     page.set_viewport_size({"width": width, "height": height})
     url = request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url")
-    watched = open_flip_example_at_its_last_playout(page, url)
+    watched = open_flip_example_at(page, url)
     page.locator(".st-key-playback_rule_path label").click()
     expect(page.locator(C_SLIDER)).to_be_visible(timeout=LOAD_TIMEOUT)
     wait_idle(page)

@@ -1,4 +1,5 @@
-"""Playback: watch the tree grow playout by playout, and the root children's statistics race."""
+"""Playback: watch the tree grow playout by playout, and the root children's statistics race; on
+request, the path the sidebar's rule selects at C in each frame's tree, with C's live slider."""
 
 from dataclasses import replace
 

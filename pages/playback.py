@@ -1,18 +1,22 @@
-"""Playback: watch the tree grow playout by playout, and the root children's statistics race."""
+"""Playback: watch the tree grow playout by playout, and the root children's statistics race; on
+request, the path the sidebar's rule selects at C in each frame's tree, with C's live slider."""
+
+from dataclasses import replace
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mcts_core import Scoring
+from mcts_core import Scoring, selected_nodes
 from mcts_core.model import Playback, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui import c_control, share, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, CURRENT_COLOUR, LIMIT_RANGES, MOVE_PALETTE
+from ui.inputs import LoadedInput
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.tree_view import show_tree
-from ui.wording import folded_caption, node_label
+from ui.wording import folded_caption, node_label, plural
 
 # Session-state keys this module owns.
 K = state.key("playback_k")
@@ -25,7 +29,8 @@ PLAYBACK_PREVIOUS = state.key("playback_prev")
 PLAYBACK_NEXT = state.key("playback_next")
 PLAYBACK_PATH_TABLE = state.key("playback_path_table")
 PLAYBACK_TREE = state.key("playback_tree_view")
-SHARED_K = state.key("playback_shared_k")  # the k the Share link holds
+PLAYBACK_RULE_PATH = state.key("playback_rule_path")  # the toggle: draw the path the rule selects at C
+SHARED_VIEW = state.key("playback_shared_view")  # (k, C, rule path shown) as the Share link holds them
 
 DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
 
@@ -45,6 +50,8 @@ def keep_k_in_range(count: int) -> None:
     """k starts at 1 (or a link's k) and stays within the input (a shorter input may have come in)."""
     if (linked_k := share.take("k")) is not None:
         st.session_state[K] = linked_k
+    if (linked_rule_path := share.take("rule_path")) is not None:
+        st.session_state[PLAYBACK_RULE_PATH] = linked_rule_path
     st.session_state.setdefault(K, 1)
     st.session_state[K] = min(max(st.session_state[K], 1), count)
     st.session_state.setdefault(PLAYBACK_STRIDE, max(1, count // 1000))
@@ -59,6 +66,11 @@ def toggle_play(count: int) -> None:
     st.session_state[PLAYING] = playing
     if playing and st.session_state[K] >= count:  # play again from the start
         st.session_state[K] = 1
+
+
+def shown_view() -> tuple[int, float, bool]:
+    """What the frame shows that the Share link holds: k, C and whether the rule's path is drawn."""
+    return st.session_state[K], c_control.current_c(), st.session_state.get(PLAYBACK_RULE_PATH, False)
 
 
 def controls(setup, count: int, playing: bool) -> tuple[float, int]:
@@ -82,9 +94,8 @@ def controls(setup, count: int, playing: bool) -> tuple[float, int]:
         help=BUDGET_HELP,
     )
     with row[4]:  # outside the frame's fragment: playing must not add a browser history entry per step
-        st.session_state[SHARED_K] = st.session_state[K]
-        share_panel.render(setup.input, Scoring(setup.rule, c_control.current_c(), setup.settings), "playback",
-                           k=st.session_state[K])
+        st.session_state[SHARED_VIEW] = k, c, rule_path = shown_view()
+        share_panel.render(setup.input, Scoring(setup.rule, c, setup.settings), "playback", k=k, rule_path=rule_path)
     return delay, budget
 
 
@@ -102,13 +113,19 @@ def stepper(count: int) -> int:
     return k
 
 
-def what_playout_k_did(tree, step, k: int, count: int) -> None:
-    metric_row([
+def what_playout_k_did(tree, step, k: int, count: int, rule_path: tuple[int, ...] | None) -> None:
+    """The playout's metrics (and the rule's path at C when it is drawn), then a sentence."""
+    metrics = [
         ("Playout", f"{k:,} / {count:,}"),
         ("Word", escape(step.word), f"Input line {step.line}."),
         ("Score", f"{step.score:g}"),
         ("Created node", escape(node_label(tree.path(step.created))) if step.created is not None else "none"),
-    ])
+    ]
+    if rule_path is not None:
+        metrics.append(("Path at C", escape(tree.path(rule_path[-1]) or "(root is a leaf)"),
+                        f"Teal, dashed in the picture: the path the sidebar's rule selects at C in the tree after {k:,} "
+                        "playouts (not this playout's)."))
+    metric_row(metrics)
     if step.created is None:
         st.markdown(
             f"**No new node:** its whole word {code(step.word)} existed, so every node on it was updated."
@@ -120,15 +137,17 @@ def what_playout_k_did(tree, step, k: int, count: int) -> None:
         )
 
 
-def frame_picture(tree, step, budget: int, layout_key: str) -> None:
-    """The tree after playout k, with the path it updated and the node it created."""
-    drawn = drawn_nodes(tree, visible_nodes(tree, budget=budget), step.path, inspected=step.created)
+def frame_picture(tree, step, budget: int, layout_key: str, rule_path: tuple[int, ...] | None) -> None:
+    """The tree after playout k, with the path it updated, the node it created and, when asked, the
+    path the rule selects at C."""
+    drawn = drawn_nodes(tree, visible_nodes(tree, budget=budget), step.path, rule_path or (), inspected=step.created)
     st.caption(
         "Red: the nodes this playout updated, root first. Blue outline: the node it created. "
+        + ("Teal, dashed: the rule's path at C. Purple: on both. " if rule_path is not None else "")
         + folded_caption(hidden_count(tree, drawn))
     )
-    show_tree(tree, drawn, layout_key=layout_key, key=PLAYBACK_TREE, path=step.path, inspected=step.created,
-              height=500)
+    show_tree(tree, drawn, layout_key=layout_key, key=PLAYBACK_TREE, path=step.path, second_path=rule_path or (),
+              inspected=step.created, height=500)
 
 
 def path_table(tree, step) -> None:
@@ -162,7 +181,35 @@ def path_table(tree, step) -> None:
     st.caption("Each node on the path gets one more visit and the playout's score added to its total.")
 
 
-def show_frame(playback: Playback, input_key: str, budget: int) -> None:
+def frame_input(loaded: LoadedInput, tree, k: int) -> LoadedInput:
+    """The input as its first k playouts built it, for the C control: the control's caches (where the
+    path changes) key on the input's key, so k joins it; the score range stays the whole input's,
+    so the slider keeps its range while k moves."""
+    return replace(loaded, key=f"{loaded.key}:{k}", read=replace(loaded.read, tree=tree))
+
+
+def rule_path_panel(setup, tree, k: int) -> tuple[int, ...] | None:
+    """The toggle; when on, the C control (its live slider moves the picture's teal path), a sentence
+    naming the path, and the path the sidebar's rule selects at the committed C in the tree after k
+    playouts (None when off)."""
+    if not st.toggle(
+        "Show the path the rule selects at C", key=PLAYBACK_RULE_PATH, persist_state="session",
+        help="Draws, in the tree after k playouts, the path the sidebar's rule selects at C (teal, dashed), "
+        "with C's slider: drag it, or play, and watch the choice change as the tree grows.",
+    ):
+        return None
+    rule = Scoring(setup.rule, c_control.current_c(), setup.settings)
+    c = c_control.render(frame_input(setup.input, tree, k), rule, show_changes=False, role="second")
+    scoring = rule.with_c(c)
+    path = tuple(selected_nodes(tree, scoring))
+    st.caption(
+        f"Teal, dashed: the path the sidebar's rule ({escape(scoring.describe())}) selects in the tree after "
+        f"{plural(k, 'playout')}, {code(tree.path(path[-1]) or '(root is a leaf)')}."
+    )
+    return path
+
+
+def show_frame(playback: Playback, setup, budget: int) -> None:
     """The tree after k playouts and what playout k changed; re-run alone on every play tick."""
     count = len(playback)
     if st.session_state.get(PLAYING, False):
@@ -171,16 +218,20 @@ def show_frame(playback: Playback, input_key: str, budget: int) -> None:
             st.session_state[PLAYING] = False
             st.rerun()  # the whole page: drop the timer and turn Pause back into Play
     k = stepper(count)
-    if not st.session_state.get(PLAYING, False) and k != st.session_state[SHARED_K]:
-        st.rerun()  # the whole page, so that the Share link (outside this fragment) follows k
+    if not st.session_state.get(PLAYING, False) and shown_view() != st.session_state[SHARED_VIEW]:
+        st.rerun()  # the whole page, so that the Share link (outside this fragment) follows k, C and the toggle
     frame = playback.frame(k)  # the Playback keeps its last state and recent frames: memory stays flat
-    what_playout_k_did(frame.tree, frame.step, k, count)
+    metrics = st.container()  # filled once the C control below has said C: the answer on top
     picture, numbers = st.columns([5, 4], gap="medium")
-    with picture:
-        frame_picture(frame.tree, frame.step, budget, f"{input_key}:{k}")  # each k is another tree
+    with numbers:  # beside the picture, not above it: the picture's top stays where it was
+        rule_path = rule_path_panel(setup, frame.tree, k)
+    with metrics:
+        what_playout_k_did(frame.tree, frame.step, k, count, rule_path)
+    with picture:  # each k is another tree
+        frame_picture(frame.tree, frame.step, budget, f"{setup.input.key}:{k}", rule_path)
     with numbers:
         path_table(frame.tree, frame.step)
-    show_race(playback, input_key, k)
+    show_race(playback, setup.input.key, k)
 
 
 def race_chart(frame: pd.DataFrame, value: str, title: str, number_format: str, k: int) -> alt.LayerChart:
@@ -225,4 +276,4 @@ playback = cached_playback(setup.input.key, setup.input.playouts, setup.tree)
 keep_k_in_range(len(playback))
 playing = st.session_state.get(PLAYING, False)
 delay, budget = controls(setup, len(playback), playing)
-st.fragment(show_frame, run_every=delay if playing else None)(playback, setup.input.key, budget)
+st.fragment(show_frame, run_every=delay if playing else None)(playback, setup, budget)

@@ -141,3 +141,118 @@ def test_the_race_charts_label_the_playout_axis_with_whole_numbers(app):
     for spec in charts:
         axis = spec["layer"][0]["encoding"]["x"]["axis"]
         assert axis["tickMinStep"] == 1 and axis["format"] == ",d"  # 3 playouts: ticks 1, 2, 3, never 1.5
+
+
+# The path the rule selects at C, drawn teal in the frame's tree (the toggle, off by default).
+
+def metric(app, label: str) -> str | None:
+    return next((plain(m.value) for m in app.metric if m.label == label), None)
+
+
+def rule_path_shown(app) -> str:
+    """The teal path as the page names it (metric and caption) and draws it (the picture's second path)."""
+    from apptest_support import tree_view_data
+
+    named = metric(app, "Path at C")
+    assert any("Teal, dashed: the path the sidebar's rule" in plain(c.value) and f"` {named} `" in plain(c.value)
+               for c in app.caption)
+    drawn = tree_view_data(app, "playback_tree_view")["second"]
+    assert drawn == [list(named[:depth]) for depth in range(len(named) + 1)]  # root first, one-letter moves
+    return named
+
+
+def core_path(text: str, k: int, c: float) -> str:
+    from mcts_core import Scoring, build_tree, parse_playouts, select_path
+
+    return select_path(build_tree(parse_playouts(text), upto=k), Scoring(c=c))
+
+
+def test_the_rule_s_path_is_off_by_default_and_the_picture_keeps_the_playout_s_path(app):
+    from apptest_support import tree_view_data
+
+    assert app.toggle(key="playback_rule_path").value is False
+    assert metric(app, "Path at C") is None
+    assert not [box for box in app.text_input if box.key == "c_exact"]  # no C control
+    picture = tree_view_data(app, "playback_tree_view")
+    assert picture["second"] == [] and picture["selected"] == [[], ["b"]]  # playout 1 updated the root and b
+
+
+def test_the_teal_path_is_the_core_s_path_at_the_typed_c_and_follows_k(app):
+    from apptest_support import set_c, tree_view_data
+    from mcts_core.inputs.examples import C_FLIPS_CHOICE
+
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    app.toggle(key="playback_rule_path").set_value(True).run()
+    app.slider(key="playback_k").set_value(6).run()
+    assert not app.exception
+    paths = {}
+    for c in (0.5, 4.0):
+        set_c(app, c)
+        assert not app.exception
+        paths[c] = rule_path_shown(app)
+        assert paths[c] == core_path(C_FLIPS_CHOICE, 6, c)
+        assert app.session_state["c"] == c and app.query_params["c"] == repr(c)  # the page's C, in the link
+        assert tree_view_data(app, "playback_tree_view")["selected"] == [[], ["a"], ["a", "b"], ["a", "b", "b"]]
+    assert paths[0.5] != paths[4.0]
+    # The same C in an earlier tree: the path is that tree's (at k = 4, C = 4 is still below the flip).
+    app.button(key="playback_prev").click().run()
+    app.button(key="playback_prev").click().run()
+    assert not app.exception and app.session_state["playback_k"] == 4
+    assert rule_path_shown(app) == core_path(C_FLIPS_CHOICE, 4, 4.0) != paths[4.0]
+
+
+def test_the_toggle_is_in_the_link_and_playing_keeps_the_teal_path_current(app):
+    from mcts_core.inputs.examples import C_FLIPS_CHOICE
+
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    app.toggle(key="playback_rule_path").set_value(True).run()
+    assert app.query_params["rule_path"] == "1"
+    c = app.session_state["c"]
+    app.button(key="playback_play").click().run()  # the run that starts playing shows the next step
+    for k in range(2, 7):
+        assert not app.exception
+        assert metric(app, "Playout") == f"{k} / 6"
+        assert rule_path_shown(app) == core_path(C_FLIPS_CHOICE, k, c)
+        app.run()  # a tick
+    app.toggle(key="playback_rule_path").set_value(False).run()
+    assert app.query_params["rule_path"] == "0" and metric(app, "Path at C") is None
+
+
+def test_the_live_slider_gets_each_frame_s_own_path_changes_and_moves_the_teal_path(app):
+    from apptest_support import tree_view_data
+    from mcts_core import build_tree, parse_playouts
+    from mcts_core.analysis import path_intervals
+    from mcts_core.inputs.examples import C_FLIPS_CHOICE
+
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    app.toggle(key="playback_rule_path").set_value(True).run()
+    sent = {}
+    for k in (3, 6, 3):  # back to k = 3: its cached changes, not k = 6's
+        app.slider(key="playback_k").set_value(k).run()
+        assert not app.exception
+        data = tree_view_data(app, "c_live")
+        assert data["role"] == "second"  # a drag moves the teal path; red stays the playout's
+        tree = build_tree(parse_playouts(C_FLIPS_CHOICE), upto=k)
+        assert data["intervals"] == [[part.c_from, part.c_to, list(part.moves)]
+                                     for part in path_intervals(tree, 0.0, data["max"])]
+        sent[k] = data["intervals"]
+    assert sent[3] != sent[6]  # the flip is at about C = 6.5 after 3 playouts, 2.7 after 6
+
+
+def test_a_rule_not_affine_in_c_gets_the_commit_on_release_slider_and_the_teal_path_follows_it(app, monkeypatch):
+    from mcts_core import Scoring, build_tree, parse_playouts, select_path
+    from mcts_core.analysis import rule_lines
+    from mcts_core.inputs.examples import C_FLIPS_CHOICE
+
+    monkeypatch.delitem(rule_lines.SHAPES, "ucb1_tuned")  # as if UCB1-Tuned were not known to be affine
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    app.selectbox(key="rule").select("ucb1_tuned").run()
+    app.toggle(key="playback_rule_path").set_value(True).run()
+    app.slider(key="playback_k").set_value(6).run()
+    assert any("not known to be affine in C" in caption.value for caption in app.caption)
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE), upto=6)
+    for c in (0.1, 9.0):
+        app.slider(key="c").set_value(c).run()
+        assert not app.exception
+        assert app.session_state["c"] == c and app.text_input(key="c_exact").value == repr(c)
+        assert rule_path_shown(app) == select_path(tree, Scoring("ucb1_tuned", c))

@@ -164,8 +164,10 @@ def test_each_pages_link_carries_that_pages_own_state(monkeypatch):
     written = compare.query_params
     assert (written["c_b"], written["rule_b"], json.loads(written["settings_b"])) == ("3.5", "ucb1_tuned", {"cap": 0.5})
 
-    playback = open_link(monkeypatch, {"page": "playback", "input": key, "k": "3"})
+    playback = open_link(monkeypatch, {"page": "playback", "input": key, "k": "3", "rule_path": "1"})
     assert playback.session_state["playback_k"] == 3 and playback.query_params["k"] == "3"
+    assert playback.session_state["playback_rule_path"] is True and playback.query_params["rule_path"] == "1"
+    assert any(metric.label == "Path at C" for metric in playback.metric)  # the toggle's path is drawn
     assert open_link(monkeypatch, {"page": "playback", "input": key, "k": "999"}).query_params["k"] == str(
         len(read_input(C_FLIPS_CHOICE).playouts))  # k beyond the input: its last playout
 

@@ -208,7 +208,9 @@ def live_slider(
     _component(key=key, data=data, height="content", on_commit_change=committed)
 
 
-def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool, reveal_at_rest: bool = True) -> float:
+def render(
+    loaded: LoadedInput, scoring: Scoring, *, show_changes: bool, role: str = "selected", reveal_at_rest: bool = True
+) -> float:
     """Draw the C slider and the exact box (in the current container); returns C.
 
     Args:
@@ -217,6 +219,7 @@ def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool, reveal_
             slider, others Streamlit's (and a sentence saying C applies on release).
         show_changes: the rule is UCB1: fit the slider to the exact breakpoints and say where the
             path changes.
+        role: which path of the page's tree picture the live slider moves (:func:`live_slider`).
         reveal_at_rest: see :func:`live_slider`.
     """
     keep()
@@ -227,7 +230,7 @@ def render(loaded: LoadedInput, scoring: Scoring, *, show_changes: bool, reveal_
         # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
         with slider, st.container(key=C):
             live_slider(loaded, scoring.with_c(st.session_state[C]), max_c=max_c, step=step, key=C_LIVE, on_commit=_commit,
-                        reveal_at_rest=reveal_at_rest)
+                        role=role, reveal_at_rest=reveal_at_rest)
     else:
         # A new range or step makes a new slider widget, which would fall back to its minimum:
         # re-assigning the value hands the current C to whichever slider is drawn.

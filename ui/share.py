@@ -4,11 +4,11 @@ The page is the URL's path; the query holds the rest: ``input`` (the input's id 
 content hash), ``c``, ``rule`` and ``settings`` (JSON of the rule's settings besides C), ``node``
 (the Explorer's inspected node, the Classroom's node: moves as JSON), the Explorer's drawing limits
 ``budget``, ``depth``, ``topk``, ``unvisited``, ``colour``, Compare's setting B ``c_b``, ``rule_b``,
-``settings_b`` and Playback's ``k``; a bundle adds ``page``. Links are built from the app's root. Every page publishes its view at the
-end of its run (:func:`publish`); a changed query is a new browser history entry. A session's
-first run (:func:`read_link`) and the back and forward buttons (:func:`listen`) open the query's
-view: each value is checked, and the modules that own the settings take theirs (:func:`take`). A
-bad value is refused with a message, never a traceback.
+``settings_b`` and Playback's ``k`` and ``rule_path``; a bundle adds ``page``. Links are built from
+the app's root. Every page publishes its view at the end of its run (:func:`publish`); a changed
+query is a new browser history entry. A session's first run (:func:`read_link`) and the back and
+forward buttons (:func:`listen`) open the query's view: each value is checked, and the modules that
+own the settings take theirs (:func:`take`). A bad value is refused with a message, never a traceback.
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def _k(text: str) -> int:
     return int(number)
 
 
-def _unvisited(text: str) -> bool:
+def _flag(text: str) -> bool:
     if text not in ("0", "1"):
         raise _Refused("it must be 0 or 1")
     return text == "1"
@@ -121,12 +121,14 @@ _CHECKS = {
     "budget": _limit("budget"),
     "depth": _limit("depth"),
     "topk": _limit("topk"),
-    "unvisited": _unvisited,
+    "unvisited": _flag,
     "colour": _colour,
-    # Page state: Compare's setting B (its settings come last, with the sidebar's), Playback's k.
+    # Page state: Compare's setting B (its settings come last, with the sidebar's), Playback's k and
+    # whether it draws the path the rule selects.
     "c_b": _c,
     "rule_b": _one_of(RULES, "rule"),
     "k": _k,
+    "rule_path": _flag,
 }
 # Rule settings, checked against their rule: (the settings' name, the rule's name).
 _SETTINGS = (("settings", "rule"), ("settings_b", "rule_b"))
@@ -237,7 +239,7 @@ def show_problems() -> None:
 
 def view_params(input_id: str | None, scoring: Scoring, *, b: Scoring | None = None, **extra: Any) -> dict[str, str]:
     """The query of a view: the input, C, the rule and its settings, Compare's setting ``b``, and
-    page-specific values (the node, the drawing limits, Playback's k)."""
+    page-specific values (the node, the drawing limits, Playback's k and rule path)."""
     params: dict[str, str] = {}
     if input_id is not None:
         params["input"] = input_id

@@ -24,7 +24,8 @@ SHARE_BUNDLE = state.key("share_bundle")
 
 
 def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Sequence[str] = (), limits: Mapping[str, Any] | None = None,
-           dot: Callable[[], str] | None = None, b: Scoring | None = None, k: int | None = None) -> None:
+           dot: Callable[[], str] | None = None, b: Scoring | None = None, k: int | None = None,
+           rule_path: bool | None = None) -> None:
     """Publish the view in the URL and draw the Share button (in the current container).
 
     Args:
@@ -37,9 +38,10 @@ def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Seque
             nodes and the selected path).
         b: Compare's setting B.
         k: Playback's number of playouts replayed.
+        rule_path: Playback draws the path the rule selects at C.
     """
     limits = dict(limits or {})
-    params = share.view_params(loaded.key, scoring, b=b, node=tuple(inspected) or None, k=k, **limits)
+    params = share.view_params(loaded.key, scoring, b=b, node=tuple(inspected) or None, k=k, rule_path=rule_path, **limits)
     share.publish(params)
     view = View(scoring, page, tuple(inspected), limits)
     data = input_panel.current_data()

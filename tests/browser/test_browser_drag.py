@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, select_path
 from mcts_core.analysis import path_intervals
+from mcts_core.drawing.tagged_svg import path_json
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
 from .browser_support import (
@@ -59,6 +60,37 @@ def thumb_point(slider, share: float) -> tuple[float, float]:
     """Where the thumb's centre is at ``share`` of the range (0 to 1) of the slider ``slider`` (a locator)."""
     box = slider.bounding_box()
     return box["x"] + THUMB_PX / 2 + (box["width"] - THUMB_PX) * share, box["y"] + box["height"] / 2
+
+
+def grab_thumb(page, slider) -> None:
+    """Press the mouse on the thumb of ``slider`` (a locator) where it is now."""
+    page.mouse.move(*thumb_point(slider, float(slider.input_value()) / float(slider.get_attribute("max"))))
+    page.mouse.down()
+
+
+def teal_nodes(page) -> set[str]:
+    """Paths (as JSON) of the drawn nodes on the picture's second path (teal; purple where shared)."""
+    selector = f"{GRAPH} svg g.node.tv-second, {GRAPH} svg g.node.tv-both"
+    return {node.get_attribute("data-path") for node in page.locator(selector).all()}
+
+
+def prefix_ids(moves) -> set[str]:
+    """Paths (as JSON) of the drawn nodes on the path ``moves``, root first."""
+    return {path_json(tuple(moves[:depth])) for depth in range(len(moves) + 1)}
+
+
+def drag_teal_path(page, slider, tree, check=lambda: None) -> set[tuple]:
+    """With the mouse held on the thumb of ``slider``, move it across its range: at each stop the
+    picture's teal path is UCB1's path in ``tree`` at the slider's C (then ``check()`` runs).
+    Returns the paths seen."""
+    seen = set()
+    for fraction in (0.05, 0.9, 0.3, 0.95):
+        page.mouse.move(*thumb_point(slider, fraction), steps=3)
+        path = tree.split_path(select_path(tree, Scoring(c=float(slider.input_value()))))
+        eventually(lambda: teal_nodes(page), prefix_ids(path), page=page)
+        check()
+        seen.add(path)
+    return seen
 
 
 def shown_path(page) -> list[str]:
@@ -243,23 +275,10 @@ def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_
     wait_for_graph(page)
     tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
     b_slider = page.locator(".st-key-cmp_c_live input[type=range]")
-    maximum = float(b_slider.get_attribute("max"))
     before = len(sent)
-    page.mouse.move(*thumb_point(b_slider, float(b_slider.input_value()) / maximum))
-    page.mouse.down()
-    seen = set()
-    for fraction in (0.05, 0.9, 0.3, 0.95):
-        page.mouse.move(*thumb_point(b_slider, fraction), steps=3)
-        c = float(b_slider.input_value())
-        path = tree.split_path(select_path(tree, Scoring(c=c)))  # B's rule is UCB1 here too
-        expected = {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
-        teal = lambda: {  # noqa: E731
-            node.get_attribute("data-path")
-            for node in page.locator(f"{GRAPH} svg g.node.tv-second, {GRAPH} svg g.node.tv-both").all()
-        }
-        eventually(teal, expected, page=page)
-        seen.add(path)
-    assert len(seen) == 2 and len(sent) == before
+    grab_thumb(page, b_slider)
+    assert len(drag_teal_path(page, b_slider, tree)) == 2  # B's rule is UCB1 here too
+    assert len(sent) == before
     c = float(b_slider.input_value())
     page.mouse.up()
     expect(metric_value(page, "Path B")).to_have_text(select_path(tree, Scoring(c=c)))

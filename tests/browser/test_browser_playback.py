@@ -1,4 +1,5 @@
-"""Playback in a real chromium: Play keeps the chosen speed on a 5,000-playout log, Pause leaves k where it shows."""
+"""Playback in a real chromium: Play keeps the chosen speed on a 5,000-playout log, Pause leaves k where it
+shows; with the rule's path on, dragging C moves the teal path in the frame's tree before release."""
 
 from __future__ import annotations
 
@@ -8,7 +9,20 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from .browser_support import LOAD_TIMEOUT, metric_value, open_app, playout_file, wait_idle
+from mcts_core import Scoring, build_tree, parse_playouts, select_path
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
+
+from .browser_support import (
+    GRAPH,
+    LOAD_TIMEOUT,
+    eventually,
+    metric_value,
+    open_app,
+    playout_file,
+    wait_for_graph,
+    wait_idle,
+)
+from .test_browser_drag import count_sent_frames, drag_teal_path, grab_thumb, prefix_ids, teal_nodes, thumb_point
 
 pytestmark = pytest.mark.browser
 
@@ -48,4 +62,116 @@ def test_play_steps_at_the_chosen_speed_and_pause_keeps_slider_and_metric_togeth
     assert shown_k(page) == slider_k(page)
     page.wait_for_timeout(1_200)
     assert shown_k(page) == slider_k(page)  # paused: still there
+    watched.assert_clean()
+
+
+# The path the rule selects at C (the toggle): its slider moves the picture's teal path mid-drag.
+
+C_SLIDER = ".st-key-c input[type=range]"
+
+
+def playout_nodes(page) -> set[str]:
+    """Paths (as JSON) of the drawn nodes on the playout's red path (purple where the teal one shares it)."""
+    selector = f"{GRAPH} svg g.node.tv-path, {GRAPH} svg g.node.tv-both"
+    return {node.get_attribute("data-path") for node in page.locator(selector).all()}
+
+
+def open_flip_example_at(page, url: str, k: int = 6):
+    """The Playback page on the example whose choice flips with C, stepped to playout k."""
+    watched = open_app(page, url, "/playback")
+    page.locator(".st-key-example").click()
+    page.get_by_role("option", name="A larger C flips the choice").click()
+    expect(metric_value(page, "Playout")).to_have_text("1 / 6", timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    for step in range(2, k + 1):
+        page.locator(".st-key-playback_next button").click()
+        expect(metric_value(page, "Playout")).to_have_text(f"{step} / 6")
+        wait_idle(page)
+    return watched
+
+
+def test_dragging_c_moves_the_rule_s_teal_path_in_the_frame_before_release(page, app_url):
+    sent = count_sent_frames(page)
+    watched = open_flip_example_at(page, app_url)
+    wait_for_graph(page)
+    # Off by default: no C control, no teal path.
+    expect(page.locator(".st-key-playback_rule_path input")).not_to_be_checked()
+    expect(page.locator(C_SLIDER)).to_have_count(0)
+    assert teal_nodes(page) == set()
+    red = playout_nodes(page)
+    assert red == prefix_ids("abb")  # playout 6 walked a, ab and created abb
+    page.locator(".st-key-playback_rule_path label").click()
+    expect(page.locator(C_SLIDER)).to_be_visible(timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE), upto=6)
+    path_at = lambda c: select_path(tree, Scoring(c=c))  # noqa: E731
+    eventually(lambda: teal_nodes(page), prefix_ids(path_at(0.5)), page=page)  # the example's C
+    slider = page.locator(C_SLIDER)
+    before = len(sent)
+    grab_thumb(page, slider)
+
+    def playout_path_stays_red():
+        assert playout_nodes(page) == red
+
+    seen = drag_teal_path(page, slider, tree, playout_path_stays_red)
+    assert len(seen) == 2, "the drag must cross the flip at about C = 2.70"
+    assert len(sent) == before, "nothing goes to the server while the mouse is down"
+    c = float(slider.input_value())
+    page.mouse.up()
+    # Released: the page's C (the Exact C box, the metric, the link) is the dragged one.
+    expect(page.locator(".st-key-c_exact input")).to_have_value(repr(c))
+    expect(metric_value(page, "Path at C")).to_have_text(path_at(c))
+    wait_idle(page)
+    expect(page).to_have_url(re.compile(rf"[?&]c={re.escape(repr(c))}(&|$)"))
+    assert teal_nodes(page) == prefix_ids(path_at(c))
+    watched.assert_clean()
+
+
+def test_a_held_drag_s_teal_path_follows_the_frames_while_playing(page, app_url):
+    # At C = 3.6 the rule's path is aa in the trees after 3 and 4 playouts and b after 5 and 6.
+    watched = open_flip_example_at(page, app_url, k=3)
+    page.locator(".st-key-playback_rule_path label").click()
+    slider = page.locator(C_SLIDER)
+    expect(slider).to_be_visible(timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    grab_thumb(page, slider)
+    page.mouse.move(*thumb_point(slider, 3.6 / float(slider.get_attribute("max"))), steps=3)
+    c = float(slider.input_value())
+    path_at = lambda k: select_path(build_tree(parse_playouts(C_FLIPS_CHOICE), upto=k), Scoring(c=c))  # noqa: E731
+    assert path_at(3) != path_at(6), c
+    eventually(lambda: teal_nodes(page), prefix_ids(path_at(3)), page=page)
+    page.locator(".st-key-playback_play button").focus()
+    page.keyboard.press("Enter")  # Play, with the mouse still down on the thumb
+    expect(metric_value(page, "Playout")).to_have_text("6 / 6", timeout=15_000)
+    # The frames came with their own intervals: the held C's path in the last tree, before release.
+    eventually(lambda: teal_nodes(page), prefix_ids(path_at(6)), page=page)
+    assert float(slider.input_value()) == c
+    page.mouse.up()
+    expect(page.locator(".st-key-c_exact input")).to_have_value(repr(c))
+    expect(metric_value(page, "Path at C")).to_have_text(path_at(6))
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
+def test_the_rule_s_path_and_its_c_control_fit_beside_the_picture(page, request, output_dir, theme, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    url = request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url")
+    watched = open_flip_example_at(page, url)
+    page.locator(".st-key-playback_rule_path label").click()
+    expect(page.locator(C_SLIDER)).to_be_visible(timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    wait_for_graph(page)
+    slider, exact = page.locator(C_SLIDER).bounding_box(), page.locator(".st-key-c_exact input").bounding_box()
+    picture = page.locator(GRAPH).first.bounding_box()
+    # The control sits right of the picture, the slider left of the exact box, all inside the window.
+    assert picture["x"] + picture["width"] <= slider["x"] < slider["x"] + slider["width"] < exact["x"]
+    assert exact["x"] + exact["width"] <= width
+    page.mouse.move(*thumb_point(page.locator(C_SLIDER), 0.1))
+    page.mouse.down()
+    page.mouse.move(*thumb_point(page.locator(C_SLIDER), 0.8), steps=5)
+    expect(page.locator(".st-key-c .cc-path")).to_have_text("b")
+    page.screenshot(path=output_dir / f"playback_rule_path_{theme}_{width}x{height}.png")
+    page.mouse.up()
+    wait_idle(page)
     watched.assert_clean()

@@ -239,7 +239,7 @@ PAGE_VIEWS = [
     ("", {"c": "0.7", "node": '["b"]'}, INSPECT, "b"),
     ("sweep", {"c": "0.7", "rule": "ucb1_tuned"}, ".st-key-c_exact input", "0.7"),
     ("compare", {"c": "0.7", "c_b": "3.5", "rule_b": "ucb1_tuned"}, ".st-key-cmp_c input", "3.5"),
-    ("playback", {"c": "0.7", "k": "2"}, '.st-key-playback_k [data-testid="stSliderThumbValue"]', "2"),
+    ("playback", {"c": "0.7", "k": "2", "rule_path": "1"}, '.st-key-playback_k [data-testid="stSliderThumbValue"]', "2"),
     ("classroom", {"c": "0.7", "node": '["b"]'}, ".st-key-class_presentation", None),
 ]
 

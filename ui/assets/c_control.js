@@ -86,7 +86,9 @@ class CControl {
     }
     this.lastServerC = c;
     if (this.c === undefined) this.c = c;
-    this.show(this.c, false);
+    // Mid-drag, new intervals (Playback's next frame) may hold another path at the thumb's C: the
+    // picture follows them, not the path the last mouse move announced.
+    this.show(this.c, this.busy());
     // The server has every C this control committed: the picture may take its paths from Python again.
     if (!this.busy() && this.sent.size === 0) this.announce({ done: true, role: this.data.role });
   }

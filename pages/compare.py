@@ -99,8 +99,9 @@ def setting_b_panel(setup) -> Scoring:
 def summary(tree, comparison, name_a: str, name_b: str) -> None:
     """Both paths and where they part: the answer on top."""
     metric_row([
-        ("Path A", escape(path_text(tree, comparison.path_a)), escape(name_a)),
-        ("Path B", escape(path_text(tree, comparison.path_b)), escape(name_b)),
+        # Both follow their C control while it is dragged.
+        ("Path A", escape(path_text(tree, comparison.path_a)), escape(name_a), c_control.LIVE_PATH_VALUE["selected"]),
+        ("Path B", escape(path_text(tree, comparison.path_b)), escape(name_b), c_control.LIVE_PATH_VALUE["second"]),
         ("Length A", len(comparison.path_a) - 1),
         ("Length B", len(comparison.path_b) - 1),
         (

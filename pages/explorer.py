@@ -77,7 +77,7 @@ def answer_row(tree, selected: str):
                 escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
                 "The moves the selection rule follows from the root to a leaf at the current C; also in "
                 "st.session_state['selected_path'].",
-                c_control.LIVE_PATH_VALUE,  # follows the C control while it is dragged
+                c_control.LIVE_PATH_VALUE["selected"],  # follows the C control while it is dragged
             ),
             ("Playouts", f"{tree.playouts:,}"),
             ("Nodes", f"{len(tree):,}"),

@@ -124,7 +124,7 @@ def what_playout_k_did(tree, step, k: int, count: int, rule_path: tuple[int, ...
     if rule_path is not None:
         metrics.append(("Path at C", escape(tree.path(rule_path[-1]) or "(root is a leaf)"),
                         f"Teal, dashed in the picture: the path the sidebar's rule selects at C in the tree after {k:,} "
-                        "playouts (not this playout's)."))
+                        "playouts (not this playout's).", c_control.LIVE_PATH_VALUE["second"]))  # follows a drag
     metric_row(metrics)
     if step.created is None:
         st.markdown(

@@ -35,9 +35,10 @@ C_EXACT_ERROR = state.key("_c_exact_error")
 C_LIVE = state.key("c_live")  # the live slider component (inside the container keyed C: class st-key-c)
 
 DEFAULT_C = 1.0
-# The container key of a metric showing the selected path: while C is dragged its value shows the
-# live path too (rewritten in the browser; the commit's rerun then shows the same path).
-LIVE_PATH_VALUE = "selected_path_value"
+# The container keys of the metrics naming the paths a C control moves (role "selected", role
+# "second"): while C is dragged their value shows the live path too (rewritten in the browser; the
+# commit's rerun then shows the same path).
+LIVE_PATH_VALUE = {"selected": "selected_path_value", "second": "second_path_value"}
 
 _HTML = """
 <div class="cc-root">
@@ -196,7 +197,7 @@ def live_slider(
         "intervals": _path_changes(loaded.key, repr(at_one), max_c, loaded.tree, at_one),
         "compact": loaded.tree.compact,
         "role": role,
-        "path_value": f".st-key-{LIVE_PATH_VALUE} [data-testid='stMetricValue']" if role == "selected" else None,
+        "path_value": f".st-key-{LIVE_PATH_VALUE[role]} [data-testid='stMetricValue']",
         "reveal_at_rest": reveal_at_rest,
     }
 

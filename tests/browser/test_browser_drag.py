@@ -277,7 +277,11 @@ def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_
     b_slider = page.locator(".st-key-cmp_c_live input[type=range]")
     before = len(sent)
     grab_thumb(page, b_slider)
-    assert len(drag_teal_path(page, b_slider, tree)) == 2  # B's rule is UCB1 here too
+
+    def path_b_metric_follows():  # the "Path B" metric names the live path too
+        expect(metric_value(page, "Path B")).to_have_text(select_path(tree, Scoring(c=float(b_slider.input_value()))))
+
+    assert len(drag_teal_path(page, b_slider, tree, path_b_metric_follows)) == 2  # B's rule is UCB1 here too
     assert len(sent) == before
     c = float(b_slider.input_value())
     page.mouse.up()

@@ -150,13 +150,18 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
     watched.assert_clean()
 
 
-def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp_path):
+def open_2k_upload(page, app_url, tmp_path):
+    """The Explorer on a 2,000-playout upload whose UCB1 path changes on the slider; its tree."""
     log = playout_file(tmp_path / "playouts_2k.txt", 2_000, seed=5)
-    tree = build_tree(parse_playouts(log.read_text()))
     open_app(page, app_url)
     wait_for_graph(page)
     upload(page, log)
     expect(metric_value(page, "Playouts")).to_have_text("2,000", timeout=LOAD_TIMEOUT)
+    return build_tree(parse_playouts(log.read_text()))
+
+
+def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp_path):
+    tree = open_2k_upload(page, app_url, tmp_path)
     wait_idle(page)
     wait_for_graph(page)
     maximum = float(page.locator(SLIDER).get_attribute("max"))
@@ -189,12 +194,7 @@ def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp
 
 
 def test_a_small_drawing_holds_every_path_the_slider_can_select(page, app_url, tmp_path):
-    log = playout_file(tmp_path / "playouts_2k.txt", 2_000, seed=5)
-    tree = build_tree(parse_playouts(log.read_text()))
-    open_app(page, app_url)
-    wait_for_graph(page)
-    upload(page, log)
-    expect(metric_value(page, "Playouts")).to_have_text("2,000", timeout=LOAD_TIMEOUT)
+    tree = open_2k_upload(page, app_url, tmp_path)
     page.get_by_text("Drawing limits").click()
     page.locator(".st-key-budget input").fill("12")
     page.locator(".st-key-budget input").press("Enter")
@@ -265,15 +265,20 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     watched.assert_clean()
 
 
-def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_url):
-    sent = count_sent_frames(page)
+def open_compare_on_the_flip_example(page, app_url):
+    """Compare on "A larger C flips the choice" (A and B at C = 0.5): the console watch and the tree."""
     watched = open_app(page, app_url, "/compare")
     wait_for_graph(page)
     choose_example(page, "A larger C flips the choice")
     expect(page.locator(EXACT)).to_have_value("0.5")
     wait_idle(page)
     wait_for_graph(page)
-    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    return watched, build_tree(parse_playouts(C_FLIPS_CHOICE))
+
+
+def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_url):
+    sent = count_sent_frames(page)
+    watched, tree = open_compare_on_the_flip_example(page, app_url)
     b_slider = page.locator(".st-key-cmp_c_live input[type=range]")
     before = len(sent)
     grab_thumb(page, b_slider)
@@ -297,13 +302,7 @@ def hovered_value(page) -> tuple[float, float]:
 
 
 def test_compare_hovers_follow_a_s_c_and_not_b_s(page, app_url):
-    watched = open_app(page, app_url, "/compare")
-    wait_for_graph(page)
-    choose_example(page, "A larger C flips the choice")
-    expect(page.locator(EXACT)).to_have_value("0.5")
-    wait_idle(page)
-    wait_for_graph(page)
-    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    watched, tree = open_compare_on_the_flip_example(page, app_url)
     b_value_at = lambda c: next(kid.value for kid in score_children(tree, ROOT, Scoring(c=c)) if kid.move == "b")  # noqa: E731
     page.locator(f'{GRAPH} svg g.node[data-path=\'["b"]\']').first.hover()
     expect(page.locator(f"{GRAPH} .tv-tip")).to_be_visible()

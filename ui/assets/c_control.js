@@ -146,13 +146,17 @@ class CControl {
   released() {
     if (!this.pointerDown) return;
     this.pointerDown = false;
-    if (this.c !== this.lastServerC || this.sent.size) this.commit();
+    this.commit();
   }
 
   commit() {
     clearTimeout(this.restTimer);
     this.restTimer = 0;
-    if (this.c === this.lastServerC && this.sent.size === 0) return;
+    if (this.c === this.lastServerC && this.sent.size === 0) {
+      // Back where the server is: no rerun will say so, so the followers hear it here.
+      this.announce({ done: true, role: this.data.role });
+      return;
+    }
     this.sent.add(this.c);
     this.lastSent = this.c;
     this.setTriggerValue("commit", this.c);

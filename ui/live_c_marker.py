@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import streamlit as st
+
 from ui.components import asset_component
 from ui.drawing import CURRENT_COLOUR
 
@@ -34,3 +36,5 @@ def render(*, key: str, c_from: float, c_to: float, containers: Sequence[str], r
         "colour": CURRENT_COLOUR,
     }
     _component(key=key, data=data, height=0)
+    # Its element would still take a gap of the page's column (1rem); the key is ours, not user text.
+    st.html(f"<style>.st-key-{key} {{ display: none; }}</style>")

@@ -15,8 +15,9 @@
 //   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
 // }
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
-// detail {c, path, role}: a tree picture (tree_view.js) follows C with it; {done: true, role}
-// once the server has every committed C (the picture's data is current again). The tree picture
+// detail {c, path, role}: a tree picture (tree_view.js) and the sweep's charts (live_c_marker.js)
+// follow C with it; {done: true, role} once the server has every committed C, or the drag or keys
+// ended at the server's C (the page's data is current again). The tree picture
 // (drawn after the page knows its inspected node) sends window event "mcts-inspected" with
 // detail {path, chance, random, value_label, children: [{move, value: [intercept, slope]}]} or
 // null: the children this control ranks by their value as C moves.

@@ -39,6 +39,27 @@ def plot_span(page, chart: str) -> tuple[float, float]:
     return box["x"], box["x"] + box["width"]
 
 
+def watch_rules(page, at: dict[str, float]) -> None:
+    """From now on, every frame, note each chart whose red rule shows anywhere but ``at[chart]`` (x)."""
+    page.evaluate(
+        """([at, rule, same]) => {
+            window.misplacedRules = [];
+            const look = () => {
+                for (const [chart, x] of Object.entries(at)) {
+                    const group = document.querySelector(`.st-key-${chart} ${rule}`);
+                    const line = group?.querySelector("line");
+                    if (!line || getComputedStyle(group).visibility === "hidden") continue;
+                    const box = line.getBoundingClientRect();
+                    if (Math.abs(box.left + box.width / 2 - x) > same) window.misplacedRules.push([chart, box.left]);
+                }
+                requestAnimationFrame(look);
+            };
+            look();
+        }""",
+        [at, RULE, SAME_PX],
+    )
+
+
 def open_flips(page, url):
     """The sweep page with the example whose path flips at C = 2.70 (C = 0.5, the slider up to 5)."""
     watched = open_app(page, url, "/sweep")
@@ -82,6 +103,7 @@ def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, 
     for chart in CHARTS:
         assert seen[chart, 0.8] - seen[chart, 0.3] > 100, "the line moved with the drag"
     assert len(sent) == before, "nothing goes to the server while the mouse is down"
+    watch_rules(page, {chart: seen[chart, 0.8] for chart in CHARTS})
     page.mouse.up()
     # Released: C is committed, the rerun draws the rule at the new C, and the live line gives way to it.
     expect(page.locator(EXACT)).to_have_value(repr(c))
@@ -92,6 +114,8 @@ def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, 
         rule = page.locator(f".st-key-{chart} {RULE}")
         expect(rule).to_have_css("visibility", "visible")
         assert abs(centre_x(rule.locator("line")) - seen[chart, 0.8]) <= SAME_PX
+    # And never, from release to the rerun's charts, was the old rule shown instead (no flash back to 0.5).
+    assert page.evaluate("window.misplacedRules") == []
     watched.assert_clean()
 
 

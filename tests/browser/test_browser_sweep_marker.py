@@ -17,6 +17,7 @@ CHARTS = ("sweep_strip_box", "sweep_lines_box")  # the keyed containers of the s
 LINE = ".mcts-live-c"
 RULE = "svg.marks g.current_c_marks"  # the chart's own red rule at the committed C
 SAME_PX = 1.5  # the live line and the rule drawn at the same C (both 2 px wide)
+DARK_PLOT = "rgb(23, 22, 20)"  # a chart's background in Streamlit's dark theme
 
 
 def shown(c: float) -> str:
@@ -119,7 +120,7 @@ def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, 
     watched.assert_clean()
 
 
-def test_the_live_line_hides_outside_the_swept_range_and_goes_on_release_at_the_same_c(page, app_url):
+def test_the_live_line_hides_outside_the_range_survives_a_theme_change_and_goes_on_release_at_the_same_c(page, app_url):
     watched = open_flips(page, app_url)
     to = page.locator(".st-key-sweep_to input")
     to.fill("2.5")
@@ -132,7 +133,12 @@ def test_the_live_line_hides_outside_the_swept_range_and_goes_on_release_at_the_
         expect(page.locator(f".st-key-{chart} {RULE}")).to_have_css("visibility", "hidden")
         expect(live_line(page, chart)).to_be_hidden()
     c = drag_to(page, 0.4)  # C = 2.0: inside again
+    # The system turns dark mid-drag (the app follows it): the charts are drawn again, in dark, and
+    # the line stays over them while the mouse rests.
+    page.emulate_media(color_scheme="dark")
     for chart in CHARTS:
+        expect(page.locator(f".st-key-{chart} svg.marks")).to_have_css("background-color", DARK_PLOT)
+        expect(page.locator(f".st-key-{chart} {RULE}")).to_have_css("visibility", "hidden")
         left, right = plot_span(page, chart)
         expect(live_line(page, chart)).to_be_visible()
         assert abs(centre_x(live_line(page, chart)) - (left + (right - left) * c / 2.5)) <= SAME_PX

@@ -107,7 +107,8 @@ class LiveMarker {
     line.style.transform = `translate(${x}px, ${plot.top - origin.top}px)`;
     line.style.height = `${plot.height}px`;
     const label = line.firstChild;
-    label.textContent = `C = ${shown(this.c)}`; // text, never markup
+    const text = `C = ${shown(this.c)}`;
+    if (label.textContent !== text) label.textContent = text; // text, never markup
     // Right of the line, or left of it near the plot's right end.
     const right = share > 0.85;
     label.style.left = right ? "" : "5px";

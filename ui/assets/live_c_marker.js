@@ -59,7 +59,7 @@ class LiveMarker {
 
   update(data) {
     this.data = data;
-    if (this.c !== null) this.place(); // a rerun mid-drag (another range) redrew the charts
+    if (this.c !== null) this.place(); // the rerun after release: its charts may sit elsewhere
   }
 
   follow({ c, role, done }) {

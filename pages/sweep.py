@@ -15,7 +15,7 @@ from mcts_core.tables import (
     sweep_nodes,
     zoom_range,
 )
-from ui import c_control, selected_path, share_panel, sidebar, state
+from ui import c_control, live_c_marker, selected_path, share_panel, sidebar, state
 from ui.drawing import CURRENT_COLOUR, MOVE_PALETTE, highlight_rows
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
@@ -31,6 +31,9 @@ SWEEP_NODE = state.key("sweep_node")
 SWEEP_NODE_PATH = state.key("sweep_node_path")
 SWEEP_STRIP = state.key("sweep_strip")
 SWEEP_LINES = state.key("sweep_lines")
+SWEEP_STRIP_BOX = state.key("sweep_strip_box")  # charts get no st-key class: keyed containers give them one
+SWEEP_LINES_BOX = state.key("sweep_lines_box")
+SWEEP_LIVE_C = state.key("sweep_live_c")
 SWEEP_TABLE = state.key("sweep_table")
 SWEEP_CSV = state.key("sweep_csv")
 
@@ -38,6 +41,7 @@ CROSSING_COLOUR = "#808080"  # mid grey: seen on the light and the dark theme's 
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
 C_FORMAT = ".10g"  # tooltips: enough digits to tell a breakpoint from its neighbours
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
+CURRENT_C_LAYER = "current_c"  # the red rule's layer: the live marker hides it mid-drag
 
 def reset_range(max_c: float) -> None:
     st.session_state[SWEEP_FROM], st.session_state[SWEEP_TO] = 0.0, max_c
@@ -56,7 +60,7 @@ def current_c_layer(scale: alt.Scale, c: float) -> alt.Chart:
     """A red vertical rule at the page's C, its value in the tooltip."""
     marker = pd.DataFrame({"c": [c], "what": ["current C"]})
     return (
-        alt.Chart(marker)
+        alt.Chart(marker, name=CURRENT_C_LAYER)
         .mark_rule(color=CURRENT_COLOUR, strokeWidth=2)
         .encode(
             x=alt.X("c:Q", scale=scale),
@@ -88,7 +92,11 @@ def band_strip(bands: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.La
     )
     layers = [rects, labels] + ([current_c_layer(scale, c)] if c is not None else [])
     # Streamlit fits the whole chart, axis included, into this height.
-    return alt.layer(*layers).properties(height=110).configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
+    return (
+        alt.layer(*layers)
+        .properties(height=110, usermeta=live_c_marker.SVG_CHART)
+        .configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
+    )
 
 
 def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart]:
@@ -151,7 +159,11 @@ def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | No
     layers = [shading, lines, envelope_line, *crossings] + (
         [current_c_layer(scale, c)] if c is not None else []
     )
-    return alt.layer(*layers).properties(height=380).configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
+    return (
+        alt.layer(*layers)
+        .properties(height=380, usermeta=live_c_marker.SVG_CHART)
+        .configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
+    )
 
 
 def summary_sentence(bands: pd.DataFrame) -> str:
@@ -227,7 +239,8 @@ def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: 
 
 def strip_section(bands: pd.DataFrame, scale: alt.Scale, shown_c: float | None, c: float) -> None:
     st.subheader("Selected path along C")
-    st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=SWEEP_STRIP)
+    with st.container(key=SWEEP_STRIP_BOX):
+        st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=SWEEP_STRIP)
     st.caption(
         "Each band is an interval of C with one selected path (hover for its statistics). "
         + (f"Red line: C = {c:.6g}." if shown_c is not None else f"C = {c:.6g} is outside this range.")
@@ -268,7 +281,8 @@ def why_section(tree, intervals, scale: alt.Scale, shown_c: float | None) -> Non
         st.info(f"Node {node_markdown(node_path)} is a leaf: there is no choice to draw.")
         return
     on_path = on_path_frame(intervals, tree.path_moves(node))
-    st.altair_chart(lines_chart(envelope, on_path, scale, shown_c), width="stretch", key=SWEEP_LINES)
+    with st.container(key=SWEEP_LINES_BOX):
+        st.altair_chart(lines_chart(envelope, on_path, scale, shown_c), width="stretch", key=SWEEP_LINES)
     changes = ", ".join(
         f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
     )
@@ -344,6 +358,9 @@ def sweep_page(setup) -> None:
     answer(tree, selected, intervals, bands, c_from, c_to)
     strip_section(bands, scale, shown_c, c)
     why_section(tree, intervals, scale, shown_c)
+    live_c_marker.render(
+        key=SWEEP_LIVE_C, c_from=c_from, c_to=c_to, containers=(SWEEP_STRIP_BOX, SWEEP_LINES_BOX), rule_layer=CURRENT_C_LAYER
+    )
     intervals_table(bands, interval_at(intervals, c))
     exports(setup, bands, selected.scoring)
 

@@ -18,8 +18,9 @@
 //              text shows the live path (the commit's rerun then writes the same path there),
 // }
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
-// detail {c, path, role}: a tree picture (tree_view.js) follows C with it; {done: true, role}
-// once the server has every committed C (the picture's data is current again). The tree picture
+// detail {c, path, role}: a tree picture (tree_view.js) and the sweep's charts (live_c_marker.js)
+// follow C with it; {done: true, role} once the server has every committed C, or the drag or keys
+// ended at the server's C (the page's data is current again). The tree picture
 // (drawn after the page knows its inspected node) sends window event "mcts-inspected" with
 // detail {path, chance, random, value_label, children: [{move, value: [intercept, slope]}]} or
 // null: the children this control ranks by their value as C moves.
@@ -152,13 +153,17 @@ class CControl {
   released() {
     if (!this.pointerDown) return;
     this.pointerDown = false;
-    if (this.c !== this.lastServerC || this.sent.size) this.commit();
+    this.commit();
   }
 
   commit() {
     clearTimeout(this.restTimer);
     this.restTimer = 0;
-    if (this.c === this.lastServerC && this.sent.size === 0) return;
+    if (this.c === this.lastServerC && this.sent.size === 0) {
+      // Back where the server is: no rerun will say so, so the followers hear it here.
+      this.announce({ done: true, role: this.data.role });
+      return;
+    }
     this.sent.add(this.c);
     this.lastSent = this.c;
     this.setTriggerValue("commit", this.c);

@@ -1,0 +1,174 @@
+"""Dragging C on the C sweep page: a live C line follows the drag on the band strip and the lines chart.
+
+The line (``ui/assets/live_c_marker.js``) is drawn in the browser on every frame of the drag, with
+nothing sent to the server; after release the charts' own red rule, drawn by the rerun, stands
+where the line was.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .browser_support import SLIDER, eventually, metric_value, open_app, wait_idle
+from .test_browser_drag import EXACT, choose_example, count_sent_frames, slider_value, thumb_point
+
+CHARTS = ("sweep_strip_box", "sweep_lines_box")  # the keyed containers of the strip and the lines chart
+LINE = ".mcts-live-c"
+RULE = "svg.marks g.current_c_marks"  # the chart's own red rule at the committed C
+SAME_PX = 1.5  # the live line and the rule drawn at the same C (both 2 px wide)
+DARK_PLOT = "rgb(23, 22, 20)"  # a chart's background in Streamlit's dark theme
+
+
+def shown(c: float) -> str:
+    """C as the line's label writes it: 6 significant digits, no trailing ".0"."""
+    return repr(float(f"{c:.6g}")).removesuffix(".0")
+
+
+def centre_x(locator) -> float:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2
+
+
+def live_line(page, chart: str):
+    return page.locator(f".st-key-{chart} > {LINE}")
+
+
+def plot_span(page, chart: str) -> tuple[float, float]:
+    """The plot area's left and right edges in the page (Vega's root background)."""
+    box = page.locator(f".st-key-{chart} svg.marks .role-frame.root > g > path.background").bounding_box()
+    return box["x"], box["x"] + box["width"]
+
+
+def watch_rules(page, at: dict[str, float]) -> None:
+    """From now on, every frame, note each chart whose red rule shows anywhere but ``at[chart]`` (x)."""
+    page.evaluate(
+        """([at, rule, same]) => {
+            window.misplacedRules = [];
+            const look = () => {
+                for (const [chart, x] of Object.entries(at)) {
+                    const group = document.querySelector(`.st-key-${chart} ${rule}`);
+                    const line = group?.querySelector("line");
+                    if (!line || getComputedStyle(group).visibility === "hidden") continue;
+                    const box = line.getBoundingClientRect();
+                    if (Math.abs(box.left + box.width / 2 - x) > same) window.misplacedRules.push([chart, box.left]);
+                }
+                requestAnimationFrame(look);
+            };
+            look();
+        }""",
+        [at, RULE, SAME_PX],
+    )
+
+
+def open_flips(page, url):
+    """The sweep page with the example whose path flips at C = 2.70 (C = 0.5, the slider up to 5)."""
+    watched = open_app(page, url, "/sweep")
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    for chart in CHARTS:
+        expect(page.locator(f".st-key-{chart} {RULE} line")).to_have_count(1)
+    return watched
+
+
+def grab_thumb(page) -> None:
+    slider = page.locator(SLIDER)
+    page.mouse.move(*thumb_point(slider, slider_value(page) / float(slider.get_attribute("max"))))
+    page.mouse.down()
+
+
+def drag_to(page, share: float) -> float:
+    page.mouse.move(*thumb_point(page.locator(SLIDER), share), steps=4)
+    return slider_value(page)
+
+
+def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, app_url):
+    sent = count_sent_frames(page)
+    watched = open_flips(page, app_url)
+    before = len(sent)
+    maximum = float(page.locator(SLIDER).get_attribute("max"))  # the swept range is [0, the slider's max]
+    grab_thumb(page)
+    seen = {}
+    for share in (0.3, 0.8):
+        c = drag_to(page, share)
+        for chart in CHARTS:
+            line = live_line(page, chart)
+            expect(line).to_be_visible()
+            expect(line).to_have_text(f"C = {shown(c)}")
+            # Where the chart's x scale puts c, and the committed rule (at 0.5) hidden meanwhile.
+            left, right = plot_span(page, chart)
+            eventually(lambda: round(centre_x(line) - (left + (right - left) * c / maximum)), 0, page=page)
+            expect(page.locator(f".st-key-{chart} {RULE}")).to_have_css("visibility", "hidden")
+            seen[chart, share] = centre_x(line)
+    for chart in CHARTS:
+        assert seen[chart, 0.8] - seen[chart, 0.3] > 100, "the line moved with the drag"
+    assert len(sent) == before, "nothing goes to the server while the mouse is down"
+    watch_rules(page, {chart: seen[chart, 0.8] for chart in CHARTS})
+    page.mouse.up()
+    # Released: C is committed, the rerun draws the rule at the new C, and the live line gives way to it.
+    expect(page.locator(EXACT)).to_have_value(repr(c))
+    expect(metric_value(page, "UCB1 path at this C")).to_have_text("b")
+    wait_idle(page)
+    for chart in CHARTS:
+        expect(live_line(page, chart)).to_have_count(0)
+        rule = page.locator(f".st-key-{chart} {RULE}")
+        expect(rule).to_have_css("visibility", "visible")
+        assert abs(centre_x(rule.locator("line")) - seen[chart, 0.8]) <= SAME_PX
+    # And never, from release to the rerun's charts, was the old rule shown instead (no flash back to 0.5).
+    assert page.evaluate("window.misplacedRules") == []
+    watched.assert_clean()
+
+
+def test_the_live_line_hides_outside_the_range_survives_a_theme_change_and_goes_on_release_at_the_same_c(page, app_url):
+    watched = open_flips(page, app_url)
+    to = page.locator(".st-key-sweep_to input")
+    to.fill("2.5")
+    to.press("Enter")
+    wait_idle(page)
+    expect(page.locator(f".st-key-sweep_lines_box {RULE} line")).to_have_count(1)
+    grab_thumb(page)
+    drag_to(page, 0.9)  # C = 4.5, right of the range [0, 2.5]
+    for chart in CHARTS:
+        expect(page.locator(f".st-key-{chart} {RULE}")).to_have_css("visibility", "hidden")
+        expect(live_line(page, chart)).to_be_hidden()
+    c = drag_to(page, 0.4)  # C = 2.0: inside again
+    # The system turns dark mid-drag (the app follows it): the charts are drawn again, in dark, and
+    # the line stays over them while the mouse rests.
+    page.emulate_media(color_scheme="dark")
+    for chart in CHARTS:
+        expect(page.locator(f".st-key-{chart} svg.marks")).to_have_css("background-color", DARK_PLOT)
+        expect(page.locator(f".st-key-{chart} {RULE}")).to_have_css("visibility", "hidden")
+        left, right = plot_span(page, chart)
+        expect(live_line(page, chart)).to_be_visible()
+        assert abs(centre_x(live_line(page, chart)) - (left + (right - left) * c / 2.5)) <= SAME_PX
+    # Back to the committed C and released: no commit, no rerun; the charts' own rule is back at once.
+    drag_to(page, 0.1)
+    assert slider_value(page) == 0.5
+    page.mouse.up()
+    for chart in CHARTS:
+        expect(live_line(page, chart)).to_have_count(0)
+        expect(page.locator(f".st-key-{chart} {RULE}")).to_have_css("visibility", "visible")
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
+def test_the_live_line_and_its_value_sit_on_the_plots_mid_drag(page, request, output_dir, theme, width, height):
+    page.set_viewport_size({"width": width, "height": height})
+    watched = open_flips(page, request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url"))
+    maximum = float(page.locator(SLIDER).get_attribute("max"))
+    grab_thumb(page)
+    c = drag_to(page, 0.95)  # near the right end: the value sits left of the line
+    for chart in CHARTS:
+        # Scrolled to mid-drag (the page scrolls, the mouse stays down): the line scrolls with its chart.
+        page.locator(f".st-key-{chart}").scroll_into_view_if_needed()
+        left, right = plot_span(page, chart)
+        line, label = live_line(page, chart), live_line(page, chart).locator("span")
+        expect(line).to_be_visible()
+        assert abs(centre_x(line) - (left + (right - left) * c / maximum)) <= SAME_PX
+        value = label.bounding_box()
+        assert left <= value["x"] and value["x"] + value["width"] <= right, "the value stays on the plot"
+        page.screenshot(path=output_dir / f"sweep_marker_{theme}_{width}x{height}_{chart}.png")
+    page.mouse.up()
+    watched.assert_clean()

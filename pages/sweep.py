@@ -118,7 +118,7 @@ def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart
     )
     values = (
         alt.Chart(crossings)
-        .mark_text(align="left", dx=7, dy=-10, fontWeight="bold")
+        .mark_text(align="left", dx=7, dy=-10, fontWeight="bold", color=CROSSING_COLOUR)  # read on both themes
         .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
     )
     return [rules, points, values]

@@ -292,7 +292,7 @@ SVG_PROFILE = """async () => {
 
 TRIP_TIMEOUT = 180_000  # ms
 
-# Loaded by the benchmark's servers only (PYTHONPATH): every script run's wall time in the server log,
+# Loaded by the benchmark's servers only (PYTHONPATH): every script run's wall time (and epoch end) in the server log,
 # and with --cprofile the top functions of each run that took longer than 100 ms. Not app code.
 SITECUSTOMIZE = """\
 import cProfile, gc, io, os, pstats, time
@@ -333,7 +333,7 @@ def _timed(self, rerun_data):
         if profiler:
             profiler.disable()
         ms = (time.perf_counter() - start) * 1000
-        print(f"[bench-run] {ms:.1f} ms fragment={fragment} gc={_TimedGC.last:.1f}", flush=True)
+        print(f"[bench-run] {ms:.1f} ms fragment={fragment} gc={_TimedGC.last:.1f} end={time.time():.3f}", flush=True)
         if profiler and ms > 100:
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
@@ -354,6 +354,15 @@ def server_runs() -> list[tuple[float, float]]:
         return []
     # A regex over the whole text, not line by line: lines of concurrent runs can share a line.
     return [(float(ms), float(gc)) for ms, gc in RUN_LINE.findall(path.read_text(errors="replace"))]
+
+
+RUN_END = re.compile(r"\[bench-run\] [\d.]+ ms fragment=\S+ gc=[\d.]+ end=([\d.]+)")
+
+
+def server_run_ends() -> list[float]:
+    """The epoch second at which each script run of our server so far ended (from its log)."""
+    path = SERVER_LOG.get("path")
+    return [] if path is None else [float(end) for end in RUN_END.findall(path.read_text(errors="replace"))]
 
 
 def open_page(browser, url: str, *, ours: bool = True, sends: bool = False) -> Page:
@@ -1018,6 +1027,7 @@ SCRIPTED_DRAG = """(input, [at, ms, to]) => {
             moveTo(to);
             drag.c = Number(input.value);
             drag.sent = window.__wsSent.length - sentBefore;
+            drag.releasedAt = Date.now();
             input.dispatchEvent(new PointerEvent('pointerup', pointer));
         }, ms);
     }, at - Date.now());
@@ -1084,11 +1094,12 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
     CPU (ms of CPU per second of wall time): the server's over the lead before the drags (idle) and
     over the drags before any release, and this process's descendants but the server (chromium,
     Playwright's driver) over the drags; then the CPU ms that the server and the rest spent from the
-    releases until every page is idle. A commit is the "rerun" trip from the synthetic pointerup.
+    releases until every page is idle. A commit is the "rerun" trip from the synthetic pointerup;
+    ``server_side``: the first release -> each script run's end on the server (its log's epoch times).
     """
     for page, c in zip(pages, cs):
         page.evaluate("([kind, trigger, expected]) => window.__arm(kind, trigger, expected)", ["rerun", "pointerup", OURS_SHOWS(c)])
-    runs_before = len(server_runs())
+    runs_before, ends_before = len(server_runs()), len(server_run_ends())
     at = time.time() * 1000 + lead_ms
     for page, c in zip(pages, cs):
         page.locator(SLIDER).evaluate(SCRIPTED_DRAG, [at, drag_ms, c])
@@ -1114,6 +1125,8 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
         wait_idle(page, timeout=TRIP_TIMEOUT)
     s3, a3 = cpu_seconds(server_pid), cpu_seconds(everything)  # every commit over: what they cost
     drags = [page.evaluate("() => window.__drag") for page in pages]
+    time.sleep(0.05)  # the last run's end reaches the log
+    released = min(drag["releasedAt"] for drag in drags) / 1000
     wrong = sum(1 for drag, c in zip(drags, cs) if drag["c"] != c)
     if wrong:
         print(f"  ! {wrong} pages released at another C than asked (the slider's grid?)", flush=True)
@@ -1127,6 +1140,8 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
         "frames": [len(drag["frames"]) for drag in drags], "late": max(drag["late"] for drag in drags),
         "paths": min(drag["paths"] for drag in drags),
         "server_runs": server_runs()[runs_before:],
+        "server_side": [(end - released) * 1000 for end in server_run_ends()[ends_before:]],
+        "release_spread": (max(drag["releasedAt"] for drag in drags) / 1000 - released) * 1000,
     }
 
 
@@ -1178,6 +1193,7 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
                   f"{sum(result['sent'])}; frames per page {statistics.median(result['frames']):.0f} (frame gap p95 {max(result['frame_gap'] or [0]):.0f} ms at worst, start {result['late']:.0f} ms late at worst; paths shown {result['paths']}+ a page); commit {fmt(shown)}, "
                   f"p95 {percentile(shown, 0.95) if shown else float('nan'):.0f} ms; "
                   f"{len(result['server_runs'])} server runs, python {sum(ms for ms, _ in result['server_runs']):.0f} ms; "
+                  f"release -> server run over {fmt(result['server_side'])} (releases within {result['release_spread']:.0f} ms); "
                   f"CPU from the releases to idle: server {result['commit_cpu']:.0f} ms, chromium + driver "
                   f"{result['commit_client_cpu']:.0f} ms",
                   flush=True)
@@ -1195,6 +1211,11 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
               f"commit (release -> page shows the new C) median {statistics.median(commits):.0f} ms, "
               f"p95 {percentile(commits, 0.95):.0f} ms, max {max(commits):.0f} ms (n={len(commits)}); "
               f"{trip_note(trips)}", flush=True)
+        server_side = [ms for result in results for ms in result["server_side"]]
+        if server_side:  # the server's part: the page's own rendering of the rerun not in it
+            print(f"    release -> the server's script run over: median {statistics.median(server_side):.0f} ms, "
+                  f"p95 {percentile(server_side, 0.95):.0f} ms, max {max(server_side):.0f} ms (n={len(server_side)})",
+                  flush=True)
         fresh = [t["painted"] for t in trips if t and t["layout_changed"]]
         if fresh:  # the release's path left the drawn set: a new graphviz layout, not only a rerun
             print(f"    of which a new drawing: {fmt(fresh)}; the same drawing: "

@@ -49,7 +49,10 @@ cProfile of runs over 100 ms).
    and the main area shows the new C (target median <= 300 ms alone, p95 <= 1 s with 10).
    ``--sessions-input``: ``small`` (default: the C-flips example, 7 nodes) or ``big`` (the 5,000-
    playout upload at budget 1500: 10 such pages saturate 2 cores in chromium alone). ``--pin``: the
-   server on one CPU and chromium on the others, so the pages cannot take the server's CPU.
+   server on one CPU and chromium on the others, so the pages cannot take the server's CPU (for
+   4+ cores). All pages share this machine's cores with the server, as users' browsers would not:
+   the commit times with N pages include N pages' own rendering of the rerun; "release -> the
+   server's script run over" is the server's part.
 
 Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
 one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the
@@ -1095,7 +1098,7 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
     over the drags before any release, and this process's descendants but the server (chromium,
     Playwright's driver) over the drags; then the CPU ms that the server and the rest spent from the
     releases until every page is idle. A commit is the "rerun" trip from the synthetic pointerup;
-    ``server_side``: the first release -> each script run's end on the server (its log's epoch times).
+    ``server_side``: release -> script run over on the server (``server_side``).
     """
     for page, c in zip(pages, cs):
         page.evaluate("([kind, trigger, expected]) => window.__arm(kind, trigger, expected)", ["rerun", "pointerup", OURS_SHOWS(c)])
@@ -1109,6 +1112,7 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
         if when is not None:
             time.sleep(max(0.0, when / 1000 - time.time()))
         marks.append((time.perf_counter(), cpu_seconds(server_pid), cpu_seconds(everything)))
+    drags_over = time.time()  # the drag window's end: no release may come before it
     (w0, s0, _), (w1, s1, a1), (w2, s2, a2) = marks
     commits = []
     for page in pages:
@@ -1127,6 +1131,9 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
     drags = [page.evaluate("() => window.__drag") for page in pages]
     time.sleep(0.05)  # the last run's end reaches the log
     released = min(drag["releasedAt"] for drag in drags) / 1000
+    if drags_over > released:
+        print(f"  ! the drag window's CPU took in {(drags_over - released) * 1000:.0f} ms after the first release "
+              f"(this process woke late)", flush=True)
     wrong = sum(1 for drag, c in zip(drags, cs) if drag["c"] != c)
     if wrong:
         print(f"  ! {wrong} pages released at another C than asked (the slider's grid?)", flush=True)
@@ -1140,9 +1147,20 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
         "frames": [len(drag["frames"]) for drag in drags], "late": max(drag["late"] for drag in drags),
         "paths": min(drag["paths"] for drag in drags),
         "server_runs": server_runs()[runs_before:],
-        "server_side": [(end - released) * 1000 for end in server_run_ends()[ends_before:]],
-        "release_spread": (max(drag["releasedAt"] for drag in drags) / 1000 - released) * 1000,
+        "server_side": server_side(sorted(drag["releasedAt"] / 1000 for drag in drags), server_run_ends()[ends_before:]),
+        "release_spread": (max(drag["releasedAt"] for drag in drags) / 1000 - released) * 1000,  # late timers
     }
+
+
+def server_side(releases: list[float], ends: list[float]) -> list[float]:
+    """Ms from each release to the end of its script run (epoch seconds, both sorted).
+
+    The k-th run to end is taken as the k-th release's (runs that overtake one another swap two
+    times, not the set's spread); with more or fewer runs than releases, from the first release.
+    """
+    if len(ends) != len(releases):
+        return [(end - releases[0]) * 1000 for end in ends]
+    return [(end - release) * 1000 for release, end in zip(releases, sorted(ends))]
 
 
 def open_session(browser, url: str, tmp: Path, what: str) -> Page:
@@ -1245,7 +1263,8 @@ def main() -> None:
                         help="section 8's input: the C-flips example, or the 5,000-playout upload at budget 1500")
     parser.add_argument("--drag-ms", type=int, default=2000, help="how long each drag in section 8 lasts")
     parser.add_argument("--pin", action="store_true",
-                        help="section 8: the server on one CPU, chromium on the others (needs 2 or more)")
+                        help="section 8: the server on one CPU, chromium on the others (for 4+ cores: on 2, "
+                        "chromium's one core spreads the releases over a second and more)")
     parser.add_argument(
         "--variant", action="append", default=[], metavar="SECTION.OPTION=VALUE",
         help="also run our app with this `streamlit run` option (repeatable) in the slider sections, "

@@ -1096,9 +1096,9 @@ def session_cs(page: Page, count: int, turn: int) -> list[float]:
 def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: int, drag_ms: int) -> dict:
     """Every page drags C at once (SCRIPTED_DRAG) and releases at its C; CPU, commits and sends measured.
 
-    CPU (ms of CPU per second of wall time): the server's over the lead before the drags (idle) and
-    over the drags before any release, and this process's descendants but the server (chromium,
-    Playwright's driver) over the drags; then the CPU ms that the server and the rest spent from the
+    CPU (ms of CPU per second of wall time): the server's and this process's descendants' but the
+    server (chromium, Playwright's driver) over the lead before the drags (idle, but for the
+    scheduling calls) and over the drags before any release; then the CPU ms that the server and the rest spent from the
     releases until every page is idle. A commit is the "rerun" trip from the synthetic pointerup;
     ``server_side``: release -> script run over on the server (``server_side``).
     """
@@ -1115,7 +1115,7 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
             time.sleep(max(0.0, when / 1000 - time.time()))
         marks.append((time.perf_counter(), *cpu_seconds(server_pid, everything)))
     drags_over = time.time()  # the drag window's end: no release may come before it
-    (w0, s0, _), (w1, s1, a1), (w2, s2, a2) = marks
+    (w0, s0, a0), (w1, s1, a1), (w2, s2, a2) = marks
     commits = []
     for page in pages:
         try:
@@ -1142,6 +1142,7 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
     return {
         "idle_cpu": (s1 - s0) * 1000 / (w1 - w0), "drag_cpu": (s2 - s1) * 1000 / (w2 - w1),
         "client_cpu": ((a2 - s2) - (a1 - s1)) * 1000 / (w2 - w1),
+        "client_idle_cpu": ((a1 - s1) - (a0 - s0)) * 1000 / (w1 - w0),
         "commit_cpu": (s3 - s2) * 1000, "commit_client_cpu": ((a3 - s3) - (a2 - s2)) * 1000,
         "commits": commits, "sent": [drag["sent"] for drag in drags],
         "frame_gap": [percentile([b - a for a, b in zip(d["frames"], d["frames"][1:])], 0.95)
@@ -1209,7 +1210,8 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
         for name, result in (("1 session", alone[-1]), (f"{sessions} sessions", together[-1])):
             shown = [t["painted"] for t in result["commits"] if t]
             print(f"  round {turn + 1}, {name}: server CPU idle {result['idle_cpu']:.0f} ms/s, during the drags "
-                  f"{result['drag_cpu']:.0f} ms/s (chromium + driver {result['client_cpu']:.0f} ms/s); ws sent mid-drag "
+                  f"{result['drag_cpu']:.0f} ms/s (chromium + driver {result['client_idle_cpu']:.0f} ms/s idle, "
+                  f"{result['client_cpu']:.0f} ms/s during the drags); ws sent mid-drag "
                   f"{sum(result['sent'])}; frames per page {statistics.median(result['frames']):.0f} (frame gap p95 {max(result['frame_gap'] or [0]):.0f} ms at worst, start {result['late']:.0f} ms late at worst; paths shown {result['paths']}+ a page); commit {fmt(shown)}, "
                   f"p95 {percentile(shown, 0.95) if shown else float('nan'):.0f} ms; "
                   f"{len(result['server_runs'])} server runs, python {sum(ms for ms, _ in result['server_runs']):.0f} ms; "
@@ -1224,7 +1226,9 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
         commits = [t["painted"] for result in results for t in result["commits"] if t]
         trips = [t for result in results for t in result["commits"]]
         print(f"  {name}: server CPU during the drags {fmt([r['drag_cpu'] for r in results], unit='ms/s')} "
-              f"(idle before {fmt([r['idle_cpu'] for r in results], unit='ms/s')}); server CPU per commit "
+              f"(idle before {fmt([r['idle_cpu'] for r in results], unit='ms/s')}); chromium + driver idle "
+              f"{fmt([r['client_idle_cpu'] for r in results], unit='ms/s')}, during the drags "
+              f"{fmt([r['client_cpu'] for r in results], unit='ms/s')}; server CPU per commit "
               f"{fmt([r['commit_cpu'] / len(r['commits']) for r in results])} (chromium + driver "
               f"{fmt([r['commit_client_cpu'] / len(r['commits']) for r in results])}); ws messages sent mid-drag "
               f"{sum(sum(r['sent']) for r in results)} in {sum(len(r['sent']) for r in results)} drags; "

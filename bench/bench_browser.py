@@ -1005,7 +1005,7 @@ def drag_section(browser, url: str, tmp: Path, drags: int) -> None:
 # showed (data-selected-path: the drag is live), what was sent and how late the press came.
 SCRIPTED_DRAG = """(input, [at, ms, to]) => {
     const max = Number(input.max);
-    const drag = window.__drag = {frames: [], paths: 0, sent: null, c: null, released: false, late: null};
+    const drag = window.__drag = {frames: [], paths: 0, sent: null, c: null, released: false, late: null, releasedAt: null};
     const pointer = {bubbles: true, composed: true, pointerId: 1, isPrimary: true, pointerType: 'mouse'};
     const moveTo = (c) => {
         input.value = String(c);
@@ -1098,9 +1098,9 @@ def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: i
 
     CPU (ms of CPU per second of wall time): the server's and this process's descendants' but the
     server (chromium, Playwright's driver) over the lead before the drags (idle, but for the
-    scheduling calls) and over the drags before any release; then the CPU ms that the server and the rest spent from the
-    releases until every page is idle. A commit is the "rerun" trip from the synthetic pointerup;
-    ``server_side``: release -> script run over on the server (``server_side``).
+    scheduling calls) and over the drags before any release; then the CPU ms that the server and
+    the rest spent from the releases until every page is idle. A commit is the "rerun" trip from
+    the synthetic pointerup; its server part is ``server_side``.
     """
     for page, c in zip(pages, cs):
         page.evaluate("([kind, trigger, expected]) => window.__arm(kind, trigger, expected)", ["rerun", "pointerup", OURS_SHOWS(c)])
@@ -1193,8 +1193,10 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
     print(f"sessions: {sessions} pages on {what} input ({nodes} drawn nodes each), opened in "
           f"{time.perf_counter() - started:.0f} s; visibility {sorted({p.evaluate('document.visibilityState') for p in pages})}",
           flush=True)
-    if pinned:
-        cpus = sorted(os.sched_getaffinity(0))
+    cpus = sorted(os.sched_getaffinity(0))
+    if pinned and len(cpus) < 2:
+        print(f"  ! --pin needs 2 CPUs or more, this process may use {cpus}: not pinned", flush=True)
+    elif pinned:
         found = processes()
         server = family(server_pid, found)
         pin(server, {cpus[-1]})
@@ -1212,7 +1214,9 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
             print(f"  round {turn + 1}, {name}: server CPU idle {result['idle_cpu']:.0f} ms/s, during the drags "
                   f"{result['drag_cpu']:.0f} ms/s (chromium + driver {result['client_idle_cpu']:.0f} ms/s idle, "
                   f"{result['client_cpu']:.0f} ms/s during the drags); ws sent mid-drag "
-                  f"{sum(result['sent'])}; frames per page {statistics.median(result['frames']):.0f} (frame gap p95 {max(result['frame_gap'] or [0]):.0f} ms at worst, start {result['late']:.0f} ms late at worst; paths shown {result['paths']}+ a page); commit {fmt(shown)}, "
+                  f"{sum(result['sent'])}; frames per page {statistics.median(result['frames']):.0f} (frame gap p95 "
+                  f"{max(result['frame_gap'] or [0]):.0f} ms at worst, start {result['late']:.0f} ms late at worst; "
+                  f"paths shown {result['paths']}+ a page); commit {fmt(shown)}, "
                   f"p95 {percentile(shown, 0.95) if shown else float('nan'):.0f} ms; "
                   f"{len(result['server_runs'])} server runs, python {sum(ms for ms, _ in result['server_runs']):.0f} ms; "
                   f"release -> server run over {fmt(result['server_side'])} (releases within {result['release_spread']:.0f} ms); "
@@ -1225,6 +1229,9 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
     for name, results in (("1 session", alone), (f"{sessions} sessions at once", together)):
         commits = [t["painted"] for result in results for t in result["commits"] if t]
         trips = [t for result in results for t in result["commits"]]
+        if not commits:
+            print(f"  {name}: no commit finished", flush=True)
+            continue
         print(f"  {name}: server CPU during the drags {fmt([r['drag_cpu'] for r in results], unit='ms/s')} "
               f"(idle before {fmt([r['idle_cpu'] for r in results], unit='ms/s')}); chromium + driver idle "
               f"{fmt([r['client_idle_cpu'] for r in results], unit='ms/s')}, during the drags "
@@ -1235,10 +1242,10 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
               f"commit (release -> page shows the new C) median {statistics.median(commits):.0f} ms, "
               f"p95 {percentile(commits, 0.95):.0f} ms, max {max(commits):.0f} ms (n={len(commits)}); "
               f"{trip_note(trips)}", flush=True)
-        server_side = [ms for result in results for ms in result["server_side"]]
-        if server_side:  # the server's part: the page's own rendering of the rerun not in it
-            print(f"    release -> the server's script run over: median {statistics.median(server_side):.0f} ms, "
-                  f"p95 {percentile(server_side, 0.95):.0f} ms, max {max(server_side):.0f} ms (n={len(server_side)})",
+        server_part = [ms for result in results for ms in result["server_side"]]
+        if server_part:  # the page's own rendering of the rerun not in it
+            print(f"    release -> the server's script run over: median {statistics.median(server_part):.0f} ms, "
+                  f"p95 {percentile(server_part, 0.95):.0f} ms, max {max(server_part):.0f} ms (n={len(server_part)})",
                   flush=True)
         fresh = [t["painted"] for t in trips if t and t["layout_changed"]]
         if fresh:  # the release's path left the drawn set: a new graphviz layout, not only a rerun

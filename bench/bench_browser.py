@@ -40,6 +40,23 @@ cProfile of runs over 100 ms).
    picture's ``data-selected-path``; target: all equal, over at least 200 C values); 10
    ArrowRight presses 50 ms apart -> the steps the committed C moved (target 10); and a commit:
    mouse release -> the run is over and the page shows the new C (target median <= 300 ms).
+8. ``--sessions N`` (issue 20, only this): N pages (sessions) on one server drag C at once. Each
+   page runs its own drag (``SCRIPTED_DRAG``: pointerdown and an "input" event every animation
+   frame on ``.st-key-c input[type=range]`` for ``--drag-ms``, then pointerup), all pressed at one
+   shared time and released together, each at another C. Per round one page drags alone, then all
+   N. Measured: the server's CPU (``/proc/<pid>/stat`` utime + stime of it and its children, 10 ms
+   ticks: one tick in a 2 s drag reads 5 ms/s) in ms per second during the drags, up to 250 ms
+   before the releases (target near 0: the same as idle), and from the releases until every page
+   is idle (per commit); chromium's CPU alike; websocket messages sent mid-drag (target 0); and
+   each commit: the synthetic pointerup -> the run is over and the main area shows the new C
+   (target median <= 300 ms alone, p95 <= 1 s with 10), and its server part (release -> the
+   script run over, from the server log).
+   ``--sessions-input``: ``small`` (default: the C-flips example, 7 nodes) or ``big`` (the 5,000-
+   playout upload at budget 1500: 10 such pages saturate 2 cores in chromium alone). ``--pin``: the
+   server on one CPU and chromium on the others, so the pages cannot take the server's CPU (for
+   4+ cores). All pages share this machine's cores with the server, as users' browsers would not:
+   the commit times with N pages include N pages' own rendering of the rerun; "release -> the
+   server's script run over" is the server's part.
 
 Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
 one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the
@@ -49,6 +66,7 @@ one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the pa
         [--ladder 1000,2500,3500] [--no-2m | --no-big] [--variant runner.postScriptGC=false]
     python bench/bench_browser.py --outline 8
     python bench/bench_browser.py --drag [--drags 5]
+    python bench/bench_browser.py --sessions 10 [--rounds 3] [--sessions-input small|big] [--drag-ms 2000] [--pin]
 
 MCTS_EXPLORER_DATA points to a temp dir, so the repository's data/ is not touched.
 Not a timed test: results go to bench/RESULTS_browser.md by hand.
@@ -281,7 +299,7 @@ SVG_PROFILE = """async () => {
 
 TRIP_TIMEOUT = 180_000  # ms
 
-# Loaded by the benchmark's servers only (PYTHONPATH): every script run's wall time in the server log,
+# Loaded by the benchmark's servers only (PYTHONPATH): every script run's wall time (and epoch end) in the server log,
 # and with --cprofile the top functions of each run that took longer than 100 ms. Not app code.
 SITECUSTOMIZE = """\
 import cProfile, gc, io, os, pstats, time
@@ -322,7 +340,7 @@ def _timed(self, rerun_data):
         if profiler:
             profiler.disable()
         ms = (time.perf_counter() - start) * 1000
-        print(f"[bench-run] {ms:.1f} ms fragment={fragment} gc={_TimedGC.last:.1f}", flush=True)
+        print(f"[bench-run] {ms:.1f} ms fragment={fragment} gc={_TimedGC.last:.1f} end={time.time():.3f}", flush=True)
         if profiler and ms > 100:
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(40)
@@ -345,9 +363,21 @@ def server_runs() -> list[tuple[float, float]]:
     return [(float(ms), float(gc)) for ms, gc in RUN_LINE.findall(path.read_text(errors="replace"))]
 
 
-def open_page(browser, url: str, *, ours: bool = True) -> Page:
+RUN_END = re.compile(r"\[bench-run\] [\d.]+ ms fragment=\S+ gc=[\d.]+ end=([\d.]+)")
+
+
+def server_run_ends() -> list[float]:
+    """The epoch second at which each script run of our server so far ended (from its log)."""
+    path = SERVER_LOG.get("path")
+    return [] if path is None else [float(end) for end in RUN_END.findall(path.read_text(errors="replace"))]
+
+
+def open_page(browser, url: str, *, ours: bool = True, sends: bool = False) -> Page:
+    """A new page on ``url`` with the recorder; ``sends``: also tap the messages it sends (``__wsSent``)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.add_init_script(WS_TAP)
+    if sends:
+        page.add_init_script(WS_SEND_TAP)
     if ours:
         open_app(page, url)
         wait_for_graph(page)
@@ -768,6 +798,14 @@ def current_c(page: Page) -> float:
     return float(page.locator(EXACT).input_value())
 
 
+def choose_flips_example(page: Page) -> None:
+    """Load the example "A larger C flips the choice" (7 nodes) and wait for its run."""
+    page.locator(".st-key-example").click()
+    page.get_by_role("option", name="A larger C flips the choice").click()
+    expect(page.locator(EXACT)).to_have_value("0.5")  # its header's C
+    wait_idle(page)
+
+
 # ---- main --------------------------------------------------------------------------------------
 
 
@@ -932,17 +970,9 @@ def key_steps(page: Page, presses: int = 10, gap_ms: int = 50) -> int:
 
 def drag_section(browser, url: str, tmp: Path, drags: int) -> None:
     """Section 6 (module docstring)."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.add_init_script(WS_TAP)
-    page.add_init_script(WS_SEND_TAP)
-    open_app(page, url)
-    wait_for_graph(page)
-    page.evaluate(RECORDER)
+    page = open_page(browser, url, sends=True)
     # A small tree first: what a commit costs when the page's own rerun is cheap.
-    page.locator(".st-key-example").click()
-    page.get_by_role("option", name="A larger C flips the choice").click()
-    expect(page.locator(EXACT)).to_have_value("0.5")
-    wait_idle(page)
+    choose_flips_example(page)
     small = []
     for k in range(4):
         drag_across(page, moves=20)
@@ -989,9 +1019,269 @@ def drag_section(browser, url: str, tmp: Path, drags: int) -> None:
     page.close()
 
 
+# ---- 8. many sessions dragging C at once ------------------------------------------------------
+
+# A drag of this page's C control in the page itself, so that every page drags at once (Playwright
+# moves one mouse at a time). The events c_control.js listens to: pointerdown and "input" on the
+# range input, pointerup on window (dispatched on the input here: it bubbles out of the shadow root
+# past the recorder's capture on document, which starts the trip). Pressed at ``at`` (epoch ms, the
+# same on every page), C swept 0 -> max -> 0 twice on every animation frame, released at ``at + ms``
+# with C = ``to`` (on the slider's grid). ``window.__drag`` reports the frames, the paths the picture
+# showed (data-selected-path: the drag is live), what was sent and how late the press came.
+SCRIPTED_DRAG = """(input, [at, ms, to]) => {
+    const max = Number(input.max);
+    const drag = window.__drag = {frames: [], paths: 0, sent: null, c: null, released: false, late: null, releasedAt: null};
+    const pointer = {bubbles: true, composed: true, pointerId: 1, isPrimary: true, pointerType: 'mouse'};
+    const moveTo = (c) => {
+        input.value = String(c);
+        input.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
+    };
+    setTimeout(() => {
+        drag.late = Date.now() - at;
+        input.dispatchEvent(new PointerEvent('pointerdown', pointer));
+        const sentBefore = window.__wsSent.length;
+        const start = performance.now();
+        const root = window.__tree()?.querySelector('.tv-root');
+        const paths = new Set();
+        const frame = (now) => {
+            if (drag.released) return;
+            drag.frames.push(now);
+            paths.add(root?.getAttribute('data-selected-path'));
+            drag.paths = paths.size;
+            moveTo(max * (0.5 - 0.5 * Math.cos(4 * Math.PI * (now - start) / ms)));
+            requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+        setTimeout(() => {
+            drag.released = true;
+            moveTo(to);
+            drag.c = Number(input.value);
+            drag.sent = window.__wsSent.length - sentBefore;
+            drag.releasedAt = Date.now();
+            input.dispatchEvent(new PointerEvent('pointerup', pointer));
+        }, ms);
+    }, at - Date.now());
+}"""
+
+CLOCK_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def processes() -> dict[int, tuple[int, int]]:
+    """Every process: pid -> (its parent's pid, its CPU ticks: utime stime cutime cstime)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()  # after "(comm)": field 3 on
+        except OSError:  # gone meanwhile
+            continue
+        found[int(entry.name)] = (int(fields[1]), sum(int(ticks) for ticks in fields[11:15]))
+    return found
+
+
+def family(pid: int, found: dict[int, tuple[int, int]]) -> set[int]:
+    """``pid`` and its live descendants."""
+    tree, grew = {pid}, True
+    while grew:
+        more = {child for child, (parent, _) in found.items() if parent in tree} - tree
+        grew = bool(more)
+        tree |= more
+    return tree
+
+
+def cpu_seconds(*pids: int) -> list[float]:
+    """For each process: user + system CPU seconds of it, of its children it has waited for and of its live descendants."""
+    found = processes()  # one scan for all: a reading must not take long
+    return [sum(found[p][1] for p in family(pid, found) if p in found) / CLOCK_TICK for pid in pids]
+
+
+def pin(pids: set[int], cpus: set[int]) -> None:
+    """Every thread of these processes on these CPUs (threads started later inherit it)."""
+    for pid in pids:
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                os.sched_setaffinity(int(task.name), cpus)
+            except OSError:  # gone meanwhile
+                pass
+
+
+def session_cs(page: Page, count: int, turn: int) -> list[float]:
+    """``count`` release Cs on the slider's grid, spread over its range, none the page's committed C, new each turn."""
+    maximum, step = slider_grid(page)
+    now = current_c(page)
+    cs = []
+    for i in range(count):
+        share = 0.05 + 0.9 * (((i + 0.5) / count + 0.137 * turn) % 1.0)
+        c = round(round(maximum * share / step) * step, 10)
+        cs.append(round(c + step, 10) if c == now else c)
+    return cs
+
+
+def drag_at_once(pages: list[Page], cs: list[float], server_pid: int, lead_ms: int, drag_ms: int) -> dict:
+    """Every page drags C at once (SCRIPTED_DRAG) and releases at its C; CPU, commits and sends measured.
+
+    CPU (ms of CPU per second of wall time): the server's and this process's descendants' but the
+    server (chromium, Playwright's driver) over the lead before the drags (idle, but for the
+    scheduling calls) and over the drags before any release; then the CPU ms that the server and
+    the rest spent from the releases until every page is idle. A commit is the "rerun" trip from
+    the synthetic pointerup; its server part is ``server_side``.
+    """
+    for page, c in zip(pages, cs):
+        page.evaluate("([kind, trigger, expected]) => window.__arm(kind, trigger, expected)", ["rerun", "pointerup", OURS_SHOWS(c)])
+    runs_before, ends_before = len(server_runs()), len(server_run_ends())
+    at = time.time() * 1000 + lead_ms
+    for page, c in zip(pages, cs):
+        page.locator(SLIDER).evaluate(SCRIPTED_DRAG, [at, drag_ms, c])
+    everything = os.getpid()
+    marks = []  # (wall s, server CPU s, all of ours CPU s) at: lead start, drag start, before the releases
+    for when in (None, at, at + drag_ms - 250):  # 250 ms early: this process may wake late on a loaded machine
+        if when is not None:
+            time.sleep(max(0.0, when / 1000 - time.time()))
+        marks.append((time.perf_counter(), *cpu_seconds(server_pid, everything)))
+    drags_over = time.time()  # the drag window's end: no release may come before it
+    (w0, s0, a0), (w1, s1, a1), (w2, s2, a2) = marks
+    commits = []
+    for page in pages:
+        try:
+            page.wait_for_function("() => window.__trip.start !== null && window.__trip.painted !== null",
+                                   polling=50, timeout=120_000)
+            commits.append(page.evaluate(TRIP_REPORT))
+        except Exception as error:  # noqa: BLE001 - a timeout is a result here
+            TIMEOUTS.append("sessions")
+            print(f"  ! a commit did not finish: {str(error).splitlines()[0]}; "
+                  f"trip {page.evaluate('() => JSON.stringify(window.__trip)')[:300]}", flush=True)
+            commits.append(None)
+    for page in pages:
+        wait_idle(page, timeout=TRIP_TIMEOUT)
+    s3, a3 = cpu_seconds(server_pid, everything)  # every commit over: what they cost
+    drags = [page.evaluate("() => window.__drag") for page in pages]
+    time.sleep(0.05)  # the last run's end reaches the log
+    released = min(drag["releasedAt"] for drag in drags) / 1000
+    if drags_over > released:
+        print(f"  ! {len(pages)} pages: the drag window's CPU took in {(drags_over - released) * 1000:.0f} ms after "
+              f"the first release (this process woke late)", flush=True)
+    wrong = sum(1 for drag, c in zip(drags, cs) if drag["c"] != c)
+    if wrong:
+        print(f"  ! {wrong} pages released at another C than asked (the slider's grid?)", flush=True)
+    return {
+        "idle_cpu": (s1 - s0) * 1000 / (w1 - w0), "drag_cpu": (s2 - s1) * 1000 / (w2 - w1),
+        "client_cpu": ((a2 - s2) - (a1 - s1)) * 1000 / (w2 - w1),
+        "client_idle_cpu": ((a1 - s1) - (a0 - s0)) * 1000 / (w1 - w0),
+        "commit_cpu": (s3 - s2) * 1000, "commit_client_cpu": ((a3 - s3) - (a2 - s2)) * 1000,
+        "commits": commits, "sent": [drag["sent"] for drag in drags],
+        "frame_gap": [percentile([b - a for a, b in zip(d["frames"], d["frames"][1:])], 0.95)
+                      for d in drags if len(d["frames"]) > 1],
+        "frames": [len(drag["frames"]) for drag in drags], "late": max(drag["late"] for drag in drags),
+        "paths": min(drag["paths"] for drag in drags),
+        "server_runs": server_runs()[runs_before:],
+        "server_side": server_side(sorted(drag["releasedAt"] / 1000 for drag in drags), server_run_ends()[ends_before:]),
+        "release_spread": (max(drag["releasedAt"] for drag in drags) / 1000 - released) * 1000,  # late timers
+    }
+
+
+def server_side(releases: list[float], ends: list[float]) -> list[float]:
+    """Ms from each release to the end of its script run (epoch seconds, both sorted).
+
+    The k-th run to end is taken as the k-th release's (runs that overtake one another swap two
+    times, not the set's spread); with more or fewer runs than releases, from the first release.
+    """
+    if len(ends) != len(releases):
+        return [(end - releases[0]) * 1000 for end in ends]
+    return [(end - release) * 1000 for release, end in zip(releases, sorted(ends))]
+
+
+def open_session(browser, url: str, tmp: Path, what: str) -> Page:
+    """A page on the Explorer with the sessions' input: "big" (the 5,000-playout upload at budget 1500) or "small"."""
+    page = open_page(browser, url, sends=True)
+    if what == "small":
+        choose_flips_example(page)
+    else:
+        log = tmp / "p5k.txt"
+        if not log.exists():
+            playout_file(log, 5_000, seed=7)
+        upload_trip(page, log, 5_000)
+        budget_trip(page, 1500)
+    return page
+
+
+def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions: int, what: str, rounds: int,
+                     drag_ms: int, pinned: bool) -> None:
+    """Section 8 (module docstring): each round one session drags alone, then all of them at once.
+
+    ``pinned``: the server on one CPU, chromium and the rest of ours on the others, so that the pages'
+    own work cannot take the server's CPU (the users' browsers are on their own machines).
+    """
+    started = time.perf_counter()
+    pages = [open_session(browser, url, tmp, what) for _ in range(sessions)]
+    nodes = pages[0].locator(f"{GRAPH} svg g.node[data-path]").count()
+    print(f"sessions: {sessions} pages on {what} input ({nodes} drawn nodes each), opened in "
+          f"{time.perf_counter() - started:.0f} s; visibility {sorted({p.evaluate('document.visibilityState') for p in pages})}",
+          flush=True)
+    cpus = sorted(os.sched_getaffinity(0))
+    if pinned and len(cpus) < 2:
+        print(f"  ! --pin needs 2 CPUs or more, this process may use {cpus}: not pinned", flush=True)
+    elif pinned:
+        found = processes()
+        server = family(server_pid, found)
+        pin(server, {cpus[-1]})
+        pin(family(os.getpid(), found) - server, set(cpus[:-1]))
+        print(f"  pinned: the server on CPU {cpus[-1]}, chromium and the rest of ours on {cpus[:-1]}", flush=True)
+    lead_ms = 1000 + 100 * sessions  # the evaluate calls that schedule the drags land within it
+    alone, together = [], []
+    for turn in range(rounds):
+        solo = pages[turn % sessions]
+        alone.append(drag_at_once([solo], session_cs(solo, 1, turn), server_pid, lead_ms, drag_ms))
+        cs = [session_cs(page, sessions, turn)[i] for i, page in enumerate(pages)]
+        together.append(drag_at_once(pages, cs, server_pid, lead_ms, drag_ms))
+        for name, result in (("1 session", alone[-1]), (f"{sessions} sessions", together[-1])):
+            shown = [t["painted"] for t in result["commits"] if t]
+            print(f"  round {turn + 1}, {name}: server CPU idle {result['idle_cpu']:.0f} ms/s, during the drags "
+                  f"{result['drag_cpu']:.0f} ms/s (chromium + driver {result['client_idle_cpu']:.0f} ms/s idle, "
+                  f"{result['client_cpu']:.0f} ms/s during the drags); ws sent mid-drag "
+                  f"{sum(result['sent'])}; frames per page {statistics.median(result['frames']):.0f} (frame gap p95 "
+                  f"{max(result['frame_gap'] or [0]):.0f} ms at worst, start {result['late']:.0f} ms late at worst; "
+                  f"paths shown {result['paths']}+ a page); commit {fmt(shown)}, "
+                  f"p95 {percentile(shown, 0.95) if shown else float('nan'):.0f} ms; "
+                  f"{len(result['server_runs'])} server runs, python {sum(ms for ms, _ in result['server_runs']):.0f} ms; "
+                  f"release -> server run over {fmt(result['server_side'])} (releases within {result['release_spread']:.0f} ms); "
+                  f"CPU from the releases to idle: server {result['commit_cpu']:.0f} ms, chromium + driver "
+                  f"{result['commit_client_cpu']:.0f} ms",
+                  flush=True)
+    for page in pages:
+        page.close()
+    print(f"\nsummary, {sessions} sessions on {what} input, {rounds} rounds of {drag_ms / 1000:g} s drags:")
+    for name, results in (("1 session", alone), (f"{sessions} sessions at once", together)):
+        commits = [t["painted"] for result in results for t in result["commits"] if t]
+        trips = [t for result in results for t in result["commits"]]
+        if not commits:
+            print(f"  {name}: no commit finished", flush=True)
+            continue
+        print(f"  {name}: server CPU during the drags {fmt([r['drag_cpu'] for r in results], unit='ms/s')} "
+              f"(idle before {fmt([r['idle_cpu'] for r in results], unit='ms/s')}); chromium + driver idle "
+              f"{fmt([r['client_idle_cpu'] for r in results], unit='ms/s')}, during the drags "
+              f"{fmt([r['client_cpu'] for r in results], unit='ms/s')}; server CPU per commit "
+              f"{fmt([r['commit_cpu'] / len(r['commits']) for r in results])} (chromium + driver "
+              f"{fmt([r['commit_client_cpu'] / len(r['commits']) for r in results])}); ws messages sent mid-drag "
+              f"{sum(sum(r['sent']) for r in results)} in {sum(len(r['sent']) for r in results)} drags; "
+              f"commit (release -> page shows the new C) median {statistics.median(commits):.0f} ms, "
+              f"p95 {percentile(commits, 0.95):.0f} ms, max {max(commits):.0f} ms (n={len(commits)}); "
+              f"{trip_note(trips)}", flush=True)
+        server_part = [ms for result in results for ms in result["server_side"]]
+        if server_part:  # the page's own rendering of the rerun not in it
+            print(f"    release -> the server's script run over: median {statistics.median(server_part):.0f} ms, "
+                  f"p95 {percentile(server_part, 0.95):.0f} ms, max {max(server_part):.0f} ms (n={len(server_part)})",
+                  flush=True)
+        fresh = [t["painted"] for t in trips if t and t["layout_changed"]]
+        if fresh:  # the release's path left the drawn set: a new graphviz layout, not only a rerun
+            print(f"    of which a new drawing: {fmt(fresh)}; the same drawing: "
+                  f"{fmt([t['painted'] for t in trips if t and not t['layout_changed']])}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=15, help="interleaved slider round trips per app")
+    parser.add_argument("--rounds", type=int, help="interleaved slider round trips per app (default 15); "
+                        "with --sessions, rounds of drags (default 3)")
     parser.add_argument("--clicks", type=int, default=10, help="node clicks per tree (even: ends on the root)")
     parser.add_argument("--c-trips", type=int, default=6, help="rounds of (typed C, ArrowRight) per case")
     parser.add_argument("--repeats", type=int, default=3, help="drawings at budget 1500 and at 5000 per upload")
@@ -1005,6 +1295,14 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every trip's report here")
     parser.add_argument("--drag", action="store_true", help="only section 7: dragging C on a 5k upload")
     parser.add_argument("--drags", type=int, default=5, help="drags across the slider (and releases) in section 7")
+    parser.add_argument("--sessions", type=int, default=0, metavar="N",
+                        help="only section 8: N sessions dragging C at once on one server (and one alone)")
+    parser.add_argument("--sessions-input", choices=("small", "big"), default="small",
+                        help="section 8's input: the C-flips example, or the 5,000-playout upload at budget 1500")
+    parser.add_argument("--drag-ms", type=int, default=2000, help="how long each drag in section 8 lasts")
+    parser.add_argument("--pin", action="store_true",
+                        help="section 8: the server on one CPU, chromium on the others (for 4+ cores: on 2, "
+                        "chromium's one core spreads the releases over a second and more)")
     parser.add_argument(
         "--variant", action="append", default=[], metavar="SECTION.OPTION=VALUE",
         help="also run our app with this `streamlit run` option (repeatable) in the slider sections, "
@@ -1015,6 +1313,7 @@ def main() -> None:
         help="an extra `streamlit run` option for our server only, e.g. runner.postScriptGC=false",
     )
     args = parser.parse_args()
+    args.rounds = args.rounds or (3 if args.sessions else 15)
     ladder = [int(b) for b in args.ladder.split(",") if b]
     summary: dict[str, list] = {}
 
@@ -1052,6 +1351,12 @@ def main() -> None:
                     drag_section(browser, ours_url, tmp, args.drags)
                     browser.close()
                     return
+                if args.sessions:
+                    sessions_section(browser, ours_url, ours.pid, tmp, sessions=args.sessions, what=args.sessions_input,
+                                     rounds=args.rounds, drag_ms=args.drag_ms, pinned=args.pin)
+                    browser.close()
+                    print(f"load average at the end: {os.getloadavg()}; trips timed out: {TIMEOUTS or 'none'}", flush=True)
+                    return
 
                 if args.outline:
                     outline_only(browser, ours_url, tmp, args.outline, summary)
@@ -1065,10 +1370,7 @@ def main() -> None:
                 click_section(our_page, build_tree(parse_playouts(STATEMENT_EXAMPLE)), "statement example", args.clicks, summary)
 
                 # "A larger C flips the choice": C changes (2).
-                our_page.locator(".st-key-example").click()
-                our_page.get_by_role("option", name="A larger C flips the choice").click()
-                expect(our_page.locator(EXACT)).to_have_value("0.5")  # its header's C
-                wait_idle(our_page)
+                choose_flips_example(our_page)
                 flips = build_tree(parse_playouts(C_FLIPS_CHOICE))
                 report_c_trips("C-flips example", c_change_trips(our_page, flips, args.c_trips, in_picture=True), summary)
                 our_page.close()

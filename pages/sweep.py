@@ -228,8 +228,10 @@ def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: 
     c = selected.scoring.c
     # The path at C itself: also right at the range's excluded end, and outside a zoomed range.
     at_c = selected.path if selected.scoring.rule == "ucb1" else selected_nodes(tree, Scoring("ucb1", c))
+    # With the sidebar on UCB1 the C control's path is this one: the metric follows a drag.
+    follows = c_control.LIVE_PATH_VALUE["selected"] if selected.scoring.rule == "ucb1" else None
     metric_row([
-        ("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", f"C = {c!r}"),
+        ("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", f"C = {c!r}", follows),
         ("Intervals", len(intervals)),
         ("Breakpoints", len(intervals) - 1),
         ("Swept range", f"[{c_from:.4g}, {c_to:.4g})"),

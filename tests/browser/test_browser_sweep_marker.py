@@ -10,6 +10,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from mcts_core import Scoring, build_tree, parse_playouts, select_path
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
+
 from .browser_support import SLIDER, eventually, metric_value, open_app, wait_idle
 from .test_browser_drag import EXACT, choose_example, count_sent_frames, slider_value, thumb_point
 
@@ -83,6 +86,9 @@ def drag_to(page, share: float) -> float:
     return slider_value(page)
 
 
+FLIPS = build_tree(parse_playouts(C_FLIPS_CHOICE))
+
+
 def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, app_url):
     sent = count_sent_frames(page)
     watched = open_flips(page, app_url)
@@ -101,6 +107,8 @@ def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, 
             eventually(lambda: round(centre_x(line) - (left + (right - left) * c / maximum)), 0, page=page)
             expect(page.locator(f".st-key-{chart} {RULE}")).to_have_css("visibility", "hidden")
             seen[chart, share] = centre_x(line)
+        # The sidebar's rule is UCB1 here: the "UCB1 path at this C" metric names the live path too.
+        expect(metric_value(page, "UCB1 path at this C")).to_have_text(select_path(FLIPS, Scoring(c=c)))
     for chart in CHARTS:
         assert seen[chart, 0.8] - seen[chart, 0.3] > 100, "the line moved with the drag"
     assert len(sent) == before, "nothing goes to the server while the mouse is down"

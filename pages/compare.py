@@ -84,7 +84,8 @@ def setting_b_panel(setup) -> Scoring:
     scoring_b = Scoring(rule_b, st.session_state[COMPARE_C], settings_b)
     if affine_problem(scoring_b) is None:  # dragged, B's path (teal) follows in the picture before release
         c_control.live_slider(setup.input, scoring_b, max_c=max(max_c, scoring_b.c), step=step, key=COMPARE_C_LIVE,
-                              on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)")
+                              on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)",
+                              path_label="Path B")
     c_b = st.number_input(
         Scoring(rule_b).spec.c_label + " (B)",
         min_value=0.0,

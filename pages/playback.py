@@ -199,7 +199,7 @@ def rule_path_panel(setup, tree, k: int) -> tuple[int, ...] | None:
     ):
         return None
     rule = Scoring(setup.rule, c_control.current_c(), setup.settings)
-    c = c_control.render(frame_input(setup.input, tree, k), rule, show_changes=False, role="second")
+    c = c_control.render(frame_input(setup.input, tree, k), rule, show_changes=False, role="second", path_label="Path at C")
     scoring = rule.with_c(c)
     path = tuple(selected_nodes(tree, scoring))
     st.caption(

@@ -45,7 +45,7 @@ _HTML = """
   <div class="cc-head"><span class="cc-name"></span><output class="cc-value" data-testid="stSliderThumbValue"></output></div>
   <div class="cc-track"><div class="cc-marks"></div><input type="range"></div>
   <div class="cc-live">
-    <span>Selected path: <span class="cc-path"></span></span>
+    <span><span class="cc-path-label"></span>: <span class="cc-path"></span></span>
     <span class="cc-children" hidden></span>
   </div>
 </div>
@@ -172,6 +172,7 @@ def live_slider(
     on_commit: Callable[[float], None],
     role: str = "selected",
     label: str | None = None,
+    path_label: str = "Selected path",
     reveal_at_rest: bool = True,
 ) -> None:
     """The slider that follows a drag in the browser (module docstring), for a rule affine in C.
@@ -185,6 +186,7 @@ def live_slider(
         role: which path of the page's tree picture follows the drag: "selected", or "second"
             (Compare's setting B).
         label: the slider's label; None: the rule's name for C.
+        path_label: what the live line calls the path it names (the page's name for that path).
         reveal_at_rest: False: the live line (the path, the ranked children) shows only while C
             is dragged.
     """
@@ -194,6 +196,7 @@ def live_slider(
         "max": max_c,
         "step": step,
         "label": label or scoring.spec.c_label,
+        "path_label": path_label,
         "intervals": _path_changes(loaded.key, repr(at_one), max_c, loaded.tree, at_one),
         "compact": loaded.tree.compact,
         "role": role,
@@ -210,7 +213,13 @@ def live_slider(
 
 
 def render(
-    loaded: LoadedInput, scoring: Scoring, *, show_changes: bool, role: str = "selected", reveal_at_rest: bool = True
+    loaded: LoadedInput,
+    scoring: Scoring,
+    *,
+    show_changes: bool,
+    role: str = "selected",
+    path_label: str = "Selected path",
+    reveal_at_rest: bool = True,
 ) -> float:
     """Draw the C slider and the exact box (in the current container); returns C.
 
@@ -220,8 +229,7 @@ def render(
             slider, others Streamlit's (and a sentence saying C applies on release).
         show_changes: the rule is UCB1: fit the slider to the exact breakpoints and say where the
             path changes.
-        role: which path of the page's tree picture the live slider moves (:func:`live_slider`).
-        reveal_at_rest: see :func:`live_slider`.
+        role, path_label, reveal_at_rest: see :func:`live_slider`.
     """
     keep()
     max_c, step = slider_range(loaded, st.session_state[C], show_changes)
@@ -231,7 +239,7 @@ def render(
         # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
         with slider, st.container(key=C):
             live_slider(loaded, scoring.with_c(st.session_state[C]), max_c=max_c, step=step, key=C_LIVE, on_commit=_commit,
-                        role=role, reveal_at_rest=reveal_at_rest)
+                        role=role, path_label=path_label, reveal_at_rest=reveal_at_rest)
     else:
         # A new range or step makes a new slider widget, which would fall back to its minimum:
         # re-assigning the value hands the current C to whichever slider is drawn.

@@ -123,7 +123,7 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
         path = eventually(lambda: shown_path(page), list(expected_at(c)), page=page)
         # The drawn nodes on the path are red (tv-path) mid-drag, not only the root's attribute.
         assert red_nodes(page) == {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
-        expect(page.locator(".st-key-c .cc-path")).to_have_text("".join(path))
+        expect(page.locator(".st-key-c .cc-live > span").first).to_have_text("Selected path: " + "".join(path))
         # The page's big "Selected path" value follows too (Streamlit's metric, rewritten in the browser).
         expect(metric_value(page, "Selected path")).to_have_text("".join(path))
         # The inspected node (the root) ranks its children at this C, the path's child first and marked.
@@ -283,8 +283,10 @@ def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_
     before = len(sent)
     grab_thumb(page, b_slider)
 
-    def path_b_metric_follows():  # the "Path B" metric names the live path too
-        expect(metric_value(page, "Path B")).to_have_text(select_path(tree, Scoring(c=float(b_slider.input_value()))))
+    def path_b_metric_follows():  # the "Path B" metric names the live path too, as B's control does
+        path = select_path(tree, Scoring(c=float(b_slider.input_value())))
+        expect(metric_value(page, "Path B")).to_have_text(path)
+        expect(page.locator(".st-key-cmp_c_live .cc-live > span").first).to_have_text(f"Path B: {path}")
 
     assert len(drag_teal_path(page, b_slider, tree, path_b_metric_follows)) == 2  # B's rule is UCB1 here too
     assert len(sent) == before

@@ -9,6 +9,7 @@
 //   c:         the committed C,
 //   max, step: the slider's range [0, max] and step,
 //   label:     the rule's name for C (c_puct, ...),
+//   path_label: what the live line calls the path (Selected path, Path B, ...),
 //   intervals: [[c_from, c_to, moves], ...] covering [0, max) in order, the path constant on each
 //              half-open interval (mcts_core.analysis.drag_payload),
 //   compact:   moves are single characters written together ("ab"), else joined by spaces,
@@ -69,6 +70,7 @@ class CControl {
     this.data = data;
     this.intervals = data.intervals.map(([from, to, moves]) => [number(from), number(to), moves]);
     this.name.textContent = data.label;
+    this.root.querySelector(".cc-path-label").textContent = data.path_label;
     // Only what changed: re-setting the range snaps the value, which must not happen mid-drag.
     for (const [name, value] of [["min", "0"], ["max", String(data.max)], ["step", String(data.step)], ["aria-label", data.label]]) {
       if (this.rangeSet?.[name] !== value) this.input.setAttribute(name, value);

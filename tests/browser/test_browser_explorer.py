@@ -236,6 +236,9 @@ def test_drawing_limits_stay_open_while_the_user_edits_them(page, app_url, tmp_p
         field = page.locator(".st-key-budget input")
         field.fill(budget)
         field.press("Enter")
+        # The run with this budget has happened (the link holds it): idle alone may be the moment
+        # before the run starts, and the next budget typed then races this one's rerun.
+        expect(page).to_have_url(re.compile(rf"[?&]budget={budget}(&|$)"))
         wait_idle(page)
         expect(page.locator(".st-key-budget input")).to_be_visible()  # still open after the rerun
         expect(page.locator(".st-key-budget input")).to_have_value(budget)

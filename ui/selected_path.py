@@ -6,6 +6,7 @@ reruns only that fragment, and it publishes the selected path (``selected_path``
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -38,12 +39,8 @@ def select(setup: Setup, *, compact: bool = False, reveal_at_rest: bool = True) 
     dragged (Classroom: students guess them at rest).
     """
     rule = Scoring(setup.rule, c_control.current_c(), setup.settings)
-    show_changes = setup.rule == "ucb1"
-    if compact:
-        with st.expander(f"C = {c_control.current_c():.6g} (change)"):
-            c = c_control.render(setup.input, rule, show_changes=show_changes, reveal_at_rest=reveal_at_rest)
-    else:
-        c = c_control.render(setup.input, rule, show_changes=show_changes, reveal_at_rest=reveal_at_rest)
+    with st.expander(f"C = {rule.c:.6g} (change)") if compact else nullcontext():
+        c = c_control.render(setup.input, rule, show_changes=setup.rule == "ucb1", reveal_at_rest=reveal_at_rest)
     scoring = rule.with_c(c)
     path = tuple(selected_nodes(setup.tree, scoring))
     st.session_state[SELECTED_PATH] = setup.tree.path(path[-1])

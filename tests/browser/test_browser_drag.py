@@ -41,6 +41,18 @@ def choose_example(page, name: str) -> None:
     page.get_by_role("option", name=name).click()
 
 
+FLIPS = build_tree(parse_playouts(C_FLIPS_CHOICE))  # "A larger C flips the choice": aa below C = 2.70, b from it
+
+
+def open_flips_example(page, url: str, path: str = "/"):
+    """A page of the app on "A larger C flips the choice" (its header's C, 0.5), run over; the console watch."""
+    watched = open_app(page, url, path)
+    choose_example(page, "A larger C flips the choice")
+    expect(page.locator(EXACT)).to_have_value("0.5")
+    wait_idle(page)
+    return watched
+
+
 def upload(page, path) -> None:
     page.locator('.st-key-upload input[type="file"]').set_input_files(path)
 
@@ -104,18 +116,13 @@ def slider_value(page) -> float:
 
 def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, app_url, output_dir):
     sent = count_sent_frames(page)
-    watched = open_app(page, app_url)
+    watched = open_flips_example(page, app_url)
     wait_for_graph(page)
-    choose_example(page, "A larger C flips the choice")
-    expect(page.locator(EXACT)).to_have_value("0.5")
     expect(metric_value(page, "Selected path")).to_have_text("aa")
-    wait_idle(page)
-    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    tree = FLIPS
     expected_at = lambda c: tree.split_path(select_path(tree, Scoring(c=c)))  # noqa: E731
-    maximum = float(page.locator(SLIDER).get_attribute("max"))
     before = len(sent)
-    page.mouse.move(*thumb_point(page.locator(SLIDER), slider_value(page) / maximum))
-    page.mouse.down()
+    grab_thumb(page, page.locator(SLIDER))
     seen = set()
     for fraction in [0.1, 0.3, 0.5, 0.6, 0.8, 1.0, 0.7, 0.2, 0.9]:
         page.mouse.move(*thumb_point(page.locator(SLIDER), fraction), steps=4)
@@ -207,8 +214,7 @@ def test_a_small_drawing_holds_every_path_the_slider_can_select(page, app_url, t
     maximum = float(slider.get_attribute("max"))
     paths = {part.moves for part in path_intervals(tree, 0.0, maximum)}
     assert len(paths) >= 2, "the upload's path must change on the slider"
-    page.mouse.move(*thumb_point(slider, slider_value(page) / maximum))
-    page.mouse.down()
+    grab_thumb(page, slider)
     seen = set()
     for fraction in (0.02, 0.3, 0.6, 0.98):
         page.mouse.move(*thumb_point(slider, fraction), steps=3)
@@ -228,12 +234,9 @@ def test_a_small_drawing_holds_every_path_the_slider_can_select(page, app_url, t
 
 def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     sent = count_sent_frames(page)
-    watched = open_app(page, app_url)
+    watched = open_flips_example(page, app_url)
     wait_for_graph(page)
-    choose_example(page, "A larger C flips the choice")
-    expect(page.locator(EXACT)).to_have_value("0.5")
-    wait_idle(page)
-    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    tree = FLIPS
     slider = page.locator(SLIDER)
     step = float(slider.get_attribute("step"))
     # Hover node b: its tooltip follows C while the keys move it.
@@ -267,13 +270,9 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
 
 def open_compare_on_the_flip_example(page, app_url):
     """Compare on "A larger C flips the choice" (A and B at C = 0.5): the console watch and the tree."""
-    watched = open_app(page, app_url, "/compare")
+    watched = open_flips_example(page, app_url, "/compare")
     wait_for_graph(page)
-    choose_example(page, "A larger C flips the choice")
-    expect(page.locator(EXACT)).to_have_value("0.5")
-    wait_idle(page)
-    wait_for_graph(page)
-    return watched, build_tree(parse_playouts(C_FLIPS_CHOICE))
+    return watched, FLIPS
 
 
 def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_url):
@@ -330,19 +329,14 @@ def test_compare_hovers_follow_a_s_c_and_not_b_s(page, app_url):
 
 def test_classroom_drag_ranks_the_choosing_node_s_children_and_keeps_the_walk_red(page, app_url):
     sent = count_sent_frames(page)
-    watched = open_app(page, app_url, "/classroom")
-    choose_example(page, "A larger C flips the choice")
-    expect(page.locator(EXACT)).to_have_value("0.5")
-    wait_idle(page)
+    watched = open_flips_example(page, app_url, "/classroom")
     wait_for_graph(page)
-    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    tree = FLIPS
     slider = page.locator(SLIDER)
-    maximum = float(slider.get_attribute("max"))
     # At rest the control does not give the answer away: students guess it.
     expect(page.locator(".st-key-c .cc-live")).not_to_be_visible()
     before = len(sent)
-    page.mouse.move(*thumb_point(slider, slider_value(page) / maximum))
-    page.mouse.down()
+    grab_thumb(page, slider)
     winners = set()
     for fraction in (0.1, 0.9):
         page.mouse.move(*thumb_point(slider, fraction), steps=3)
@@ -365,11 +359,8 @@ def test_classroom_drag_ranks_the_choosing_node_s_children_and_keeps_the_walk_re
 @pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
 def test_the_c_control_fits_beside_the_exact_box_mid_drag(page, request, output_dir, theme, width, height):
     page.set_viewport_size({"width": width, "height": height})
-    watched = open_app(page, request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url"))
+    watched = open_flips_example(page, request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url"))
     wait_for_graph(page)
-    choose_example(page, "A larger C flips the choice")
-    expect(page.locator(EXACT)).to_have_value("0.5")
-    wait_idle(page)
     slider = page.locator(SLIDER).bounding_box()
     exact = page.locator(EXACT).bounding_box()
     page.mouse.move(*thumb_point(page.locator(SLIDER), 0.1))

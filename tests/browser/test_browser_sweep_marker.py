@@ -10,11 +10,18 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from mcts_core import Scoring, build_tree, parse_playouts, select_path
-from mcts_core.inputs.examples import C_FLIPS_CHOICE
+from mcts_core import Scoring, select_path
 
-from .browser_support import SLIDER, eventually, metric_value, open_app, wait_idle
-from .test_browser_drag import EXACT, choose_example, count_sent_frames, slider_value, thumb_point
+from .browser_support import SLIDER, eventually, metric_value, wait_idle
+from .test_browser_drag import (
+    EXACT,
+    FLIPS,
+    count_sent_frames,
+    grab_thumb,
+    open_flips_example,
+    slider_value,
+    thumb_point,
+)
 
 CHARTS = ("sweep_strip_box", "sweep_lines_box")  # the keyed containers of the strip and the lines chart
 LINE = ".mcts-live-c"
@@ -66,19 +73,10 @@ def watch_rules(page, at: dict[str, float]) -> None:
 
 def open_flips(page, url):
     """The sweep page with the example whose path flips at C = 2.70 (C = 0.5, the slider up to 5)."""
-    watched = open_app(page, url, "/sweep")
-    choose_example(page, "A larger C flips the choice")
-    expect(page.locator(EXACT)).to_have_value("0.5")
-    wait_idle(page)
+    watched = open_flips_example(page, url, "/sweep")
     for chart in CHARTS:
         expect(page.locator(f".st-key-{chart} {RULE} line")).to_have_count(1)
     return watched
-
-
-def grab_thumb(page) -> None:
-    slider = page.locator(SLIDER)
-    page.mouse.move(*thumb_point(slider, slider_value(page) / float(slider.get_attribute("max"))))
-    page.mouse.down()
 
 
 def drag_to(page, share: float) -> float:
@@ -86,15 +84,12 @@ def drag_to(page, share: float) -> float:
     return slider_value(page)
 
 
-FLIPS = build_tree(parse_playouts(C_FLIPS_CHOICE))
-
-
 def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, app_url):
     sent = count_sent_frames(page)
     watched = open_flips(page, app_url)
     before = len(sent)
     maximum = float(page.locator(SLIDER).get_attribute("max"))  # the swept range is [0, the slider's max]
-    grab_thumb(page)
+    grab_thumb(page, page.locator(SLIDER))
     seen = {}
     for share in (0.3, 0.8):
         c = drag_to(page, share)
@@ -135,7 +130,7 @@ def test_the_live_line_hides_outside_the_range_survives_a_theme_change_and_goes_
     to.press("Enter")
     wait_idle(page)
     expect(page.locator(f".st-key-sweep_lines_box {RULE} line")).to_have_count(1)
-    grab_thumb(page)
+    grab_thumb(page, page.locator(SLIDER))
     drag_to(page, 0.9)  # C = 4.5, right of the range [0, 2.5]
     for chart in CHARTS:
         expect(page.locator(f".st-key-{chart} {RULE}")).to_have_css("visibility", "hidden")
@@ -166,7 +161,7 @@ def test_the_live_line_and_its_value_sit_on_the_plots_mid_drag(page, request, ou
     page.set_viewport_size({"width": width, "height": height})
     watched = open_flips(page, request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url"))
     maximum = float(page.locator(SLIDER).get_attribute("max"))
-    grab_thumb(page)
+    grab_thumb(page, page.locator(SLIDER))
     c = drag_to(page, 0.95)  # near the right end: the value sits left of the line
     for chart in CHARTS:
         # Scrolled to mid-drag (the page scrolls, the mouse stays down): the line scrolls with its chart.

@@ -15,8 +15,9 @@
 //   compact:   moves are single characters written together ("ab"), else joined by spaces,
 //   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
 //   reveal_at_rest: false: the live line (path, ranked children) shows only while C moves,
-//   path_value: a selector of the page's "Selected path" metric value, or null: while C moves its
-//              text shows the live path (the commit's rerun then writes the same path there),
+//   path_value: a selector of the value of the page's metric naming this control's path (if the
+//              page has one): while C moves its text shows the live path (the commit's rerun then
+//              writes the same path there),
 // }
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
 // detail {c, path, role}: a tree picture (tree_view.js) and the sweep's charts (live_c_marker.js)
@@ -174,7 +175,7 @@ class CControl {
   // Everything C decides here, and the event that lets the tree picture follow.
   show(c, live) {
     this.value.textContent = shown(c);
-    this.liveLine.classList.toggle("cc-at-rest", !live && this.data.reveal_at_rest === false && !this.busy());
+    this.liveLine.classList.toggle("cc-at-rest", !live && this.data.reveal_at_rest === false);
     const path = this.pathAt(c);
     const words = this.pathWords(path);
     if (words !== this.pathText.textContent) this.pathText.textContent = words;
@@ -189,8 +190,7 @@ class CControl {
   // The page's metric (Streamlit's element, outside this control): only its text node's value
   // changes, the node React rewrites with the committed path, so React's DOM stays its own.
   showPathValue(words) {
-    const selector = this.data.path_value;
-    const value = selector ? document.querySelector(selector) : null;
+    const value = document.querySelector(this.data.path_value);
     if (!value) return;
     const text = document.createTreeWalker(value, NodeFilter.SHOW_TEXT).nextNode();
     if (text && text.nodeValue !== words) text.nodeValue = words;

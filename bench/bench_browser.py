@@ -1103,24 +1103,28 @@ def cpu_seconds(*pids: int) -> list[float]:
     return [sum(found[p][1] for p in family(pid, found) if p in found) / CLOCK_TICK for pid in pids]
 
 
+def threads(pids: set[int]) -> set[int]:
+    """The thread ids of these processes (those still there)."""
+    return {int(task.name) for pid in pids for task in Path(f"/proc/{pid}/task").glob("*")}
+
+
+def for_each_thread(pids: set[int], set_one) -> None:
+    """``set_one(tid)`` for every thread of these processes, skipping threads gone meanwhile."""
+    for tid in threads(pids):
+        try:
+            set_one(tid)
+        except OSError:
+            pass
+
+
 def pin(pids: set[int], cpus: set[int]) -> None:
     """Every thread of these processes on these CPUs (threads started later inherit it)."""
-    for pid in pids:
-        for task in Path(f"/proc/{pid}/task").glob("*"):
-            try:
-                os.sched_setaffinity(int(task.name), cpus)
-            except OSError:  # gone meanwhile
-                pass
+    for_each_thread(pids, lambda tid: os.sched_setaffinity(tid, cpus))
 
 
 def renice(pids: set[int], niceness: int) -> None:
     """Every thread of these processes at this niceness (processes they fork later inherit it)."""
-    for pid in pids:
-        for task in Path(f"/proc/{pid}/task").glob("*"):
-            try:
-                os.setpriority(os.PRIO_PROCESS, int(task.name), niceness)
-            except OSError:  # gone meanwhile
-                pass
+    for_each_thread(pids, lambda tid: os.setpriority(os.PRIO_PROCESS, tid, niceness))
 
 
 def session_cs(page: Page, count: int, turn: int) -> list[float]:
@@ -1273,10 +1277,10 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
         if niced:  # chromium sets its renderers' niceness itself (visibility): still 19?
             found = processes()
             niced_pids = set().union(*(family(pid, found) for pid in roots))
-            threads = {int(task.name) for pid in niced_pids for task in Path(f"/proc/{pid}/task").glob("*")}
-            lower = {tid for tid in threads if os.getpriority(os.PRIO_PROCESS, tid) < 19}
+            lower = set()
+            for_each_thread(niced_pids, lambda tid: lower.add(tid) if os.getpriority(os.PRIO_PROCESS, tid) < 19 else None)
             if lower:
-                print(f"  ! {len(lower)} of the niced chromium's {len(threads)} threads below nice 19: reniced", flush=True)
+                print(f"  ! {len(lower)} of the niced chromium's threads below nice 19: reniced", flush=True)
                 renice(niced_pids, 19)
         for name, result in (("1 session", alone[-1]), (f"{sessions} sessions", together[-1])):
             shown = [t["painted"] for t in result["commits"] if t]

@@ -105,11 +105,11 @@ def setting_b_panel(setup) -> Scoring:
 def summary(tree, comparison, name_a: str, name_b: str) -> None:
     """Both paths and where they part: the answer on top."""
     metric_row([
-        # Both follow their C control while it is dragged.
+        # Paths and lengths follow their C control while it is dragged.
         ("Path A", escape(path_text(tree, comparison.path_a)), escape(name_a), c_control.LIVE_PATH_VALUE["selected"]),
         ("Path B", escape(path_text(tree, comparison.path_b)), escape(name_b), c_control.LIVE_PATH_VALUE["second"]),
-        ("Length A", len(comparison.path_a) - 1),
-        ("Length B", len(comparison.path_b) - 1),
+        ("Length A", len(comparison.path_a) - 1, None, c_control.LIVE_PATH_LENGTH["selected"]),
+        ("Length B", len(comparison.path_b) - 1, None, c_control.LIVE_PATH_LENGTH["second"]),
         (
             "Paths",
             "identical" if comparison.identical else escape(f"split at {tree.path(comparison.split) or 'root'}"),

@@ -39,6 +39,8 @@ DEFAULT_C = 1.0
 # "second"): while C is dragged their value shows the live path too (rewritten in the browser; the
 # commit's rerun then shows the same path).
 LIVE_PATH_VALUE = {"selected": "selected_path_value", "second": "second_path_value"}
+# The same for metrics counting the moves on those paths (Compare's "Length A", "Length B").
+LIVE_PATH_LENGTH = {"selected": "selected_path_length", "second": "second_path_length"}
 # Compare's verdict on the two paths (role "selected" against role "second"), rewritten the same way
 # while either control is dragged: the container key of its metric ("identical" / "split at X"),
 # and of the sentence under it, one key per shape of sentence (the shapes differ in their code and
@@ -217,6 +219,7 @@ def live_slider(
         "compact": loaded.tree.compact,
         "role": role,
         "path_value": f".st-key-{LIVE_PATH_VALUE[role]} [data-testid='stMetricValue']",
+        "path_length": f".st-key-{LIVE_PATH_LENGTH[role]} [data-testid='stMetricValue']",
         "reveal_at_rest": reveal_at_rest,
     }
     if verdict:

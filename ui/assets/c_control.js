@@ -18,6 +18,7 @@
 //   path_value: a selector of the value of the page's metric naming this control's path (if the
 //              page has one): while C moves its text shows the live path (the commit's rerun then
 //              writes the same path there),
+//   path_length: the same for the page's metric counting this path's moves (if it has one),
 //   verdict:   (Compare's B, role "second") {value: a selector of the value of the page's metric
 //              saying whether this path and the selected one part, sentence: {shape: the class of
 //              the container of the sentence under it, when it has that shape}}: while either
@@ -191,6 +192,7 @@ class CControl {
     this.showChildren(c, path);
     if (live) {
       writeText(document.querySelector(this.data.path_value), words);
+      writeText(document.querySelector(this.data.path_length), String(path.length));
       this.announce({ c, path, role: this.data.role });
     }
     showVerdict(live);

@@ -76,16 +76,21 @@ def setting_a_panel(setting_a: Scoring) -> None:
     st.caption("Change A's rule in the sidebar and its C above; they drive every page.")
 
 
+def b_slider_range(loaded, c_b: float) -> tuple[float, float]:
+    """(max, step) of B's C slider: a few score spreads, and B's C (any rule: no UCB1 narrowing)."""
+    return suggest_c_range(loaded.score_range, c_b)
+
+
 def setting_b_panel(setup) -> Scoring:
     """B's rule, settings and C; returns B's scoring."""
     st.subheader("Setting B")
     rule_b, settings_b = rule_panel.render(setup.input.annotations, set_c=set_c_b, prefix=RULE_B_PREFIX)
-    max_c, step = suggest_c_range(setup.input.score_range, st.session_state[COMPARE_C])
+    max_c, step = b_slider_range(setup.input, st.session_state[COMPARE_C])
     scoring_b = Scoring(rule_b, st.session_state[COMPARE_C], settings_b)
-    if affine_problem(scoring_b) is None:  # dragged, B's path (teal) follows in the picture before release
-        c_control.live_slider(setup.input, scoring_b, max_c=max(max_c, scoring_b.c), step=step, key=COMPARE_C_LIVE,
+    if affine_problem(scoring_b) is None:  # dragged, B's path (teal) and the verdict follow before release
+        c_control.live_slider(setup.input, scoring_b, max_c=max_c, step=step, key=COMPARE_C_LIVE,
                               on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)",
-                              path_label="Path B")
+                              path_label="Path B", verdict=True)
     c_b = st.number_input(
         Scoring(rule_b).spec.c_label + " (B)",
         min_value=0.0,
@@ -100,38 +105,51 @@ def setting_b_panel(setup) -> Scoring:
 def summary(tree, comparison, name_a: str, name_b: str) -> None:
     """Both paths and where they part: the answer on top."""
     metric_row([
-        # Both follow their C control while it is dragged.
+        # Paths and lengths follow their C control while it is dragged.
         ("Path A", escape(path_text(tree, comparison.path_a)), escape(name_a), c_control.LIVE_PATH_VALUE["selected"]),
         ("Path B", escape(path_text(tree, comparison.path_b)), escape(name_b), c_control.LIVE_PATH_VALUE["second"]),
-        ("Length A", len(comparison.path_a) - 1),
-        ("Length B", len(comparison.path_b) - 1),
+        ("Length A", len(comparison.path_a) - 1, None, c_control.LIVE_PATH_LENGTH["selected"]),
+        ("Length B", len(comparison.path_b) - 1, None, c_control.LIVE_PATH_LENGTH["second"]),
         (
             "Paths",
             "identical" if comparison.identical else escape(f"split at {tree.path(comparison.split) or 'root'}"),
             "Where the two selected paths part: the deepest node both contain.",
+            c_control.LIVE_VERDICT_VALUE,  # follows either C control while it is dragged, as the sentence does
         ),
     ])
-    if comparison.identical:
-        st.success(
-            f"Both settings select the same path, {code(path_text(tree, comparison.path_a))}. "
-            "Change B's rule or C to see where they start to disagree."
-        )
-    else:
-        st.info(
-            f"The paths split at {node_markdown(tree.path(comparison.split))}: A takes "
-            f"{code(tree.move[comparison.choice_a])}, B takes {code(tree.move[comparison.choice_b])}."
-        )
+    split = tree.path(comparison.split)
+    shape = "identical" if comparison.identical else "split" if split else "split_root"
+    # The browser rewrites the sentence's code and bold parts mid-drag (c_control.js, showVerdict):
+    # the key names the sentence's shape, which decides what those parts are.
+    with st.container(key=c_control.LIVE_VERDICT_SENTENCE.format(shape=shape)):
+        if comparison.identical:
+            st.success(
+                f"Both settings select the same path, {code(path_text(tree, comparison.path_a))}. "
+                "Change B's rule or C to see where they start to disagree."
+            )
+        else:
+            st.info(
+                f"The paths split at {node_markdown(split)}: A takes "
+                f"{code(tree.move[comparison.choice_a])}, B takes {code(tree.move[comparison.choice_b])}."
+            )
 
 
-def drawn_for(setup, comparison) -> frozenset:
-    """What to draw: the paths and the children they chose among, or the most visited nodes."""
+def drawn_for(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> set[int]:
+    """What to draw: the paths and the children they chose among, or the most visited nodes; and
+    every path A's and B's C sliders can select (:func:`ui.c_control.slider_path_nodes`), so that
+    a dragged path is drawn whole at every C and a commit reuses the drawing.
+
+    Around the paths, the children every such path chose among are drawn too when they add at most
+    :data:`ui.c_control.SLIDER_PATHS_MAX_EXTRA` nodes: then the drawing does not change with C at all.
+    """
     tree = setup.tree
     with st.expander("What to draw"):
         around = st.toggle(
             "Only the paths and the children they chose among",
             value=True,
             key=COMPARE_AROUND_PATHS, persist_state="session",
-            help="Off: the most visited nodes, like the Explorer (the paths are always drawn).",
+            help="On: every path A's and B's sliders can select (when they are few) and the children they chose "
+            "among. Off: the most visited nodes, like the Explorer. The paths are always drawn.",
         )
         limits = st.columns(2)
         budget = limits[0].number_input(
@@ -145,13 +163,21 @@ def drawn_for(setup, comparison) -> frozenset:
         visible = path_neighbourhood(tree, comparison.path_a, comparison.path_b)
     else:
         visible = cached_visible_nodes(setup.input.key, tree, budget, depth_limit or None)
-    return drawn_nodes(tree, visible, comparison.path_a, comparison.path_b)
+    slider_a = c_control.slider_path_nodes(setup.input, setting_a, visible)
+    max_c_b, _ = b_slider_range(setup.input, setting_b.c)
+    slider_b = c_control.slider_path_nodes(setup.input, setting_b, visible | slider_a, max_c=max_c_b)
+    if around:
+        # A set of nodes is a union of paths to path_neighbourhood: their nodes and every child.
+        every_choice = path_neighbourhood(tree, slider_a | slider_b)
+        if len(every_choice - visible) <= c_control.SLIDER_PATHS_MAX_EXTRA:
+            visible |= every_choice
+    return drawn_nodes(tree, visible, comparison.path_a, comparison.path_b, slider_a, slider_b)
 
 
 def picture(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> None:
     """Both paths drawn, the DOT download and the share panel (for setting A, the sidebar's)."""
     tree = setup.tree
-    drawn = drawn_for(setup, comparison)
+    drawn = drawn_for(setup, comparison, setting_a, setting_b)
     st.caption(
         f"Red: A's path ({escape(setting_a.describe())}). Teal, dashed: B's path ({escape(setting_b.describe())}). "
         "Purple: on both. A box's “+k more” line counts its children not drawn."

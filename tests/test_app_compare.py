@@ -1,9 +1,13 @@
 """AppTest of the Compare page: setting B's rule and C move B's path and the split table."""
 
+import html
+import json
+import re
+
 import pytest
 
 from mcts_core import solve
-from mcts_core.inputs.examples import C_FLIPS_CHOICE
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, deep_tree
 from apptest_support import plain, tree_view_data, c_slider, set_c
 
 
@@ -112,3 +116,50 @@ def test_markup_in_moves_is_shown_not_interpreted(app):
     assert metrics(app)["Path A"] == "\\\\"  # the move \ escaped: the metric shows it as typed
     for element in [*app.info, *app.success]:
         assert "<b>" not in element.value
+
+
+def drawn_paths(app) -> set[tuple[str, ...]]:
+    """The moves of every node the picture draws (its SVG, sent again by forgetting the page has it)."""
+    app.session_state["_tree_view_sent"] = {}
+    app.run()
+    svg = tree_view_data(app, "cmp_tree_view")["svg"]
+    return {tuple(json.loads(html.unescape(path))) for path in re.findall(r'<g [^>]*class="node" [^>]*data-path="([^"]*)"', svg)}
+
+
+def prefixes(path: str) -> set[tuple[str, ...]]:
+    return {tuple(path[:depth]) for depth in range(len(path) + 1)}
+
+
+def test_a_path_b_s_slider_selects_with_another_rule_is_drawn_before_b_gets_there(app):
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    # B: progressive bias with H(b) = 1 at C = 5 takes b; at C = 0.5, on B's slider, it takes abb.
+    app.selectbox(key="cmp_rule").select("progressive_bias").run()
+    app.text_area(key="cmp_rule_progressive_bias_heuristic").input("b 1").run()
+    app.number_input(key="cmp_c").set_value(5.0).run()
+    assert metrics(app)["Path B"] == "b"
+    drawn = drawn_paths(app)
+    assert prefixes("abb") <= drawn and ("a", "b", "a") in drawn  # abb and the choice it faced at ab
+    layout = tree_view_data(app, "cmp_tree_view")["layout"]
+    app.number_input(key="cmp_c").set_value(0.5).run()
+    assert not app.exception and metrics(app)["Path B"] == "abb"
+    assert tree_view_data(app, "cmp_tree_view")["layout"] == layout  # B's new C reuses the drawing
+
+
+@pytest.mark.parametrize("around_paths", [True, False])
+def test_every_path_either_slider_selects_is_drawn_at_every_c_in_one_layout(app, around_paths):
+    app.text_area(key="playouts").input(deep_tree()).run()
+    if not around_paths:
+        app.toggle(key="cmp_around_paths").set_value(False).run()
+        app.number_input(key="cmp_budget").set_value(10).run()
+    drawn, layout = drawn_paths(app), tree_view_data(app, "cmp_tree_view")["layout"]
+    b_max, a_max = tree_view_data(app, "cmp_c_live")["max"], c_slider(app).max
+    seen = set()
+    for share in [i / 20 for i in range(21)]:
+        app.number_input(key="cmp_c").set_value(b_max * share).run()
+        set_c(app, a_max * share)
+        assert not app.exception
+        for name in ("Path A", "Path B"):
+            assert prefixes(metrics(app)[name]) <= drawn, f"{name} at {share:.0%} of its slider"
+            seen.add(metrics(app)[name])
+        assert tree_view_data(app, "cmp_tree_view")["layout"] == layout
+    assert len(seen) >= 3, "the sliders must reach paths the first drawing did not need"

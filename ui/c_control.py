@@ -39,6 +39,16 @@ DEFAULT_C = 1.0
 # "second"): while C is dragged their value shows the live path too (rewritten in the browser; the
 # commit's rerun then shows the same path).
 LIVE_PATH_VALUE = {"selected": "selected_path_value", "second": "second_path_value"}
+# The same for metrics counting the moves on those paths (Compare's "Length A", "Length B").
+LIVE_PATH_LENGTH = {"selected": "selected_path_length", "second": "second_path_length"}
+# Compare's verdict on the two paths (role "selected" against role "second"), rewritten the same way
+# while either control is dragged: the container key of its metric ("identical" / "split at X"),
+# and of the sentence under it, one key per shape of sentence (the shapes differ in their code and
+# bold parts: the browser rewrites those parts' text when the dragged verdict has the page's shape,
+# and hides the sentence while it has another).
+LIVE_VERDICT_VALUE = "paths_verdict_value"
+LIVE_VERDICT_SENTENCE = "paths_verdict_sentence_{shape}"
+VERDICT_SHAPES = ("identical", "split_root", "split")
 
 _HTML = """
 <div class="cc-root">
@@ -142,16 +152,20 @@ def _nodes_on_slider_paths(input_key: str, rule_key: str, max_c: float, _tree: T
     return frozenset(nodes)
 
 
-def slider_path_nodes(loaded: LoadedInput, scoring: Scoring, visible: Collection[int]) -> frozenset[int]:
+def slider_path_nodes(
+    loaded: LoadedInput, scoring: Scoring, visible: Collection[int], *, max_c: float | None = None
+) -> frozenset[int]:
     """Every node on a path the C slider can select over its whole range, when they add at most
     :data:`SLIDER_PATHS_MAX_EXTRA` nodes to ``visible``; else none.
 
     Drawn with the picture, they make a drag's red path whole at every C and a commit reuse the
-    drawing (its layout depends on the drawn nodes, not on C).
+    drawing (its layout depends on the drawn nodes, not on C). ``max_c``: the slider's end (it
+    starts at 0); None: the page's C slider's (:func:`slider_range`).
     """
     if affine_problem(scoring) is not None:
         return frozenset()
-    max_c, _ = slider_range(loaded, st.session_state.get(C, DEFAULT_C), scoring.rule == "ucb1")
+    if max_c is None:
+        max_c, _ = slider_range(loaded, st.session_state.get(C, DEFAULT_C), scoring.rule == "ucb1")
     at_one = scoring.with_c(1.0)
     nodes = _nodes_on_slider_paths(loaded.key, repr(at_one), max_c, loaded.tree, at_one)
     return nodes if len(nodes.difference(visible)) <= SLIDER_PATHS_MAX_EXTRA else frozenset()
@@ -174,6 +188,7 @@ def live_slider(
     label: str | None = None,
     path_label: str = "Selected path",
     reveal_at_rest: bool = True,
+    verdict: bool = False,
 ) -> None:
     """The slider that follows a drag in the browser (module docstring), for a rule affine in C.
 
@@ -189,6 +204,9 @@ def live_slider(
         path_label: what the live line calls the path it names (the page's name for that path).
         reveal_at_rest: False: the live line (the path, the ranked children) shows only while C
             is dragged.
+        verdict: this control's path (role "second") is compared with the page's selected path,
+            and the page's verdict (:data:`LIVE_VERDICT_VALUE`, :data:`LIVE_VERDICT_SENTENCE`)
+            follows either control while it is dragged.
     """
     at_one = scoring.with_c(1.0)
     data = {
@@ -201,8 +219,14 @@ def live_slider(
         "compact": loaded.tree.compact,
         "role": role,
         "path_value": f".st-key-{LIVE_PATH_VALUE[role]} [data-testid='stMetricValue']",
+        "path_length": f".st-key-{LIVE_PATH_LENGTH[role]} [data-testid='stMetricValue']",
         "reveal_at_rest": reveal_at_rest,
     }
+    if verdict:
+        data["verdict"] = {
+            "value": f".st-key-{LIVE_VERDICT_VALUE} [data-testid='stMetricValue']",
+            "sentence": {shape: f"st-key-{LIVE_VERDICT_SENTENCE.format(shape=shape)}" for shape in VERDICT_SHAPES},
+        }
 
     def committed() -> None:
         c = st.session_state[key]["commit"]

@@ -18,6 +18,11 @@
 //   path_value: a selector of the value of the page's metric naming this control's path (if the
 //              page has one): while C moves its text shows the live path (the commit's rerun then
 //              writes the same path there),
+//   path_length: the same for the page's metric counting this path's moves (if it has one),
+//   verdict:   (Compare's B, role "second") {value: a selector of the value of the page's metric
+//              saying whether this path and the selected one part, sentence: {shape: the class of
+//              the container of the sentence under it, when it has that shape}}: while either
+//              control moves, both follow (showVerdict), or absent,
 // }
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
 // detail {c, path, role}: a tree picture (tree_view.js) and the sweep's charts (live_c_marker.js)
@@ -34,6 +39,9 @@ window.addEventListener("mcts-inspected", (event) => {
   inspectedNow = event.detail;
   for (const control of live) control.showChildren(control.c, control.pathAt(control.c));
 });
+// The shape of the verdict the controls show now, on <html> (not on Streamlit's elements, which
+// React may keep across reruns): a sentence container of another shape is hidden by its rule.
+const VERDICT_SHAPE = "data-live-verdict";
 const KEYS_REST_MS = 150; // keys that rest this long commit; faster presses keep moving C locally
 const DRAG_EVENT = "mcts-c-drag";
 
@@ -180,20 +188,14 @@ class CControl {
     const words = this.pathWords(path);
     if (words !== this.pathText.textContent) this.pathText.textContent = words;
     this.root.setAttribute("data-path", JSON.stringify(path));
+    this.path = path;
     this.showChildren(c, path);
     if (live) {
-      this.showPathValue(words);
+      writeText(document.querySelector(this.data.path_value), words);
+      writeText(document.querySelector(this.data.path_length), String(path.length));
       this.announce({ c, path, role: this.data.role });
     }
-  }
-
-  // The page's metric (Streamlit's element, outside this control): only its text node's value
-  // changes, the node React rewrites with the committed path, so React's DOM stays its own.
-  showPathValue(words) {
-    const value = document.querySelector(this.data.path_value);
-    if (!value) return;
-    const text = document.createTreeWalker(value, NodeFilter.SHOW_TEXT).nextNode();
-    if (text && text.nodeValue !== words) text.nodeValue = words;
+    showVerdict(live);
   }
 
   // The inspected node's children ranked by their value at c; the path's child (from the
@@ -236,10 +238,67 @@ class CControl {
   }
 
   destroy() {
+    if (this.data?.verdict) document.documentElement.removeAttribute(VERDICT_SHAPE);
     this.listeners.abort();
     clearTimeout(this.restTimer);
     if (this.frame) cancelAnimationFrame(this.frame);
   }
+}
+
+// Text in the page's own (Streamlit's) elements, outside any control: only text nodes' values
+// change (the first gets the text, any others none), the nodes React rewrites with the committed
+// text, so React's DOM stays its own. Text, never markup: moves are user text.
+function writeText(element, text) {
+  if (!element) return;
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  let node = walker.nextNode();
+  if (node && node.nodeValue !== text) node.nodeValue = text;
+  while ((node = walker.nextNode())) if (node.nodeValue) node.nodeValue = "";
+}
+
+// Where two paths (moves, root first) part, as pages/compare.py says it: identical, or split at
+// the deepest node both contain (the root, or another node), each side's move there.
+function verdictOf(pathA, pathB) {
+  let shared = 0;
+  while (shared < pathA.length && shared < pathB.length && pathA[shared] === pathB[shared]) shared++;
+  if (shared === pathA.length && shared === pathB.length) return { shape: "identical" };
+  const split = pathA.slice(0, shared);
+  return { shape: shared ? "split" : "split_root", split, a: pathA[shared], b: pathB[shared] };
+}
+
+// Compare's verdict from the paths the page's two controls show now (one of them may be moving,
+// the other is at its committed C): <html> carries its shape at all times; while a control moves,
+// the verdict metric's text and the sentence's code and bold parts follow (the commit's rerun
+// writes the same text). The sentence of another shape is hidden until the rerun writes it.
+function showVerdict(moving) {
+  let a, b;
+  for (const control of live) {
+    if (control.data?.role === "selected") a = control;
+    else if (control.data?.verdict) b = control;
+  }
+  if (!a?.path || !b?.path) return;
+  const { value, sentence } = b.data.verdict;
+  hideOtherSentences(sentence);
+  const verdict = verdictOf(a.path, b.path);
+  document.documentElement.setAttribute(VERDICT_SHAPE, verdict.shape);
+  if (!moving) return;
+  const node = verdict.shape === "split" ? b.pathWords(verdict.split) : "root";
+  writeText(document.querySelector(value), verdict.shape === "identical" ? "identical" : `split at ${node}`);
+  const parts = verdict.shape === "identical" ? [a.pathWords(a.path)] : [node, verdict.a, verdict.b];
+  const shown = document.querySelector(`.${sentence[verdict.shape]}`);
+  shown?.querySelectorAll("code, strong").forEach((part, i) => writeText(part, parts[i] ?? ""));
+}
+
+// Once per document: the rules that hide a sentence whose shape is not the one on <html>.
+function hideOtherSentences(classes) {
+  const id = "mcts-live-verdict-style";
+  if (document.getElementById(id)) return;
+  const style = document.createElement("style");
+  style.id = id;
+  style.textContent = Object.entries(classes)
+    .map(([shape, name]) => `html[${VERDICT_SHAPE}]:not([${VERDICT_SHAPE}="${shape}"]) .${name} { visibility: hidden; }`)
+    .join("\n");
+  document.head.append(style);
 }
 
 export default function (component) {

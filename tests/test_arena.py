@@ -18,6 +18,7 @@ from mcts_core.inputs.data_folder import data_folder  # noqa: E402
 from mcts_core.strength import ResultStore, arena, wilson_interval  # noqa: E402
 from mcts_core.strength.arena_games import game_tasks, play_game  # noqa: E402
 from mcts_core.strength.elo import Outcomes, elo_estimate  # noqa: E402
+from mcts_core.strength.pools import interrupts_deferred, interrupts_held  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -223,6 +224,23 @@ def test_cli_arena_stops_on_ctrl_c_with_status_130_and_one_line(tmp_path):
     assert "Traceback" not in err
     last_line = err.rstrip("\n").splitlines()[-1]
     assert err.endswith("\n") and last_line.startswith("interrupted; finished games are stored")
+
+
+# The CLI test above sends its Ctrl-C at a moment of the OS's choosing; these two put it in the two
+# windows where the arena used to lose it (and then played on to the end and exited 0).
+
+def test_ctrl_c_while_a_worker_process_starts_still_stops_the_arena():
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts_deferred():
+            with interrupts_held():  # how the local pool starts its worker processes
+                os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_ctrl_c_after_the_arenas_last_look_at_it_still_stops_the_arena():
+    with pytest.raises(KeyboardInterrupt):
+        with interrupts_deferred() as interrupted:
+            assert not interrupted()  # the last look: the games are over
+            os.kill(os.getpid(), signal.SIGINT)
 
 
 def run_cli(tmp_path, *args):

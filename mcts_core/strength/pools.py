@@ -62,7 +62,7 @@ class ProcessPool:
         self._pending: set[Future] = set()
 
     def submit(self, chunk: list[GameTask]) -> Future:
-        with _interrupts_ignored():  # workers start during submits, and inherit SIG_IGN
+        with interrupts_held():  # workers start during submits, and inherit the held Ctrl-C
             future = self._pool.submit(play_chunk, chunk)
         self._pending.add(future)
         return future
@@ -104,10 +104,12 @@ def _ignore_interrupts() -> None:
 
 @contextmanager
 def interrupts_deferred() -> Iterator[Callable[[], bool]]:
-    """Ctrl-C meanwhile only sets a flag, which the caller reads at safe points (main thread only).
+    """Ctrl-C meanwhile only sets a flag, which the caller reads at safe points; leaving the block
+    with the flag set raises KeyboardInterrupt (main thread only).
 
     A KeyboardInterrupt raised inside ``concurrent.futures.wait`` can leave a future's lock held,
     and the pool's shutdown then waits forever; inside Dask's client it can leave its loop half-way.
+    The check on leaving catches a Ctrl-C that came after the caller's last look.
     """
     if threading.current_thread() is not threading.main_thread():
         yield lambda: False
@@ -118,20 +120,24 @@ def interrupts_deferred() -> Iterator[Callable[[], bool]]:
         yield flag.is_set
     finally:
         signal.signal(signal.SIGINT, previous)
+    if flag.is_set():
+        raise KeyboardInterrupt
 
 
 @contextmanager
-def _interrupts_ignored() -> Iterator[None]:
-    """Ctrl-C ignored meanwhile (main thread only: others cannot set handlers).
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C meanwhile is held back (SIGINT blocked in this thread) and delivered when the block ends.
 
-    A process started meanwhile inherits SIG_IGN through exec and Python keeps it, so a Ctrl-C
-    while a worker is still importing (before :func:`_ignore_interrupts` runs) cannot reach it.
+    A process started meanwhile inherits the blocked SIGINT through exec, so a Ctrl-C while a
+    worker is still importing (before :func:`_ignore_interrupts` runs) cannot reach it. Ignoring
+    SIGINT instead (SIG_IGN) would discard a Ctrl-C meant for this process too: the arena then
+    played on to the end and exited 0.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if not hasattr(signal, "pthread_sigmask"):  # no signal masks (Windows): nothing to hold back
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)

@@ -146,5 +146,3 @@ def play_series(series: list[Series], pool_factory: Callable[[], Any], *,
             if save is not None:
                 save(unsaved)
             pool.close()
-        if interrupted():
-            raise KeyboardInterrupt

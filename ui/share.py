@@ -200,8 +200,8 @@ def _history_move() -> bool:
     """This run is the one Streamlit starts when the back or forward button changes the query.
 
     Its query is the entry the browser went to, and it is the only run for the move: a view opened
-    any later would let this run publish the view being left, over that entry (a replaced entry) or
-    as a new one (the forward entries gone). Streamlit says so only on the run's context (1.67).
+    any later would let this run show the view being left. Streamlit says so only on the run's
+    context (1.67).
     """
     ctx = get_script_run_ctx()
     return ctx is not None and ctx.is_history_navigation
@@ -266,8 +266,12 @@ def _scoring_params(scoring: Scoring, suffix: str) -> dict[str, str]:
 
 
 def publish(params: dict[str, str]) -> None:
-    """At the end of a run: put the view in the URL (a new history entry when it changed)."""
-    if params != st.query_params.to_dict():
+    """At the end of a run: put the view in the URL (a new history entry when it changed).
+
+    A back or forward move's run leaves the URL to the entry it went to: the browser applies a write
+    to whichever entry it is at when the write arrives, which after a quick second Back is another.
+    """
+    if params != st.query_params.to_dict() and not _history_move():
         st.query_params.from_dict(params)
     st.session_state[URL_WRITTEN] = params
 

@@ -150,31 +150,6 @@ def test_back_and_forward_again_and_again_keep_every_entry_and_its_c(page, app_u
     assert history_shown(page, "7.0") == {"c": "7.0", "box": "7.0", "entries": entries}
 
 
-def test_back_from_another_page_returns_to_the_explorer_at_its_c_and_forward_comes_back(page, app_url):
-    open_app(page, app_url)
-    wait_for_graph(page)
-    set_exact_c(page, "2.5")
-    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name="C sweep").click()
-    expect(page.locator(EXACT_C)).to_have_value("2.5", timeout=LOAD_TIMEOUT)
-    wait_idle(page)
-    set_exact_c(page, "7")
-    # Opening a page can leave two entries for it (Streamlit's own, then the page's view): Back is
-    # pressed until the Explorer shows, a few times at most.
-    moves = 0
-    while page.evaluate("() => location.pathname") != "/" and moves < 4:
-        page.go_back()
-        moves += 1
-        wait_idle(page)
-    assert page.evaluate("() => location.pathname") == "/"
-    expect(page.locator(INSPECT)).to_be_visible(timeout=LOAD_TIMEOUT)  # only the Explorer has it
-    assert history_shown(page, "2.5")["c"] == "2.5"
-    for _ in range(moves):
-        page.go_forward()
-        wait_idle(page)
-    assert page.evaluate("() => location.pathname") == "/sweep"
-    assert history_shown(page, "7.0")["c"] == "7.0"
-
-
 def test_links_keep_working_after_the_server_restarts(page, tmp_path):
     process, url = start_streamlit(Path("app.py"), tmp_path / "first.log", cwd=REPO)
     try:

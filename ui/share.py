@@ -6,9 +6,9 @@ content hash), ``c``, ``rule`` and ``settings`` (JSON of the rule's settings bes
 ``budget``, ``depth``, ``topk``, ``unvisited``, ``colour``, Compare's setting B ``c_b``, ``rule_b``,
 ``settings_b`` and Playback's ``k`` and ``rule_path``; a bundle adds ``page``. Links are built from
 the app's root. Every page publishes its view at the end of its run (:func:`publish`); a changed
-query is a new browser history entry. A session's first run (:func:`read_link`) and the back and
-forward buttons (:func:`listen`) open the query's view: each value is checked, and the modules that
-own the settings take theirs (:func:`take`). A bad value is refused with a message, never a traceback.
+query is a new browser history entry. A session's first run and the run Streamlit starts for the back
+and forward buttons (:func:`read_link`) open the query's view: each value is checked, and the modules
+that own the settings take theirs (:func:`take`). A bad value is refused with a message, never a traceback.
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from __future__ import annotations
 import json
 import math
 from typing import Any
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from mcts_core import RULES, Scoring, is_valid_c, parse_number
 from mcts_core.common import ParseError, load_json
 from mcts_core.inputs import is_input_id
 from mcts_core.drawing import COLOURINGS
 from mcts_core.selection import settings_problem
-from ui.components import asset_component
 from ui import state
 from ui.drawing import LIMIT_RANGES
 from ui.markdown import escape
@@ -33,13 +33,11 @@ from ui.navigation import PAGES
 
 # Session-state keys this module owns.
 URL_WRITTEN = state.key("_url_written")
-HISTORY_MOVE = state.key("_history_move")  # the back/forward listener's event
 LINK_REQUEST = state.key("_link_request")
 LINK_PROBLEMS = state.key("_link_problems")
 
 LIMIT_KEYS = ("budget", "depth", "topk", "unvisited", "colour")  # the Explorer's drawing limits
 PAGE_PATHS = tuple(page.url_path for page in PAGES)
-_history = asset_component("mcts_history", "history")
 MAX_VALUE_LENGTH = 20_000  # a query value longer than this is not one we wrote
 LARGEST_K = 10**9  # Playback's k: more playouts than any input holds (the page clamps it to its input)
 
@@ -185,32 +183,28 @@ def _json(text: str) -> Any:
 
 
 def read_link() -> None:
-    """At a session's first run (a reload, a copied link): open the view the URL's query names.
+    """Open the view the URL's query names, at a session's first run (a reload, a copied link) and at
+    the run Streamlit starts for the back or forward button (:func:`_history_move`).
 
-    Later runs do not read the query: a rerun can carry a query older than the one last written,
-    and would undo the newest change. The back and forward buttons come through :func:`listen`.
+    Other runs do not read the query: a rerun can carry a query older than the one last written,
+    and would undo the newest change.
     """
-    if URL_WRITTEN in st.session_state:
+    if URL_WRITTEN in st.session_state and not _history_move():
         return
     st.session_state[URL_WRITTEN] = params = st.query_params.to_dict()
     if params:
         open_view(params)
 
 
-def listen() -> None:
-    """Mount the listener for the back and forward buttons (draws nothing)."""
-    _history(key=HISTORY_MOVE, default={"moved": None}, on_moved_change=_moved, height=0)
+def _history_move() -> bool:
+    """This run is the one Streamlit starts when the back or forward button changes the query.
 
-
-def _moved() -> None:
-    """The back or forward button went to another entry: open its view (an empty query asks nothing)."""
-    moved = (st.session_state.get(HISTORY_MOVE) or {}).get("moved")
-    query = moved.get("query") if isinstance(moved, dict) else None
-    if isinstance(query, str):
-        params = {name: values[-1] for name, values in parse_qs(query.lstrip("?")).items()}
-        st.session_state[URL_WRITTEN] = params
-        if params:
-            open_view(params)
+    Its query is the entry the browser went to, and it is the only run for the move: a view opened
+    any later would let this run show the view being left. Streamlit says so only on the run's
+    context (1.67).
+    """
+    ctx = get_script_run_ctx()
+    return ctx is not None and ctx.is_history_navigation
 
 
 def open_view(params: dict[str, str]) -> None:
@@ -272,8 +266,12 @@ def _scoring_params(scoring: Scoring, suffix: str) -> dict[str, str]:
 
 
 def publish(params: dict[str, str]) -> None:
-    """At the end of a run: put the view in the URL (a new history entry when it changed)."""
-    if params != st.query_params.to_dict():
+    """At the end of a run: put the view in the URL (a new history entry when it changed).
+
+    A back or forward move's run leaves the URL to the entry it went to: the browser applies a write
+    to whichever entry it is at when the write arrives, which after a quick second Back is another.
+    """
+    if params != st.query_params.to_dict() and not _history_move():
         st.query_params.from_dict(params)
     st.session_state[URL_WRITTEN] = params
 

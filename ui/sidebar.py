@@ -49,7 +49,6 @@ def render() -> None:
         st.header("Selection rule")
         rule, settings = rule_panel.render(good.annotations if good else {}, set_c=c_control.set_c)
         recent.remember(good.key if good is not None else None)  # a bad input is not worth reopening
-        share.listen()
     st.session_state[SETUP] = Setup(good, rule, settings) if good is not None else loaded
 
 

@@ -119,6 +119,37 @@ def test_the_back_button_steps_back_through_c_changes(page, app_url):
     expect(page.locator(EXACT_C)).to_have_value("7.0", timeout=LOAD_TIMEOUT)
 
 
+def history_shown(page, c: str) -> dict:
+    """Once the page shows C = ``c`` and its run is over: the URL's C, the box and the number of entries."""
+    expect(page.locator(EXACT_C)).to_have_value(c, timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    return page.evaluate(
+        """box => ({c: new URLSearchParams(location.search).get('c'), box: document.querySelector(box).value,
+                   entries: history.length})""",
+        EXACT_C,
+    )
+
+
+def test_back_and_forward_again_and_again_keep_every_entry_and_its_c(page, app_url):
+    # The move's run must open the entry's view: a run showing the view being left would write it
+    # over the entry gone to (the URL then says another C than the page) or as a new entry (Forward
+    # then has nowhere to go).
+    open_app(page, app_url)
+    wait_for_graph(page)
+    set_exact_c(page, "2.5")
+    set_exact_c(page, "7")
+    entries = page.evaluate("() => history.length")
+    for _ in range(3):
+        page.go_back()
+        assert history_shown(page, "2.5") == {"c": "2.5", "box": "2.5", "entries": entries}
+        page.go_forward()
+        assert history_shown(page, "7.0") == {"c": "7.0", "box": "7.0", "entries": entries}
+    page.go_back()
+    page.go_forward()  # before the step back's run is over
+    page.wait_for_timeout(500)  # a late run of the step back would show 2.5 again
+    assert history_shown(page, "7.0") == {"c": "7.0", "box": "7.0", "entries": entries}
+
+
 def test_links_keep_working_after_the_server_restarts(page, tmp_path):
     process, url = start_streamlit(Path("app.py"), tmp_path / "first.log", cwd=REPO)
     try:

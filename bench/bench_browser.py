@@ -62,7 +62,9 @@ cProfile of runs over 100 ms).
    commit at once against the one server, which also stays at normal priority. The measured
    page's commit (one per round: use ``--rounds 20`` or more for a p95) is then what a student
    sees while N-1 others commit with it; the niced pages' own commits are reported apart (they
-   render when the CPU is free, by design).
+   render when the CPU is free, by design). With ``--pin`` too, the server has one core to itself
+   and the measured page the other (the niced pages yield it): a classroom's server machine and
+   one student's.
 
 Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
 one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the

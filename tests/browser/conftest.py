@@ -31,6 +31,12 @@ def dark_app_url(tmp_path_factory) -> str:
     stop_streamlit(process)
 
 
+@pytest.fixture
+def themed_app_url(request, theme: str) -> str:
+    """The app's URL in the test's ``theme`` ("light" or "dark", which the test parametrizes)."""
+    return request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url")
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """pytest-playwright's launch arguments, pointed at Debian's chromium."""

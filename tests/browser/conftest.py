@@ -32,8 +32,10 @@ def dark_app_url(tmp_path_factory) -> str:
 
 
 @pytest.fixture
-def themed_app_url(request, theme: str) -> str:
-    """The app's URL in the test's ``theme`` ("light" or "dark", which the test parametrizes)."""
+def themed_app_url(request, page, theme: str, width: int, height: int) -> str:
+    """A layout test's screen: the page at ``width`` x ``height`` and the app's URL in ``theme``
+    ("light" or "dark"; the test parametrizes all three)."""
+    page.set_viewport_size({"width": width, "height": height})
     return request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url")
 
 

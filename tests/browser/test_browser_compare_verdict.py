@@ -116,7 +116,6 @@ def test_dragging_a_s_c_moves_the_verdict_and_its_sentence_before_release(page, 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
 def test_the_verdict_and_both_c_controls_are_on_screen_mid_drag(page, themed_app_url, output_dir, theme, width, height):
-    page.set_viewport_size({"width": width, "height": height})
     watched = open_compare_on_the_deep_tree(page, themed_app_url)
     slider = page.locator(SLIDER)
     grab_thumb(page, slider)

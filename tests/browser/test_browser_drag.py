@@ -358,7 +358,6 @@ def test_classroom_drag_ranks_the_choosing_node_s_children_and_keeps_the_walk_re
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
 def test_the_c_control_fits_beside_the_exact_box_mid_drag(page, themed_app_url, output_dir, theme, width, height):
-    page.set_viewport_size({"width": width, "height": height})
     watched = open_flips_example(page, themed_app_url)
     wait_for_graph(page)
     slider = page.locator(SLIDER).bounding_box()

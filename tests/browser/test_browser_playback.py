@@ -157,7 +157,6 @@ def test_a_held_drag_s_teal_path_follows_the_frames_while_playing(page, app_url)
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
 def test_the_rule_s_path_and_its_c_control_fit_beside_the_picture(page, themed_app_url, output_dir, theme, width, height):
-    page.set_viewport_size({"width": width, "height": height})
     watched = open_flip_example_at(page, themed_app_url)
     page.locator(".st-key-playback_rule_path label").click()
     expect(page.locator(C_SLIDER)).to_be_visible(timeout=LOAD_TIMEOUT)

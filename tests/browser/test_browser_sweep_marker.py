@@ -158,7 +158,6 @@ def test_the_live_line_hides_outside_the_range_survives_a_theme_change_and_goes_
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
 def test_the_live_line_and_its_value_sit_on_the_plots_mid_drag(page, themed_app_url, output_dir, theme, width, height):
-    page.set_viewport_size({"width": width, "height": height})
     watched = open_flips(page, themed_app_url)
     maximum = float(page.locator(SLIDER).get_attribute("max"))
     grab_thumb(page, page.locator(SLIDER))

@@ -1105,6 +1105,12 @@ def cpu_seconds(*pids: int) -> list[float]:
     return [sum(found[p][1] for p in family(pid, found) if p in found) / CLOCK_TICK for pid in pids]
 
 
+def families(roots: set[int]) -> set[int]:
+    """These processes and their live descendants (one scan)."""
+    found = processes()
+    return set().union(*(family(pid, found) for pid in roots))
+
+
 def threads(pids: set[int]) -> set[int]:
     """The thread ids of these processes (those still there)."""
     return {int(task.name) for pid in pids for task in Path(f"/proc/{pid}/task").glob("*")}
@@ -1246,10 +1252,9 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
         launched = family(os.getpid(), found) - before
         roots = {pid for pid in launched if found[pid][0] not in launched}  # the second chromium's first process
         pages = [open_session(browser, url, tmp, what)] + [open_session(others, url, tmp, what) for _ in range(sessions - 1)]
-        found = processes()
-        niced_pids = set().union(*(family(pid, found) for pid in roots))  # with the renderers its zygote forked since
+        niced_pids = families(roots)  # with the renderers its zygote forked since
         renice(niced_pids, 19)
-        rest = family(os.getpid(), found) - niced_pids
+        rest = families({os.getpid()}) - niced_pids
         print(f"  niced: {len(niced_pids)} processes of the second chromium ({sessions - 1} pages) at nice "
               f"{sorted({os.getpriority(os.PRIO_PROCESS, pid) for pid in niced_pids})}; the other {len(rest)} "
               f"(this process, the server, the first chromium) at {sorted({os.getpriority(os.PRIO_PROCESS, pid) for pid in rest})}",
@@ -1277,8 +1282,7 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
         cs = [session_cs(page, sessions, turn)[i] for i, page in enumerate(pages)]
         together.append(drag_at_once(pages, cs, server_pid, lead_ms, drag_ms))
         if niced:  # chromium sets its renderers' niceness itself (visibility): still 19?
-            found = processes()
-            niced_pids = set().union(*(family(pid, found) for pid in roots))
+            niced_pids = families(roots)
             lower = set()
             for_each_thread(niced_pids, lambda tid: lower.add(tid) if os.getpriority(os.PRIO_PROCESS, tid) < 19 else None)
             if lower:
@@ -1356,8 +1360,8 @@ def main() -> None:
                         help="section 8's input: the C-flips example, or the 5,000-playout upload at budget 1500")
     parser.add_argument("--drag-ms", type=int, default=2000, help="how long each drag in section 8 lasts")
     parser.add_argument("--pin", action="store_true",
-                        help="section 8: the server on one CPU, chromium on the others (for 4+ cores: on 2, "
-                        "chromium's one core spreads the releases over a second and more)")
+                        help="section 8: the server on one CPU, chromium on the others (on 2 cores, with "
+                        "--others-niced: the server's core and one student's)")
     parser.add_argument("--others-niced", action="store_true",
                         help="section 8: every page but the measured one in a second chromium at nice 19 "
                         "(each student's browser on its own machine)")

@@ -167,7 +167,7 @@ def drawn_for(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> set[
     max_c_b, _ = b_slider_range(setup.input, setting_b.c)
     slider_b = c_control.slider_path_nodes(setup.input, setting_b, visible | slider_a, max_c=max_c_b)
     if around:
-        # A set of nodes is a union of paths to path_neighbourhood: their nodes and every child.
+        # path_neighbourhood takes any union of paths: their nodes and every child of each.
         every_choice = path_neighbourhood(tree, slider_a | slider_b)
         if len(every_choice - visible) <= c_control.SLIDER_PATHS_MAX_EXTRA:
             visible |= every_choice

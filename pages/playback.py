@@ -7,10 +7,10 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mcts_core import Scoring, selected_nodes
+from mcts_core import Scoring
 from mcts_core.model import Playback, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
-from ui import c_control, share, share_panel, sidebar, state
+from ui import c_control, selected_path, share, share_panel, sidebar, state
 from ui.drawing import BUDGET_HELP, CURRENT_COLOUR, LIMIT_RANGES, MOVE_PALETTE
 from ui.inputs import LoadedInput
 from ui.markdown import code, escape
@@ -198,15 +198,13 @@ def rule_path_panel(setup, tree, k: int) -> tuple[int, ...] | None:
         "with C's slider: drag it, or play, and watch the choice change as the tree grows.",
     ):
         return None
-    rule = Scoring(setup.rule, c_control.current_c(), setup.settings)
-    c = c_control.render(frame_input(setup.input, tree, k), rule, show_changes=False, role="second", path_label="Path at C")
-    scoring = rule.with_c(c)
-    path = tuple(selected_nodes(tree, scoring))
+    selected = selected_path.choose(setup, frame_input(setup.input, tree, k), show_changes=False, role="second",
+                                    path_label="Path at C")
     st.caption(
-        f"Teal, dashed: the path the sidebar's rule ({escape(scoring.describe())}) selects in the tree after "
-        f"{plural(k, 'playout')}, {code(tree.path(path[-1]) or '(root is a leaf)')}."
+        f"Teal, dashed: the path the sidebar's rule ({escape(selected.scoring.describe())}) selects in the tree "
+        f"after {plural(k, 'playout')}, {code(tree.path(selected.path[-1]) or '(root is a leaf)')}."
     )
-    return path
+    return selected.path
 
 
 def show_frame(playback: Playback, setup, budget: int) -> None:

@@ -27,18 +27,17 @@ def metric_row(metrics: Sequence[tuple], *, trailing: int = 0) -> list:
     """
     long = [metric for metric in metrics if shown_length(metric[1]) > LONG_CHARS]
     for metric in long:
-        _metric(st.container(key=_key(metric)) if _key(metric) else st, metric)
+        _metric(st, metric)
     row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
     for metric in metrics:
         if shown_length(metric[1]) <= LONG_CHARS:
-            _metric(row.container(key=_key(metric), width="content") if _key(metric) else row, metric, width="content")
+            _metric(row, metric, width="content")
     return [row.container(width="content") for _ in range(trailing)]
 
 
-def _key(metric: tuple) -> str | None:
-    return metric[3] if len(metric) > 3 else None
-
-
-def _metric(where, metric: tuple, **options) -> None:
+def _metric(parent, metric: tuple, **options) -> None:
+    """One ``(label, value[, help[, key]])`` metric in ``parent``, inside a container with its key if it has one."""
     label, value, *more = metric
-    where.metric(label, value, help=more[0] if more else None, **options)
+    help_text, key = (more + [None, None])[:2]
+    where = parent.container(key=key, **options) if key else parent
+    where.metric(label, value, help=help_text, **options)

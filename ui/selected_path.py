@@ -2,6 +2,7 @@
 
 Pages call :func:`select` inside their ``st.fragment``: it draws the C control there, so moving C
 reruns only that fragment, and it publishes the selected path (``selected_path``) for this run.
+A page whose C control works on another tree (Playback's frame) calls :func:`choose`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ui import c_control, state
 SELECTED_PATH = state.key("selected_path")  # a contract key (DESIGN.md)
 
 if TYPE_CHECKING:
+    from ui.inputs import LoadedInput
     from ui.sidebar import Setup
 
 
@@ -38,13 +40,18 @@ def select(setup: Setup, *, compact: bool = False, reveal_at_rest: bool = True) 
     ``reveal_at_rest`` False: the control names the path and ranks the children only while C is
     dragged (Classroom: students guess them at rest).
     """
+    with st.expander(f"C = {c_control.current_c():.6g} (change)") if compact else nullcontext():
+        selected = choose(setup, setup.input, show_changes=setup.rule == "ucb1", reveal_at_rest=reveal_at_rest)
+    st.session_state[SELECTED_PATH] = setup.tree.path(selected.path[-1])
+    return selected
+
+
+def choose(setup: Setup, loaded: LoadedInput, **control) -> SelectedPath:
+    """Draw the C control for ``loaded`` (``control``: :func:`ui.c_control.render`'s options) and
+    select the path the sidebar's rule takes at that C in ``loaded``'s tree (nothing published)."""
     rule = Scoring(setup.rule, c_control.current_c(), setup.settings)
-    with st.expander(f"C = {rule.c:.6g} (change)") if compact else nullcontext():
-        c = c_control.render(setup.input, rule, show_changes=setup.rule == "ucb1", reveal_at_rest=reveal_at_rest)
-    scoring = rule.with_c(c)
-    path = tuple(selected_nodes(setup.tree, scoring))
-    st.session_state[SELECTED_PATH] = setup.tree.path(path[-1])
-    return SelectedPath(scoring, path)
+    scoring = rule.with_c(c_control.render(loaded, rule, **control))
+    return SelectedPath(scoring, tuple(selected_nodes(loaded.tree, scoring)))
 
 
 def clear() -> None:

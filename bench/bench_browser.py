@@ -484,7 +484,9 @@ def slider_trip(page: Page, shown) -> dict | None:
     return trip(page, "rerun", "keydown", act, shown(round(c + step, 10)), timeout=60_000)
 
 
-OURS_SHOWS = "the selected path at C = {:.6g}.".format  # the caption above the picture
+# The children table's lead ("Children under UCB1 at C = x:"): written by the commit's run only (the
+# caption above the picture follows a drag in the browser).
+OURS_SHOWS = "at C = {:.6g}:".format
 BARE_SHOWS = "{:.2f}".format  # its metric
 
 

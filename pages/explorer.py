@@ -253,8 +253,9 @@ def limits_panel() -> None:
 def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_down: bool, pv):
     """The tree view of ``drawn`` and its DOT download; returns the function that makes the DOT."""
     scoring, path = selected.scoring, selected.path
-    st.caption(
-        f"Red: the selected path at C = {scoring.c:.6g}. Blue outline: the inspected node (click a "
+    # Its bold "C = x" follows a drag of C, as the red path does.
+    st.container(key=c_control.live_c_text_key("selected", "picture")).caption(
+        f"Red: the selected path at **C = {scoring.c:.6g}**. Blue outline: the inspected node (click a "
         "node to inspect it; arrow keys move). " + folded_caption(hidden_count(tree, drawn))
     )
     show_tree(

@@ -243,9 +243,10 @@ def strip_section(bands: pd.DataFrame, scale: alt.Scale, shown_c: float | None, 
     st.subheader("Selected path along C")
     with st.container(key=SWEEP_STRIP_BOX):
         st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=SWEEP_STRIP)
-    st.caption(
+    # Its bold "C = x" follows a drag of C, as the red line does.
+    st.container(key=c_control.live_c_text_key("selected", "strip")).caption(
         "Each band is an interval of C with one selected path (hover for its statistics). "
-        + (f"Red line: C = {c:.6g}." if shown_c is not None else f"C = {c:.6g} is outside this range.")
+        + (f"Red line: **C = {c:.6g}**." if shown_c is not None else f"C = {c:.6g} is outside this range.")
     )
 
 

@@ -41,6 +41,10 @@ DEFAULT_C = 1.0
 LIVE_PATH_VALUE = {"selected": "selected_path_value", "second": "second_path_value"}
 # The same for metrics counting the moves on those paths (Compare's "Length A", "Length B").
 LIVE_PATH_LENGTH = {"selected": "selected_path_length", "second": "second_path_length"}
+# Text saying "C = x" for the C a control moves (role "selected" or "second"), rewritten the same
+# way: the bold parts of any container whose key starts with this prefix (:func:`live_c_text_key`;
+# a page may have several).
+LIVE_C_TEXT = {"selected": "live_c_text_selected", "second": "live_c_text_second"}
 # Compare's verdict on the two paths (role "selected" against role "second"), rewritten the same way
 # while either control is dragged: the container key of its metric ("identical" / "split at X"),
 # and of the sentence under it, one key per shape of sentence (the shapes differ in their code and
@@ -62,6 +66,11 @@ _HTML = """
 """
 
 _component = asset_component("mcts_c_control", "c_control", _HTML)
+
+
+def live_c_text_key(role: str, name: str) -> str:
+    """The key of a container whose bold parts say "C = x" and follow the ``role`` control's drag."""
+    return f"{LIVE_C_TEXT[role]}_{name}"
 
 
 def current_c() -> float:
@@ -220,6 +229,7 @@ def live_slider(
         "role": role,
         "path_value": f".st-key-{LIVE_PATH_VALUE[role]} [data-testid='stMetricValue']",
         "path_length": f".st-key-{LIVE_PATH_LENGTH[role]} [data-testid='stMetricValue']",
+        "c_text": f"[class*='st-key-{LIVE_C_TEXT[role]}_'] strong",
         "reveal_at_rest": reveal_at_rest,
     }
     if verdict:

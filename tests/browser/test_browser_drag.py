@@ -34,6 +34,7 @@ from .browser_support import (
 )
 
 EXACT = ".st-key-c_exact input"
+PICTURE_CAPTION_C = ".st-key-live_c_text_selected_picture strong"  # "Red: the selected path at C = x."
 
 
 def choose_example(page, name: str) -> None:
@@ -137,6 +138,9 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
         ranked = sorted(score_children(tree, ROOT, Scoring(c=c)), key=lambda kid: kid.rank)
         expect(page.locator(".st-key-c .cc-children li code")).to_have_text([kid.move for kid in ranked])
         expect(page.locator(".st-key-c .cc-children li.cc-winner code")).to_have_text(path[0])
+        # The caption above the picture names the C the red path is at; the table's lead keeps the committed C.
+        expect(page.locator(PICTURE_CAPTION_C)).to_have_text(f"C = {c:.6g}")
+        expect(page.get_by_text("Children under UCB1 at C = 0.5:")).to_be_visible()
         seen.add(tuple(path))
         if fraction == 0.9:
             page.screenshot(path=output_dir / "drag_mid_drag.png")
@@ -148,6 +152,8 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
     expect(page.locator(EXACT)).to_have_value(repr(c))
     expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
     assert len(sent) > before, "the release commits C"
+    expect(page.get_by_text(f"Children under UCB1 at C = {c:.6g}:")).to_be_visible()
+    expect(page.locator(PICTURE_CAPTION_C)).to_have_text(f"C = {c:.6g}")
     wait_idle(page)
     expect(page).to_have_url(re.compile(rf"[?&]c={re.escape(repr(c))}(&|$)"))  # the link holds the new C
     # The children table's values are the ones at the new C.

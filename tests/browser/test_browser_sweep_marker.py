@@ -23,6 +23,7 @@ from .test_browser_drag import (
     thumb_point,
 )
 
+STRIP_CAPTION_C = ".st-key-live_c_text_selected_strip strong"  # "Red line: C = x." under the strip
 CHARTS = ("sweep_strip_box", "sweep_lines_box")  # the keyed containers of the strip and the lines chart
 LINE = ".mcts-live-c"
 RULE = "svg.marks g.current_c_marks"  # the chart's own red rule at the committed C
@@ -104,6 +105,8 @@ def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, 
             seen[chart, share] = centre_x(line)
         # The sidebar's rule is UCB1 here: the "UCB1 path at this C" metric names the live path too.
         expect(metric_value(page, "UCB1 path at this C")).to_have_text(select_path(FLIPS, Scoring(c=c)))
+        # The strip's caption names the C its red line is at.
+        expect(page.locator(STRIP_CAPTION_C)).to_have_text(f"C = {shown(c)}")
     for chart in CHARTS:
         assert seen[chart, 0.8] - seen[chart, 0.3] > 100, "the line moved with the drag"
     assert len(sent) == before, "nothing goes to the server while the mouse is down"
@@ -113,6 +116,7 @@ def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, 
     expect(page.locator(EXACT)).to_have_value(repr(c))
     expect(metric_value(page, "UCB1 path at this C")).to_have_text("b")
     wait_idle(page)
+    expect(page.locator(STRIP_CAPTION_C)).to_have_text(f"C = {c:.6g}")
     for chart in CHARTS:
         expect(live_line(page, chart)).to_have_count(0)
         rule = page.locator(f".st-key-{chart} {RULE}")

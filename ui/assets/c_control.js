@@ -19,6 +19,7 @@
 //              page has one): while C moves its text shows the live path (the commit's rerun then
 //              writes the same path there),
 //   path_length: the same for the page's metric counting this path's moves (if it has one),
+//   c_text:    a selector of the page's texts saying "C = x" for this control's C: they follow C,
 //   verdict:   (Compare's B, role "second") {value: a selector of the value of the page's metric
 //              saying whether this path and the selected one part, sentence: {shape: the class of
 //              the container of the sentence under it, when it has that shape}}: while either
@@ -193,6 +194,7 @@ class CControl {
     if (live) {
       writeText(document.querySelector(this.data.path_value), words);
       writeText(document.querySelector(this.data.path_length), String(path.length));
+      for (const text of document.querySelectorAll(this.data.c_text)) writeText(text, `C = ${shown(c)}`);
       this.announce({ c, path, role: this.data.role });
     }
     showVerdict(live);

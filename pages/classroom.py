@@ -7,7 +7,7 @@ from mcts_core import RULES, ROOT, Scoring, score_children
 from mcts_core.analysis import explain_choice, ucb1_latex
 from mcts_core.model import Playback
 from mcts_core.drawing import drawn_nodes
-from ui import selected_path, share, share_panel, sidebar, state
+from ui import c_control, selected_path, share, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes, mean_header
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
@@ -243,22 +243,25 @@ def classroom_page(setup) -> None:
     children = score_children(tree, node, Scoring("ucb1", c))
     choice = explain_choice(children, "ucb1", tree.ties)
     guessed = st.session_state[GUESS]
-    question(tree, node, choice, c)
-    if choice is None:
-        st.success(
-            f"Selection stops here. The selected path is {code(tree.path(node))}."
-            if node != ROOT else "The root has no children: the selected path is empty."
-        )
-    else:
-        guess_buttons(children, guessed)
+    # The exercise is at the committed C (a commit restarts it): dimmed while C is dragged.
+    with c_control.at_committed_c("selected", "question"):
+        question(tree, node, choice, c)
+        if choice is None:
+            st.success(
+                f"Selection stops here. The selected path is {code(tree.path(node))}."
+                if node != ROOT else "The root has no children: the selected path is empty."
+            )
+        else:
+            guess_buttons(children, guessed)
     picture, lesson = st.columns([1, 1], gap="large")
-    with lesson:
+    with lesson, c_control.at_committed_c("selected", "lesson"):
         if choice is not None and guessed is not None:
             reveal(tree, node, choice, children, guessed)
         st.button("↺ Restart from the root", key=CLASS_RESTART, on_click=restart)
     with picture:
         walked_picture(setup, node, Scoring("ucb1", c), presentation)
-    legend(tree, node, choice, children, guessed, c, presentation)
+    with c_control.at_committed_c("selected", "legend"):
+        legend(tree, node, choice, children, guessed, c, presentation)
     story(tree, setup.input.playouts)
 
 

@@ -18,7 +18,7 @@ from ui.drawing import (
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.tree_view import show_tree
-from ui.wording import node_markdown, plural, random_draw_warning
+from ui.wording import described_with_bold_c, node_markdown, plural, random_draw_warning
 
 RULE_B_PREFIX = "cmp_"  # setting B's rule widgets: the sidebar's keys with this prefix
 
@@ -71,7 +71,10 @@ def open_linked_b() -> None:
 
 def setting_a_panel(setting_a: Scoring) -> None:
     st.subheader("Setting A: the sidebar's rule, the C above")
-    st.markdown(f":red-background[{escape(setting_a.describe())}]")
+    # Its bold "C = x" follows a drag of A's C.
+    st.container(key=c_control.live_c_text_key("selected", "setting")).markdown(
+        f":red-background[{described_with_bold_c(setting_a)}]"
+    )
     st.latex(setting_a.spec.formula)
     st.caption("Change A's rule in the sidebar and its C above; they drive every page.")
 
@@ -178,9 +181,10 @@ def picture(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> None:
     """Both paths drawn, the DOT download and the share panel (for setting A, the sidebar's)."""
     tree = setup.tree
     drawn = drawn_for(setup, comparison, setting_a, setting_b)
-    st.caption(
-        f"Red: A's path ({escape(setting_a.describe())}). Teal, dashed: B's path ({escape(setting_b.describe())}). "
-        "Purple: on both. A box's “+k more” line counts its children not drawn."
+    # Its bold "C = x" parts follow a drag of A's C and of B's, as the red and teal paths do.
+    st.container(key=c_control.live_c_text_key("pair", "picture")).caption(
+        f"Red: A's path ({described_with_bold_c(setting_a)}). Teal, dashed: B's path "
+        f"({described_with_bold_c(setting_b)}). Purple: on both. A box's “+k more” line counts its children not drawn."
     )
     show_tree(tree, drawn, layout_key=setup.input.key, key=COMPARE_TREE, path=comparison.path_a,
               second_path=comparison.path_b, scoring=setting_a, height=480)
@@ -260,7 +264,8 @@ def compare_page(setup) -> None:
         summary(tree, comparison, f"A: {setting_a.describe()}", f"B: {setting_b.describe()}")
     with drawing:
         picture(setup, comparison, setting_a, setting_b)
-    split_panel(tree, comparison)
+    with c_control.at_committed_c("any", "split"):
+        split_panel(tree, comparison)
 
 
 setup = sidebar.require()

@@ -202,10 +202,10 @@ def inspect_panel(tree, selected, input_key: str) -> int:
     # costs nothing while the table is in front.
     children_tab, outline_tab = st.tabs(["Children", "Outline (any size)"], key=DETAILS_TAB, on_change="rerun")
     if children_tab.open:
-        with children_tab:
+        with children_tab, c_control.at_committed_c("selected", "children"):
             children_panel(tree, inspected, children, selected.scoring)
     if outline_tab.open:
-        with outline_tab:
+        with outline_tab, c_control.at_committed_c("selected", "outline"):
             show_outline(
                 tree, selected.scoring, input_key=input_key, path=selected.path, inspected=inspected,
                 on_select=lambda node: set_inspect(tree.path(node)),

@@ -16,7 +16,7 @@ from ui.inputs import LoadedInput
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.tree_view import show_tree
-from ui.wording import folded_caption, node_label, plural
+from ui.wording import described_with_bold_c, folded_caption, node_label, plural
 
 # Session-state keys this module owns.
 K = state.key("playback_k")
@@ -200,9 +200,10 @@ def rule_path_panel(setup, tree, k: int) -> tuple[int, ...] | None:
         return None
     selected = selected_path.choose(setup, frame_input(setup.input, tree, k), show_changes=False, role="second",
                                     path_label="Path at C")
-    st.caption(
-        f"Teal, dashed: the path the sidebar's rule ({escape(selected.scoring.describe())}) selects in the tree "
-        f"after {plural(k, 'playout')}, {code(tree.path(selected.path[-1]) or '(root is a leaf)')}."
+    # Its bold "C = x" follows a drag of C; the path itself is the "Path at C" metric's, which follows too.
+    st.container(key=c_control.live_c_text_key("second", "rule_path")).caption(
+        f"Teal, dashed: the path the sidebar's rule ({described_with_bold_c(selected.scoring)}) selects in the "
+        f"tree after {plural(k, 'playout')} (Path at C, above)."
     )
     return selected.path
 

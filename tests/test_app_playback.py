@@ -150,11 +150,12 @@ def metric(app, label: str) -> str | None:
 
 
 def rule_path_shown(app) -> str:
-    """The teal path as the page names it (metric and caption) and draws it (the picture's second path)."""
+    """The teal path as the page names it (the metric, which the caption points to) and draws it (the
+    picture's second path)."""
     from apptest_support import tree_view_data
 
     named = metric(app, "Path at C")
-    assert any("Teal, dashed: the path the sidebar's rule" in plain(c.value) and f"` {named} `" in plain(c.value)
+    assert any("Teal, dashed: the path the sidebar's rule" in plain(c.value) and "(Path at C, above)" in plain(c.value)
                for c in app.caption)
     drawn = tree_view_data(app, "playback_tree_view")["second"]
     assert drawn == [list(named[:depth]) for depth in range(len(named) + 1)]  # root first, one-letter moves

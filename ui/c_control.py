@@ -45,6 +45,13 @@ LIVE_PATH_LENGTH = {"selected": "selected_path_length", "second": "second_path_l
 # way: the bold parts of any container whose key starts with this prefix (:func:`live_c_text_key`;
 # a page may have several).
 LIVE_C_TEXT = {"selected": "live_c_text_selected", "second": "live_c_text_second"}
+# A text naming both controls' Cs (Compare's caption): its first bold part follows role "selected",
+# its second role "second".
+LIVE_C_TEXT_PAIR = "live_c_text_pair"
+# What only a commit brings up to date (a table, a sentence at the committed C): containers whose
+# key starts with this prefix and a role ("any": either control) are dimmed from the first frame of
+# that control's drag (or key press) until the server has the C it committed (c_control.js).
+AT_COMMITTED_C = "at_committed_c"
 # Compare's verdict on the two paths (role "selected" against role "second"), rewritten the same way
 # while either control is dragged: the container key of its metric ("identical" / "split at X"),
 # and of the sentence under it, one key per shape of sentence (the shapes differ in their code and
@@ -69,8 +76,15 @@ _component = asset_component("mcts_c_control", "c_control", _HTML)
 
 
 def live_c_text_key(role: str, name: str) -> str:
-    """The key of a container whose bold parts say "C = x" and follow the ``role`` control's drag."""
-    return f"{LIVE_C_TEXT[role]}_{name}"
+    """The key of a container whose bold parts say "C = x" and follow the ``role`` control's drag
+    (``role`` "pair": the first bold part follows "selected", the second "second")."""
+    return f"{LIVE_C_TEXT_PAIR if role == 'pair' else LIVE_C_TEXT[role]}_{name}"
+
+
+def at_committed_c(role: str, name: str):
+    """A container (``with`` it) for what only a commit of the ``role`` control's C updates (role
+    "selected", "second", or "any"): dimmed while that C is dragged and until its commit has run."""
+    return st.container(key=f"{AT_COMMITTED_C}_{role}_{name}")
 
 
 def current_c() -> float:
@@ -117,10 +131,11 @@ def _show_nearest_changes(loaded: LoadedInput, c: float, max_c: float) -> None:
         parts.append(f"below C = {below.c_to:.6g} it is {code(below.path) if below.path else 'empty'}")
     if above is not None:
         parts.append(f"from C = {above.c_from:.6g} it becomes {code(above.path) if above.path else 'empty'}")
-    if parts:
-        st.caption("The selected path changes: " + "; ".join(parts) + ".")
-    else:
-        st.caption(f"The selected path is the same for every C in [0, {max_c:g}].")
+    with at_committed_c("selected", "changes"):  # the changes nearest the committed C
+        if parts:
+            st.caption("The selected path changes: " + "; ".join(parts) + ".")
+        else:
+            st.caption(f"The selected path is the same for every C in [0, {max_c:g}].")
 
 
 def keep() -> None:
@@ -229,7 +244,8 @@ def live_slider(
         "role": role,
         "path_value": f".st-key-{LIVE_PATH_VALUE[role]} [data-testid='stMetricValue']",
         "path_length": f".st-key-{LIVE_PATH_LENGTH[role]} [data-testid='stMetricValue']",
-        "c_text": f"[class*='st-key-{LIVE_C_TEXT[role]}_'] strong",
+        "c_text": f"[class*='st-key-{LIVE_C_TEXT[role]}_'] strong, "
+                  f"[class*='st-key-{LIVE_C_TEXT_PAIR}_'] strong:nth-of-type({1 if role == 'selected' else 2})",
         "reveal_at_rest": reveal_at_rest,
     }
     if verdict:

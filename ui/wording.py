@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from mcts_core import ChildScore, Tree
+from mcts_core import ChildScore, Scoring, Tree
 from mcts_core.analysis import ONLY_CHILD, TIE, UNVISITED, Choice
 from ui.markdown import code, escape
 
@@ -29,6 +29,13 @@ def node_markdown(path: str, root: str = "**root**") -> str:
 def node_label(path: str) -> str:
     """A node as plain text (tables, metrics): its path, or ``(root)``."""
     return path or "(root)"
+
+
+def described_with_bold_c(scoring: Scoring) -> str:
+    """Markdown: :meth:`Scoring.describe` with its "C = x" part in bold (the part a C control's drag
+    rewrites, :func:`ui.c_control.live_c_text_key`)."""
+    name, c_part, *others = scoring.describe("\n").split("\n")
+    return ", ".join([escape(name), f"**{escape(c_part)}**", *map(escape, others)])
 
 
 def why_sentence(choice: Choice) -> str:

@@ -35,6 +35,8 @@ from .browser_support import (
 
 EXACT = ".st-key-c_exact input"
 PICTURE_CAPTION_C = ".st-key-live_c_text_selected_picture strong"  # "Red: the selected path at C = x."
+CHILDREN_PANEL = ".st-key-at_committed_c_selected_children"  # the table, its lead and why: the commit's
+DIMMED = "0.4"  # the opacity of what only a commit updates, while C moves and until the commit has run
 
 
 def choose_example(page, name: str) -> None:
@@ -124,7 +126,7 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
     expected_at = lambda c: tree.split_path(select_path(tree, Scoring(c=c)))  # noqa: E731
     before = len(sent)
     grab_thumb(page, page.locator(SLIDER))
-    seen = set()
+    seen, moved = set(), False
     for fraction in [0.1, 0.3, 0.5, 0.6, 0.8, 1.0, 0.7, 0.2, 0.9]:
         page.mouse.move(*thumb_point(page.locator(SLIDER), fraction), steps=4)
         c = slider_value(page)
@@ -141,6 +143,12 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
         # The caption above the picture names the C the red path is at; the table's lead keeps the committed C.
         expect(page.locator(PICTURE_CAPTION_C)).to_have_text(f"C = {c:.6g}")
         expect(page.get_by_text("Children under UCB1 at C = 0.5:")).to_be_visible()
+        # ... and, once C has left it, is dimmed until the commit has run; the picture and the metrics,
+        # which follow C, are not.
+        moved = moved or c != 0.5
+        expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", DIMMED if moved else "1")
+        expect(page.locator(GRAPH)).to_have_css("opacity", "1")
+        expect(page.locator(".st-key-selected_path_value")).to_have_css("opacity", "1")
         seen.add(tuple(path))
         if fraction == 0.9:
             page.screenshot(path=output_dir / "drag_mid_drag.png")
@@ -154,6 +162,7 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
     assert len(sent) > before, "the release commits C"
     expect(page.get_by_text(f"Children under UCB1 at C = {c:.6g}:")).to_be_visible()
     expect(page.locator(PICTURE_CAPTION_C)).to_have_text(f"C = {c:.6g}")
+    expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", "1")
     wait_idle(page)
     expect(page).to_have_url(re.compile(rf"[?&]c={re.escape(repr(c))}(&|$)"))  # the link holds the new C
     # The children table's values are the ones at the new C.
@@ -255,6 +264,7 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(50)
     assert len(sent) == before, "keys 50 ms apart do not rest: nothing is committed yet"
+    expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", DIMMED)  # the table is still at C = 0.5
     c = round(0.5 + 10 * step, 12)
     assert math.isclose(slider_value(page), c)
     tip = page.locator(f"{GRAPH} .tv-tip").inner_text()
@@ -265,12 +275,34 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     wait_idle(page)
     assert math.isclose(float(page.locator(EXACT).input_value()), c)
     expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
+    expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", "1")
     # A typed C moves the thumb back (the exact box still rules).
     page.locator(EXACT).fill("4.0")
     page.locator(EXACT).press("Enter")
     expect(page.locator('.st-key-c [data-testid="stSliderThumbValue"]')).to_have_text("4")
     expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=4.0)))
     assert slider_value(page) == 4.0
+    watched.assert_clean()
+
+
+def test_a_drag_back_to_the_committed_c_commits_nothing_and_dims_nothing_after(page, app_url):
+    sent = count_sent_frames(page)
+    watched = open_flips_example(page, app_url)
+    wait_for_graph(page)
+    slider = page.locator(SLIDER)
+    start = thumb_point(slider, float(slider.input_value()) / float(slider.get_attribute("max")))
+    before = len(sent)
+    grab_thumb(page, slider)
+    page.mouse.move(*thumb_point(slider, 0.9), steps=4)
+    expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", DIMMED)
+    page.mouse.move(*start, steps=4)
+    assert slider_value(page) == 0.5
+    page.mouse.up()
+    # No rerun will come: the page is at its C again as soon as the mouse is up.
+    expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", "1")
+    expect(metric_value(page, "Selected path")).to_have_text("aa")
+    page.wait_for_timeout(300)
+    assert len(sent) == before, "a drag that ends where it started commits nothing"
     watched.assert_clean()
 
 
@@ -281,6 +313,10 @@ def open_compare_on_the_flip_example(page, app_url):
     return watched, FLIPS
 
 
+PAIR_CAPTION_C = ".st-key-live_c_text_pair_picture strong"  # "Red: A's path (UCB1, C = a). Teal: B's (..., C = b)."
+SPLIT_PANEL = ".st-key-at_committed_c_any_split"  # where the paths split: both settings' committed Cs
+
+
 def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_url):
     sent = count_sent_frames(page)
     watched, tree = open_compare_on_the_flip_example(page, app_url)
@@ -289,9 +325,13 @@ def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_
     grab_thumb(page, b_slider)
 
     def path_b_metric_follows():  # the "Path B" metric names the live path too, as B's control does
-        path = select_path(tree, Scoring(c=float(b_slider.input_value())))
+        c_b = float(b_slider.input_value())
+        path = select_path(tree, Scoring(c=c_b))
         expect(metric_value(page, "Path B")).to_have_text(path)
         expect(page.locator(".st-key-cmp_c_live .cc-live > span").first).to_have_text(f"Path B: {path}")
+        # The caption names B's C as B's teal path has it, and A's as it was; the split's table waits.
+        expect(page.locator(PAIR_CAPTION_C)).to_have_text(["C = 0.5", f"C = {c_b:.6g}"])
+        expect(page.locator(SPLIT_PANEL)).to_have_css("opacity", DIMMED)
 
     assert len(drag_teal_path(page, b_slider, tree, path_b_metric_follows)) == 2  # B's rule is UCB1 here too
     assert len(sent) == before
@@ -299,6 +339,7 @@ def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_
     page.mouse.up()
     expect(metric_value(page, "Path B")).to_have_text(select_path(tree, Scoring(c=c)))
     expect(page.locator(".st-key-cmp_c input")).to_have_value(f"{c:.6g}")
+    expect(page.locator(SPLIT_PANEL)).to_have_css("opacity", "1")
     watched.assert_clean()
 
 
@@ -320,6 +361,9 @@ def test_compare_hovers_follow_a_s_c_and_not_b_s(page, app_url):
     a_c = float(a_slider.input_value())
     eventually(lambda: hovered_value(page)[1], a_c, page=page)
     assert math.isclose(hovered_value(page)[0], b_value_at(a_c), rel_tol=1e-5)
+    # Setting A's name and the picture's caption say A's C; B's stays.
+    expect(page.locator(".st-key-live_c_text_selected_setting strong")).to_have_text(f"C = {a_c:.6g}")
+    expect(page.locator(PAIR_CAPTION_C)).to_have_text([f"C = {a_c:.6g}", "C = 1"])  # B starts at twice A's C
     wait_idle(page)
     # B's slider moves B's teal path; the hover keeps A's value at A's C.
     b_slider.focus()
@@ -353,11 +397,14 @@ def test_classroom_drag_ranks_the_choosing_node_s_children_and_keeps_the_walk_re
         winners.add(ranked[0].move)
         # The red path is the walk so far (the root), not the selected path at the dragged C.
         assert red_nodes(page) == {"[]"}
+        # The exercise is the committed C's (a commit restarts it): it waits, dimmed, once C has left it.
+        expect(page.locator(".st-key-at_committed_c_selected_question")).to_have_css("opacity", "1" if c == 0.5 else DIMMED)
     assert len(winners) == 2, "the answer flips at about C = 2.70"
     assert len(sent) == before
     page.mouse.up()
     wait_idle(page)
     expect(page.locator(".st-key-c .cc-live")).not_to_be_visible()
+    expect(page.locator(".st-key-at_committed_c_selected_question")).to_have_css("opacity", "1")
     watched.assert_clean()
 
 

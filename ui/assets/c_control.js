@@ -25,6 +25,9 @@
 //              the container of the sentence under it, when it has that shape}}: while either
 //              control moves, both follow (showVerdict), or absent,
 // }
+// While a control's C moves and until the server has every C it committed, <html> carries
+// data-c-waiting-<role>: the page's parts that only a commit updates (containers keyed
+// at_committed_c_<role>_* or at_committed_c_any_*, ui/c_control.py) are dimmed by a rule added once.
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
 // detail {c, path, role}: a tree picture (tree_view.js) and the sweep's charts (live_c_marker.js)
 // follow C with it; {done: true, role} once the server has every committed C, or the drag or keys
@@ -43,6 +46,7 @@ window.addEventListener("mcts-inspected", (event) => {
 // The shape of the verdict the controls show now, on <html> (not on Streamlit's elements, which
 // React may keep across reruns): a sentence container of another shape is hidden by its rule.
 const VERDICT_SHAPE = "data-live-verdict";
+const WAITING = (role) => `data-c-waiting-${role}`;
 const KEYS_REST_MS = 150; // keys that rest this long commit; faster presses keep moving C locally
 const DRAG_EVENT = "mcts-c-drag";
 
@@ -103,7 +107,13 @@ class CControl {
     // picture follows them, not the path the last mouse move announced.
     this.show(this.c, this.busy());
     // The server has every C this control committed: the picture may take its paths from Python again.
-    if (!this.busy() && this.sent.size === 0) this.announce({ done: true, role: this.data.role });
+    if (!this.busy() && this.sent.size === 0) this.settled();
+  }
+
+  // The page is at this control's C again: followers take their data from the server, nothing is dimmed.
+  settled() {
+    document.documentElement.removeAttribute(WAITING(this.data.role));
+    this.announce({ done: true, role: this.data.role });
   }
 
   announce(detail) {
@@ -173,7 +183,7 @@ class CControl {
     this.restTimer = 0;
     if (this.c === this.lastServerC && this.sent.size === 0) {
       // Back where the server is: no rerun will say so, so the followers hear it here.
-      this.announce({ done: true, role: this.data.role });
+      this.settled();
       return;
     }
     this.sent.add(this.c);
@@ -192,6 +202,7 @@ class CControl {
     this.path = path;
     this.showChildren(c, path);
     if (live) {
+      dimCommitted(this.data.role);
       writeText(document.querySelector(this.data.path_value), words);
       writeText(document.querySelector(this.data.path_length), String(path.length));
       for (const text of document.querySelectorAll(this.data.c_text)) writeText(text, `C = ${shown(c)}`);
@@ -241,6 +252,7 @@ class CControl {
 
   destroy() {
     if (this.data?.verdict) document.documentElement.removeAttribute(VERDICT_SHAPE);
+    if (this.data) document.documentElement.removeAttribute(WAITING(this.data.role));
     this.listeners.abort();
     clearTimeout(this.restTimer);
     if (this.frame) cancelAnimationFrame(this.frame);
@@ -289,6 +301,23 @@ function showVerdict(moving) {
   const parts = verdict.shape === "identical" ? [a.pathWords(a.path)] : [node, verdict.a, verdict.b];
   const shown = document.querySelector(`.${sentence[verdict.shape]}`);
   shown?.querySelectorAll("code, strong").forEach((part, i) => writeText(part, parts[i] ?? ""));
+}
+
+// The parts of the page that only a commit of ``role``'s C updates are dimmed until it has run
+// (the rule once per document; the attribute once per drag).
+function dimCommitted(role) {
+  const html = document.documentElement;
+  if (html.hasAttribute(WAITING(role))) return;
+  const id = "mcts-c-waiting-style";
+  if (!document.getElementById(id)) {
+    const style = document.createElement("style");
+    style.id = id;
+    style.textContent = ["selected", "second"]
+      .map((name) => `html[${WAITING(name)}] :is([class*="st-key-at_committed_c_${name}_"], [class*="st-key-at_committed_c_any_"])`)
+      .join(",\n") + " { opacity: 0.4; transition: opacity 0.1s; }";
+    document.head.append(style);
+  }
+  html.setAttribute(WAITING(role), "");
 }
 
 // Once per document: the rules that hide a sentence whose shape is not the one on <html>.

@@ -246,6 +246,7 @@ def live_slider(
         "path_length": f".st-key-{LIVE_PATH_LENGTH[role]} [data-testid='stMetricValue']",
         "c_text": f"[class*='st-key-{LIVE_C_TEXT[role]}_'] strong, "
                   f"[class*='st-key-{LIVE_C_TEXT_PAIR}_'] strong:nth-of-type({1 if role == 'selected' else 2})",
+        "committed": f"[class*='st-key-{AT_COMMITTED_C}_{role}_'], [class*='st-key-{AT_COMMITTED_C}_any_']",
         "reveal_at_rest": reveal_at_rest,
     }
     if verdict:

@@ -20,14 +20,15 @@
 //              writes the same path there),
 //   path_length: the same for the page's metric counting this path's moves (if it has one),
 //   c_text:    a selector of the page's texts saying "C = x" for this control's C: they follow C,
+//   committed: a selector of the page's parts that only a commit of this control's C updates:
+//              dimmed while C moves and until the server has every C the control committed,
 //   verdict:   (Compare's B, role "second") {value: a selector of the value of the page's metric
 //              saying whether this path and the selected one part, sentence: {shape: the class of
 //              the container of the sentence under it, when it has that shape}}: while either
 //              control moves, both follow (showVerdict), or absent,
 // }
 // While a control's C moves and until the server has every C it committed, <html> carries
-// data-c-waiting-<role>: the page's parts that only a commit updates (containers keyed
-// at_committed_c_<role>_* or at_committed_c_any_*, ui/c_control.py) are dimmed by a rule added once.
+// data-c-waiting-<role>, which dims data.committed by a rule added once per role.
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
 // detail {c, path, role}: a tree picture (tree_view.js) and the sweep's charts (live_c_marker.js)
 // follow C with it; {done: true, role} once the server has every committed C, or the drag or keys
@@ -202,7 +203,7 @@ class CControl {
     this.path = path;
     this.showChildren(c, path);
     if (live) {
-      dimCommitted(this.data.role);
+      dimCommitted(this.data.role, this.data.committed);
       writeText(document.querySelector(this.data.path_value), words);
       writeText(document.querySelector(this.data.path_length), String(path.length));
       for (const text of document.querySelectorAll(this.data.c_text)) writeText(text, `C = ${shown(c)}`);
@@ -303,18 +304,16 @@ function showVerdict(moving) {
   shown?.querySelectorAll("code, strong").forEach((part, i) => writeText(part, parts[i] ?? ""));
 }
 
-// The parts of the page that only a commit of ``role``'s C updates are dimmed until it has run
-// (the rule once per document; the attribute once per drag).
-function dimCommitted(role) {
+// ``committed`` (the parts of the page that only a commit of ``role``'s C updates) is dimmed until
+// that commit has run (the rule once per role and document; the attribute once per drag).
+function dimCommitted(role, committed) {
   const html = document.documentElement;
   if (html.hasAttribute(WAITING(role))) return;
-  const id = "mcts-c-waiting-style";
+  const id = `mcts-c-waiting-style-${role}`;
   if (!document.getElementById(id)) {
     const style = document.createElement("style");
     style.id = id;
-    style.textContent = ["selected", "second"]
-      .map((name) => `html[${WAITING(name)}] :is([class*="st-key-at_committed_c_${name}_"], [class*="st-key-at_committed_c_any_"])`)
-      .join(",\n") + " { opacity: 0.4; transition: opacity 0.1s; }";
+    style.textContent = `html[${WAITING(role)}] :is(${committed}) { opacity: 0.4; transition: opacity 0.1s; }`;
     document.head.append(style);
   }
   html.setAttribute(WAITING(role), "");

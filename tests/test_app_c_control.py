@@ -27,3 +27,13 @@ def test_a_rule_not_affine_in_c_keeps_the_commit_on_release_slider_and_says_so(a
     assert any("not known to be affine in C" in caption.value for caption in app.caption)
     app.slider(key="c").set_value(2.0).run()
     assert app.session_state["c"] == 2.0 and app.text_input(key="c_exact").value == "2.0"
+
+
+def test_a_typing_error_goes_once_c_is_set_another_way_and_not_before(app):
+    app.text_input(key="c_exact").input("1,5").run()
+    assert [error.value for error in app.error] and app.text_input(key="c_exact").value == "1,5"  # kept, said
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    assert [error.value for error in app.error]  # another edit does not hide it
+    app.selectbox(key="rule_preset").select("AlphaZero PUCT (c = 1.25, min-max Q)").run()
+    assert not app.exception and not app.error
+    assert app.text_input(key="c_exact").value == "1.25" and app.session_state["c"] == 1.25

@@ -100,13 +100,15 @@ def adopt_header_c(c: float | None) -> None:
 
 
 def set_c(c: float) -> None:
-    """Set C from elsewhere (a rule preset): the slider and the exact box follow."""
+    """Set C from elsewhere (a rule preset, the slider): the slider and the exact box follow, and
+    an error about what was typed in the box before goes with that text."""
     st.session_state[C] = c
     st.session_state[C_EXACT] = repr(c)
+    st.session_state.pop(C_EXACT_ERROR, None)
 
 
 def _slider_moved() -> None:
-    st.session_state[C_EXACT] = repr(st.session_state[C])
+    set_c(st.session_state[C])
 
 
 def _exact_typed() -> None:
@@ -213,6 +215,7 @@ def live_slider(
     path_label: str = "Selected path",
     reveal_at_rest: bool = True,
     verdict: bool = False,
+    exact: str | None = None,
 ) -> None:
     """The slider that follows a drag in the browser (module docstring), for a rule affine in C.
 
@@ -231,6 +234,8 @@ def live_slider(
         verdict: this control's path (role "second") is compared with the page's selected path,
             and the page's verdict (:data:`LIVE_VERDICT_VALUE`, :data:`LIVE_VERDICT_SENTENCE`)
             follows either control while it is dragged.
+        exact: the widget key of the text box holding this C as typed: while C is dragged it
+            shows the live C (rewritten in the browser), or None.
     """
     at_one = scoring.with_c(1.0)
     data = {
@@ -249,6 +254,8 @@ def live_slider(
         "committed": f"[class*='st-key-{AT_COMMITTED_C}_{role}_'], [class*='st-key-{AT_COMMITTED_C}_any_']",
         "reveal_at_rest": reveal_at_rest,
     }
+    if exact is not None:
+        data["exact"] = f".st-key-{exact} input"
     if verdict:
         data["verdict"] = {
             "value": f".st-key-{LIVE_VERDICT_VALUE} [data-testid='stMetricValue']",
@@ -290,7 +297,7 @@ def render(
         # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
         with slider, st.container(key=C):
             live_slider(loaded, scoring.with_c(st.session_state[C]), max_c=max_c, step=step, key=C_LIVE, on_commit=_commit,
-                        role=role, path_label=path_label, reveal_at_rest=reveal_at_rest)
+                        role=role, path_label=path_label, reveal_at_rest=reveal_at_rest, exact=C_EXACT)
     else:
         # A new range or step makes a new slider widget, which would fall back to its minimum:
         # re-assigning the value hands the current C to whichever slider is drawn.

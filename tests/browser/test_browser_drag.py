@@ -142,6 +142,8 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
         expect(page.locator(".st-key-c .cc-children li.cc-winner code")).to_have_text(path[0])
         # The caption above the picture names the C the red path is at; the table's lead keeps the committed C.
         expect(page.locator(PICTURE_CAPTION_C)).to_have_text(f"C = {c:.6g}")
+        # The exact box beside the slider says the same C, as it will once C is committed.
+        expect(page.locator(EXACT)).to_have_value(repr(c))
         expect(page.get_by_text("Children under UCB1 at C = 0.5:")).to_be_visible()
         # ... and, once C has left it, is dimmed until the commit has run; the picture and the metrics,
         # which follow C, are not.
@@ -264,8 +266,14 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(50)
     assert len(sent) == before, "keys 50 ms apart do not rest: nothing is committed yet"
-    expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", DIMMED)  # the table is still at C = 0.5
     c = round(0.5 + 10 * step, 12)
+    # Read together, so no rerun comes in between: the table is still at C = 0.5 (dimmed), while the
+    # exact box already says the keys' C.
+    opacity, box = page.evaluate(
+        "([panel, box]) => [getComputedStyle(document.querySelector(panel)).opacity, document.querySelector(box).value]",
+        [CHILDREN_PANEL, EXACT],
+    )
+    assert opacity == DIMMED and box == repr(slider_value(page))
     assert math.isclose(slider_value(page), c)
     tip = page.locator(f"{GRAPH} .tv-tip").inner_text()
     shown_value, shown_c = re.search(r"UCB1 (\S+) at C = (\S+)", tip).groups()
@@ -295,11 +303,13 @@ def test_a_drag_back_to_the_committed_c_commits_nothing_and_dims_nothing_after(p
     grab_thumb(page, slider)
     page.mouse.move(*thumb_point(slider, 0.9), steps=4)
     expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", DIMMED)
+    expect(page.locator(EXACT)).to_have_value(repr(slider_value(page)))
     page.mouse.move(*start, steps=4)
     assert slider_value(page) == 0.5
     page.mouse.up()
-    # No rerun will come: the page is at its C again as soon as the mouse is up.
+    # No rerun will come: the page is at its C again as soon as the mouse is up, the exact box too.
     expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", "1")
+    expect(page.locator(EXACT)).to_have_value("0.5")
     expect(metric_value(page, "Selected path")).to_have_text("aa")
     page.wait_for_timeout(300)
     assert len(sent) == before, "a drag that ends where it started commits nothing"

@@ -22,6 +22,9 @@
 //   c_text:    a selector of the page's texts saying "C = x" for this control's C: they follow C,
 //   committed: a selector of the page's parts that only a commit of this control's C updates:
 //              dimmed while C moves and until the server has every C the control committed,
+//   exact:     a selector of the text box holding this control's C as typed (Exact C), or absent:
+//              while C moves it shows the live C as Python writes it (the commit's rerun then
+//              writes the same text; a drag that ends where it started puts the box's text back),
 //   verdict:   (Compare's B, role "second") {value: a selector of the value of the page's metric
 //              saying whether this path and the selected one part, sentence: {shape: the class of
 //              the container of the sentence under it, when it has that shape}}: while either
@@ -53,6 +56,9 @@ const DRAG_EVENT = "mcts-c-drag";
 
 const number = (x) => (typeof x === "number" ? x : Number(x)); // "Infinity"/"NaN" from the payload
 const shown = (c) => String(Number(c.toPrecision(6)));
+// C as Python's repr writes it (the exact box's text): the shortest digits that read back as c,
+// with ".0" on a whole number. (The slider's Cs are far from where the two write exponents.)
+const pythonRepr = (c) => (Number.isInteger(c) ? `${c}.0` : String(c));
 
 class CControl {
   constructor(parentElement) {
@@ -113,6 +119,7 @@ class CControl {
 
   // The page is at this control's C again: followers take their data from the server, nothing is dimmed.
   settled() {
+    this.exactBefore = undefined; // the box has the server's text again
     document.documentElement.removeAttribute(WAITING(this.data.role));
     this.announce({ done: true, role: this.data.role });
   }
@@ -184,6 +191,7 @@ class CControl {
     this.restTimer = 0;
     if (this.c === this.lastServerC && this.sent.size === 0) {
       // Back where the server is: no rerun will say so, so the followers hear it here.
+      this.restoreExact();
       this.settled();
       return;
     }
@@ -207,9 +215,28 @@ class CControl {
       writeText(document.querySelector(this.data.path_value), words);
       writeText(document.querySelector(this.data.path_length), String(path.length));
       for (const text of document.querySelectorAll(this.data.c_text)) writeText(text, `C = ${shown(c)}`);
+      this.showExact(c);
       this.announce({ c, path, role: this.data.role });
     }
     showVerdict(live);
+  }
+
+  // The exact box shows c (not while the user is in it: their typing stays theirs). Its value is
+  // set as a program would, with no input event: nothing is sent, and React's rerun with the
+  // committed text finds the same text there.
+  showExact(c) {
+    const box = this.data.exact ? document.querySelector(this.data.exact) : null;
+    if (!box || box === document.activeElement) return;
+    if (this.exactBefore === undefined) this.exactBefore = box.value;
+    const text = pythonRepr(c);
+    if (box.value !== text) box.value = text;
+  }
+
+  // C moved and came back with nothing committed: the box gets the text it had (the server's).
+  restoreExact() {
+    const box = this.data.exact ? document.querySelector(this.data.exact) : null;
+    if (box && this.exactBefore !== undefined && box !== document.activeElement) box.value = this.exactBefore;
+    this.exactBefore = undefined;
   }
 
   // The inspected node's children ranked by their value at c; the path's child (from the

@@ -575,7 +575,7 @@ VISIBLE: dict = {}  # (id(tree), budget) -> visible_nodes
 
 def shown_before(page: Page, tree, c: float) -> bool:
     """Whether the page has shown the drawing it needs at ``c`` (then it is cached); remembers it."""
-    budget = int(page.locator(BUDGET).input_value())
+    budget = page_budget(page)
     if (id(tree), budget) not in VISIBLE:
         VISIBLE[id(tree), budget] = visible_nodes(tree, budget=budget)
     key = (budget, frozenset(set(selected_nodes(tree, Scoring(c=c))) - VISIBLE[id(tree), budget]))
@@ -605,7 +605,7 @@ def crossing_pair(page: Page, tree, in_picture: bool) -> tuple[float, float] | N
     ``in_picture``: both paths are among the drawn nodes, so the drawn set and the layout stay and
     only the highlight moves. Else at least one is not: the drawn set (so the layout) changes.
     """
-    visible = visible_nodes(tree, budget=int(page.locator(BUDGET).input_value()))
+    visible = visible_nodes(tree, budget=page_budget(page))
     max_c, step = slider_grid(page)
     for interval in path_intervals(tree, 0.0, max_c)[1:]:
         low = round(math.floor(interval.c_from / step) * step, 12)
@@ -677,9 +677,16 @@ def report_c_trips(name: str, c_trips: dict, summary: dict) -> None:
 
 
 def open_limits(page: Page) -> None:
+    """Open the "Drawing limits" expander (its widgets are drawn only while it is open)."""
     if not page.locator(BUDGET).is_visible():
         page.get_by_text("Drawing limits").click()
         page.locator(BUDGET).wait_for(state="visible")
+
+
+def page_budget(page: Page) -> int:
+    """The node budget the page draws with (opens the drawing limits to read it)."""
+    open_limits(page)
+    return int(page.locator(BUDGET).input_value())
 
 
 def budget_trip(page: Page, budget: int) -> dict | None:

@@ -185,7 +185,7 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
     explain(explain_choice(children, scoring.rule, tree.ties), children)
     st.download_button(
         "Download table (CSV)",
-        table.to_csv(index=False),
+        lambda: table.to_csv(index=False),  # made on click
         file_name=f"children_{tree.path(inspected) or 'root'}.csv",
         mime="text/csv",
         key=DOWNLOAD_CSV,
@@ -230,7 +230,12 @@ def pv_row(tree, path):
 def limits_panel() -> None:
     """The drawing limits' widgets (their values were read before, by :func:`drawing_limits`)."""
     # Keyed, with its state kept: an edit reruns the page, which must not close it under the user.
-    with st.expander("Drawing limits (the table always uses the full tree)", key=LIMITS_OPEN, on_change="rerun"):
+    # Its widgets are drawn only while it is open (their values persist in the session): a commit
+    # of C, which reruns this fragment, then sends and renders 11 fewer elements.
+    limits_box = st.expander("Drawing limits (the table always uses the full tree)", key=LIMITS_OPEN, on_change="rerun")
+    if not limits_box.open:
+        return
+    with limits_box:
         limits = st.columns(3)
         limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], step=50, help=BUDGET_HELP, key=BUDGET, persist_state="session")
         limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=MAX_DEPTH, persist_state="session")

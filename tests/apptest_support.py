@@ -83,3 +83,17 @@ def c_slider(app):
 def set_c(app, c: float):
     """Commit C as a user does without a mouse: type it into the exact box. Returns the app, run."""
     return app.text_input(key="c_exact").input(repr(float(c))).run()
+
+
+def open_limits(app):
+    """Open the Explorer's "Drawing limits" expander, as a click on it does (its widgets are drawn
+    only while it is open). Returns the app, run."""
+    app.session_state["limits_open"] = True
+    return app.run()
+
+
+def open_share(app):
+    """Open the page's "Share" popover, as a click on it does (its contents are made only while it
+    is open). Returns the app, run."""
+    app.session_state["share_open"] = True
+    return app.run()

@@ -2,7 +2,7 @@
 
 import json
 
-from apptest_support import plain, tree_view_data, c_slider, set_c
+from apptest_support import c_slider, open_limits, plain, set_c, tree_view_data
 from mcts_core.adapters.openspiel import log_search
 
 GAME_LOG = "\n".join(
@@ -48,7 +48,7 @@ def test_unvisited_children_are_drawn_only_on_request(app):
     assert app.session_state["selected_path"] == "e4 c5"
     svg = tree_view_data(app)["svg"]  # a new input: a new layout, sent to the page
     assert "+2 unvisited" in svg and "Nf6" not in svg
-    app.toggle(key="show_unvisited").set_value(True).run()
+    open_limits(app).toggle(key="show_unvisited").set_value(True).run()
     assert not app.exception
     svg = tree_view_data(app)["svg"]  # more nodes drawn: a new layout
     assert "Nf6" in svg and "unvisited" not in svg

@@ -210,3 +210,19 @@ def test_totals_show_enough_digits_to_read_them_whole(app):
     number_format = json.loads(app.dataframe[0].proto.columns)["total"]["type_config"]["format"]
     assert number_format % 76095.4 == "76095.4"  # not 7.61e+04 or 76100
     assert number_format % 3.25 == "3.2"
+
+
+def test_the_drawing_limits_hold_while_their_panel_is_closed(app):
+    from apptest_support import open_limits
+    from mcts_core.inputs.examples import deep_tree
+
+    app.text_area(key="playouts").input(deep_tree()).run()
+    drawn = tree_view_data(app)["svg"].count("data-path=")  # at the default budget, 300
+    open_limits(app).number_input(key="budget").set_value(20).run()
+    small = tree_view_data(app)
+    assert small["svg"].count("data-path=") < drawn / 2
+    app.session_state["limits_open"] = False
+    set_c(app, 3.0)  # a commit of C with the panel closed: its widgets are not drawn
+    assert not app.exception and not app.number_input
+    assert tree_view_data(app)["layout"] == small["layout"]  # still drawn at budget 20
+    assert open_limits(app).number_input(key="budget").value == 20

@@ -2,6 +2,7 @@
 
 import pytest
 
+from apptest_support import open_limits
 from ui.navigation import PAGES
 
 EXTREME = "a 1e308\nb -1e308\naa 1e308\n"
@@ -27,7 +28,7 @@ def test_an_exact_c_of_1e308_works_on_every_page_with_c(app, page):
 def test_page_settings_survive_a_visit_to_another_page(app):
     from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
-    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    open_limits(app.text_area(key="playouts").input(C_FLIPS_CHOICE).run())
     app.number_input(key="budget").set_value(1000).run()
     app.text_input(key="inspect").input("ab").run()
     app.switch_page("pages/compare.py").run()
@@ -36,7 +37,7 @@ def test_page_settings_survive_a_visit_to_another_page(app):
     app.slider(key="playback_k").set_value(2).run()
     app.switch_page("pages/sweep.py").run()
     app.number_input(key="sweep_to").set_value(3.0).run()
-    app.switch_page("pages/explorer.py").run()
+    open_limits(app.switch_page("pages/explorer.py"))
     assert app.number_input(key="budget").value == 1000 and app.text_input(key="inspect").value == "ab"
     app.switch_page("pages/compare.py").run()
     assert app.number_input(key="cmp_c").value == 7.0

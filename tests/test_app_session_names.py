@@ -3,7 +3,7 @@ names each see their own, a link to them shows neither, and a failed store save 
 
 import os
 
-from apptest_support import plain, start_app
+from apptest_support import open_share, plain, start_app
 from mcts_core.inputs.store import InputStore, input_id
 from test_app_share import open_link
 
@@ -50,7 +50,7 @@ def test_an_input_the_store_could_not_save_is_saved_on_a_later_run(monkeypatch, 
     monkeypatch.setenv("MCTS_EXPLORER_DATA", str(tmp_path))
     (tmp_path / "inputs.sqlite3").mkdir()  # the store cannot open its database
     text = GOOD.format("store down")
-    app = upload(start_app(monkeypatch), "kept.txt", text)
+    app = open_share(upload(start_app(monkeypatch), "kept.txt", text))  # the warning is about the link
     share_warning = "The link will not open this input elsewhere"
     assert any(share_warning in plain(warning.value) for warning in app.warning)
     os.rmdir(tmp_path / "inputs.sqlite3")  # the store works again

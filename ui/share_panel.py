@@ -21,6 +21,7 @@ from ui.inputs import LoadedInput
 
 # Session-state keys this module owns.
 SHARE_BUNDLE = state.key("share_bundle")
+SHARE_OPEN = state.key("share_open")
 
 
 def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Sequence[str] = (), limits: Mapping[str, Any] | None = None,
@@ -46,7 +47,12 @@ def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Seque
     view = View(scoring, page, tuple(inspected), limits)
     data = input_panel.current_data()
     read = loaded.read
-    with st.popover("Share", icon=":material/share:"):
+    # Its contents are made only while it is open: a commit of C reruns the page's fragment, which
+    # then sends and renders none of them.
+    share_box = st.popover("Share", icon=":material/share:", key=SHARE_OPEN, on_change="rerun")
+    if not share_box.open:
+        return
+    with share_box:
         extras = "".join(part for part, given in ((", the node", inspected), (", setting B", b), (", k", k)) if given)
         st.caption(f"Link to this view (the input, C, the rule{extras}); reload and back keep it too.")
         st.code(share.link(page, params), language=None, wrap_lines=True)

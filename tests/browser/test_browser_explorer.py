@@ -141,6 +141,7 @@ def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
         0, timeout=LOAD_TIMEOUT
     )
     wait_idle(page)
+    page.get_by_text("Drawing limits").click()  # its widgets are drawn once it is open
     budget = int(page.locator(".st-key-budget input").input_value())
     path = metric_value(page, "Selected path").inner_text().strip()
     assert path == solve(text, c=slider_c(page))

@@ -66,8 +66,9 @@ cProfile of runs over 100 ms).
    and the measured page the other (the niced pages yield it): a classroom's server machine and
    one student's. Nice 19 yields only in part: each thread keeps a weight of 15 against the
    measured renderer's 1024, and the second chromium has hundreds (367 with 9 pages, most asleep):
-   the ones rendering the 9 pages' own commits together outweigh the measured page's. ``--others-idle`` also puts them under SCHED_IDLE (they run only on a CPU
-   nothing else wants), which is closer to machines of their own.
+   the ones rendering the 9 pages' own commits together outweigh the measured page's.
+   ``--others-idle`` also puts them under SCHED_IDLE (they run only on a CPU nothing else wants),
+   which is closer to machines of their own.
 
 Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
 one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the

@@ -7,7 +7,7 @@ from mcts_core import Scoring, selected_nodes, solve, ucb1
 from mcts_core.drawing import path_json
 from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES
-from apptest_support import c_slider, plain, set_c, tree_view_data
+from apptest_support import c_slider, open_limits, plain, set_c, tree_view_data
 
 HEADERLESS_FLIP = "a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"
 
@@ -213,7 +213,6 @@ def test_totals_show_enough_digits_to_read_them_whole(app):
 
 
 def test_the_drawing_limits_hold_while_their_panel_is_closed(app):
-    from apptest_support import open_limits
     from mcts_core.inputs.examples import deep_tree
 
     app.text_area(key="playouts").input(deep_tree()).run()

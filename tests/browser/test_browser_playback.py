@@ -44,7 +44,9 @@ def test_play_steps_at_the_chosen_speed_and_pause_keeps_slider_and_metric_togeth
     page.locator('[data-testid="stSidebarNav"] a', has_text="Playback").click()
     expect(metric_value(page, "Playout")).to_have_text(re.compile(r"/ 5,000$"), timeout=LOAD_TIMEOUT)
     wait_idle(page)
-    stride = int(page.locator(".st-key-playback_stride input").input_value())  # 5 for 5,000 playouts
+    # 5 for 5,000 playouts; the box shows its minimum for a moment while the page mounts it.
+    expect(page.locator(".st-key-playback_stride input")).to_have_value("5")
+    stride = int(page.locator(".st-key-playback_stride input").input_value())
     start = shown_k(page)
 
     page.locator(".st-key-playback_play button").click()  # the speed is its default, 1 s per step

@@ -221,12 +221,11 @@ class CControl {
     showVerdict(live);
   }
 
-  // The exact box shows c (not while the user is in it: their typing stays theirs). Its value is
-  // set as a program would, with no input event: nothing is sent, and React's rerun with the
-  // committed text finds the same text there.
+  // The exact box shows c. Its value is set as a program would, with no input event: nothing is
+  // sent, and React's rerun with the committed text finds the same text there.
   showExact(c) {
-    const box = this.data.exact ? document.querySelector(this.data.exact) : null;
-    if (!box || box === document.activeElement) return;
+    const box = this.exactBox();
+    if (!box) return;
     if (this.exactBefore === undefined) this.exactBefore = box.value;
     const text = pythonRepr(c);
     if (box.value !== text) box.value = text;
@@ -234,9 +233,14 @@ class CControl {
 
   // C moved and came back with nothing committed: the box gets the text it had (the server's).
   restoreExact() {
+    const box = this.exactBox();
+    if (box && this.exactBefore !== undefined) box.value = this.exactBefore;
+  }
+
+  // The page's exact box for this C, unless the user is in it (their typing stays theirs).
+  exactBox() {
     const box = this.data.exact ? document.querySelector(this.data.exact) : null;
-    if (box && this.exactBefore !== undefined && box !== document.activeElement) box.value = this.exactBefore;
-    this.exactBefore = undefined;
+    return box === document.activeElement ? null : box;
   }
 
   // The inspected node's children ranked by their value at c; the path's child (from the

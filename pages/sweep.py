@@ -39,7 +39,8 @@ SWEEP_CSV = state.key("sweep_csv")
 
 CROSSING_COLOUR = "#808080"  # mid grey: seen on the light and the dark theme's plot (black vanished on dark)
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
-C_FORMAT = ".10g"  # tooltips: enough digits to tell a breakpoint from its neighbours
+C_FORMAT = ".10g"  # tooltips and the table: enough digits to tell a breakpoint from its neighbours
+C_COLUMN_PX = 115  # the intervals table's C columns: "0.0001234567" and "to C (excluded)" fit
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
 CURRENT_C_LAYER = "current_c"  # the red rule's layer: the live marker hides it mid-drag
 
@@ -223,20 +224,25 @@ def zoom_button(column, intervals, c_from: float, c_to: float) -> None:
     )
 
 
-def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: float) -> None:
-    """The UCB1 path at this C, the counts, and which path holds where, in words."""
+def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: float):
+    """The UCB1 path at this C, the counts, and which path holds where, in words; returns the slot
+    for the Share button (at the top: opened at the page's end, its contents fell below the fold)."""
     c = selected.scoring.c
     # The path at C itself: also right at the range's excluded end, and outside a zoomed range.
     at_c = selected.path if selected.scoring.rule == "ucb1" else selected_nodes(tree, Scoring("ucb1", c))
     # With the sidebar on UCB1 the C control's path is this one: the metric follows a drag.
     follows = c_control.LIVE_PATH_VALUE["selected"] if selected.scoring.rule == "ucb1" else None
-    metric_row([
-        ("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", f"C = {c!r}", follows),
-        ("Intervals", len(intervals)),
-        ("Breakpoints", len(intervals) - 1),
-        ("Swept range", f"[{c_from:.4g}, {c_to:.4g})"),
-    ])
+    (share_slot,) = metric_row(
+        [
+            ("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", f"C = {c!r}", follows),
+            ("Intervals", len(intervals)),
+            ("Breakpoints", len(intervals) - 1),
+            ("Swept range", f"[{c_from:.4g}, {c_to:.4g})"),
+        ],
+        trailing=1,
+    )
     st.markdown(summary_sentence(bands))
+    return share_slot
 
 
 def strip_section(bands: pd.DataFrame, scale: alt.Scale, shown_c: float | None, c: float) -> None:
@@ -308,8 +314,9 @@ def intervals_table(bands: pd.DataFrame, holding_c: int | None) -> None:
         key=SWEEP_TABLE,
         column_order=["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean", "node", "before", "after"],
         column_config={
-            "c_from": st.column_config.NumberColumn("from C", format="%.10g"),
-            "c_to": st.column_config.NumberColumn("to C (excluded)", format="%.10g"),
+            # Wide enough for 10 digits: sized by its header and first row (0), it cut "2.702917488".
+            "c_from": st.column_config.NumberColumn("from C", format="%" + C_FORMAT, width=C_COLUMN_PX),
+            "c_to": st.column_config.NumberColumn("to C (excluded)", format="%" + C_FORMAT, width=C_COLUMN_PX),
             "path": st.column_config.TextColumn("selected path"),
             "length": st.column_config.NumberColumn("length"),
             "leaf_visits": st.column_config.NumberColumn("leaf visits"),
@@ -322,19 +329,14 @@ def intervals_table(bands: pd.DataFrame, holding_c: int | None) -> None:
     st.caption("Highlighted: the interval holding the current C. Each row after the first starts at a breakpoint.")
 
 
-def exports(setup, bands: pd.DataFrame, scoring: Scoring) -> None:
-    columns = st.columns(2)
-    with columns[0]:
-        st.download_button(
-            "Download intervals (CSV)",
-            lambda: bands.drop(columns=["middle", "label"]).to_csv(index=False),  # made on click
-            file_name="c_sweep.csv",
-            mime="text/csv",
-            key=SWEEP_CSV,
-            width="stretch",
-        )
-    with columns[1]:
-        share_panel.render(setup.input, scoring, "sweep")
+def csv_download(bands: pd.DataFrame) -> None:
+    st.download_button(
+        "Download intervals (CSV)",
+        lambda: bands.drop(columns=["middle", "label"]).to_csv(index=False),  # made on click
+        file_name="c_sweep.csv",
+        mime="text/csv",
+        key=SWEEP_CSV,
+    )
 
 
 @st.fragment
@@ -358,14 +360,16 @@ def sweep_page(setup) -> None:
     bands = bands_frame(tree, intervals)
     shown_c = c if c_from <= c <= c_to else None  # the red line, also at the range's right edge
     scale = c_scale(c_from, c_to)
-    answer(tree, selected, intervals, bands, c_from, c_to)
+    share_slot = answer(tree, selected, intervals, bands, c_from, c_to)
     strip_section(bands, scale, shown_c, c)
     why_section(tree, intervals, scale, shown_c)
     live_c_marker.render(
         key=SWEEP_LIVE_C, c_from=c_from, c_to=c_to, containers=(SWEEP_STRIP_BOX, SWEEP_LINES_BOX), rule_layer=CURRENT_C_LAYER
     )
     intervals_table(bands, interval_at(intervals, c))
-    exports(setup, bands, selected.scoring)
+    csv_download(bands)
+    with share_slot:
+        share_panel.render(setup.input, selected.scoring, "sweep")
 
 
 setup = sidebar.require()

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from ui.navigation import PAGES
 
 from .browser_support import GRAPH, LOAD_TIMEOUT, open_app, playout_file, wait_idle
+from .test_browser_drag import choose_example, open_flips_example
 
 pytestmark = pytest.mark.browser
 
@@ -119,3 +120,49 @@ def test_the_selected_row_reads_well_in_the_dark_theme(page, dark_app_url, outpu
     assert contrast(hex_of(*background), hex_of(*text)) >= 4.5, (background, text)
     assert background[0] > 2 * background[1]  # it is the red selected row, not the plain grid
     shot.save(output_dir / "dark_selected_row.png")
+
+
+@pytest.mark.parametrize("stem", ["", "sweep", "compare", "playback", "classroom"])
+def test_the_share_popover_opens_whole_on_a_projector(page, app_url, output_dir, stem):
+    """Share opened where a user finds it, at 1366x768: the link and the bundle button are on screen."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, app_url, f"/{stem}")
+    choose_example(page, "A larger C flips the choice")
+    wait_idle(page)
+    page.get_by_role("button", name="Share").click()  # scrolled into view as a user would
+    body = page.locator('[data-testid="stPopoverBody"]')
+    expect(body.locator("code").first).to_contain_text("c=0.5")  # the example's C: its link
+    wait_idle(page)
+    page.screenshot(path=output_dir / f"layout_share_{stem or 'explorer'}_1366x768.png")
+    expect(body.get_by_role("button", name="Download bundle (zip)")).to_be_in_viewport(ratio=1)
+    watched.assert_clean()
+
+
+def test_the_sweep_table_shows_every_digit_of_a_breakpoint(page, app_url, output_dir):
+    """Pixels of the intervals table (a canvas): the second row's "from C", 2.702917488, starts inside
+    its cell, right-aligned with room to spare, rather than cut at the cell's left edge ("702917488")."""
+    import io
+
+    from PIL import Image
+
+    from tests.test_colours import contrast
+
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_flips_example(page, app_url, "/sweep")
+    grid = page.locator('[data-testid="stDataFrame"]').last
+    grid.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)  # the grid settles after the run
+    shot = Image.open(io.BytesIO(grid.screenshot())).convert("RGB")
+    shot.save(output_dir / "sweep_intervals_1366x768.png")
+    # Header and two intervals: the second row is the lowest third; its first cell holds the breakpoint.
+    row_height = shot.height // 3
+    band = shot.crop((0, 2 * row_height + 4, shot.width // 8, shot.height - 4))
+    hex_of = "#{:02x}{:02x}{:02x}".format
+    background = max(band.getcolors(band.width * band.height))[1]
+    text_x = [
+        x for x in range(band.width) for y in range(band.height)
+        if contrast(hex_of(*band.getpixel((x, y))), hex_of(*background)) > 3
+    ]
+    assert text_x, "no text in the second row's first cell"
+    assert min(text_x) >= 6, f"the breakpoint's digits start {min(text_x)} px from the cell's edge: cut"
+    watched.assert_clean()

@@ -41,6 +41,7 @@ CROSSING_COLOUR = "#808080"  # mid grey: seen on the light and the dark theme's 
 AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
 C_FORMAT = ".10g"  # tooltips and the table: enough digits to tell a breakpoint from its neighbours
 C_COLUMN_PX = 115  # the intervals table's C columns: "0.0001234567" and "to C (excluded)" fit
+LABEL_ROOM = 0.1  # share of the C axis left of a crossing its value's label needs
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
 CURRENT_C_LAYER = "current_c"  # the red rule's layer: the live marker hides it mid-drag
 
@@ -117,12 +118,20 @@ def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart
         .mark_point(filled=True, size=120, color=CROSSING_COLOUR, shape="diamond")
         .encode(x=alt.X("c:Q", scale=scale), y="value:Q", tooltip=crossing_tooltip)
     )
-    values = (
+    # Above-left of its crossing, where no line passes (UCB1 lines rise with C, so further left the
+    # upper envelope is lower); right of the crossing the new child's steeper line crossed it. Near
+    # the range's left edge there is no room on the left: above-right, higher.
+    c_from, c_to = scale.domain
+    room = alt.datum.c >= c_from + LABEL_ROOM * (c_to - c_from)
+    values = [
         alt.Chart(crossings)
-        .mark_text(align="left", dx=7, dy=-10, fontWeight="bold", color=CROSSING_COLOUR)  # read on both themes
+        .transform_filter(room if left else ~room)
+        .mark_text(align="right" if left else "left", dx=-7 if left else 7, dy=-10 if left else -18,
+                   fontWeight="bold", color=CROSSING_COLOUR)  # read on both themes
         .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
-    )
-    return [rules, points, values]
+        for left in (True, False)
+    ]
+    return [rules, points, *values]
 
 
 def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.LayerChart:

@@ -54,7 +54,6 @@ def keep_k_in_range(count: int) -> None:
         st.session_state[PLAYBACK_RULE_PATH] = linked_rule_path
     st.session_state.setdefault(K, 1)
     st.session_state[K] = min(max(st.session_state[K], 1), count)
-    st.session_state.setdefault(PLAYBACK_STRIDE, max(1, count // 1000))
 
 
 def move_k(steps: int, count: int) -> None:
@@ -86,7 +85,7 @@ def controls(setup, count: int, playing: bool) -> tuple[float, int]:
         help="How long each tree stays on screen while playing.",
     )
     row[2].number_input(
-        "Playouts per step", 1, max(count, 1), key=PLAYBACK_STRIDE, persist_state="session",
+        "Playouts per step", 1, max(count, 1), max(1, count // 1000), key=PLAYBACK_STRIDE, persist_state="session",
         help="How far Previous, Next and Play move k; raise it to skim a large log.",
     )
     budget = row[3].number_input(

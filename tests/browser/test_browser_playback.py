@@ -36,16 +36,30 @@ def slider_k(page) -> int:
     return int(page.locator('.st-key-playback_k [data-testid="stSliderThumbValue"]').inner_text().replace(",", ""))
 
 
+# Every value the "Playouts per step" box shows, on every animation frame from now on.
+WATCH_STRIDE_BOX = """() => {
+    window.__strideShown = [];
+    const watch = () => {
+        const value = document.querySelector('.st-key-playback_stride input')?.value;
+        if (value !== undefined && window.__strideShown.at(-1) !== value) window.__strideShown.push(value);
+        requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+}"""
+
+
 def test_play_steps_at_the_chosen_speed_and_pause_keeps_slider_and_metric_together(page, app_url, tmp_path):
     log = playout_file(tmp_path / "playouts_5k.txt", 5_000, seed=3)
     watched = open_app(page, app_url)
     page.locator('.st-key-upload input[type="file"]').set_input_files(log)
     expect(metric_value(page, "Playouts")).to_have_text("5,000", timeout=LOAD_TIMEOUT)
+    page.evaluate(WATCH_STRIDE_BOX)
     page.locator('[data-testid="stSidebarNav"] a', has_text="Playback").click()
     expect(metric_value(page, "Playout")).to_have_text(re.compile(r"/ 5,000$"), timeout=LOAD_TIMEOUT)
     wait_idle(page)
-    # 5 for 5,000 playouts; the box shows its minimum for a moment while the page mounts it.
+    # 5 for 5,000 playouts, from the moment the box is on the page (it used to show 1 for 0.4-0.6 s).
     expect(page.locator(".st-key-playback_stride input")).to_have_value("5")
+    assert page.evaluate("window.__strideShown") == ["5"]
     stride = int(page.locator(".st-key-playback_stride input").input_value())
     start = shown_k(page)
 

@@ -118,20 +118,21 @@ def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart
         .mark_point(filled=True, size=120, color=CROSSING_COLOUR, shape="diamond")
         .encode(x=alt.X("c:Q", scale=scale), y="value:Q", tooltip=crossing_tooltip)
     )
+
+    def values(where, align: str, dx: int, dy: int) -> alt.Chart:
+        return (
+            alt.Chart(crossings)
+            .transform_filter(where)
+            .mark_text(align=align, dx=dx, dy=dy, fontWeight="bold", color=CROSSING_COLOUR)  # read on both themes
+            .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
+        )
+
     # Above-left of its crossing, where no line passes (UCB1 lines rise with C, so further left the
     # upper envelope is lower); right of the crossing the new child's steeper line crossed it. Near
     # the range's left edge there is no room on the left: above-right, higher.
     c_from, c_to = scale.domain
-    room = alt.datum.c >= c_from + LABEL_ROOM * (c_to - c_from)
-    values = [
-        alt.Chart(crossings)
-        .transform_filter(room if left else ~room)
-        .mark_text(align="right" if left else "left", dx=-7 if left else 7, dy=-10 if left else -18,
-                   fontWeight="bold", color=CROSSING_COLOUR)  # read on both themes
-        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
-        for left in (True, False)
-    ]
-    return [rules, points, *values]
+    room_left = alt.datum.c >= c_from + LABEL_ROOM * (c_to - c_from)
+    return [rules, points, values(room_left, "right", -7, -10), values(~room_left, "left", 7, -18)]
 
 
 def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.LayerChart:

@@ -6,7 +6,7 @@ import json
 from mcts_core import Scoring, selected_nodes, solve, ucb1
 from mcts_core.drawing import path_json
 from mcts_core.inputs import read_input
-from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES, deep_tree
 from apptest_support import c_slider, open_limits, plain, set_c, tree_view_data
 
 HEADERLESS_FLIP = "a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"
@@ -213,8 +213,6 @@ def test_totals_show_enough_digits_to_read_them_whole(app):
 
 
 def test_the_drawing_limits_hold_while_their_panel_is_closed(app):
-    from mcts_core.inputs.examples import deep_tree
-
     app.text_area(key="playouts").input(deep_tree()).run()
     drawn = tree_view_data(app)["svg"].count("data-path=")  # at the default budget, 300
     open_limits(app).number_input(key="budget").set_value(20).run()

@@ -68,25 +68,29 @@ def explain(choice, children) -> None:
         st.caption(why_sentence(choice))
 
 
-def answer_row(tree, selected: str):
-    """The answer first, big (what a teacher points at); returns the slot for the Share button."""
-    (share_slot,) = metric_row(
-        [
-            (
-                "Selected path",
-                escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
-                "The moves the selection rule follows from the root to a leaf at the current C; also in "
-                "st.session_state['selected_path'].",
-                c_control.LIVE_PATH_VALUE["selected"],  # follows the C control while it is dragged
-            ),
-            ("Playouts", f"{tree.playouts:,}"),
-            ("Nodes", f"{len(tree):,}"),
-            ("Depth", tree.max_depth),
-            ("Root mean", f"{tree.mean(ROOT):.3f}"),
-        ],
-        trailing=1,  # the Share button, filled at the end once the picture is known
+def tree_facts(tree) -> str:
+    """Markdown: the tree's playouts, nodes, depth and root mean (what C never changes)."""
+    return (
+        f"**{tree.playouts:,}** playouts, **{len(tree):,}** nodes, depth **{tree.max_depth}**, "
+        f"root mean **{tree.mean(ROOT):.3f}**"
     )
-    return share_slot.container()
+
+
+def answer_row(tree, path):
+    """The answer first, big (what a teacher points at), the most visited line's toggle beside it;
+    returns (the slot for the Share button, the most visited line or None when it is off)."""
+    selected = tree.path(path[-1])
+    row = metric_row([
+        (
+            "Selected path",
+            escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
+            "The moves the selection rule follows from the root to a leaf at the current C; also in "
+            "st.session_state['selected_path'].",
+            c_control.LIVE_PATH_VALUE["selected"],  # follows the C control while it is dragged
+        ),
+    ])
+    pv = pv_toggle(row, tree, path)
+    return row.container(width="content"), pv  # the Share button, filled once the picture is known
 
 
 def pv_default(read) -> None:
@@ -140,14 +144,14 @@ def inspected_node(tree) -> int:
 
 def inspect_buttons(tree, inspected: int, children) -> None:
     """Root, Up, and Step in (into the child the rule picks)."""
-    buttons = st.columns(3)
+    buttons = st.container(horizontal=True)  # three equal buttons (one block, not three columns)
     at_root = inspected == ROOT
     up = tree.path(tree.parent[inspected]) if not at_root else ""
     step_in = tree.path(children[0].node) if children else tree.path(inspected)
-    buttons[0].button("⌂ Root", key=INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=at_root, width="stretch")
-    buttons[1].button("↑ Up", key=INSPECT_UP, on_click=set_inspect, args=(up,), disabled=at_root, width="stretch")
-    buttons[2].button("↓ Step in", key=INSPECT_STEP_IN, on_click=set_inspect, args=(step_in,),
-                      disabled=not children, width="stretch", help="Step into the child the rule picks here.")
+    buttons.button("⌂ Root", key=INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=at_root, width="stretch")
+    buttons.button("↑ Up", key=INSPECT_UP, on_click=set_inspect, args=(up,), disabled=at_root, width="stretch")
+    buttons.button("↓ Step in", key=INSPECT_STEP_IN, on_click=set_inspect, args=(step_in,),
+                   disabled=not children, width="stretch", help="Step into the child the rule picks here.")
 
 
 def shown_columns(table) -> list[str]:
@@ -213,9 +217,9 @@ def inspect_panel(tree, selected, input_key: str) -> int:
     return inspected
 
 
-def pv_row(tree, path):
-    """The most visited line's toggle and, when on, the line in words; returns the line (None: off)."""
-    row = st.container(horizontal=True, wrap=False, vertical_alignment="center", gap="medium")  # words beside it
+def pv_toggle(row, tree, path):
+    """The most visited line's toggle in ``row`` and, when on, the line in words beside it; returns
+    the line (None: off)."""
     row.toggle(
         "Most visited line", key=SHOW_PV, persist_state="session", width="content",
         help="Mark the principal variation (at each node the most visited child) in orange, with a button to show it.",
@@ -293,8 +297,7 @@ def explore(setup) -> None:
     """Everything C changes: a C change reruns only this (the sidebar and the layout stay)."""
     tree = setup.tree
     selected = selected_path.select(setup)
-    share_slot = answer_row(tree, tree.path(selected.path[-1]))
-    pv = pv_row(tree, selected.path)
+    share_slot, pv = answer_row(tree, selected.path)
     visible = cached_visible_nodes(setup.input.key, tree, *drawing_limits())
     top_down = fits_top_down(tree, visible)
     if top_down:
@@ -318,5 +321,9 @@ def explore(setup) -> None:
 setup = sidebar.require()
 open_linked_view(setup.tree)
 pv_default(setup.input)
-st.caption("The tree the playouts built, the path the selection rule follows at this C, and why each node picks the child it picks.")
+# The tree's facts sit outside the fragment: a commit of C, which reruns it, need not send them again.
+st.caption(
+    f"The tree of {tree_facts(setup.tree)}, the path the selection rule follows at this C, and why each "
+    "node picks the child it picks."
+)
 explore(setup)

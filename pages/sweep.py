@@ -242,15 +242,14 @@ def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: 
     at_c = selected.path if selected.scoring.rule == "ucb1" else selected_nodes(tree, Scoring("ucb1", c))
     # With the sidebar on UCB1 the C control's path is this one: the metric follows a drag.
     follows = c_control.LIVE_PATH_VALUE["selected"] if selected.scoring.rule == "ucb1" else None
-    (share_slot,) = metric_row(
+    share_slot = metric_row(
         [
             ("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", f"C = {c!r}", follows),
             ("Intervals", len(intervals)),
             ("Breakpoints", len(intervals) - 1),
             ("Swept range", f"[{c_from:.4g}, {c_to:.4g})"),
-        ],
-        trailing=1,
-    )
+        ]
+    ).container(width="content")
     st.markdown(summary_sentence(bands))
     return share_slot
 

@@ -17,8 +17,8 @@ def shown_length(value) -> int:
     return len(str(value).replace("\\", ""))
 
 
-def metric_row(metrics: Sequence[tuple], *, trailing: int = 0) -> list:
-    """Draw ``(label, value[, help[, key]])`` metrics in order; return ``trailing`` slots after them.
+def metric_row(metrics: Sequence[tuple]):
+    """Draw ``(label, value[, help[, key]])`` metrics in order; return their row (for more elements beside them).
 
     Short values sit side by side at their natural width and wrap onto another line when the page
     is narrow; long ones (over :data:`LONG_CHARS` characters) come first, each on a whole line where
@@ -32,7 +32,7 @@ def metric_row(metrics: Sequence[tuple], *, trailing: int = 0) -> list:
     for metric in metrics:
         if shown_length(metric[1]) <= LONG_CHARS:
             _metric(row, metric, width="content")
-    return [row.container(width="content") for _ in range(trailing)]
+    return row
 
 
 def _metric(parent, metric: tuple, **options) -> None:

@@ -143,6 +143,12 @@ def metric_value(page: Page, label: str):
     return box.locator('[data-testid="stMetricValue"]')
 
 
+def tree_facts(page: Page):
+    """The Explorer's caption naming the tree's facts, "The tree of 5,000 playouts, 4,697 nodes, depth 6, ..."
+    (for expect(...).to_contain_text)."""
+    return page.locator('[data-testid="stCaptionContainer"]').filter(has_text="The tree of ")
+
+
 def table_rows(page: Page) -> list[dict[str, str]]:
     """The children table as text, from glide-data-grid's accessible table (the grid is a canvas)."""
     grid = page.locator(TABLE_CELLS).first

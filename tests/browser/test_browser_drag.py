@@ -29,6 +29,7 @@ from .browser_support import (
     playout_file,
     red_nodes,
     table_rows,
+    tree_facts,
     wait_for_graph,
     wait_idle,
 )
@@ -181,7 +182,7 @@ def open_2k_upload(page, app_url, tmp_path):
     open_app(page, app_url)
     wait_for_graph(page)
     upload(page, log)
-    expect(metric_value(page, "Playouts")).to_have_text("2,000", timeout=LOAD_TIMEOUT)
+    expect(tree_facts(page)).to_contain_text("The tree of 2,000 playouts,", timeout=LOAD_TIMEOUT)
     return build_tree(parse_playouts(log.read_text()))
 
 

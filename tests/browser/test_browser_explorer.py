@@ -30,6 +30,7 @@ from .browser_support import (
     red_nodes,
     set_text_area,
     table_rows,
+    tree_facts,
     wait_for_graph,
     wait_idle,
 )
@@ -63,7 +64,7 @@ def test_pasted_playouts_draw_their_tree(page, app_url, output_dir):
     set_text_area(page, PASTED)
     expected_nodes = len(build_tree(parse_playouts(PASTED)))
     assert expected_nodes == 6
-    expect(metric_value(page, "Nodes")).to_have_text(str(expected_nodes))
+    expect(tree_facts(page)).to_contain_text(f" playouts, {expected_nodes} nodes,")
     expect(page.locator(f"{GRAPH} svg g.node[data-path]")).to_have_count(expected_nodes)
     wait_idle(page)
     nodes = graph_nodes(page)
@@ -135,8 +136,8 @@ def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
     watched = open_app(page, app_url)
     wait_for_graph(page)
     upload(page, log)
-    expect(metric_value(page, "Playouts")).to_have_text("20,000", timeout=LOAD_TIMEOUT)
-    expect(metric_value(page, "Nodes")).to_have_text(f"{len(tree):,}")
+    expect(tree_facts(page)).to_contain_text("The tree of 20,000 playouts,", timeout=LOAD_TIMEOUT)
+    expect(tree_facts(page)).to_contain_text(f" playouts, {len(tree):,} nodes,")
     expect(page.locator(f"{GRAPH} svg g.node text", has_text=re.compile(r"^\+\d+ more"))).not_to_have_count(
         0, timeout=LOAD_TIMEOUT
     )
@@ -178,7 +179,7 @@ def test_upload_keeps_the_c_the_user_sees(page, app_url, tmp_path):
     wait_for_graph(page)
     exact_before = page.locator(".st-key-c_exact input").input_value()
     upload(page, log)
-    expect(metric_value(page, "Playouts")).to_have_text("2,000", timeout=LOAD_TIMEOUT)
+    expect(tree_facts(page)).to_contain_text("The tree of 2,000 playouts,", timeout=LOAD_TIMEOUT)
     wait_idle(page)
     exact = float(page.locator(".st-key-c_exact input").input_value())
     assert slider_c(page) == caption_c(page) == exact == float(exact_before)
@@ -229,7 +230,7 @@ def test_drawing_limits_stay_open_while_the_user_edits_them(page, app_url, tmp_p
     wait_for_graph(page)
     upload(page, log)
     wait_idle(page)
-    expect(metric_value(page, "Playouts")).to_have_text("400")
+    expect(tree_facts(page)).to_contain_text("The tree of 400 playouts,")
     page.get_by_text("Drawing limits").click()
     wait_idle(page)
     # A small budget draws the tree top-down beside the table, a large one left to right across the page.

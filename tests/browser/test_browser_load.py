@@ -39,6 +39,7 @@ from .browser_support import (
     real_nodes,
     red_nodes,
     set_text_area,
+    tree_facts,
     wait_for_graph,
     wait_idle,
     wait_rendered,
@@ -169,7 +170,7 @@ class Session:
 
     def settle_input(self) -> None:
         """Wait until the page has loaded this session's input, and check it."""
-        expect(metric_value(self.page, "Playouts")).to_have_text(f"{self.own.count:,}", timeout=LOAD_TIMEOUT)
+        expect(tree_facts(self.page)).to_contain_text(f"The tree of {self.own.count:,} playouts,", timeout=LOAD_TIMEOUT)
         wait_idle(self.page)
         self.check()
 
@@ -264,7 +265,7 @@ class Session:
         self.path_checks += 1
 
     def _check_explorer(self) -> None:
-        expect(metric_value(self.page, "Playouts")).to_have_text(f"{self.own.count:,}")
+        expect(tree_facts(self.page)).to_contain_text(f"The tree of {self.own.count:,} playouts,")
         self._expect_path("Selected path")
         if self.c is not None and self.own.uploaded is None:
             # The highlight follows the run: the red nodes are this session's path at its C.
@@ -360,7 +361,7 @@ def test_an_upload_leaves_the_server_once_its_session_has_closed(browser, tmp_pa
     import time
     from pathlib import Path
 
-    from .browser_support import metric_value, open_app, playout_file, wait_idle
+    from .browser_support import open_app, playout_file, tree_facts, wait_idle
     from .server import REPO, start_streamlit, stop_streamlit
 
     upload = playout_file(tmp_path / "big.txt", 1_000_000, seed=3, moves="wxyz")  # 32 MiB
@@ -372,7 +373,7 @@ def test_an_upload_leaves_the_server_once_its_session_has_closed(browser, tmp_pa
         page = context.new_page()
         open_app(page, url)
         page.locator('.st-key-upload input[type="file"]').set_input_files(upload)
-        expect(metric_value(page, "Playouts")).to_have_text("1,000,000", timeout=300_000)
+        expect(tree_facts(page)).to_contain_text("The tree of 1,000,000 playouts,", timeout=300_000)
         wait_idle(page)
         with_upload = _settled_rss_mib(process.pid)
         context.close()
@@ -393,7 +394,7 @@ def test_a_second_session_uploading_the_same_file_adds_the_file_once_not_twice(b
     import time
     from pathlib import Path
 
-    from .browser_support import metric_value, open_app, playout_file, wait_idle
+    from .browser_support import open_app, playout_file, tree_facts, wait_idle
     from .server import REPO, start_streamlit, stop_streamlit
 
     upload = playout_file(tmp_path / "same.txt", 2_000_000, seed=4, moves="wxyz")  # 63 MiB
@@ -407,7 +408,7 @@ def test_a_second_session_uploading_the_same_file_adds_the_file_once_not_twice(b
             page = contexts[-1].new_page()
             open_app(page, url)
             page.locator('.st-key-upload input[type="file"]').set_input_files(upload)
-            expect(metric_value(page, "Playouts")).to_have_text("2,000,000", timeout=300_000)
+            expect(tree_facts(page)).to_contain_text("The tree of 2,000,000 playouts,", timeout=300_000)
             wait_idle(page)
             rss.append(_settled_rss_mib(process.pid))
         # Parsed once; the second session holds Streamlit's copy of its upload, not a second one of ours.

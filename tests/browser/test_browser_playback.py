@@ -19,6 +19,7 @@ from .browser_support import (
     metric_value,
     open_app,
     playout_file,
+    tree_facts,
     wait_for_graph,
     wait_idle,
 )
@@ -52,7 +53,7 @@ def test_play_steps_at_the_chosen_speed_and_pause_keeps_slider_and_metric_togeth
     log = playout_file(tmp_path / "playouts_5k.txt", 5_000, seed=3)
     watched = open_app(page, app_url)
     page.locator('.st-key-upload input[type="file"]').set_input_files(log)
-    expect(metric_value(page, "Playouts")).to_have_text("5,000", timeout=LOAD_TIMEOUT)
+    expect(tree_facts(page)).to_contain_text("The tree of 5,000 playouts,", timeout=LOAD_TIMEOUT)
     page.evaluate(WATCH_STRIDE_BOX)
     page.locator('[data-testid="stSidebarNav"] a', has_text="Playback").click()
     expect(metric_value(page, "Playout")).to_have_text(re.compile(r"/ 5,000$"), timeout=LOAD_TIMEOUT)

@@ -15,6 +15,7 @@ from .browser_support import (
     metric_value,
     open_app,
     set_text_area,
+    tree_facts,
     wait_for_graph,
     wait_idle,
     wait_rendered,
@@ -76,7 +77,7 @@ def prepare(page, app_url) -> dict:
     open_app(page, app_url)
     wait_for_graph(page)
     set_text_area(page, TEXT)
-    expect(metric_value(page, "Playouts")).to_have_text("6")
+    expect(tree_facts(page)).to_contain_text("The tree of 6 playouts,")
     wait_idle(page)
     set_exact_c(page, "2.5")
     choose(page, "rule", "UCB1-Tuned")
@@ -178,7 +179,7 @@ def test_an_upload_survives_a_server_restart_without_an_error(page, tmp_path):
         upload = tmp_path / "kept.txt"
         upload.write_text(TEXT)
         page.locator('.st-key-upload input[type="file"]').set_input_files(upload)
-        expect(metric_value(page, "Playouts")).to_have_text("6", timeout=LOAD_TIMEOUT)
+        expect(tree_facts(page)).to_contain_text("The tree of 6 playouts,", timeout=LOAD_TIMEOUT)
         wait_idle(page)
     finally:
         stop_streamlit(process)
@@ -189,7 +190,7 @@ def test_an_upload_survives_a_server_restart_without_an_error(page, tmp_path):
         page.locator(".st-key-inspect input").press("Enter")  # the next interaction sends the old file's id
         wait_idle(page)
         expect(page.get_by_text("Using the uploaded file kept.txt")).to_be_visible(timeout=LOAD_TIMEOUT)
-        expect(metric_value(page, "Playouts")).to_have_text("6")
+        expect(tree_facts(page)).to_contain_text("The tree of 6 playouts,")
         # While the server was down the page's health checks were refused; nothing else may fail.
         watched.errors[:] = [error for error in watched.errors if "ERR_CONNECTION_REFUSED" not in error]
         watched.assert_clean()
@@ -204,15 +205,15 @@ def test_recent_reopens_an_earlier_upload_in_this_browser_only(page, app_url, br
     demo.write_text(TEXT + "# only this test uploads this\n")  # new content: not in the server's cache
     page.locator('.st-key-upload input[type="file"]').set_input_files(demo)
     wait_idle(page)
-    expect(metric_value(page, "Playouts")).to_have_text("6")
+    expect(tree_facts(page)).to_contain_text("The tree of 6 playouts,")
     page.locator('.st-key-upload [data-testid="stFileChipDeleteBtn"] button').click()  # back to the text box
     wait_idle(page)
-    expect(metric_value(page, "Playouts")).not_to_have_text("6")
+    expect(tree_facts(page)).not_to_contain_text("The tree of 6 playouts,")
 
     choose(page, "recent_choice", "uploaded file demo.txt")
     sidebar = page.locator('[data-testid="stSidebar"]')
     expect(sidebar.get_by_text("Using the recent input uploaded file demo.txt")).to_be_visible()
-    expect(metric_value(page, "Playouts")).to_have_text("6")
+    expect(tree_facts(page)).to_contain_text("The tree of 6 playouts,")
 
     other = browser.new_context()  # another browser's list is its own
     try:

@@ -77,8 +77,8 @@ def tree_facts(tree) -> str:
 
 
 def answer_row(tree, path):
-    """The answer first, big (what a teacher points at), the most visited line's toggle beside it;
-    returns (the slot for the Share button, the most visited line or None when it is off)."""
+    """The answer first, big (what a teacher points at), then the Share button and the most visited
+    line's toggle; returns (the slot for the Share button, the most visited line or None when it is off)."""
     selected = tree.path(path[-1])
     row = metric_row([
         (
@@ -89,8 +89,10 @@ def answer_row(tree, path):
             c_control.LIVE_PATH_VALUE["selected"],  # follows the C control while it is dragged
         ),
     ])
-    pv = pv_toggle(row, tree, path)
-    return row.container(width="content"), pv  # the Share button, filled once the picture is known
+    share_slot = row.container(width="content")  # filled once the picture is known
+    # The toggle and the line's words share one box, where the words wrap beside the toggle.
+    pv_box = row.container(horizontal=True, wrap=False, vertical_alignment="center", gap="medium")
+    return share_slot, pv_toggle(pv_box, tree, path)
 
 
 def pv_default(read) -> None:
@@ -217,17 +219,17 @@ def inspect_panel(tree, selected, input_key: str) -> int:
     return inspected
 
 
-def pv_toggle(row, tree, path):
-    """The most visited line's toggle in ``row`` and, when on, the line in words beside it; returns
+def pv_toggle(box, tree, path):
+    """The most visited line's toggle in ``box`` and, when on, the line in words beside it; returns
     the line (None: off)."""
-    row.toggle(
+    box.toggle(
         "Most visited line", key=SHOW_PV, persist_state="session", width="content",
         help="Mark the principal variation (at each node the most visited child) in orange, with a button to show it.",
     )
     if not st.session_state[SHOW_PV]:
         return None
     pv = tuple(principal_variation(tree))
-    row.markdown(pv_sentence(tree, pv, path))
+    box.markdown(pv_sentence(tree, pv, path))
     return pv
 
 
@@ -241,7 +243,10 @@ def limits_panel() -> None:
         return
     with limits_box:
         limits = st.columns(3)
-        limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], step=50, help=BUDGET_HELP, key=BUDGET, persist_state="session")
+        # Its default is the page's (not the minimum): a box made with a value other than its default shows the
+        # default for a frame first (10 when the drawing limits opened on a budget of 300).
+        limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], value=LIMIT_DEFAULTS[BUDGET], step=50,
+                               help=BUDGET_HELP, key=BUDGET, persist_state="session")
         limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=MAX_DEPTH, persist_state="session")
         limits[2].number_input("Top-k children (0 = all)", *LIMIT_RANGES["topk"], key=TOP_K, persist_state="session")
         toggles = st.columns([1, 1])

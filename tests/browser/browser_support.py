@@ -149,6 +149,29 @@ def tree_facts(page: Page):
     return page.locator('[data-testid="stCaptionContainer"]').filter(has_text="The tree of ")
 
 
+def watch_values(page: Page, selector: str) -> None:
+    """Record every value the input at ``selector`` shows, on every animation frame from now on
+    (a box that shows a wrong value for a frame or two); read them with :func:`shown_values`."""
+    page.evaluate(
+        """selector => {
+            window.__shownValues = window.__shownValues || {};
+            const shown = window.__shownValues[selector] = [];
+            const watch = () => {
+                const value = document.querySelector(selector)?.value;
+                if (value !== undefined && shown.at(-1) !== value) shown.push(value);
+                requestAnimationFrame(watch);
+            };
+            requestAnimationFrame(watch);
+        }""",
+        selector,
+    )
+
+
+def shown_values(page: Page, selector: str) -> list[str]:
+    """The values the input at ``selector`` has shown since :func:`watch_values`, changes only."""
+    return page.evaluate("selector => window.__shownValues[selector]", selector)
+
+
 def table_rows(page: Page) -> list[dict[str, str]]:
     """The children table as text, from glide-data-grid's accessible table (the grid is a canvas)."""
     grid = page.locator(TABLE_CELLS).first

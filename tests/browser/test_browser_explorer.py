@@ -29,10 +29,12 @@ from .browser_support import (
     real_nodes,
     red_nodes,
     set_text_area,
+    shown_values,
     table_rows,
     tree_facts,
     wait_for_graph,
     wait_idle,
+    watch_values,
 )
 
 pytestmark = pytest.mark.browser
@@ -129,6 +131,21 @@ def caption_c(page) -> float:
     return float(re.search(r"at C = (\S+?)\. ", text).group(1))
 
 
+BUDGET_BOX = ".st-key-budget input"
+
+
+def test_the_node_budget_box_shows_the_budget_from_its_first_frame(page, app_url):
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    watch_values(page, BUDGET_BOX)
+    page.get_by_text("Drawing limits").click()  # its widgets are made when it opens
+    expect(page.locator(BUDGET_BOX)).to_have_value("300")
+    wait_idle(page)
+    # It used to show its minimum, 10, for a frame first.
+    assert shown_values(page, BUDGET_BOX) == ["300"]
+    watched.assert_clean()
+
+
 def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
     log = playout_file(tmp_path / "playouts_20k.txt", 20_000, seed=3)
     text = log.read_text()
@@ -143,7 +160,7 @@ def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
     )
     wait_idle(page)
     page.get_by_text("Drawing limits").click()  # its widgets are drawn once it is open
-    budget = int(page.locator(".st-key-budget input").input_value())
+    budget = int(page.locator(BUDGET_BOX).input_value())
     path = metric_value(page, "Selected path").inner_text().strip()
     assert path == solve(text, c=slider_c(page))
     nodes = graph_nodes(page)

@@ -19,9 +19,11 @@ from .browser_support import (
     metric_value,
     open_app,
     playout_file,
+    shown_values,
     tree_facts,
     wait_for_graph,
     wait_idle,
+    watch_values,
 )
 from .test_browser_drag import count_sent_frames, drag_teal_path, grab_thumb, prefix_ids, teal_nodes, thumb_point
 
@@ -37,16 +39,7 @@ def slider_k(page) -> int:
     return int(page.locator('.st-key-playback_k [data-testid="stSliderThumbValue"]').inner_text().replace(",", ""))
 
 
-# Every value the "Playouts per step" box shows, on every animation frame from now on.
-WATCH_STRIDE_BOX = """() => {
-    window.__strideShown = [];
-    const watch = () => {
-        const value = document.querySelector('.st-key-playback_stride input')?.value;
-        if (value !== undefined && window.__strideShown.at(-1) !== value) window.__strideShown.push(value);
-        requestAnimationFrame(watch);
-    };
-    requestAnimationFrame(watch);
-}"""
+STRIDE_BOX = ".st-key-playback_stride input"
 
 
 def test_play_steps_at_the_chosen_speed_and_pause_keeps_slider_and_metric_together(page, app_url, tmp_path):
@@ -54,14 +47,14 @@ def test_play_steps_at_the_chosen_speed_and_pause_keeps_slider_and_metric_togeth
     watched = open_app(page, app_url)
     page.locator('.st-key-upload input[type="file"]').set_input_files(log)
     expect(tree_facts(page)).to_contain_text("The tree of 5,000 playouts,", timeout=LOAD_TIMEOUT)
-    page.evaluate(WATCH_STRIDE_BOX)
+    watch_values(page, STRIDE_BOX)
     page.locator('[data-testid="stSidebarNav"] a', has_text="Playback").click()
     expect(metric_value(page, "Playout")).to_have_text(re.compile(r"/ 5,000$"), timeout=LOAD_TIMEOUT)
     wait_idle(page)
     # 5 for 5,000 playouts, from the moment the box is on the page (it used to show 1 for 0.4-0.6 s).
-    expect(page.locator(".st-key-playback_stride input")).to_have_value("5")
-    assert page.evaluate("window.__strideShown") == ["5"]
-    stride = int(page.locator(".st-key-playback_stride input").input_value())
+    expect(page.locator(STRIDE_BOX)).to_have_value("5")
+    assert shown_values(page, STRIDE_BOX) == ["5"]
+    stride = int(page.locator(STRIDE_BOX).input_value())
     start = shown_k(page)
 
     page.locator(".st-key-playback_play button").click()  # the speed is its default, 1 s per step

@@ -198,7 +198,8 @@ RECORDER = """() => {
             .map((tr) => Number(tr.querySelectorAll('td')[i]?.textContent.replace(/[^0-9.]/g, '')))
             .sort((a, b) => a - b).join(',');
     };
-    const metrics = () => [...document.querySelectorAll('[data-testid="stMetricValue"]')].map((e) => e.textContent.trim());
+    // The Explorer's first line names the tree: "The tree of 5,000 playouts, ...".
+    const facts = () => [...document.querySelectorAll('[data-testid="stCaptionContainer"]')].map((e) => e.textContent).find((text) => text.startsWith('The tree of ')) ?? '';
     const CONDITIONS = {
         // The run is over and the page shows the new C outside the slider (a caption, a metric).
         rerun: (t) => app.getAttribute('data-test-script-state') === 'notRunning' && textOutsideC().includes(t.expected),
@@ -206,7 +207,7 @@ RECORDER = """() => {
         red: (t) => redKey() === t.expected,
         layout: (t) => {
             const svg = svgOf();
-            return svg !== null && svg !== window.__beforeSvg && (t.expected === null || metrics().includes(t.expected));
+            return svg !== null && svg !== window.__beforeSvg && (t.expected === null || facts().startsWith(t.expected));
         },
         // The outline shows the row (its key expected) open with its children listed under it.
         outline: (t) => {
@@ -711,7 +712,7 @@ def upload_trip(page: Page, log: Path, count: int) -> dict | None:
     def act() -> None:
         page.locator('.st-key-upload input[type="file"]').set_input_files(log)
 
-    result = trip(page, "layout", "now", act, expected=f"{count:,}", timeout=600_000)
+    result = trip(page, "layout", "now", act, expected=f"The tree of {count:,} playouts,", timeout=600_000)
     wait_idle(page, timeout=TRIP_TIMEOUT)
     if result is not None:
         result["folds"] = page.locator(f"{GRAPH} svg g.node:not([data-path])").count()

@@ -243,8 +243,8 @@ def limits_panel() -> None:
         return
     with limits_box:
         limits = st.columns(3)
-        # Its default is the page's (not the minimum): a box made with a value other than its default shows the
-        # default for a frame first (10 when the drawing limits opened on a budget of 300).
+        # Made with the page's default budget, not the minimum: a box whose value differs from the one it is
+        # made with shows that one for a frame first (10, when Drawing limits opened on a budget of 300).
         limits[0].number_input("Node budget", *LIMIT_RANGES["budget"], value=LIMIT_DEFAULTS[BUDGET], step=50,
                                help=BUDGET_HELP, key=BUDGET, persist_state="session")
         limits[1].number_input("Depth limit (0 = none)", *LIMIT_RANGES["depth"], key=MAX_DEPTH, persist_state="session")

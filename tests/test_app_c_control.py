@@ -1,8 +1,8 @@
 """AppTest of the C control: what the live slider is sent, and the fallback for rules not affine in C."""
 
 from apptest_support import c_slider, set_c, tree_view_data
-from mcts_core import build_tree, parse_playouts, solve
-from mcts_core.analysis import path_intervals
+from mcts_core import ROOT, Scoring, build_tree, parse_playouts, solve
+from mcts_core.analysis import child_lines, path_intervals
 from mcts_core.analysis import rule_lines
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
@@ -37,3 +37,19 @@ def test_a_typing_error_goes_once_c_is_set_another_way_and_not_before(app):
     app.selectbox(key="rule_preset").select("AlphaZero PUCT (c = 1.25, min-max Q)").run()
     assert not app.exception and not app.error
     assert app.text_input(key="c_exact").value == "1.25" and app.session_state["c"] == 1.25
+
+
+def test_the_value_lines_go_to_the_page_once_per_drawing_and_rule(app):
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    first = tree_view_data(app)
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    b = next(line for line in child_lines(tree, ROOT, Scoring(c=1.0)) if line.move == "b")
+    assert first["lines"]['["b"]'] == [b.intercept, b.slope] and b.slope > 0
+    set_c(app, 4.0)
+    committed = tree_view_data(app)
+    # The page holds the lines (drags follow them); only the values at the new C come again.
+    assert "lines" not in committed and committed["lines_id"] == first["lines_id"]
+    assert committed["values"]['["b"]'] != first["values"]['["b"]']
+    app.selectbox(key="rule").select("ucb1_tuned").run()
+    tuned = tree_view_data(app)
+    assert tuned["lines_id"] != first["lines_id"] and set(tuned["lines"]) == set(first["lines"])

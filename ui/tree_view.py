@@ -6,7 +6,8 @@ the direction and the colouring), the SVG is tagged with each node's path
 nothing loaded from the network) shows it with pan, zoom, fit/root/path/inspected buttons, hover
 tooltips and arrow keys, and moves CSS classes for the selected path and the inspected node. So a
 C change or a click sends only which paths to highlight: the layout is not computed again, and the
-SVG (megabytes for thousands of nodes) goes to the page once per layout. Where ``dot`` is not
+SVG (megabytes for thousands of nodes) goes to the page once per layout, and each drawn node's value
+as a line in C (for hovers while C is dragged) once per layout and rule. Where ``dot`` is not
 installed, the same drawing goes to ``st.graphviz_chart`` with a note on installing graphviz.
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Callable, Collection, Sequence
 import streamlit as st
 
 from mcts_core import Scoring, Tree, score_children
-from mcts_core.analysis import affine_problem, drag_payload
+from mcts_core.analysis import DrawnValues, affine_problem, inspected_terms
 from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, tagged_svg
 from ui.components import asset_component
 from ui import state
@@ -79,33 +80,51 @@ def _drawn_key(drawn: Collection[int]) -> str:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _value_lines(
-    layout_key: str, rule_key: str, drawn_key: str, inspected: int | None, _tree: Tree, _scoring: Scoring, _drawn
-) -> tuple[dict, dict | None]:
-    """Each drawn node's value as its parent's child, ``[intercept, slope]`` in C, keyed by its path,
-    and the inspected node's children with their values (:func:`mcts_core.analysis.drag_payload`).
-
-    ``rule_key`` is ``repr`` of the scoring at C = 1 (Streamlit's cache cannot hash a Scoring).
-    """
-    # The values do not depend on the sweep's range: a short one keeps the sweep cheap.
-    payload = drag_payload(_tree, _scoring, 0.0, 1.0, _drawn, inspected)
-    terms = payload["inspected"]
-    if terms is not None:
-        children = [{"move": kid["move"], "value": kid["terms"]["value"]} for kid in terms["children"]]
-        terms = {"path": terms["path"], "chance": terms["chance"], "random": terms["random"], "children": children}
-    return payload["values"], terms
+def _drawn_values(
+    layout_key: str, drawn_key: str, rule_key: str, _tree: Tree, _scoring: Scoring, _drawn
+) -> DrawnValues:
+    """The drawn nodes' values as lines in C (made once per drawing and rule); ``rule_key`` is
+    ``repr`` of the scoring at C = 1 (Streamlit's cache cannot hash a Scoring)."""
+    return DrawnValues(_tree, _scoring, _drawn)
 
 
-def hover_values(tree: Tree, drawn: Collection[int], scoring: Scoring) -> dict[int, str]:
-    """What hovering a drawn node adds: its value under the rule, as its parent's child, at this C."""
-    label = scoring.spec.label("value")
+def _inspected_lines(tree: Tree, scoring: Scoring, inspected: int) -> dict:
+    """The inspected node's children with their values as lines in C, for the C control to rank."""
+    terms = inspected_terms(tree, inspected, scoring)
+    children = [{"move": kid["move"], "value": kid["terms"]["value"]} for kid in terms["children"]]
+    return {"path": terms["path"], "chance": terms["chance"], "random": terms["random"], "children": children}
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _path_keys(layout_key: str, drawn_key: str, _tree: Tree, _drawn) -> dict[int, str]:
+    """Each drawn node's path as the picture names it (``data-path``)."""
+    return {node: path_json(_tree.path_moves(node)) for node in _drawn}
+
+
+def _scored_values(tree: Tree, drawn: frozenset, scoring: Scoring) -> dict[int, tuple[float, int]]:
+    """Each drawn node but the root: ``(value, rank)`` as its parent's child (every parent scored)."""
     values = {}
     for parent in drawn:
         if any(kid in drawn for kid in tree.children[parent]):
             for child in score_children(tree, parent, scoring):
                 if child.node in drawn:
-                    values[child.node] = f"{label} {child.value:.6g} (rank {child.rank})"
+                    values[child.node] = (child.value, child.rank)
     return values
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _hover_values(
+    layout_key: str, drawn_key: str, scoring_key: str, _tree: Tree, _scoring: Scoring, _drawn,
+    _values: DrawnValues | None,
+) -> dict[str, str]:
+    """What hovering a drawn node adds, keyed by its path: its value under the rule, as its parent's
+    child, at this C, and its rank. From the drawn lines when the rule is affine in C (the same
+    floats and ranks, in a quarter of the time); kept per C as well, so a click that only moves the
+    inspected node costs nothing here."""
+    keys = _path_keys(layout_key, drawn_key, _tree, _drawn)
+    label = _scoring.spec.label("value")
+    scored = _scored_values(_tree, _drawn, _scoring) if _values is None else _values.at(_scoring.c)
+    return {keys[node]: f"{label} {value:.6g} (rank {rank})" for node, (value, rank) in scored.items()}
 
 
 def _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height) -> None:
@@ -169,32 +188,40 @@ def show_tree(
     if not dot_available():
         _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height)
         return
-    svg = _layout(layout_key, _drawn_key(drawn), direction, colouring, tree, drawn)
+    drawn_key = _drawn_key(drawn)
+    svg = _layout(layout_key, drawn_key, direction, colouring, tree, drawn)
     layout = hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
-    # The SVG goes to the page once per layout: later runs only say what to highlight.
-    sent: dict[str, str] = st.session_state.setdefault(TREE_VIEW_SENT, {})
+    # The SVG goes to the page once per layout, the value lines once per layout and rule: later
+    # runs only say what to highlight and the values at this C.
+    sent: dict[str, dict] = st.session_state.setdefault(TREE_VIEW_SENT, {})
+    page_has = sent.setdefault(key, {})
+    # A rule affine in C: each drawn value is a line in C, made once per drawing and rule.
+    at_one = scoring.with_c(1.0) if scoring is not None and affine_problem(scoring) is None else None
+    values = None if at_one is None else _drawn_values(layout_key, drawn_key, repr(at_one), tree, at_one, drawn)
     data = {
         "layout": layout,
-        "svg": None if sent.get(key) == layout else svg,
+        "svg": None if page_has.get("layout") == layout else svg,
         "selected": [list(tree.path_moves(node)) for node in path],
         "second": [list(tree.path_moves(node)) for node in second_path],
         "inspected": None if inspected is None else list(tree.path_moves(inspected)),
-        "values": {} if scoring is None else {
-            path_json(tree.path_moves(node)): text for node, text in hover_values(tree, drawn, scoring).items()
-        },
+        "values": {} if scoring is None else _hover_values(
+            layout_key, drawn_key, repr(scoring), tree, scoring, drawn, values
+        ),
         "follows_c": path_follows_c,
         "pv": None if principal_variation is None else [list(tree.path_moves(node)) for node in principal_variation],
         "label_px": label_px,
         "clickable": on_click is not None,
         "view_key": key,
     }
-    if scoring is not None and affine_problem(scoring) is None:
-        at_one = scoring.with_c(1.0)
-        data["lines"], data["inspected_lines"] = _value_lines(
-            layout_key, repr(at_one), _drawn_key(drawn), inspected, tree, at_one, drawn
-        )
+    page_has["layout"] = layout
+    if values is not None:
+        lines_id = hashlib.blake2b(f"{layout_key}|{drawn_key}|{at_one!r}".encode(), digest_size=8).hexdigest()
+        data["lines_id"] = lines_id
+        if page_has.get("lines") != lines_id:
+            data["lines"] = values.lines
+            page_has["lines"] = lines_id
+        data["inspected_lines"] = None if inspected is None else _inspected_lines(tree, at_one, inspected)
         data["value_label"] = scoring.spec.label("value")
-    sent[key] = layout
 
     def clicked() -> None:
         if on_click is None:
@@ -205,6 +232,6 @@ def show_tree(
             on_click(node)
 
     def need_layout() -> None:
-        sent.pop(key, None)  # the page lost its copy: send the SVG with the next run
+        sent.pop(key, None)  # the page lost its copy: send the SVG and the lines with the next run
 
     _component(key=key, data=data, height="content", on_clicked_change=clicked, on_need_layout_change=need_layout)

@@ -2,7 +2,8 @@
 
 Holds the exact C sweep for every rule affine in C (:mod:`.sweep` over the per-node envelopes of
 :mod:`.envelope`, of the lines :mod:`.rule_lines` makes of each rule), the data a browser needs to
-follow a drag of C by itself (:mod:`.drag_payload`), the slider's range (:mod:`.c_range`),
+follow a drag of C by itself (:mod:`.drag_payload`), the drawn nodes' values at any C
+(:mod:`.drawn_values`), the slider's range (:mod:`.c_range`),
 :func:`compare_paths`, :func:`explain_choice`, and the outline (:func:`outline_children`,
 :func:`principal_variation`). May import the model and selection; never drawing, tables (pandas)
 or the readers.
@@ -11,6 +12,7 @@ or the readers.
 from .c_range import LARGEST_C, fit_to_breakpoints, nice_ceiling, suggest_c_range
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
 from .drag_payload import drag_payload, inspected_terms
+from .drawn_values import DrawnValues
 from .explain import ONLY_CHILD, TIE, UNVISITED, Choice, explain_choice, ucb1_latex
 from .outline import OutlineRow, outline_children, principal_variation
 from .rule_lines import affine_problem, child_lines
@@ -28,7 +30,8 @@ from .sweep import (
 )
 
 __all__ = [
-    "Breakpoint", "ChildComparison", "Choice", "Comparison", "Interval", "LARGEST_C", "NodeEnvelope", "ONLY_CHILD", "TIE", "UNVISITED",
+    "Breakpoint", "ChildComparison", "Choice", "Comparison", "DrawnValues", "Interval", "LARGEST_C", "NodeEnvelope",
+    "ONLY_CHILD", "TIE", "UNVISITED",
     "OutlineRow", "affine_problem", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "drag_payload", "explain_choice", "fit_to_breakpoints", "inspected_terms",
     "interval_at", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",

@@ -23,14 +23,12 @@ its mean NaN) are the strings ``"Infinity"`` and ``"NaN"``, which JavaScript's `
 
 from __future__ import annotations
 
-import json
-import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from typing import Any
 
-from ..model.tree import ROOT, Tree
+from ..model.tree import Tree
 from ..selection import PROBABILITY, Scoring, score_children
-from .envelope import Line
+from .drawn_values import DrawnValues, json_number
 from .rule_lines import child_lines
 from .sweep import path_intervals
 
@@ -59,30 +57,15 @@ def drag_payload(
     """
     scoring = scoring.with_c(1.0)  # the lines read the rule's terms at C = 1 (rule_lines)
     intervals = path_intervals(tree, c_min, c_max, scoring)
-    lines_of: dict[int, dict[int, Line]] = {}
-
-    def line_of(node: int) -> Line:
-        parent = tree.parent[node]
-        if parent not in lines_of:
-            lines_of[parent] = {line.node: line for line in child_lines(tree, parent, scoring)}
-        return lines_of[parent][node]
-
-    values = {}
-    for node in sorted(drawn):
-        if node != ROOT:
-            line = line_of(node)
-            values[path_key(tree.path_moves(node))] = [_number(line.intercept), _number(line.slope)]
+    values = DrawnValues(tree, scoring, drawn)
     payload: dict[str, Any] = {
         "rule": scoring.rule,
         "range": [float(c_min), float(c_max)],
         "intervals": [[part.c_from, part.c_to, list(part.moves)] for part in intervals],
-        "values": values,
+        "values": values.lines,
         "inspected": None if inspected is None else inspected_terms(tree, inspected, scoring),
     }
-    seen = [line for lines in lines_of.values() for line in lines.values()]
-    payload["exact"] = all(line.plain for line in seen) and (
-        payload["inspected"] is None or payload["inspected"]["exact"]
-    )
+    payload["exact"] = values.plain and (payload["inspected"] is None or payload["inspected"]["exact"])
     return payload
 
 
@@ -99,7 +82,7 @@ def inspected_terms(tree: Tree, node: int, scoring: Scoring) -> dict[str, Any]:
     for line in lines:
         varying = line.form.varying()
         terms = {
-            name: [_number(part) for part in varying.get(name, (value, 0.0))]
+            name: [json_number(part) for part in varying.get(name, (value, 0.0))]
             for name, value in constants[line.node].items()
         }
         children.append({"move": line.move, "terms": terms})
@@ -110,15 +93,3 @@ def inspected_terms(tree: Tree, node: int, scoring: Scoring) -> dict[str, Any]:
         "exact": all(line.plain for line in lines),
         "children": children,
     }
-
-
-def path_key(moves: Sequence[str]) -> str:
-    """A node's moves as the tagged SVG's ``data-path`` writes them (compact ASCII JSON)."""
-    return json.dumps(list(moves), separators=(",", ":"))
-
-
-def _number(x: float) -> float | str:
-    """A float JSON can carry: itself when finite, else ``"Infinity"``, ``"-Infinity"`` or ``"NaN"``."""
-    if math.isfinite(x):
-        return x
-    return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")

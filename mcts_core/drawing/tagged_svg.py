@@ -11,11 +11,11 @@ and so are the XML prologue, comments and the fixed size (the viewer sizes the p
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
+from ..model import path_json
 from ..model.tree import ROOT, Tree
 
 
@@ -79,11 +79,6 @@ def tagged_svg(dot: str, nodes: Mapping[str, NodeInfo]) -> str:
     import graphviz
 
     return tag_svg(graphviz.Source(dot).pipe(format="svg", encoding="utf-8"), nodes)
-
-
-def path_json(path: Sequence[str]) -> str:
-    """A path as the picture names it: compact ASCII JSON (``\\uXXXX`` for the rest)."""
-    return json.dumps(list(path), separators=(",", ":"))
 
 
 def _attribute(text: str) -> str:

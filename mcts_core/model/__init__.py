@@ -8,11 +8,11 @@ never selection, analysis, drawing or the readers (which import it).
 
 from .build import build_tree, next_player
 from .playback import Playback, race
-from .playouts import Fact, Playouts, join_path, split_path
+from .playouts import Fact, Playouts, join_path, path_json, split_path
 from .tree import CHANCE, DECLARED, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, NodeKinds, Tree
 
 __all__ = [
     "CHANCE", "DECLARED", "NO_PARENT", "NO_PLAYOUT", "ROOT", "TERMINAL",
     "Fact", "NodeKinds", "Playback", "Playouts", "Tree",
-    "build_tree", "next_player", "join_path", "race", "split_path",
+    "build_tree", "next_player", "join_path", "path_json", "race", "split_path",
 ]

@@ -10,6 +10,7 @@ terminal, proven outcomes) ride along in input order; they hold from the first p
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -137,6 +138,11 @@ class Playouts:
 def join_path(moves: Sequence[str], compact: bool) -> str:
     """A path as text: moves run together when every move is one character, else spaced."""
     return "".join(moves) if compact else " ".join(moves)
+
+
+def path_json(moves: Sequence[str]) -> str:
+    """A path as the picture and the browser name it: compact ASCII JSON (``\\uXXXX`` for the rest)."""
+    return json.dumps(list(moves), separators=(",", ":"))
 
 
 def split_path(text: str, compact: bool) -> tuple[str, ...]:

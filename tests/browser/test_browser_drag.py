@@ -295,6 +295,31 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     watched.assert_clean()
 
 
+def test_the_hover_follows_keys_after_a_commit_from_the_lines_the_page_kept(page, app_url):
+    """A commit sends the values at its C but not the value lines again: the page keeps them."""
+    watched = open_flips_example(page, app_url)
+    wait_for_graph(page)
+    page.locator(EXACT).fill("2.0")
+    page.locator(EXACT).press("Enter")
+    expect(metric_value(page, "Selected path")).to_have_text(select_path(FLIPS, Scoring(c=2.0)))
+    wait_idle(page)
+    node_b = page.locator(f'{GRAPH} svg g.node[data-path=\'["b"]\']').first
+    node_b.hover()
+    at_rest = next(kid for kid in score_children(FLIPS, ROOT, Scoring(c=2.0)) if kid.move == "b")
+    expect(page.locator(f"{GRAPH} .tv-tip")).to_contain_text(f"UCB1 {at_rest.value:.6g} (rank {at_rest.rank})")
+    slider = page.locator(SLIDER)
+    slider.focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    c = slider_value(page)
+    assert c > 2.0
+    shown_value, shown_c = re.search(r"UCB1 (\S+) at C = (\S+)", page.locator(f"{GRAPH} .tv-tip").inner_text()).groups()
+    b_value = next(kid.value for kid in score_children(FLIPS, ROOT, Scoring(c=c)) if kid.move == "b")
+    assert float(shown_c) == c and math.isclose(float(shown_value), b_value, rel_tol=1e-5)
+    wait_idle(page)
+    watched.assert_clean()
+
+
 def test_a_drag_back_to_the_committed_c_commits_nothing_and_dims_nothing_after(page, app_url):
     sent = count_sent_frames(page)
     watched = open_flips_example(page, app_url)

@@ -18,8 +18,10 @@
 //   view_key:  the Python key, so pan/zoom survives a remount,
 //   follows_c: whether `selected` is the selected path at the page's C (it follows a drag), or a
 //              path that does not depend on C (Classroom's walk),
+//   lines_id:  id of the value lines below (layout and rule), or absent: the rule is not affine in C,
 //   lines:     path key -> [intercept, slope]: each drawn node's value as its parent's child in C
-//              (mcts_core.analysis.drag_payload), so the hover follows a drag; or absent,
+//              (mcts_core.analysis.DrawnValues), so the hover follows a drag; absent when this page
+//              was already sent the lines of lines_id,
 //   value_label: what the rule calls that value (UCB1, PUCT, ...),
 //   inspected_lines: {path, chance, random, children: [{move, value: [intercept, slope]}]}: the
 //              inspected node's children, passed on to the C control (event "mcts-inspected"),
@@ -28,11 +30,12 @@
 // event "mcts-c-drag" with detail {c, path, role}: the red path (role "selected", or Compare's
 // second path) and the hovers follow it here, with no server round trip.
 // Events: trigger "clicked" (a node path), trigger "need_layout" (layout id)
-// when data.svg is null but this page holds no copy.
+// when data.svg or data.lines is absent but this page holds no copy.
 
 // Module state outlives reruns and remounts (it is lost on a page reload).
 const svgByLayout = new Map(); // layout id -> SVG text, newest last
-const SVG_CACHE_SIZE = 4; // a few recent layouts, each can be a few MB
+const linesById = new Map(); // lines id -> value lines, newest last (100 kB for 1,500 nodes)
+const CACHE_SIZE = 4; // a few recent entries of each: an SVG can be a few MB
 const savedViews = new Map(); // view_key -> {layout, cx, cy, scale}
 const views = new WeakMap(); // parentElement -> TreeView
 
@@ -87,12 +90,11 @@ function scrollParent(el) {
   return null;
 }
 
-function rememberSvg(layout, svg) {
-  svgByLayout.delete(layout);
-  svgByLayout.set(layout, svg);
-  while (svgByLayout.size > SVG_CACHE_SIZE) {
-    svgByLayout.delete(svgByLayout.keys().next().value);
-  }
+// Keep a few recent entries of a Map, newest last.
+function remember(cache, id, value) {
+  cache.delete(id);
+  cache.set(id, value);
+  while (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value);
 }
 
 class TreeView {
@@ -183,7 +185,8 @@ class TreeView {
     const live = this.livePaths.get("selected");
     const selected = live ? prefixes(live) : data.selected || [];
     this.root.setAttribute("data-selected-path", pathKey(selected.length ? selected[selected.length - 1] : []));
-    if (data.svg) rememberSvg(data.layout, data.svg);
+    if (data.svg) remember(svgByLayout, data.layout, data.svg);
+    if (data.lines) remember(linesById, data.lines_id, data.lines);
     if (data.layout !== this.layout && !this.loadLayout(data.layout)) return;
     const previousPath = pathKey(this.selectedKeys);
     this.selectedKeys = selected.map(pathKey);
@@ -192,7 +195,9 @@ class TreeView {
     this.pvKeys = data.pv ? data.pv.map(pathKey) : null;
     this.pvButton.hidden = !this.pvKeys?.length;
     this.values = data.values || {};
-    this.lines = data.lines || null;
+    this.lines = data.lines_id ? linesById.get(data.lines_id) || null : null;
+    // Python believes this page holds these lines (as for the SVG in loadLayout): ask for them.
+    if (data.lines_id && !this.lines) this.setTriggerValue("need_layout", data.layout);
     this.valueLabel = data.value_label || "value";
     if (!this.livePaths.has("selected")) this.liveC = null; // the values above are at the committed C again
     const inspectedLines = data.inspected_lines ? { ...data.inspected_lines, value_label: this.valueLabel } : null;

@@ -97,6 +97,8 @@ def setting_b_panel(setup) -> Scoring:
     c_b = st.number_input(
         Scoring(rule_b).spec.c_label + " (B)",
         min_value=0.0,
+        # Made with B's C in effect: a box made with another value shows that one for a frame first.
+        value=st.session_state[COMPARE_C],
         step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
         format="%.6g",
         key=COMPARE_C, persist_state="session",

@@ -213,8 +213,12 @@ def rule_note(scoring: Scoring) -> None:
 def range_controls(max_c: float) -> tuple[list, float, float]:
     """The swept range's inputs and the reset button; returns (the row's columns, from, to)."""
     controls = st.columns([1, 1, 1.1, 1.6, 1.3], vertical_alignment="bottom")  # the labels fit at 1366 px
-    c_from = controls[0].number_input("Sweep C from", key=SWEEP_FROM, persist_state="session", format="%.6g", step=max_c / 100)
-    c_to = controls[1].number_input("to", key=SWEEP_TO, persist_state="session", format="%.6g", step=max_c / 100)
+    # Made with the range in effect: a box whose value differs from the one it is made with shows that
+    # one for a frame first (0, when the page opened on a range up to 100).
+    c_from = controls[0].number_input("Sweep C from", value=st.session_state.get(SWEEP_FROM, 0.0), key=SWEEP_FROM,
+                                      persist_state="session", format="%.6g", step=max_c / 100)
+    c_to = controls[1].number_input("to", value=st.session_state.get(SWEEP_TO, max_c), key=SWEEP_TO,
+                                    persist_state="session", format="%.6g", step=max_c / 100)
     controls[2].button(
         "Slider range", on_click=reset_range, args=(max_c,), key=SWEEP_RESET, width="stretch",
         help="Back to 0 … the C slider's maximum."

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from ui.navigation import PAGES
 
-from .browser_support import GRAPH, LOAD_TIMEOUT, REPO, open_app
+from .browser_support import GRAPH, LOAD_TIMEOUT, REPO, open_app, shown_values, wait_idle, watch_values
 from .server import start_streamlit, stop_streamlit
 
 pytestmark = pytest.mark.browser
@@ -83,4 +83,26 @@ def test_compare_shows_its_picture_on_a_projector_screen_without_scrolling(page,
     expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
     top = picture.bounding_box()["y"]
     assert top < 768 - 200, f"the picture starts at y = {top:.0f}: below a projector's fold"
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize(
+    ("title", "boxes"),
+    [("C sweep", {"sweep_from": "0", "sweep_to": "100"}), ("Compare", {"cmp_c": "0.2"})],
+)
+def test_a_number_box_the_page_fills_shows_its_value_from_its_first_frame(page, app_url, title, boxes):
+    """On the default example (C = 0.1, the slider up to 100, B at twice A's C)."""
+    watched = open_app(page, app_url)
+    expect(page.locator(GRAPH).locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
+    selectors = {key: f".st-key-{key} input" for key in boxes}
+    for selector in selectors.values():
+        watch_values(page, selector)
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
+    for key, value in boxes.items():
+        expect(page.locator(selectors[key])).to_have_value(value)
+    wait_idle(page)
+    # They used to show 0 (their minimum) for a frame first.
+    assert {key: shown_values(page, selector) for key, selector in selectors.items()} == {
+        key: [value] for key, value in boxes.items()
+    }
     watched.assert_clean()

@@ -1,7 +1,7 @@
 """AppTest of the C control: what the live slider is sent, and the fallback for rules not affine in C."""
 
 from apptest_support import c_slider, set_c, tree_view_data
-from mcts_core import ROOT, Scoring, build_tree, parse_playouts, solve
+from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, solve
 from mcts_core.analysis import child_lines, path_intervals
 from mcts_core.analysis import rule_lines
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
@@ -27,6 +27,13 @@ def test_a_rule_not_affine_in_c_keeps_the_commit_on_release_slider_and_says_so(a
     assert any("not known to be affine in C" in caption.value for caption in app.caption)
     app.slider(key="c").set_value(2.0).run()
     assert app.session_state["c"] == 2.0 and app.text_input(key="c_exact").value == "2.0"
+    # The picture's hovers: the committed C's values, each parent scored; no lines to follow a drag.
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    picture = tree_view_data(app)
+    assert "lines_id" not in picture and "lines" not in picture
+    scoring = Scoring.of("ucb1_tuned").with_c(app.session_state["c"])
+    b = next(kid for kid in score_children(build_tree(parse_playouts(C_FLIPS_CHOICE)), ROOT, scoring) if kid.move == "b")
+    assert picture["values"]['["b"]'] == f"{scoring.spec.label('value')} {b.value:.6g} (rank {b.rank})"
 
 
 def test_a_typing_error_goes_once_c_is_set_another_way_and_not_before(app):

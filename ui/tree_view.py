@@ -95,12 +95,6 @@ def _inspected_lines(tree: Tree, scoring: Scoring, inspected: int) -> dict:
     return {"path": terms["path"], "chance": terms["chance"], "random": terms["random"], "children": children}
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _path_keys(layout_key: str, drawn_key: str, _tree: Tree, _drawn) -> dict[int, str]:
-    """Each drawn node's path as the picture names it (``data-path``)."""
-    return {node: path_json(_tree.path_moves(node)) for node in _drawn}
-
-
 def _scored_values(tree: Tree, drawn: frozenset, scoring: Scoring) -> dict[int, tuple[float, int]]:
     """Each drawn node but the root: ``(value, rank)`` as its parent's child (every parent scored)."""
     values = {}
@@ -121,10 +115,13 @@ def _hover_values(
     child, at this C, and its rank. From the drawn lines when the rule is affine in C (the same
     floats and ranks, in a quarter of the time); kept per C as well, so a click that only moves the
     inspected node costs nothing here."""
-    keys = _path_keys(layout_key, drawn_key, _tree, _drawn)
     label = _scoring.spec.label("value")
-    scored = _scored_values(_tree, _drawn, _scoring) if _values is None else _values.at(_scoring.c)
-    return {keys[node]: f"{label} {value:.6g} (rank {rank})" for node, (value, rank) in scored.items()}
+    if _values is None:
+        scored = _scored_values(_tree, _drawn, _scoring)
+        paths = {node: path_json(_tree.path_moves(node)) for node in scored}
+    else:
+        scored, paths = _values.at(_scoring.c), _values.paths
+    return {paths[node]: f"{label} {value:.6g} (rank {rank})" for node, (value, rank) in scored.items()}
 
 
 def _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height) -> None:

@@ -28,7 +28,7 @@ class DrawnValues:
     data: each drawn node's ``data-path`` -> ``[intercept, slope]``, so ``value(C) = intercept +
     slope * C`` (non-finite numbers as the strings ``"Infinity"``, ``"-Infinity"``, ``"NaN"``);
     ``plain`` says whether that sum is bit for bit the rule's float for every child (else it is so
-    to within a few ulps).
+    to within a few ulps). ``paths``: each drawn node but the root -> its ``data-path``.
 
     Raises ValueError when the rule is not affine in C (:func:`~.rule_lines.affine_problem`).
     """
@@ -39,6 +39,7 @@ class DrawnValues:
         # Per parent, its children in the order score_children ranks them from (ties included):
         # (line, tie, drawn).
         self._parents: list[list[tuple[Line, str | int, bool]]] = []
+        self.paths: dict[int, str] = {}
         self.lines: dict[str, list] = {}
         plain = True
         for parent in sorted({tree.parent[node] for node in drawn if node != ROOT}):
@@ -49,7 +50,8 @@ class DrawnValues:
                 plain = plain and line.plain
                 children.append((line, tie_of(tree, kid, position), kid in drawn))
                 if kid in drawn:
-                    self.lines[path_json(tree.path_moves(kid))] = [json_number(line.intercept), json_number(line.slope)]
+                    self.paths[kid] = path_json(tree.path_moves(kid))
+                    self.lines[self.paths[kid]] = [json_number(line.intercept), json_number(line.slope)]
             self._parents.append(children)
         self.plain = plain
 

@@ -227,8 +227,8 @@ RECORDER = """() => {
     let poll = null;
     const check = () => {
         const t = window.__trip;
-        if (!t || t.done !== null) return;
-        if (t.start === null || !CONDITIONS[t.kind](t)) return;
+        if (!t || t.start === null || t.done !== null) return;
+        if (!CONDITIONS[t.kind](t)) return;
         t.done = performance.now();
         clearInterval(poll);
         requestAnimationFrame(() => setTimeout(() => { t.painted = performance.now(); }, 0));

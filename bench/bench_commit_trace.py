@@ -1,7 +1,7 @@
 """The browser's work per C commit on the Explorer, from a Chrome trace: one app or several, alternated.
 
 A commit of C reruns the Explorer's fragment and the page re-renders every element in it. This
-opens the C-flips example (7 drawn nodes) in Debian's chromium at 1366x768, types eight C values
+loads the C-flips example (7 drawn nodes) in Debian's chromium at 1366x768, types eight C values
 into Exact C (each waits until the run is over, then 1.5 s), and traces the renderer while it
 does: per commit, the renderer main thread's task time (``RunTask``) and, of it, JavaScript
 (``FunctionCall``), style and layout, paint. Each directory given is an app (a checkout of this
@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from mcts_core.inputs.examples import C_FLIPS_CHOICE  # noqa: E402
+from bench.bench_browser import choose_flips_example, type_c  # noqa: E402
 from tests.browser.browser_support import open_app, wait_for_graph, wait_idle  # noqa: E402
 from tests.browser.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
 
@@ -50,14 +50,7 @@ def traced_commits(app: Path) -> list[dict]:
             page = browser.new_page(viewport={"width": 1366, "height": 768})
             open_app(page, url)
             wait_for_graph(page)
-            playouts = page.locator(".st-key-playouts textarea")
-            playouts.fill(C_FLIPS_CHOICE)
-            playouts.blur()
-            wait_idle(page)
-            box = page.locator(".st-key-c_exact input")
-            box.fill("0.5")
-            box.press("Enter")
-            wait_idle(page)
+            choose_flips_example(page)  # C = 0.5, its header's
             page.wait_for_timeout(500)
             session = page.context.new_cdp_session(page)
             session.on("Tracing.dataCollected", lambda message: events.extend(message["value"]))
@@ -65,8 +58,7 @@ def traced_commits(app: Path) -> list[dict]:
             session.on("Tracing.tracingComplete", lambda _: complete.append(True))
             session.send("Tracing.start", {"categories": CATEGORIES, "transferMode": "ReportEvents"})
             for c in COMMITTED_CS:
-                box.fill(repr(c))
-                box.press("Enter")
+                type_c(page, c)()
                 wait_idle(page)
                 page.wait_for_timeout(1500)
             session.send("Tracing.end")

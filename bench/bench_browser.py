@@ -12,7 +12,7 @@ not app code) logs each script run's wall time and its post-run ``gc.collect`` (
 cProfile of runs over 100 ms).
 
 1. Click a node of the picture (``div.tv-root`` ... ``g.node[data-path]``) -> the children table
-   (``[data-testid="stDataFrame"] table[role=grid]``) lists that node's children (their visit
+   (``table.tt-table`` in its component's shadow root) lists that node's children (their visit
    counts, from the tree built here). Alternates between two drawn nodes. Target <= 1 s.
 2. A C change -> the red path in the picture is the expected one (the set of ``g.node.tv-path``).
    C is typed (``.st-key-c_exact input`` + Enter) on the slider's step grid just below a UCB1
@@ -175,6 +175,12 @@ RECORDER = """() => {
         }
         return null;
     };
+    const tableRoot = () => {
+        for (const host of document.querySelectorAll('.stBidiComponent, .stBidiComponent *')) {
+            if (host.shadowRoot && host.shadowRoot.querySelector('.tt-table')) return host.shadowRoot;
+        }
+        return null;
+    };
     const svgOf = () => shadow()?.querySelector('.tv-viewport > svg') ?? null;
     // The main area's text without the C slider's own (its thumb shows the new value at once).
     const textOutsideC = () => {
@@ -187,9 +193,9 @@ RECORDER = """() => {
         if (!root) return null;
         return [...root.querySelectorAll('svg g.node.tv-path')].map((n) => n.getAttribute('data-path')).sort().join('|');
     };
-    // The children table's visit counts, sorted (glide-data-grid's accessible table).
+    // The children table's visit counts, sorted.
     const visits = () => {
-        const grid = document.querySelector('[data-testid="stDataFrame"] table[role=grid]');
+        const grid = tableRoot()?.querySelector('.tt-table');
         if (!grid) return null;
         const heads = [...grid.querySelectorAll('thead th')].map((th) => th.textContent.trim());
         const i = heads.indexOf('visits');
@@ -219,11 +225,12 @@ RECORDER = """() => {
     };
     const BEFORE = {rerun: textOutsideC, table: visits, red: redKey, layout: () => null, outline: () => null};
     let watcher = null;
-    // A fallback poll for the trips that look into the picture's shadow root (it may be remounted in
-    // a new one, unseen by the watcher); the document's observer sees every other trip's change.
+    // A fallback poll for the trips that look into a component's shadow root (the picture's may be
+    // remounted in a new one, unseen by the watcher; the table's and the outline's are not watched);
+    // the document's observer sees every other trip's change.
     // Only while such a trip waits: always on, it woke every idle page 100 times a second (about 20
     // ms of CPU a second per page), which slowed the measured page in section 8 by a third.
-    const POLLED = new Set(['red', 'layout', 'outline']);
+    const POLLED = new Set(['red', 'layout', 'outline', 'table']);
     let poll = null;
     const check = () => {
         const t = window.__trip;

@@ -5,13 +5,14 @@ import streamlit as st
 from mcts_core import ROOT, score_children
 from mcts_core.inputs import TEXT
 from mcts_core.analysis import explain_choice, principal_variation
-from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, render_tree
+from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, path_json, render_tree
 from mcts_core.tables import children_table
 from ui import c_control, selected_path, share, share_panel, sidebar, state
-from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, highlight_rows, mean_header, total_format
+from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, mean_header, total_format
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.outline import show_outline
+from ui.term_table import Column, show_term_table
 from ui.tree_view import show_tree
 from ui.wording import folded_caption, node_sentence, random_draw_warning, why_sentence
 
@@ -156,12 +157,23 @@ def inspect_buttons(tree, inspected: int, children) -> None:
                    disabled=not children, width="stretch", help="Step into the child the rule picks here.")
 
 
-def shown_columns(table) -> list[str]:
+def table_columns(tree, inspected: int, table, rule) -> list[Column]:
     """The children table's columns as shown: the rule's value right after the move and its visits,
     so it is in view however many terms the rule has; rows come best first and the selected one is
-    coloured, so rank and selected stay in the CSV only."""
+    coloured, so rank and selected stay in the CSV only. Headers are short enough to show whole, so
+    the rule's value fits a 1366-pixel page beside the picture."""
     first = ["move", "visits", "value"]
-    return first + [name for name in table.columns if name not in (*first, "selected", "rank")]
+    names = first + [name for name in table.columns if name not in (*first, "selected", "rank")]
+    special = {
+        "move": Column("move", "move", "text"),
+        "visits": Column("visits", "visits", "int"),
+        "total": Column("total", "total", total_format(table["total"])),
+        "declared prior": Column("declared prior", "prior", "%.3f", "The prior the log declared."),
+        "terminal": Column("terminal", "end", "flag", "The game ended at this child."),
+        "mean": Column("mean", mean_header(tree, inspected), "%.4f"),
+        "outcome": Column("outcome", rule.label("outcome"), "%+g", "A proven outcome for the player to move here."),
+    }
+    return [special.get(name) or Column(name, rule.label(name), "%.4f") for name in names]
 
 
 def children_panel(tree, inspected: int, children, scoring) -> None:
@@ -170,23 +182,16 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
     st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
     st.latex(rule.formula)
     table = children_table(tree, inspected, scoring)
-    st.dataframe(
-        highlight_rows(table, table["selected"]),
-        hide_index=True,
-        key=CHILDREN_TABLE,
-        column_order=shown_columns(table),
-        # Headers short enough to show whole, so the rule's value fits a 1366-pixel page beside the picture.
-        column_config={"total": st.column_config.NumberColumn(format=total_format(table["total"]))}
-        | {
-            name: st.column_config.NumberColumn(rule.label(name), format="%.4f")
-            for name in (*rule.terms, "share")
-            if name in table.columns
-        }
-        | {
-            "declared prior": st.column_config.NumberColumn("prior", format="%.3f", help="The prior the log declared."),
-            "terminal": st.column_config.CheckboxColumn("end", help="The game ended at this child."),
-            "mean": st.column_config.NumberColumn(mean_header(tree, inspected), format="%.4f"),
-        },
+    rows = {path_json(tree.path_moves(child.node)): child.node for child in children}  # in the table's order
+
+    def inspect_child(row_key: str) -> None:
+        if row_key in rows:  # a key the browser made up inspects nothing
+            set_inspect(tree.path(rows[row_key]))
+
+    show_term_table(
+        table, table_columns(tree, inspected, table, rule), row_keys=list(rows),
+        label=f"Children of {tree.path(inspected) or 'the root'} under {rule.name}",
+        key=CHILDREN_TABLE, on_inspect=inspect_child,
     )
     explain(explain_choice(children, scoring.rule, tree.ties), children)
     st.download_button(

@@ -48,6 +48,34 @@ def tree_view_data(app, key: str = "tree_view") -> dict:
     return json.loads(element.proto.json)
 
 
+def children_frame(app, key: str = "children_table"):
+    """The Explorer's children table as the page sent it: one column per shown column (named as in
+    :func:`mcts_core.tables.children_table`, with the numbers, not their text), then rank (1: first,
+    best) and selected."""
+    import math
+
+    import pandas as pd
+
+    data = tree_view_data(app, key)
+    names = [column["name"] for column in data["columns"]]
+    number = {"Infinity": math.inf, "-Infinity": -math.inf, "NaN": math.nan, None: math.nan}
+    rows = [
+        [number.get(value, value) if column["kind"] == "number" else value for column, value in zip(data["columns"], row["values"])]
+        + [rank, row["selected"]]
+        for rank, row in enumerate(data["rows"], start=1)
+    ]
+    frame = pd.DataFrame(rows, columns=[*names, "rank", "selected"])
+    for column in data["columns"]:
+        if column["kind"] == "flag":
+            frame[column["name"]] = frame[column["name"]].astype(bool)
+    return frame
+
+
+def children_cells(app, key: str = "children_table") -> list[list[str]]:
+    """The Explorer's children table's cells as the browser shows them, row by row, best first."""
+    return [row["cells"] for row in tree_view_data(app, key)["rows"]]
+
+
 def wait_for_job(app, key: str, timeout: float = 30.0):
     """Rerun as a page's polling fragment does until its background job (session key ``key``) ends."""
     import time

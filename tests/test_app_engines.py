@@ -2,7 +2,7 @@
 
 import json
 
-from apptest_support import c_slider, open_limits, plain, set_c, tree_view_data
+from apptest_support import c_slider, children_frame, open_limits, plain, set_c, tree_view_data
 from mcts_core.adapters.openspiel import log_search
 
 GAME_LOG = "\n".join(
@@ -19,7 +19,7 @@ GAME_LOG = "\n".join(
 
 
 def table_of(app):
-    return app.dataframe[0].value
+    return children_frame(app)
 
 
 def test_a_json_log_in_the_text_box_shows_named_moves_and_whose_view(app):

@@ -5,7 +5,7 @@ import math
 
 from mcts_core import Scoring, build_tree, parse_playouts, select_path, solve
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE
-from apptest_support import plain, c_slider
+from apptest_support import c_slider, children_frame, plain
 
 PRIORS_INPUT = "3 1\n#prior b 0.9\n#prior a 0.1\nbaa 30\nab 20\nbbb 4\n"
 
@@ -22,12 +22,12 @@ def test_ucb1_is_the_default_and_matches_the_cli(app):
 def test_switching_rules_changes_the_table_columns_and_the_c_label(app):
     app.selectbox(key="rule").select("puct").run()
     assert not app.exception
-    assert app.dataframe[0].value.columns.tolist() == [
-        "move", "visits", "total", "mean", "q", "prior", "exploration", "value", "rank", "selected"
+    assert children_frame(app).columns.tolist() == [
+        "move", "visits", "value", "total", "mean", "q", "prior", "exploration", "rank", "selected"
     ]
     assert c_slider(app).label == "c_puct"
     app.selectbox(key="rule").select("ucb1_tuned").run()
-    assert "variance" in app.dataframe[0].value.columns
+    assert "variance" in children_frame(app).columns
     assert c_slider(app).label == "exploration constant C"
 
 
@@ -56,7 +56,7 @@ def test_prior_annotations_in_the_input_feed_puct(app):
     app.text_area(key="playouts").input(PRIORS_INPUT).run()
     app.selectbox(key="rule").select("puct").run()
     assert "Using the 2 #prior lines of the input." in [plain(c.value) for c in app.sidebar.caption]
-    table = app.dataframe[0].value.set_index("move")
+    table = children_frame(app).set_index("move")
     assert table.loc["b", "prior"] == 0.9 and table.loc["a", "prior"] == 0.1
 
 
@@ -66,7 +66,7 @@ def test_a_bad_priors_line_is_reported_with_its_line_and_ignored(app):
     assert not app.exception
     assert plain(app.sidebar.error[0].value).startswith("prior P per move, line 2: value must be a number")
     assert app.text_area(key="rule_puct_priors").value == "a 1\nb x\n"
-    table = app.dataframe[0].value.set_index("move")
+    table = children_frame(app).set_index("move")
     assert table.loc["a", "prior"] == 0.5  # uniform while the box is bad
 
 

@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
-from apptest_support import c_slider, plain, wait_for_job  # noqa: E402
+from apptest_support import c_slider, children_frame, plain, wait_for_job  # noqa: E402
 
 PAGE = "pages/search.py"
 
@@ -48,7 +48,7 @@ def test_a_small_search_becomes_the_input_and_the_explorer_shows_its_tree(app):
     assert not app.exception
     assert c_slider(app).value == 1.4
     assert app.session_state["selected_path"].startswith("x(")
-    root_children = app.dataframe[0].value  # the root's children, with their visits
+    root_children = children_frame(app)  # the root's children, with their visits
     assert sorted(root_children["move"]) == [f"x({row},{column})" for row in range(3) for column in range(3)]
     assert root_children["visits"].sum() == 200
     for chart in app.get("graphviz_chart"):  # the picture, while it is st.graphviz_chart

@@ -30,7 +30,8 @@ OUTLINE_ASKED = state.key("_outline_asked")  # {input key: node paths the browse
 PREFETCH_ROWS = 5000  # children lists sent ahead of a click, at most this many rows in all
 OUTCOMES = {1.0: "win", 0.0: "draw", -1.0: "loss"}
 _component = asset_component(
-    "mcts_outline", "outline", '<div class="ol-root"><table class="ol-table" aria-label="Tree outline"></table></div>'
+    "mcts_outline", "outline", '<div class="tbl-box"><table class="ol-table tbl" aria-label="Tree outline"></table></div>',
+    shared_styles=("table",),
 )
 
 

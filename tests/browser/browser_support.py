@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -17,7 +18,7 @@ from mcts_core.drawing.tagged_svg import path_json
 GRAPH = "div.tv-root"  # the tree picture (a custom component; Playwright's CSS reaches into its shadow root)
 SLIDER = ".st-key-c input[type=range]"
 REPO = Path(__file__).resolve().parents[2]
-TABLE_CELLS = '[data-testid="stDataFrame"] table[role=grid]'
+TABLE_CELLS = ".st-key-children_table table.tt-table"  # the Explorer's children (a custom component)
 LOAD_TIMEOUT = 60_000  # ms: a cold first run imports pandas, graphviz and the WASM layout
 
 
@@ -173,7 +174,7 @@ def shown_values(page: Page, selector: str) -> list[str]:
 
 
 def table_rows(page: Page) -> list[dict[str, str]]:
-    """The children table as text, from glide-data-grid's accessible table (the grid is a canvas)."""
+    """The Explorer's children table as text: one dict per row, header -> cell."""
     grid = page.locator(TABLE_CELLS).first
     return grid.evaluate(
         """grid => {
@@ -182,6 +183,21 @@ def table_rows(page: Page) -> list[dict[str, str]]:
                 Object.fromEntries([...tr.querySelectorAll('td')].map((td, i) => [heads[i], td.textContent.trim()])));
         }"""
     )
+
+
+MARKUP_MOVE = '<img src=x onerror="document.title=1">**b**'  # HTML and markdown in a move name
+
+
+def open_markup_log(page: Page, url: str, folder: Path) -> Watched:
+    """The Explorer on a JSON log whose root has the children :data:`MARKUP_MOVE` and ``a``."""
+    log = folder / "markup.jsonl"
+    log.write_text("\n".join(json.dumps(record) for record in [
+        {"mcts_log": 1, "players": 2}, {"path": [MARKUP_MOVE], "score": 1}, {"path": ["a"], "score": 0},
+    ]) + "\n")
+    watched = open_app(page, url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    wait_idle(page)
+    return watched
 
 
 def set_text_area(page: Page, text: str) -> None:

@@ -17,6 +17,7 @@ from mcts_core.inputs.examples import C_FLIPS_CHOICE, deep_tree
 from .browser_support import (
     GRAPH,
     LOAD_TIMEOUT,
+    MARKUP_MOVE,
     SLIDER,
     TABLE_CELLS,
     eventually,
@@ -24,6 +25,7 @@ from .browser_support import (
     graph_nodes,
     metric_value,
     open_app,
+    open_markup_log,
     path_ids,
     playout_file,
     real_nodes,
@@ -261,4 +263,42 @@ def test_drawing_limits_stay_open_while_the_user_edits_them(page, app_url, tmp_p
         wait_idle(page)
         expect(page.locator(".st-key-budget input")).to_be_visible()  # still open after the rerun
         expect(page.locator(".st-key-budget input")).to_have_value(budget)
+    watched.assert_clean()
+
+
+def test_the_children_table_sorts_by_a_header_and_a_row_click_inspects_its_child(page, app_url, output_dir):
+    """A header click orders the rows by that column (again: the other way), the selected child stays
+    red wherever it goes; a click on a row inspects that child, as a click on its node does."""
+    watched = open_app(page, app_url)
+    wait_for_graph(page)
+    set_text_area(page, PASTED)  # the root's children: a (2 visits), c (2), b (1); at C = 0.3 a is picked
+    eventually(lambda: [row["move"] for row in table_rows(page)], ["a", "c", "b"], page=page)
+    table = page.locator(TABLE_CELLS)
+    visits = table.locator("th", has_text="visits")
+    visits.click()
+    assert [(row["move"], row["visits ▼"]) for row in table_rows(page)] == [("a", "2"), ("c", "2"), ("b", "1")]
+    expect(visits).to_have_attribute("aria-sort", "descending")
+    visits.click()
+    assert [row["move"] for row in table_rows(page)] == ["b", "a", "c"]
+    expect(visits).to_have_attribute("aria-sort", "ascending")
+    assert table.locator("tbody tr.tt-selected").inner_text().split()[0] == "a"  # still the picked child
+    table.locator("th", has_text="move").focus()
+    page.keyboard.press("Enter")  # a header sorts from the keyboard too
+    assert [row["move ▲"] for row in table_rows(page)] == ["a", "b", "c"]
+    page.keyboard.press("Enter")  # it keeps the focus
+    assert [row["move ▼"] for row in table_rows(page)] == ["c", "b", "a"]
+    page.keyboard.press("Enter")
+    table.locator("tbody td:first-child", has_text=re.compile(r"^c$")).click()  # inspect c: its one child, a
+    expect(page.locator(".st-key-inspect input")).to_have_value("c")
+    eventually(lambda: [row["move ▲"] for row in table_rows(page)], ["a"], page=page)  # the order chosen stays
+    page.screenshot(path=output_dir / "explorer_table_row_click.png")
+    watched.assert_clean()
+
+
+def test_markup_in_a_move_is_shown_as_text_in_the_children_table(page, app_url, tmp_path):
+    watched = open_markup_log(page, app_url, tmp_path)
+    table = page.locator(TABLE_CELLS)
+    expect(table.locator("td").filter(has_text="onerror")).to_have_text(MARKUP_MOVE)
+    expect(table.locator("img")).to_have_count(0)
+    assert page.title() != "1"
     watched.assert_clean()

@@ -7,12 +7,14 @@ are for people to look at.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from ui.navigation import PAGES
 
-from .browser_support import GRAPH, LOAD_TIMEOUT, open_app, playout_file, tree_facts, wait_idle
+from .browser_support import GRAPH, LOAD_TIMEOUT, TABLE_CELLS, open_app, playout_file, tree_facts, wait_idle
 from .test_browser_drag import choose_example, open_flips_example
 
 pytestmark = pytest.mark.browser
@@ -96,30 +98,28 @@ def test_the_classroom_presentation_view_fits_a_projector(page, app_url, output_
 
 
 def test_the_selected_row_reads_well_in_the_dark_theme(page, dark_app_url, output_dir):
-    """Pixels of the children table as the browser paints it (the grid is a canvas, not DOM)."""
-    import io
-
-    from PIL import Image
-
+    """The children table's first row (the child the rule picks) in the path's red, its text
+    readable on it, as the browser computes the colours in the dark theme."""
     from tests.test_colours import contrast
 
     page.set_viewport_size({"width": 1366, "height": 768})
     open_app(page, dark_app_url)
-    grid = page.locator('[data-testid="stDataFrame"]').first
-    expect(grid).to_be_visible(timeout=LOAD_TIMEOUT)
+    table = page.locator(TABLE_CELLS)
+    expect(table.locator("tbody tr").first).to_be_visible(timeout=LOAD_TIMEOUT)
     wait_idle(page)
-    page.wait_for_timeout(300)
-    shot = Image.open(io.BytesIO(grid.screenshot())).convert("RGB")
-    # The first data row (the selected child): the band under the header row.
-    row_height = shot.height // 3  # the statement example's root has two children: header + 2 rows
-    band = shot.crop((0, row_height + 4, shot.width, 2 * row_height - 4))
-    colours = band.getcolors(band.width * band.height)
-    background = max(colours)[1]
+    colours = table.evaluate(
+        """table => [...table.querySelectorAll('tbody tr')].map(tr => {
+            const style = getComputedStyle(tr);
+            return [tr.className, style.backgroundColor, style.color];
+        })"""
+    )
+    rgb = [tuple(int(part) for part in re.findall(r"\d+", colour)[:3]) for _, *pair in colours for colour in pair]
     hex_of = "#{:02x}{:02x}{:02x}".format
-    text = max((colour for _, colour in colours), key=lambda colour: contrast(hex_of(*colour), hex_of(*background)))
-    assert contrast(hex_of(*background), hex_of(*text)) >= 4.5, (background, text)
-    assert background[0] > 2 * background[1]  # it is the red selected row, not the plain grid
-    shot.save(output_dir / "dark_selected_row.png")
+    (selected, background, text), plain = colours[0], colours[1:]
+    assert selected == "tt-selected" and [row[0] for row in plain] == [""] * len(plain)
+    assert rgb[0][0] > 2 * rgb[0][1]  # red
+    assert contrast(hex_of(*rgb[0]), hex_of(*rgb[1])) >= 4.5, (background, text)
+    table.screenshot(path=output_dir / "dark_selected_row.png")
 
 
 @pytest.mark.parametrize("stem", ["", "sweep", "compare", "playback", "classroom"])

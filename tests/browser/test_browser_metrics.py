@@ -51,7 +51,7 @@ def assert_readable(page) -> None:
     assert overflow["metrics"] == [], f"metric values cut: {overflow['metrics']}"
     assert overflow["cut"] == [], f"button labels cut: {overflow['cut']}"
     assert squeezed == {"labels": [], "tall": []}
-    scroll, width = page.locator('[data-testid="stDataFrame"] .dvn-scroller').first.evaluate(TABLE_SCROLL)
+    scroll, width = page.locator(".st-key-children_table .tbl-box").evaluate(TABLE_SCROLL)
     assert scroll <= width, f"the children table scrolls sideways ({scroll} px in {width} px)"
 
 

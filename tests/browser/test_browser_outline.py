@@ -13,7 +13,7 @@ from mcts_core import Scoring, selected_nodes
 from mcts_core.drawing import path_json
 from mcts_core.inputs import deep_tree, read_input
 
-from .browser_support import GRAPH, open_app, wait_for_graph, wait_idle
+from .browser_support import GRAPH, MARKUP_MOVE, open_app, open_markup_log, wait_for_graph, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -62,15 +62,8 @@ def test_the_outline_opens_along_the_selected_path_and_a_click_inspects_its_node
 
 
 def test_markup_in_a_move_is_shown_as_text_in_the_outline(page, app_url, tmp_path):
-    move = '<img src=x onerror="document.title=1">**b**'
-    log = tmp_path / "markup.jsonl"
-    log.write_text("\n".join(json.dumps(record) for record in [
-        {"mcts_log": 1, "players": 2}, {"path": [move], "score": 1}, {"path": ["a"], "score": 0},
-    ]) + "\n")
-    watched = open_app(page, app_url)
-    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
-    wait_idle(page)
+    watched = open_markup_log(page, app_url, tmp_path)
     page.get_by_role("tab", name="Outline (any size)").click()
-    expect(page.locator(".ol-table .ol-name").filter(has_text="onerror")).to_have_text(move)
+    expect(page.locator(".ol-table .ol-name").filter(has_text="onerror")).to_have_text(MARKUP_MOVE)
     expect(page.locator(".ol-table img")).to_have_count(0)
     watched.assert_clean()

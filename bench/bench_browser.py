@@ -162,25 +162,17 @@ RECORDER = """() => {
             });
         }).observe({type: 'long-animation-frame'});
     } catch (error) { window.__loaf = null; }
-    const shadow = () => {
+    // The shadow root of the component holding ``selector`` (the picture, the outline, the table).
+    const rootWith = (selector) => {
         for (const host of document.querySelectorAll('.stBidiComponent, .stBidiComponent *')) {
-            if (host.shadowRoot && host.shadowRoot.querySelector('.tv-root')) return host.shadowRoot;
+            if (host.shadowRoot && host.shadowRoot.querySelector(selector)) return host.shadowRoot;
         }
         return null;
     };
+    const shadow = () => rootWith('.tv-root');
     window.__tree = shadow;
-    const outlineRoot = () => {
-        for (const host of document.querySelectorAll('.stBidiComponent, .stBidiComponent *')) {
-            if (host.shadowRoot && host.shadowRoot.querySelector('.ol-table')) return host.shadowRoot;
-        }
-        return null;
-    };
-    const tableRoot = () => {
-        for (const host of document.querySelectorAll('.stBidiComponent, .stBidiComponent *')) {
-            if (host.shadowRoot && host.shadowRoot.querySelector('.tt-table')) return host.shadowRoot;
-        }
-        return null;
-    };
+    const outlineRoot = () => rootWith('.ol-table');
+    const tableRoot = () => rootWith('.tt-table');
     const svgOf = () => shadow()?.querySelector('.tv-viewport > svg') ?? null;
     // The main area's text without the C slider's own (its thumb shows the new value at once).
     const textOutsideC = () => {

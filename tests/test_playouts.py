@@ -268,3 +268,42 @@ def test_columnar_reader_keeps_quotes_and_na_as_moves(columnar):
     text = '2 1\n"a" 1\nNA 2\n'
     fast = playouts_module._parse_plain(text, MAX_PLAYOUTS)
     assert fast is not None and fast.words == ('"a"', "NA") and tuple(fast.scores) == (1.0, 2.0)
+
+
+# --- Large inputs are read a block at a time (lines, pyarrow blocks, joined words): the same Playouts
+# as one pass over the whole text. Blocks are made tiny so that small inputs cross many boundaries.
+
+from mcts_core.inputs.formats import lines as lines_module  # noqa: E402
+from mcts_core.inputs.formats import text_columns  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab\n\r\x0b\x1c\u2028 ", max_size=60), st.integers(1, 8))
+def test_lines_read_in_blocks_are_splitlines(text, block):
+    original = lines_module.BLOCK
+    lines_module.BLOCK = block
+    try:
+        got = list(lines_module.numbered_lines(text))
+    finally:
+        lines_module.BLOCK = original
+    assert got == list(enumerate(text.splitlines(), start=1))
+
+
+def test_columnar_reader_in_many_blocks_gives_the_line_by_line_result(columnar, monkeypatch):
+    monkeypatch.setattr(text_columns, "BLOCK_BYTES", 64)
+    rng = random.Random(5)
+    for header in (True, False):
+        text = "\n".join(_plain_log(rng, 300, header)) + "\n"
+        fast = playouts_module._parse_plain(text, MAX_PLAYOUTS)
+        assert fast is not None and fast == playouts_module._parse_lines(text, MAX_PLAYOUTS)
+
+
+def test_moves_beyond_ascii_are_numbered_by_character_across_many_blocks():
+    rng = random.Random(6)
+    alphabet = "aé€😀b" + "".join(chr(0x4E00 + i) for i in range(300))  # more than 256 distinct moves
+    words = ["".join(rng.choices(alphabet, k=rng.randint(1, 9))) for _ in range(50_000)]  # past numpy's threshold
+    text = "#players 2\n" + "".join(f"{word} {i % 7 - 3}\n" for i, word in enumerate(words))
+    parsed = parse_playouts(text)
+    assert parsed.moves == tuple(sorted(set("".join(words))))
+    assert parsed.words == tuple(words)
+    assert list(parsed.returns[:6]) == [-3.0, 3.0, -2.0, 2.0, -1.0, 1.0] and tuple(parsed.lines[:2]) == (2, 3)

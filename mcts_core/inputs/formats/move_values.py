@@ -30,6 +30,7 @@ of the text given.
 from __future__ import annotations
 
 from ...common.input_rules import ParseError
+from .lines import numbered_lines
 from .text import parse_finite
 
 KEYWORDS = ("prior", "heuristic")  # the annotations the app reads from playout input
@@ -68,9 +69,11 @@ def annotated_values(text: str, keyword: str) -> dict[str, float]:
         ParseError: on the first bad annotation line, with its line number in ``text``.
     """
     tag = "#" + keyword
+    if tag not in text:  # the usual case, found without splitting a large input into lines
+        return {}
     return _collect(
         (number, fields[1:])
-        for number, fields in ((n, line.split()) for n, line in enumerate(text.splitlines(), start=1))
+        for number, fields in ((n, line.split()) for n, line in numbered_lines(text))
         if fields and fields[0] == tag
     )
 

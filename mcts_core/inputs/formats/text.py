@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from ...common.numbers import C_RULE, is_valid_c, parse_number
 from ...model.playouts import TIES, Playouts
 from ...common.input_rules import MAX_MOVES, MAX_PLAYOUTS, ParseError
+from .lines import numbered_lines
 from .text_columns import ASCII_MOVES
 
 # A header is "<integer> <number>". A one-move playout whose move is a digit ("3 0.1") looks the
@@ -57,44 +58,55 @@ def parse_playouts(text: str, *, max_playouts: int = MAX_PLAYOUTS) -> Playouts:
 
 
 def _parse_lines(text: str, max_playouts: int) -> Playouts:
-    """The general path: line by line; it also finds and words every error."""
-    numbered, directives = [], {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        fields = line.split()
-        if not fields:
+    """The general path: line by line; it also finds and words every error.
+
+    Two passes over the lines, neither keeping a Python object per line (on a large input they
+    would take many times its size): the first reads the directives and finds the header and the
+    number of playout lines, the second reads the playouts into columns.
+    """
+    directives: dict = {}
+    first_line, first_fields, count, limit_lines = 0, None, 0, []
+    for number, line in numbered_lines(text):
+        stripped = line.lstrip()
+        if not stripped:
             continue
-        if fields[0] in DIRECTIVES:
-            _directive(fields, number, directives)
-        elif not fields[0].startswith("#"):
-            numbered.append((number, fields))
+        if stripped[0] == "#":  # a comment or a directive (str.split cuts where lstrip stops)
+            fields = line.split()
+            if fields[0] in DIRECTIVES:
+                _directive(fields, number, directives)
+            continue
+        if first_fields is None:
+            first_line, first_fields = number, line.split()
+        if max_playouts <= count <= max_playouts + 1:
+            limit_lines.append(number)  # the first playout past the limit, without a header and with one
+        count += 1
     players, ties = directives.get("#players", (1, 0))[0], directives.get("#ties", ("smaller", 0))[0]
-    if not numbered:
+    if first_fields is None:
         raise ParseError(1, "no playouts found: expected lines like `baa 30` (moves, then score)")
 
-    c = None
-    first_line, first_fields = numbered[0]
-    if len(first_fields) == 2 and _HEADER_N.fullmatch(first_fields[0]):
-        declared = int(first_fields[0])
+    c, header = None, len(first_fields) == 2 and _HEADER_N.fullmatch(first_fields[0]) is not None
+    present = count - header
+    if header:
         c = _parse_c(first_fields[1], first_line)
-        body = numbered[1:]
-        _check_declared_count(declared, len(body), first_line, max_playouts)
-    else:
-        body = numbered
-    if len(body) > max_playouts:
+        _check_declared_count(int(first_fields[0]), present, first_line, max_playouts)
+    if present > max_playouts:
         raise ParseError(
-            body[max_playouts][0],
+            limit_lines[header],
             f"too many playouts: at most {max_playouts:,} are supported",
         )
 
-    words: list[str] = []
-    scores: list[float] = []
+    moves = MoveColumn()
+    scores = array("d")
     lines = array("q")
-    for number, fields in body:
+    for number, line in numbered_lines(text):
+        fields = line.split()
+        if not fields or fields[0].startswith("#") or (header and number == first_line):
+            continue
         word, score = _parse_playout(fields, number)
-        words.append(word)
+        moves.add(word)
         scores.append(score)
         lines.append(number)
-    return playouts_of(words, scores, lines, c, players=players, ties=ties)
+    return moves.playouts(scores, lines, c, players=players, ties=ties)
 
 
 def _directive(fields: list[str], number: int, seen: dict) -> None:
@@ -132,35 +144,95 @@ def playouts_of(
     by their order among the distinct characters. With 2 players the other player's return is the
     score's negation.
     """
-    joined = "".join(words)
-    starts = array("q", [0])
-    if joined.isascii():
-        moves, move_ids = ASCII_MOVES, array("B", joined.encode("ascii"))
-    elif len(joined) >= _NUMPY_MOVES:
-        moves, move_ids = _ids_with_numpy(joined)
-    else:
-        moves = tuple(sorted(set(joined)))
-        number = {move: index for index, move in enumerate(moves)}
-        move_ids = array("B" if len(moves) <= 1 << 8 else "i", [number[move] for move in joined])
-    total = 0
+    moves = MoveColumn()
     for word in words:
-        total += len(word)
-        starts.append(total)
-    returns = array("d", scores)
-    if players == 2:
-        returns = array("d", [value for score in scores for value in (score, -score)])
-    return Playouts(moves, starts, move_ids, returns, lines, c, players=players, ties=ties, compact=True)
+        moves.add(word)
+    return moves.playouts(array("d", scores), lines, c, players=players, ties=ties)
 
 
-def _ids_with_numpy(joined: str) -> tuple[tuple[str, ...], array]:
-    """The sorted distinct characters of non-ASCII ``joined`` and each character's index among them."""
-    import numpy as np
+class MoveColumn:
+    """Words of one-character moves gathered into one move-id column, a block of words at a time.
 
-    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    present, ids = np.unique(codes, return_inverse=True)
-    moves = tuple(chr(int(code)) for code in present)
-    code = "B" if len(moves) <= 1 << 8 else "i"
-    return moves, array(code, ids.astype(np.uint8 if code == "B" else np.int32).tobytes())
+    Words are joined into blocks as they come, so a large input keeps no Python string per word
+    (about 60 bytes each); the ids are made block by block once every distinct move is known.
+    """
+
+    BLOCK_WORDS = 4096
+
+    def __init__(self):
+        self.blocks: list[str] = []
+        self.pending: list[str] = []
+        self.starts = array("q", [0])
+        self.total = 0
+
+    def add(self, word: str) -> None:
+        """The next playout's moves."""
+        self.pending.append(word)
+        self.total += len(word)
+        self.starts.append(self.total)
+        if len(self.pending) >= self.BLOCK_WORDS:
+            self.blocks.append("".join(self.pending))
+            self.pending = []
+
+    def playouts(self, scores: array, lines: Sequence[int], c: float | None, *, players: int, ties: str) -> Playouts:
+        """The Playouts of the words added, with player 0's ``scores`` (with 2 players the other's
+        return is the score's negation)."""
+        self.blocks.append("".join(self.pending))
+        self.pending = []
+        moves, move_ids = self._ids()
+        returns = scores
+        if players == 2:
+            returns = array("d", [0.0]) * (2 * len(scores))
+            returns[0::2] = scores
+            returns[1::2] = array("d", (-score for score in scores))
+        return Playouts(moves, self.starts, move_ids, returns, lines, c, players=players, ties=ties, compact=True)
+
+    def _ids(self) -> tuple[tuple[str, ...], array]:
+        """The moves by id and every move's id; the blocks are consumed (each goes once converted)."""
+        blocks = self.blocks
+        if all(block.isascii() for block in blocks):
+            ids = array("B")
+            for block in blocks:
+                ids.frombytes(block.encode("ascii"))
+            self.blocks = []
+            return ASCII_MOVES, ids
+        if self.total >= _NUMPY_MOVES:
+            return self._ids_with_numpy()
+        moves = tuple(sorted(set().union(*blocks)))
+        number = {move: index for index, move in enumerate(moves)}
+        self.blocks = []
+        return moves, array(id_type(len(moves)), [number[move] for block in blocks for move in block])
+
+    def _ids_with_numpy(self) -> tuple[tuple[str, ...], array]:
+        """As :meth:`_ids` for a large input with moves beyond ASCII: each block's characters as
+        code points, numbered through a table over every code point."""
+        import numpy as np
+
+        present = np.zeros(0x110000, dtype=bool)
+        for block in self.blocks:
+            present[np.frombuffer(block.encode("utf-32-le"), dtype=np.uint32)] = True
+        codes = np.flatnonzero(present)
+        moves = tuple(map(chr, codes.tolist()))
+        code = id_type(len(moves))
+        ids = array(code, [0]) * self.total
+        out = np.frombuffer(ids, dtype=_NUMPY_IDS[code])
+        number = np.zeros(0x110000, dtype=_NUMPY_IDS[code])
+        number[codes] = np.arange(len(moves))
+        at, blocks = 0, self.blocks
+        self.blocks = []
+        for index, block in enumerate(blocks):
+            out[at : at + len(block)] = number[np.frombuffer(block.encode("utf-32-le"), dtype=np.uint32)]
+            at += len(block)
+            blocks[index] = None  # each block goes once converted
+        return moves, ids
+
+
+_NUMPY_IDS = {"B": "uint8", "H": "uint16", "i": "int32"}
+
+
+def id_type(count: int) -> str:
+    """The smallest ``array`` type code that numbers ``count`` distinct moves."""
+    return "B" if count <= 1 << 8 else "H" if count <= 1 << 16 else "i"
 
 
 # Every byte but the two separators, and every byte but printable ASCII and the newline.

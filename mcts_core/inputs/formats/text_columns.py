@@ -20,6 +20,9 @@ from ...common.input_rules import MAX_MOVES
 
 _HEADER_N = re.compile(rb"[+-]?[0-9]+")
 ASCII_MOVES = tuple(map(chr, range(128)))  # ASCII moves are numbered by their byte value
+# Bytes of text pyarrow reads at a time: a block's columns are the reader's own memory (16 MB blocks
+# held 80 MB more at the peak than 1 MB ones, and were no faster; bench/RESULTS.md).
+BLOCK_BYTES = 1 << 20
 
 
 def parse_plain_columns(raw: bytes, count: int, max_playouts: int) -> Playouts | None:
@@ -41,10 +44,18 @@ def parse_plain_columns(raw: bytes, count: int, max_playouts: int) -> Playouts |
     present = count - skip
     if present > max_playouts:
         return None
+    # Block by block (pyarrow's streaming reader): only one block's columns exist at a time, each
+    # copied into the Playouts' columns as it comes.
+    starts = array("q", [0]) * (present + 1)
+    returns = array("d", [0.0]) * present
+    start_view = np.frombuffer(starts, dtype=np.int64)
+    return_view = np.frombuffer(returns, dtype=np.float64)
+    move_ids = array("B")
+    rows = 0
     try:
-        table = csv.read_csv(
+        reader = csv.open_csv(
             pa.py_buffer(raw),
-            read_options=csv.ReadOptions(column_names=["word", "score"], skip_rows=skip, block_size=1 << 24),
+            read_options=csv.ReadOptions(column_names=["word", "score"], skip_rows=skip, block_size=BLOCK_BYTES),
             parse_options=csv.ParseOptions(
                 delimiter=" ", quote_char=False, double_quote=False, escape_char=False, ignore_empty_lines=False
             ),
@@ -55,29 +66,33 @@ def parse_plain_columns(raw: bytes, count: int, max_playouts: int) -> Playouts |
                 quoted_strings_can_be_null=False,
             ),
         )
+        for batch in reader:
+            words, scores = batch.column(0), batch.column(1)
+            size = len(words)
+            if words.null_count or scores.null_count or rows + size > present:
+                return None
+            if not size:
+                continue
+            offsets = np.frombuffer(words.buffers()[1], dtype=np.int32)[words.offset : words.offset + size + 1]
+            lengths = np.diff(offsets)
+            if lengths.min() < 1 or lengths.max() > MAX_MOVES:
+                return None
+            values = np.frombuffer(scores.buffers()[1], dtype=np.float64)[scores.offset : scores.offset + size]
+            if not np.isfinite(values).all():
+                return None
+            start_view[rows + 1 : rows + size + 1] = offsets[1:] - offsets[0] + start_view[rows]
+            return_view[rows : rows + size] = values
+            move_ids.frombytes(memoryview(words.buffers()[2])[offsets[0] : offsets[-1]])
+            rows += size
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    if table.num_rows != present:
+    if rows != present:
         return None
-    words = table.column("word").combine_chunks()
-    scores = table.column("score").combine_chunks()
-    if words.null_count or scores.null_count:
-        return None
-    offsets = np.frombuffer(words.buffers()[1], dtype=np.int32)[words.offset : words.offset + present + 1]
-    lengths = np.diff(offsets)
-    if lengths.min() < 1 or lengths.max() > MAX_MOVES:
-        return None
-    values = np.frombuffer(scores.buffers()[1], dtype=np.float64)[scores.offset : scores.offset + present]
-    if not np.isfinite(values).all():
-        return None
-    move_bytes = memoryview(words.buffers()[2])[offsets[0] : offsets[-1]]
-    move_ids = array("B")
-    move_ids.frombytes(move_bytes)
     return Playouts(
         moves=ASCII_MOVES,
-        starts=array("q", (offsets - offsets[0]).astype(np.int64).tobytes()),
+        starts=starts,
         move_ids=move_ids,
-        returns=array("d", values.tobytes()),
+        returns=returns,
         lines=range(skip + 1, skip + 1 + present),
         c=c,
         compact=True,

@@ -77,15 +77,19 @@ class _Builder:
         self.flags = array("B", [0])
         self.prior: array | None = None
         self.outcome: array | None = None
-        self.kids: list[list[int]] = [[]]
-        self.index: dict[tuple[int, int], int] = {}  # (parent, move id) -> child
+        # Children lists for the nodes that have children (most nodes are leaves), and the child by
+        # parent and move as one int key, parent * moves + move: about 150 bytes a node less than a
+        # list per node and (parent, move) tuples (bench/RESULTS.md).
+        self.kids: dict[int, list[int]] = {}
+        self.stride = max(len(playouts.moves), 1)
+        self.index: dict[int, int] = {}  # parent * stride + move id -> child
         self.reached = array("i")
 
     def build(self, count: int) -> Tree:
         playouts, facts = self.playouts, self.playouts.facts
         starts, ids, returns, players = playouts.starts, playouts.move_ids, playouts.returns, playouts.players
         player, visits, total, total_sq = self.player, self.visits, self.total, self.total_sq
-        index = self.index
+        index, stride = self.index, self.stride
         if facts:
             self._apply_facts(facts)
         for p in range(count):
@@ -97,7 +101,7 @@ class _Builder:
             total_sq[ROOT] += score * score
             for move in ids[starts[p] : starts[p + 1]]:
                 score = r[player[node]]
-                kid = index.get((node, move))
+                kid = index.get(node * stride + move)
                 if kid is None:  # expand: the first missing node is created and the playout stops
                     node = self._create(node, move, p, 1, score, score * score, 0)
                     break
@@ -111,7 +115,7 @@ class _Builder:
     def _create(self, parent: int, move: int, created_by: int, visits: int, total: float, square: float, flags: int) -> int:
         """Append a node: the parent's last child, with these statistics."""
         kid = len(self.parent)
-        self.index[(parent, move)] = kid
+        self.index[parent * self.stride + move] = kid
         self.parent.append(parent)
         self.move_id.append(move)
         depth = self.depth[parent] + 1
@@ -126,13 +130,16 @@ class _Builder:
             self.prior.append(math.nan)
         if self.outcome is not None:
             self.outcome.append(math.nan)
-        self.kids.append([])
-        self.kids[parent].append(kid)
+        kids = self.kids.get(parent)
+        if kids is None:
+            self.kids[parent] = [kid]
+        else:
+            kids.append(kid)
         return kid
 
     def _declared(self, parent: int, move: int) -> int:
         """The child of ``parent`` by ``move``, created with 0 visits if it does not exist."""
-        kid = self.index.get((parent, move))
+        kid = self.index.get(parent * self.stride + move)
         if kid is None:
             kid = self._create(parent, move, NO_PLAYOUT, 0, 0.0, 0.0, DECLARED)
         return kid
@@ -168,21 +175,21 @@ class _Builder:
                 self.outcome = array("d", [math.nan]) * len(self.parent)
             self.outcome[node] = fact.outcome[self.player[self.parent[node]] if node else self.player[ROOT]]
         if fact.children is not None:
-            declared = [self.index[(node, move)] for move in fact.children]
+            declared = [self.index[node * self.stride + move] for move in fact.children]
             chosen = set(declared)
-            self.kids[node] = declared + [kid for kid in self.kids[node] if kid not in chosen]
+            self.kids[node] = declared + [kid for kid in self.kids.get(node, ()) if kid not in chosen]
         for move, prior in fact.priors.items():
             if self.prior is None:
                 self.prior = array("d", [math.nan]) * len(self.parent)
-            self.prior[self.index[(node, move)]] = prior
+            self.prior[self.index[node * self.stride + move]] = prior
 
     def _flag(self, node: int, bit: int, on: bool) -> None:
         self.flags[node] = self.flags[node] | bit if on else self.flags[node] & ~bit
 
     def _tree(self) -> Tree:
-        start, flat = array("i", [0]), array("i")
-        for kids in self.kids:
-            flat.extend(kids)
+        start, flat, kids = array("i", [0]), array("i"), self.kids
+        for node in range(len(self.parent)):
+            flat.extend(kids.get(node, ()))
             start.append(len(flat))
         playouts = self.playouts
         return Tree(
@@ -223,60 +230,70 @@ def _build_levels(playouts: Playouts, count: int) -> Tree:
     import numpy as np
 
     players = playouts.players
+    # Indices of playouts and nodes fit in 32 bits (the input limits keep them far below): half the
+    # memory of int64 for the arrays that have one entry per playout.
+    index = np.int32 if count < 1 << 31 else np.int64
     ids = np.frombuffer(playouts.move_ids, dtype=_numpy_type(playouts.move_ids))
-    offsets = np.frombuffer(playouts.starts, dtype=_numpy_type(playouts.starts))[: count + 1].astype(np.int64)
-    starts, lengths = offsets[:-1], np.diff(offsets)
+    offsets = np.frombuffer(playouts.starts, dtype=_numpy_type(playouts.starts))[: count + 1]
+    starts = offsets[:-1].astype(np.int64, copy=False)
+    lengths = np.diff(offsets).astype(index)
     returns = np.frombuffer(playouts.returns, dtype=np.float64)[: count * players].reshape(count, players)
     distinct = len(playouts.moves)
 
     # Per node, indexed by the creating playout.
     is_creator = np.zeros(count, dtype=bool)
-    node_parent = np.empty(count, dtype=np.int64)
-    node_move = np.empty(count, dtype=np.int64)
-    node_depth = np.empty(count, dtype=np.int64)
-    node_visits = np.empty(count, dtype=np.int64)
+    node_parent = np.empty(count, dtype=index)
+    node_move = np.empty(count, dtype=index)
+    node_depth = np.empty(count, dtype=index)
+    node_visits = np.empty(count, dtype=index)
     node_total = np.empty(count, dtype=np.float64)
     node_total_sq = np.empty(count, dtype=np.float64)
-    reached = np.full(count, NO_PLAYOUT, dtype=np.int64)  # creator of the deepest node; -1 = root
+    reached = np.full(count, NO_PLAYOUT, dtype=index)  # creator of the deepest node; -1 = root
 
-    walking = np.flatnonzero(lengths > 0)  # playouts still walking, in playout order
-    at = np.zeros(walking.size, dtype=np.int64)  # their node at depth k-1, as an index into level
-    level = np.array([NO_PLAYOUT], dtype=np.int64)  # creators of the nodes at depth k-1
+    walking = np.flatnonzero(lengths > 0).astype(index)  # playouts still walking, in playout order
+    at = np.zeros(walking.size, dtype=index)  # their node at depth k-1, as an index into level
+    level = np.array([NO_PLAYOUT], dtype=index)  # creators of the nodes at depth k-1
     k = 0
     while walking.size:
         k += 1
         size = walking.size
-        moves = ids[starts[walking] + (k - 1)].astype(np.int64)
+        moves = ids[starts[walking] + (k - 1)].astype(index)
         if distinct <= DENSE_KEYS:
             seen = np.bincount(moves, minlength=distinct) > 0
             letters = int(seen.sum())
-            letter = (np.cumsum(seen) - 1)[moves]
+            letter = (np.cumsum(seen, dtype=index) - 1)[moves]
         else:
             letters_seen, letter = np.unique(moves, return_inverse=True)
             letters = letters_seen.size
-        key = at * letters + letter
+        key = at.astype(np.int64) * letters + letter
+        del letter
         space = level.size * letters
         if space <= max(4 * size, DENSE_KEYS):
-            first = np.full(space, size, dtype=np.int64)
-            np.minimum.at(first, key, np.arange(size))
+            first = np.full(space, size, dtype=index)
+            np.minimum.at(first, key, np.arange(size, dtype=index))
             used = np.flatnonzero(first < size)
-            group_of_key = np.empty(space, dtype=np.int64)
-            group_of_key[used] = np.arange(used.size)
+            group_of_key = np.empty(space, dtype=index)
+            group_of_key[used] = np.arange(used.size, dtype=index)
             group = group_of_key[key]
+            del group_of_key
             first = first[used]
         else:
             _, first, group = np.unique(key, return_index=True, return_inverse=True)
-            group = group.reshape(-1)
+            group = group.reshape(-1).astype(index)
+        del key
         groups = first.size
         creators = walking[first]
         is_creator[creators] = True
         node_parent[creators] = level[at[first]]
         node_move[creators] = moves[first]
+        del moves
         node_depth[creators] = k
         node_visits[creators] = np.bincount(group, minlength=groups)
         scores = returns[walking, (k - 1) % players]
         node_total[creators] = _group_sums(np, group, scores, groups, node_visits[creators])
-        node_total_sq[creators] = np.bincount(group, weights=scores * scores, minlength=groups)
+        scores *= scores
+        node_total_sq[creators] = np.bincount(group, weights=scores, minlength=groups)
+        del scores
         stops = lengths[walking] == k
         stops[first] = True  # a creator stops at the node it created
         reached[walking[stops]] = creators[group[stops]]
@@ -284,42 +301,63 @@ def _build_levels(playouts: Playouts, count: int) -> Tree:
         walking = walking[goes_on]
         at = group[goes_on]
         level = creators
+        del group, stops, goes_on, first
 
     created = np.flatnonzero(is_creator)  # creation order = playout order of the creators
     nodes = created.size + 1
-    number = np.empty(count + 1, dtype=np.int64)  # creator -> node number; number[-1] = ROOT
-    number[:count] = np.cumsum(is_creator)
+    number = np.empty(count + 1, dtype=index)  # creator -> node number; number[-1] = ROOT
+    np.cumsum(is_creator, dtype=index, out=number[:count])
     number[count] = ROOT
+    del is_creator
 
     def with_root(code: str, root_value, values) -> array:
-        out = np.empty(nodes, dtype=values.dtype)
-        out[0] = root_value
-        out[1:] = values
-        return array(code, out.astype(_NUMPY_OF[code]).tobytes())
+        out = array(code, [root_value]) * nodes
+        np.frombuffer(out, dtype=_NUMPY_OF[code])[1:] = values
+        return out
 
+    def column(code: str, values) -> array:
+        out = array(code, [0]) * len(values)
+        if len(values):
+            np.frombuffer(out, dtype=_NUMPY_OF[code])[:] = values
+        return out
+
+    # Each per-playout array goes as soon as its column is made: they and the tree's columns are
+    # the build's peak.
     parents = number[node_parent[created]]
+    del node_parent
+    tree_reached = column("i", number[reached])
+    del number, reached
     root_scores = returns[:, 0]
     # The root's sums start from 0.0: 0.0 + s0 + s1 + ... (cumsum is a sequential loop).
     root_total = float(np.cumsum(root_scores)[-1]) + 0.0 if count else 0.0
     root_total_sq = float(np.cumsum(root_scores * root_scores)[-1]) + 0.0 if count else 0.0
+    move_id = with_root(playouts.move_ids.typecode, 0, node_move[created])
+    del node_move
+    depths = node_depth[created]
+    del node_depth
+    visits = with_root("q", count, node_visits[created])
+    del node_visits
+    total = with_root("d", root_total, node_total[created])
+    del node_total
+    total_sq = with_root("d", root_total_sq, node_total_sq[created])
+    del node_total_sq
 
     # Children in creation order: node numbers sorted by (parent, number), one sort of unique keys.
-    child_list = np.sort(parents * nodes + np.arange(1, nodes)) % nodes
+    child_list = np.sort(parents.astype(np.int64) * nodes + np.arange(1, nodes)) % nodes
     child_start = np.zeros(nodes + 1, dtype=np.int64)
     np.cumsum(np.bincount(parents, minlength=nodes), out=child_start[1:])
-    depths = node_depth[created]
     return Tree(
         moves=playouts.moves,
         parent=with_root("i", NO_PARENT, parents),
-        move_id=with_root(playouts.move_ids.typecode, 0, node_move[created]),
+        move_id=move_id,
         depth=with_root("i", 0, depths),
-        visits=with_root("q", count, node_visits[created]),
-        total=with_root("d", root_total, node_total[created]),
-        total_sq=with_root("d", root_total_sq, node_total_sq[created]),
+        visits=visits,
+        total=total,
+        total_sq=total_sq,
         created_by=with_root("i", NO_PLAYOUT, created),
-        child_start=array("i", child_start.astype(np.int32).tobytes()),
-        child_list=array("i", child_list.astype(np.int32).tobytes()),
-        reached=array("i", number[reached].astype(np.int32).tobytes()),
+        child_start=column("i", child_start),
+        child_list=column("i", child_list),
+        reached=tree_reached,
         player=array("b", bytes(nodes)) if players == 1 else with_root("b", 0, depths % players),
         flags=array("B", bytes(nodes)),
         players=players,

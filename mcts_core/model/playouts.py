@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 TIES = ("smaller", "first")  # exact ties go to the smaller move, or to the first child in node order
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a log can hold hundreds of thousands of facts
 class Fact:
     """What a log says about one node.
 

@@ -294,7 +294,7 @@ def test_the_arrow_reader_numbers_one_character_moves_as_the_line_reader(players
     assert len(text) > log_module.ARROW_THRESHOLD
     lines = text.splitlines()
     fast = read_log_columns(text, 2_000_000)
-    slow = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000).read(lines, 1)
+    slow = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000).read(enumerate(lines[1:], start=2))
     assert fast is not None and fast == (slow, None)
     assert set(fast[0].moves) == set(moves)
 
@@ -306,7 +306,7 @@ def test_the_arrow_reader_gives_the_line_readers_playouts(players, returns):
     lines = text.splitlines()
     header = log_module.parse_header(lines[0], 1)
     fast = read_log_columns(text, 2_000_000)
-    slow = log_module._Reader(header, 2_000_000).read(lines, 1)
+    slow = log_module._Reader(header, 2_000_000).read(enumerate(lines[1:], start=2))
     assert fast is not None and fast == (slow, None)
     assert parse_log(text) == slow
 
@@ -323,7 +323,7 @@ def test_the_arrow_reader_steps_aside_and_the_line_reader_decides(broken):
     header = log_module.parse_header(lines[0], 1)
     assert read_log_columns(text, 2_000_000) is None
     try:
-        slow = log_module._Reader(header, 2_000_000).read(lines, 1)
+        slow = log_module._Reader(header, 2_000_000).read(enumerate(lines[1:], start=2))
     except ParseError as error:
         with pytest.raises(ParseError) as caught:
             parse_log(text)
@@ -395,3 +395,28 @@ def test_bad_header_settings_are_refused(settings, fragment):
     header = '{"mcts_log": 1, "rule": "puct", "settings": ' + settings + "}"
     line, message = error_of(header + '\n{"path": [], "score": 1}\n')
     assert line == 1 and fragment in message, message
+
+
+def test_the_arrow_reader_in_many_blocks_numbers_moves_by_first_appearance_over_the_whole_log(monkeypatch):
+    from mcts_core.inputs.formats import log_columns
+
+    monkeypatch.setattr(log_columns, "BLOCK_BYTES", 4096)  # many blocks, each with moves the ones before lacked
+    rng = random.Random(12)
+    for moves in (list("zyxabc"), [f"m{i}" for i in range(400)]):  # one-byte moves, and more than 256 named ones
+        records = [{"path": [rng.choice(moves[: 2 + i // 10]) for _ in range(rng.randint(0, 6))], "score": i % 5}
+                   for i in range(3000)]
+        text = log(*records, header=json.dumps({"mcts_log": 1, "players": 2}))
+        lines = text.splitlines()
+        fast = read_log_columns(text, 2_000_000)
+        slow = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000).read(enumerate(lines[1:], start=2))
+        assert fast is not None and fast == (slow, None)
+
+
+def test_the_arrow_reader_steps_aside_when_score_and_returns_are_in_different_blocks(monkeypatch):
+    from mcts_core.inputs.formats import log_columns
+
+    monkeypatch.setattr(log_columns, "BLOCK_BYTES", 4096)
+    records = [{"path": ["a"], "score": 1}] * 1000 + [{"path": ["a"], "returns": [1, -1]}] * 1000
+    text = log(*records, header=json.dumps({"mcts_log": 1, "players": 2}))
+    assert read_log_columns(text, 2_000_000) is None
+    assert len(parse_log(text)) == 2000  # the line reader takes both forms

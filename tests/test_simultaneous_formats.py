@@ -113,7 +113,7 @@ def test_the_arrow_reader_gives_the_line_readers_joint_log():
     lines = text.splitlines()
     fast = read_log_columns(text, 2_000_000)
     reader = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000)
-    slow = reader.read(lines, 1)
+    slow = reader.read(enumerate(lines[1:], start=2))
     assert fast is not None and fast[0] == slow
     assert fast[1].joint == reader.simultaneous.joint
 
@@ -124,7 +124,7 @@ def test_the_arrow_reader_finds_joint_moves_that_first_appear_late_in_the_log():
     lines = text.splitlines()
     fast = read_log_columns(text, 2_000_000)
     reader = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000)
-    assert fast is not None and fast[0] == reader.read(lines, 1)
+    assert fast is not None and fast[0] == reader.read(enumerate(lines[1:], start=2))
     assert fast[1].joint == reader.simultaneous.joint and len(fast[1].joint.own_names) == 4  # R, P, S, long move
 
 
@@ -137,7 +137,7 @@ def test_the_arrow_reader_numbers_joint_moves_as_the_line_reader_however_many_th
     lines = text.splitlines()
     fast = read_log_columns(text, 2_000_000)
     reader = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000)
-    assert fast is not None and fast[0] == reader.read(lines, 1) and fast[1].joint == reader.simultaneous.joint
+    assert fast is not None and fast[0] == reader.read(enumerate(lines[1:], start=2)) and fast[1].joint == reader.simultaneous.joint
 
 
 @pytest.mark.parametrize("broken", ['{"path": [["R"]], "returns": [1, -1]}', '{"path": [["R", ""]], "returns": [1, -1]}',
@@ -281,3 +281,19 @@ def test_a_bad_child_in_a_dump_names_its_own_line():
 def test_a_dump_value_stands_for_a_mean():
     decoupled = read_input(tree(dict(SIM_ROOT, children=[{"move": ["R", "P"], "visits": 2}]))).simultaneous.decoupled
     assert decoupled.own_moves(0, 1)[0].total == -1.0
+
+
+def test_the_arrow_reader_in_many_blocks_numbers_joint_moves_as_the_line_reader(monkeypatch):
+    from mcts_core.inputs.formats import log_columns
+
+    monkeypatch.setattr(log_columns, "BLOCK_BYTES", 4096)  # joint moves first seen in later blocks
+    rng = random.Random(8)
+    names = [f"m{i}" for i in range(30)]
+    records = [{"path": [[rng.choice(names[: 2 + i // 100]), rng.choice(names)] for _ in range(rng.randint(0, 4))],
+                "returns": [1, -1]} for i in range(2500)]
+    text = log(*records, header={"mcts_log": 1, "players": 2})
+    lines = text.splitlines()
+    fast = read_log_columns(text, 2_000_000)
+    reader = log_module._Reader(log_module.parse_header(lines[0], 1), 2_000_000)
+    assert fast is not None and fast[0] == reader.read(enumerate(lines[1:], start=2))
+    assert fast[1].joint == reader.simultaneous.joint

@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...model.playouts import Fact, Playouts
@@ -45,6 +45,7 @@ from ...common.input_rules import MAX_MOVES, MAX_PLAYOUTS, ParseError
 from ...common.json_input import key_text, load_json, shown
 from ...common.numbers import is_finite_number
 from .header import HeaderProblem, header_values
+from .lines import numbered_lines
 
 HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings", "algorithm", "game")
 SIMULATION_KEYS = ("path", "score", "returns")
@@ -85,13 +86,13 @@ def read_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> tuple[Playouts, S
         fast = read_log_columns(text, max_records)
         if fast is not None:
             return fast
-    lines = text.splitlines()
-    header_at = next((i for i, line in enumerate(lines) if line.strip()), None)
-    if header_at is None:
+    lines = numbered_lines(text)  # one block of lines at a time: a list of them all costs more than the text
+    header_line = next(((number, line) for number, line in lines if line.strip()), None)
+    if header_line is None:
         raise ParseError(1, "the log is empty: expected a header line like {\"mcts_log\": 1}")
-    header = parse_header(lines[header_at], header_at + 1)
+    header = parse_header(header_line[1], header_line[0])
     reader = _Reader(header, max_records)
-    playouts = reader.read(lines, header_at + 1)
+    playouts = reader.read(lines)
     return playouts, reader.simultaneous
 
 
@@ -149,13 +150,12 @@ class _Reader:
         self.joint_seen = False
         self.simultaneous: SimultaneousLog | None = None  # after read(): what simultaneous moves add
 
-    def read(self, lines: Sequence[str], first: int) -> Playouts:
+    def read(self, lines: Iterable[tuple[int, str]]) -> Playouts:
+        """Read the records of ``lines``, (number, line) pairs after the header's."""
         records = 0
-        for index in range(first, len(lines)):
-            line = lines[index]
+        for number, line in lines:
             if not line.strip():
                 continue
-            number = index + 1
             records += 1
             if records > self.max_records:
                 raise ParseError(number, f"too many records: at most {self.max_records:,} are supported")
@@ -410,7 +410,14 @@ def _check_node_kinds(reader: _Reader) -> None:
     child: dict[tuple[int, int], int] = {}
     kind = [_UNKNOWN]
     since = [0]
-    paths: list[tuple[int, ...]] = [()]
+    parent_of, move_of = [0], [0]  # each trie node's parent and move (its path only for a message)
+
+    def path_of(node: int) -> tuple[int, ...]:
+        moves = []
+        while node:
+            moves.append(move_of[node])
+            node = parent_of[node]
+        return tuple(reversed(moves))
 
     def walk(moves: Sequence[int], number: int, key: str) -> int:
         node = 0
@@ -419,14 +426,15 @@ def _check_node_kinds(reader: _Reader) -> None:
             if kind[node] == _UNKNOWN:
                 kind[node], since[node] = given, number
             elif kind[node] != given:
-                raise ParseError(number, _mixed(reader, keys, paths[node], kind[node], since[node], key,
+                raise ParseError(number, _mixed(reader, keys, path_of(node), kind[node], since[node], key,
                                                 f"move {position + 1} here is {_move_words(keys[move])}"))
             found = child.get((node, move))
             if found is None:
                 found = child[(node, move)] = len(kind)
                 kind.append(_UNKNOWN)
                 since.append(0)
-                paths.append((*paths[node], move))
+                parent_of.append(node)
+                move_of.append(move)
             node = found
         return node
 
@@ -445,7 +453,7 @@ def _check_node_kinds(reader: _Reader) -> None:
                     kind[node], since[node] = given, fact.line
                 elif kind[node] != given:
                     what = '"simultaneous": true' if given == _SIMULTANEOUS else "sequential moves"
-                    raise ParseError(fact.line, _mixed(reader, keys, paths[node], kind[node], since[node],
+                    raise ParseError(fact.line, _mixed(reader, keys, path_of(node), kind[node], since[node],
                                                        "simultaneous" if given == _SIMULTANEOUS else "children",
                                                        f"this fact gives it {what}"))
             next_fact += 1

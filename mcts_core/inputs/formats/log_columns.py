@@ -15,6 +15,11 @@ from ...common.input_rules import MAX_MOVES, ParseError
 from .log import is_compact, parse_header
 
 
+# Bytes of the log pyarrow reads at a time: only one block's columns exist at once (the whole log
+# as one table held about 3 times the log's size at the peak; bench/RESULTS.md).
+BLOCK_BYTES = 1 << 20
+
+
 def read_log_columns(text: str, max_records: int) -> tuple[Playouts, SimultaneousLog | None] | None:
     """Plain simulation logs through pyarrow's JSON reader; None when the line reader must decide.
 
@@ -41,119 +46,204 @@ def read_log_columns(text: str, max_records: int) -> tuple[Playouts, Simultaneou
     count = _count_object_lines(np, encoded, body_start)
     if count is None or count > max_records:
         return None
-    body_buffer = pa.py_buffer(encoded)[body_start:]
+    body = pa.py_buffer(encoded)[body_start:]
     # Joint moves show in the first records; a log whose first records have empty paths is read
     # again as joint when a later path holds lists (a scan of the whole text cost 0.2 s at 1M).
     joint = "[[" in text[header_end + 1 : header_end + 4097]
-    table = _read_records(pa, pj, body_buffer, joint)
-    if isinstance(table, str) and not joint and "changed from string to array" in table:
-        joint = True
-        table = _read_records(pa, pj, body_buffer, joint)
-    if isinstance(table, str):
-        return None
     if joint and header.players < 2:
         return None  # the line reader says what is wrong with a joint move in a one-player log
-    if table.num_rows != count:
-        return None
-    path = table.column("path").combine_chunks()
-    score = table.column("score").combine_chunks()
-    returns_column = table.column("returns").combine_chunks()
-    if path.null_count:
-        return None
-    elements = path.flatten()
-    players = header.players
-    if joint:
-        if elements.null_count:
+    columns = _Columns(np, pc, header.players, joint)
+    problem = columns.read(pa, pj, body)
+    if problem is not None and not joint and "changed from string to array" in problem:
+        if header.players < 2:
             return None
-        if len(elements):
-            sizes = pc.min_max(pc.list_value_length(elements))
-            if sizes["min"].as_py() != players or sizes["max"].as_py() != players:
-                return None  # a joint move of the wrong length: the line reader names its line
-        flat = elements.flatten()
-    else:
-        flat = elements
-    if flat.null_count:
+        columns = _Columns(np, pc, header.players, True)
+        problem = columns.read(pa, pj, body)
+    if problem is not None or columns.rows != count:
         return None
-    longest = 0
-    if len(flat):
-        lengths = pc.min_max(pc.binary_length(flat))
-        if lengths["min"].as_py() == 0:
-            return None  # an empty move: the line reader words the error
-        longest = lengths["max"].as_py()
-    offsets = np.asarray(path.offsets)
-    if len(offsets) > 1 and int(np.diff(offsets).max(initial=0)) > MAX_MOVES:
+    return columns.playouts(header)
+
+
+class _Columns:
+    """The simulations' columns, filled one block of records at a time.
+
+    Moves are numbered by first appearance over the whole log, as the line reader numbers them:
+    each block's distinct moves, in their order of first appearance in the block, get the next
+    numbers the log has not given yet.
+    """
+
+    def __init__(self, np, pc, players: int, joint: bool):
+        self.np, self.pc, self.players, self.joint = np, pc, players, joint
+        self.rows = 0
+        self.starts = array("q", [0])
+        self.returns = array("d")
+        self.kind: str | None = None  # every record has "score", or every record has "returns"
+        self.names: dict[str, int] = {}  # move (a player's own move, for joint logs) -> number
+        self.joint_ids: dict[tuple[int, ...], int] = {}  # a joint move's own moves -> its number
+        self.blocks: list = []  # each block's move numbers (numpy), joined at the end
+
+    def read(self, pa, pj, body) -> str | None:
+        """Read every block; None when all fit, else why not (pyarrow's message, or a short reason)."""
+        element = pa.list_(pa.string()) if self.joint else pa.string()
+        schema = pa.schema([("path", pa.list_(element)), ("score", pa.float64()), ("returns", pa.list_(pa.float64()))])
+        try:
+            reader = pj.open_json(
+                pa.BufferReader(body),
+                read_options=pj.ReadOptions(block_size=BLOCK_BYTES),
+                parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"),
+            )
+            for batch in reader:
+                if not self._block(batch):
+                    return "a record the line reader must read"
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, ValueError) as error:
+            return str(error)
         return None
-    if returns_column.null_count == len(returns_column):  # every record has "score"
-        if score.null_count or players > 2:
+
+    def _block(self, batch) -> bool:
+        """Add a block of records; False when one of them needs the line reader."""
+        np, pc, players = self.np, self.pc, self.players
+        path, score, returns = batch.column(0), batch.column(1), batch.column(2)
+        if path.null_count or not len(path):
+            return not path.null_count
+        elements = path.flatten()
+        if self.joint:
+            if elements.null_count:
+                return False
+            if len(elements):
+                sizes = pc.min_max(pc.list_value_length(elements))
+                if sizes["min"].as_py() != players or sizes["max"].as_py() != players:
+                    return False  # a joint move of the wrong length: the line reader names its line
+            flat = elements.flatten()
+        else:
+            flat = elements
+        if flat.null_count:
+            return False
+        longest = 0
+        if len(flat):
+            lengths = pc.min_max(pc.binary_length(flat))
+            if lengths["min"].as_py() == 0:
+                return False  # an empty move: the line reader words the error
+            longest = lengths["max"].as_py()
+        offsets = np.asarray(path.offsets).astype(np.int64)
+        if int(np.diff(offsets).max(initial=0)) > MAX_MOVES:
+            return False
+        if returns.null_count == len(returns):
+            kind = "score"  # every record has "score" (if any lacks it, the line reader says so)
+        elif score.null_count == len(score):
+            kind = "returns"
+        else:
+            return False
+        if self.kind not in (None, kind):
+            return False  # "score" in some records, "returns" in others
+        self.kind = kind
+        if kind == "score":
+            if score.null_count or players > 2:
+                return False
+            scores = np.asarray(score, dtype=np.float64)
+            values = scores if players == 1 else np.column_stack([scores, -scores]).ravel()
+        else:
+            if returns.null_count:
+                return False
+            if not (np.diff(np.asarray(returns.offsets)) == players).all() or returns.flatten().null_count:
+                return False
+            values = np.asarray(returns.flatten(), dtype=np.float64)
+        if not np.isfinite(values).all():
+            return False
+        ids = self._one_byte_ids(flat) if longest == 1 else self._dictionary_ids(flat)
+        count = len(self.names)
+        if self.joint:
+            ids = self._joint_ids(ids.reshape(-1, players))
+            if ids is None:
+                return False
+            count = len(self.joint_ids)
+        self.blocks.append(ids.astype(np.uint8 if count <= 1 << 8 else np.uint16 if count <= 1 << 16 else np.int32))
+        self.starts.frombytes((offsets[1:] - offsets[0] + self.starts[-1]).tobytes())
+        self.returns.frombytes(values.astype(np.float64).tobytes())
+        self.rows += len(path)
+        return True
+
+    def _number(self, in_order) -> list[int]:
+        """The numbers of a block's distinct moves, given in their order of first appearance."""
+        names = self.names
+        return [names.setdefault(name, len(names)) for name in in_order]
+
+    def _dictionary_ids(self, flat):
+        """Every move's number (via the block's dictionary of distinct moves)."""
+        np = self.np
+        encoded = self.pc.dictionary_encode(flat)
+        numbers = np.array(self._number(encoded.dictionary.to_pylist()), dtype=np.int64)
+        return numbers[np.asarray(encoded.indices)]
+
+    def _one_byte_ids(self, flat):
+        """As :meth:`_dictionary_ids` when every move is one byte (so ASCII), from the bytes
+        themselves: about 50 ms instead of 300 ms for 25 million moves."""
+        np = self.np
+        offsets = np.frombuffer(flat.buffers()[1], dtype=np.int32)
+        start = int(offsets[flat.offset])
+        codes = np.frombuffer(flat.buffers()[2], dtype=np.uint8)[start : start + len(flat)]
+        data = codes.tobytes()
+        present = np.flatnonzero(np.bincount(codes, minlength=256)).tolist()
+        in_order = sorted(present, key=lambda code: data.find(bytes((code,))))  # memchr: first appearances
+        number = np.zeros(256, dtype=np.int64)
+        number[in_order] = self._number(chr(code) for code in in_order)
+        return number[codes]
+
+    def _joint_ids(self, own):
+        """The numbers of a block's joint moves (rows of own-move numbers, one per player), by first
+        appearance over the log; None when there would be too many to number."""
+        np, players = self.np, self.players
+        base = len(self.names)
+        if base ** players >= 1 << 62:
             return None
-        scores = np.asarray(score, dtype=np.float64)
-        values = scores if players == 1 else np.column_stack([scores, -scores]).ravel()
-    elif score.null_count == len(score):  # every record has "returns"
-        if returns_column.null_count:
-            return None
-        lengths = np.diff(np.asarray(returns_column.offsets))
-        if not (lengths == players).all() or returns_column.flatten().null_count:
-            return None
-        values = np.asarray(returns_column.flatten(), dtype=np.float64)
-    else:
-        return None
-    if not np.isfinite(values).all():
-        return None
-    names, ids = _one_byte_moves(np, flat) if longest == 1 else _dictionary_moves(np, pc, flat)
-    simultaneous = None
-    if joint:
-        if len(names) ** players >= 1 << 62:
-            return None
-        own = ids.reshape(-1, players)
-        key = own[:, players - 1].astype(np.int64 if len(names) ** players >= 1 << 31 else np.int32)
+        key = own[:, players - 1].copy()
         for player in range(players - 2, -1, -1):
-            key *= len(names)
+            key *= base
             key += own[:, player]
-        _, first, ids = _first_appearance(np, key, len(names) ** players)  # numbered by first appearance
-        joint_of = tuple(tuple(int(o) for o in own[index]) for index in first)
-        moves = tuple(joint_name([names[o] for o in own_ids]) for own_ids in joint_of)
-        simultaneous = header.simultaneous(JointMoves(names, joint_of))
-    else:
-        if header.simultaneous_rule:
-            return None  # the line reader refuses the rule
-        moves = names
-    id_type = "B" if len(moves) <= 1 << 8 else "H" if len(moves) <= 1 << 16 else "i"
-    first_line = 2
-    rule, settings = header.sequential_rule()
-    playouts = Playouts(
-        moves=moves,
-        starts=array("q", offsets.astype(np.int64).tobytes()),
-        move_ids=array(id_type, ids.astype({"B": np.uint8, "H": np.uint16, "i": np.int32}[id_type]).tobytes()),
-        returns=array("d", values.astype(np.float64).tobytes()),
-        lines=range(first_line, first_line + count),
-        c=header.c,
-        players=players,
-        ties=header.ties,
-        compact=is_compact(moves),
-        rule=rule,
-        settings=settings,
-    )
-    return playouts, simultaneous
+        keys, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        joint_ids = self.joint_ids
+        numbers = np.empty(len(keys), dtype=np.int64)
+        for index in np.argsort(first, kind="stable").tolist():  # this block's keys by first appearance
+            own_moves = tuple(int(o) for o in own[first[index]])
+            numbers[index] = joint_ids.setdefault(own_moves, len(joint_ids))
+        return numbers[inverse.reshape(-1)]
 
-
-def _dictionary_moves(np, pc, flat) -> tuple[tuple[str, ...], object]:
-    """Move names numbered by first appearance, and every move's number."""
-    encoded = pc.dictionary_encode(flat)
-    return tuple(encoded.dictionary.to_pylist()), np.asarray(encoded.indices)
-
-
-def _one_byte_moves(np, flat) -> tuple[tuple[str, ...], object]:
-    """As :func:`_dictionary_moves` when every move is one byte (so ASCII), from the bytes
-    themselves: about 50 ms instead of 300 ms for 25 million moves."""
-    offsets = np.frombuffer(flat.buffers()[1], dtype=np.int32)
-    start = int(offsets[flat.offset])
-    codes = np.frombuffer(flat.buffers()[2], dtype=np.uint8)[start : start + len(flat)]
-    data = codes.tobytes()
-    present = np.flatnonzero(np.bincount(codes, minlength=256)).tolist()
-    in_order = sorted(present, key=lambda code: data.find(bytes((code,))))  # memchr: first appearances
-    number = np.zeros(256, dtype=np.uint8)
-    number[in_order] = np.arange(len(in_order))
-    return tuple(chr(code) for code in in_order), number[codes]
+    def playouts(self, header) -> tuple[Playouts, SimultaneousLog | None]:
+        np = self.np
+        names = tuple(self.names)
+        simultaneous = None
+        if self.joint:
+            joint_of = tuple(self.joint_ids)
+            moves = tuple(joint_name([names[o] for o in own_ids]) for own_ids in joint_of)
+            simultaneous = header.simultaneous(JointMoves(names, joint_of))
+        else:
+            if header.simultaneous_rule:
+                return None  # the line reader refuses the rule
+            moves = names
+        id_type = "B" if len(moves) <= 1 << 8 else "H" if len(moves) <= 1 << 16 else "i"
+        move_ids = array(id_type, [0]) * sum(len(block) for block in self.blocks)
+        out = np.frombuffer(move_ids, dtype={"B": np.uint8, "H": np.uint16, "i": np.int32}[id_type]) if len(move_ids) else None
+        at, blocks = 0, self.blocks
+        self.blocks = []
+        for index, block in enumerate(blocks):
+            out[at : at + len(block)] = block
+            at += len(block)
+            blocks[index] = None  # each block goes once copied
+        first_line = 2
+        rule, settings = header.sequential_rule()
+        playouts = Playouts(
+            moves=moves,
+            starts=self.starts,
+            move_ids=move_ids,
+            returns=self.returns,
+            lines=range(first_line, first_line + self.rows),
+            c=header.c,
+            players=self.players,
+            ties=header.ties,
+            compact=is_compact(moves),
+            rule=rule,
+            settings=settings,
+        )
+        return playouts, simultaneous
 
 
 LINE_CHUNK = 1 << 24  # bytes scanned at a time: the scan's temporary arrays stay small
@@ -166,60 +256,18 @@ def _count_object_lines(np, encoded: bytes, start: int) -> int | None:
     data = np.frombuffer(encoded, dtype=np.uint8)
     if start >= len(data):
         return None
-    newlines = []
+    last = len(data) - 1
+    final_newline = int(data[last] == 10)
+    if data[start] != ord("{") or data[last - final_newline] != ord("}"):
+        return None
+    count = 1 - final_newline  # the last line, unless the body ends with its newline
     for begin in range(start, len(data), LINE_CHUNK):
-        chunk = data[begin:begin + LINE_CHUNK]
+        chunk = data[begin : begin + LINE_CHUNK]
         if (chunk == 13).any():
             return None
-        newlines.append(np.flatnonzero(chunk == 10) + begin)
-    ends = np.concatenate(newlines)
-    last = len(data) - 1
-    firsts = np.concatenate(([start], ends[ends < last] + 1))  # each line's first byte
-    lasts = ends - 1 if data[last] == 10 else np.concatenate((ends - 1, [last]))  # each line's last byte
-    if (lasts < firsts).any() or (data[firsts] != ord("{")).any() or (data[lasts] != ord("}")).any():
-        return None
-    return len(firsts)
-
-
-def _read_records(pa, pj, body, joint: bool):
-    """The simulations as a table (path, score, returns), or pyarrow's message if a record does not fit."""
-    element = pa.list_(pa.string()) if joint else pa.string()
-    schema = pa.schema([("path", pa.list_(element)), ("score", pa.float64()), ("returns", pa.list_(pa.float64()))])
-    try:
-        return pj.read_json(
-            body,
-            read_options=pj.ReadOptions(block_size=1 << 24),
-            parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"),
-        )
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, ValueError) as error:
-        return str(error)
-
-
-DENSE_JOINT_KEYS = 1 << 22  # joint-move keys numbered through a direct-address table up to this many
-
-
-def _first_appearance(np, key, space: int):
-    """Distinct keys numbered by first appearance, as the line reader numbers moves: (keys in that
-    order, the index of each one's first appearance, every key's number)."""
-    if space <= DENSE_JOINT_KEYS:
-        present = np.flatnonzero(np.bincount(key, minlength=space))
-        first = np.full(space, -1, dtype=np.int64)
-        missing, start, size = len(present), 0, 1 << 12
-        while missing:  # chunks of doubling size: each key's first index, without sorting the whole array
-            chunk = key[start:start + size]
-            found, index = np.unique(chunk, return_index=True)
-            new = first[found] < 0
-            first[found[new]] = start + index[new]
-            missing -= int(new.sum())
-            start += size
-            size *= 2
-        order = np.argsort(first[present], kind="stable")
-        keys = present[order]
-        number = np.empty(space, dtype=np.int64)
-        number[keys] = np.arange(len(keys))
-        return keys, first[keys], number[key]
-    keys, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(keys), dtype=np.int64)
-    rank[order] = np.arange(len(keys))
-    return keys[order], first[order], rank[inverse.reshape(-1)]
+        ends = np.flatnonzero(chunk == 10) + begin
+        inner = ends[ends < last]  # each line but the last ends in "}" and the next starts with "{"
+        if (data[ends - 1] != ord("}")).any() or (data[inner + 1] != ord("{")).any():
+            return None
+        count += len(ends)
+    return int(count)

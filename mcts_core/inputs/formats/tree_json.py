@@ -135,7 +135,7 @@ class _Columns:
         self.visits, self.total, self.total_sq = array("q"), array("d"), array("d")
         self.player, self.flags = array("b"), array("B")
         self.prior, self.outcome = array("d"), array("d")
-        self.kids: list[list[int]] = []
+        self.kids: dict[int, list[int]] = {}  # the nodes that have children (most are leaves): their children
         # Simultaneous nodes: own-move names, each node's kind of children, its "decoupled" lists.
         self.own_ids: dict[str, int] = {}
         self.joint_seen = False
@@ -174,10 +174,11 @@ class _Columns:
         else:
             key = self._move_key(move, parent, where)
             move_id = self.ids.setdefault(key, len(self.ids))
-            if any(self.move_id[kid] == move_id for kid in self.kids[parent]):
+            kids = self.kids.setdefault(parent, [])
+            if any(self.move_id[kid] == move_id for kid in kids):
                 raise _NodeProblem(where, f'key "move": {shown(move)} is already a child of this node')
             depth = self.depth[parent] + 1
-            self.kids[parent].append(number)
+            kids.append(number)
         visits = _visits(node.get("visits"), where, 'key "visits":')
         if parent != NO_PARENT and visits > self.visits[parent]:
             raise _NodeProblem(where, f'key "visits": {visits:,} is more than its parent\'s {self.visits[parent]:,}; '
@@ -213,7 +214,6 @@ class _Columns:
         self.flags.append(flags)
         self.prior.append(prior)
         self.outcome.append(outcome)
-        self.kids.append([])
         return number
 
     def _move_key(self, move: Any, parent: int, where: tuple[int, ...]) -> str | tuple[str, ...]:
@@ -345,9 +345,9 @@ class _Columns:
         return (x,) if self.players == 1 else (x, -x)
 
     def _tree(self) -> Tree:
-        start, flat = array("i", [0]), array("i")
-        for kids in self.kids:
-            flat.extend(kids)
+        start, flat, kids = array("i", [0]), array("i"), self.kids
+        for node in range(len(self.parent)):
+            flat.extend(kids.get(node, ()))
             start.append(len(flat))
         moves = tuple(key if isinstance(key, str) else joint_name(key) for key in self.ids)
         count = len(self.parent)

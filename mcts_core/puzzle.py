@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .model.build import build_tree
 from .common.input_rules import ParseError
 from .inputs.formats.text import parse_playouts
+from .inputs.loading import TEXT, bounded_tree
+from .inputs.memory_bound import check_reading
 from .selection import Scoring, select_path
 
 
@@ -19,11 +20,12 @@ def solve(text: str, *, c: float | None = None) -> str:
         The moves UCB1 selection follows from the root to a leaf.
 
     Raises:
-        ParseError: bad input, or no C at all.
+        ParseError: bad input, no C at all, or more memory than the bound allows (said before it is read).
     """
+    reading = check_reading(text, TEXT)
     playouts = parse_playouts(text)
     if c is None:
         c = playouts.c
     if c is None:
         raise ParseError(1, "no header `N C` and no C given: add a header line like `3 0.1`")
-    return select_path(build_tree(playouts), Scoring(c=c))
+    return select_path(bounded_tree(reading, playouts), Scoring(c=c))

@@ -5,15 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..model.build import build_tree
-from .formats.log import looks_like_log, read_log
+from ..model.build import TooManyNodes, build_tree
+from .formats.log import FactsTooLarge, looks_like_log, read_log
 from .formats.text import parse_playouts
 from .formats.tree_json import looks_like_tree, read_tree_dump
+from .memory_bound import Reading, check_building, check_reading, fact_budget, too_much_in_facts, too_many_nodes
 from ..model.playouts import Playouts
 from ..selection.registry import RULES
 from ..model.tree import Tree
 
 if TYPE_CHECKING:
+    from ..simultaneous.joint import SimultaneousLog
     from ..simultaneous.reading import SimultaneousInput
 
 TEXT, LOG, TREE = "text", "log", "tree"
@@ -60,9 +62,12 @@ def read_input(text: str) -> Input:
     """Parse ``text`` in whichever format it is and build its tree.
 
     Raises:
-        ParseError: the first problem, naming its line (and key).
+        ParseError: the first problem, naming its line (and key); or, on line 1, that reading or
+            building it would take more memory than the bound allows (:mod:`.memory_bound`),
+            said before it is read or built.
     """
     kind = input_kind(text)
+    reading = check_reading(text, kind)
     if kind == TREE:
         tree, c, rule, settings, dumped = read_tree_dump(text)
         simultaneous = None
@@ -76,9 +81,12 @@ def read_input(text: str) -> Input:
         return Input(tree, None, kind, c, rule, settings, simultaneous)
     if kind == TEXT:
         playouts = parse_playouts(text)
-        return Input(build_tree(playouts), playouts, kind, playouts.c, playouts.rule, playouts.settings)
-    playouts, log = read_log(text)
-    tree = build_tree(playouts)
+        return Input(bounded_tree(reading, playouts), playouts, kind, playouts.c, playouts.rule, playouts.settings)
+    try:
+        playouts, log = read_log(text, max_fact_bytes=fact_budget(reading))
+    except FactsTooLarge as over:
+        raise too_much_in_facts(reading, over.line, over.kept) from None
+    tree = bounded_tree(reading, playouts, log)
     simultaneous = None
     if log is not None:
         from ..simultaneous.decoupled_tree import build_decoupled
@@ -87,3 +95,26 @@ def read_input(text: str) -> Input:
         decoupled = build_decoupled(playouts, log, tree=tree)
         simultaneous = simultaneous_input(decoupled, log, playouts, playouts.rule, playouts.settings)
     return Input(tree, playouts, kind, playouts.c, playouts.rule, playouts.settings, simultaneous)
+
+
+def bounded_tree(reading: Reading, playouts: Playouts, log: SimultaneousLog | None = None) -> Tree:
+    """The tree of ``playouts``, refused before it is built when building it would exceed the memory
+    bound (a log's node facts: when the build reaches the nodes the bound allows).
+
+    Raises:
+        ParseError: on line 1, how much memory it would take, the limit and why.
+    """
+    budget = check_building(reading, playouts, decoupled_moves(playouts, log))
+    try:
+        return build_tree(playouts, max_nodes=budget)
+    except TooManyNodes:
+        raise too_many_nodes(reading, budget) from None
+
+
+def decoupled_moves(playouts: Playouts, log: SimultaneousLog | None) -> int:
+    """How many own moves a simultaneous log's decoupled tree keeps statistics for, at most: those its
+    facts declare, and one per player for each simulation's new node (0 without simultaneous moves)."""
+    if log is None:
+        return 0
+    declared = sum(len(moves) for fact in log.facts if fact.moves for moves in fact.moves)
+    return declared + playouts.players * len(playouts)

@@ -31,29 +31,36 @@ LEVELS_THRESHOLD = 5_000
 DENSE_KEYS = 1 << 16
 
 
-def build_tree(playouts: Playouts, upto: int | None = None) -> Tree:
+class TooManyNodes(ValueError):
+    """The tree would have more nodes than the build may make (``build_tree``'s ``max_nodes``)."""
+
+
+def build_tree(playouts: Playouts, upto: int | None = None, *, max_nodes: int | None = None) -> Tree:
     """Build the tree from the first ``upto`` playouts (all of them when None).
 
     Args:
         playouts: parsed input.
         upto: number of playouts to use, 0 <= upto <= len(playouts); every fact applies.
+        max_nodes: stop with :class:`TooManyNodes` rather than make more nodes than this (a log's
+            node facts can declare more nodes than it has playouts; the memory bound sets it).
 
     Raises:
         ValueError: a bad ``upto``.
+        TooManyNodes: the tree would have more than ``max_nodes`` nodes.
     """
     count = len(playouts) if upto is None else upto
     if not 0 <= count <= len(playouts):
         raise ValueError(f"upto must be between 0 and {len(playouts)}, got {upto}")
     # Both builders give identical trees (tests/test_tree.py checks it); the level-by-level numpy
     # one is faster once numpy's fixed costs are paid (bench/RESULTS.md).
-    if count >= LEVELS_THRESHOLD and not playouts.facts:
+    if count >= LEVELS_THRESHOLD and not playouts.facts and (max_nodes is None or count < max_nodes):
         return _build_levels(playouts, count)
-    return _build_sequential(playouts, count)
+    return _build_sequential(playouts, count, max_nodes)
 
 
-def _build_sequential(playouts: Playouts, count: int) -> Tree:
+def _build_sequential(playouts: Playouts, count: int, max_nodes: int | None = None) -> Tree:
     """The rule, playout by playout and fact by fact (the reference shape of the algorithm)."""
-    return _Builder(playouts).build(count)
+    return _Builder(playouts, max_nodes).build(count)
 
 
 def next_player(parent_player: int, players: int) -> int:
@@ -64,8 +71,9 @@ def next_player(parent_player: int, players: int) -> int:
 class _Builder:
     """The columns of a tree being built, and the steps that fill them."""
 
-    def __init__(self, playouts: Playouts):
+    def __init__(self, playouts: Playouts, max_nodes: int | None = None):
         self.playouts = playouts
+        self.max_nodes = max_nodes
         self.parent = array("i", [NO_PARENT])
         self.move_id = array("i", [0])
         self.depth = array("i", [0])
@@ -115,6 +123,8 @@ class _Builder:
     def _create(self, parent: int, move: int, created_by: int, visits: int, total: float, square: float, flags: int) -> int:
         """Append a node: the parent's last child, with these statistics."""
         kid = len(self.parent)
+        if self.max_nodes is not None and kid >= self.max_nodes:
+            raise TooManyNodes(f"more than {self.max_nodes:,} nodes")
         self.index[parent * self.stride + move] = kid
         self.parent.append(parent)
         self.move_id.append(move)

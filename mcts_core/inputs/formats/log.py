@@ -45,6 +45,7 @@ from ...common.input_rules import MAX_MOVES, MAX_PLAYOUTS, ParseError
 from ...common.json_input import key_text, load_json, shown
 from ...common.numbers import is_finite_number
 from .header import HeaderProblem, header_values
+from ..memory_bound import fact_bytes, simultaneous_fact_bytes
 from .lines import numbered_lines
 
 HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings", "algorithm", "game")
@@ -74,11 +75,27 @@ def parse_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> Playouts:
     return read_log(text, max_records=max_records)[0]
 
 
-def read_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> tuple[Playouts, SimultaneousLog | None]:
+class FactsTooLarge(ValueError):
+    """A log's node facts keep more memory than ``read_log``'s ``max_fact_bytes``, by ``line``."""
+
+    def __init__(self, line: int, kept: int):
+        super().__init__(f"line {line}: node facts keep {kept:,} bytes")
+        self.line, self.kept = line, kept
+
+
+def read_log(text: str, *, max_records: int = MAX_PLAYOUTS,
+             max_fact_bytes: int | None = None) -> tuple[Playouts, SimultaneousLog | None]:
     """Read a JSON Lines MCTS log: its playouts, and what its simultaneous moves add (None without any).
+
+    Args:
+        text: the log.
+        max_records: refuse a log with more records than this.
+        max_fact_bytes: stop with :class:`FactsTooLarge` once the node facts read keep more memory
+            than this (:func:`mcts_core.inputs.memory_bound.fact_bytes`; the memory bound sets it).
 
     Raises:
         ParseError: the first bad line, with the key at fault.
+        FactsTooLarge: the node facts would keep more than ``max_fact_bytes``.
     """
     if len(text) >= ARROW_THRESHOLD:
         from .log_columns import read_log_columns  # numpy and pyarrow, for large logs only
@@ -91,7 +108,7 @@ def read_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> tuple[Playouts, S
     if header_line is None:
         raise ParseError(1, "the log is empty: expected a header line like {\"mcts_log\": 1}")
     header = parse_header(header_line[1], header_line[0])
-    reader = _Reader(header, max_records)
+    reader = _Reader(header, max_records, max_fact_bytes)
     playouts = reader.read(lines)
     return playouts, reader.simultaneous
 
@@ -134,9 +151,11 @@ def parse_header(line: str, number: int) -> _Header:
 class _Reader:
     """The line-by-line reader: every record checked, every error worded."""
 
-    def __init__(self, header: _Header, max_records: int):
+    def __init__(self, header: _Header, max_records: int, max_fact_bytes: int | None = None):
         self.header = header
         self.max_records = max_records
+        self.max_fact_bytes = max_fact_bytes
+        self.fact_bytes = 0  # what the facts read so far keep (memory_bound.fact_bytes)
         self.ids: dict[str | tuple[str, ...], int] = {}  # a sequential move, or a joint move's own moves
         self.own_ids: dict[str, int] = {}
         self.starts = array("q", [0])
@@ -345,9 +364,14 @@ class _Reader:
         after = len(self.starts) - 1
         if kind != _UNKNOWN:
             self.fact_kinds.append((len(self.facts), kind, number))
-        self.facts.append(Fact(after, path, number, player, children, priors, chance, terminal, outcome))
+        fact = Fact(after, path, number, player, children, priors, chance, terminal, outcome)
+        self.facts.append(fact)
+        self.fact_bytes += fact_bytes(fact)
         if simultaneous is not None:
             self.simultaneous_facts.append(SimultaneousFact(after, path, number, simultaneous, own_moves))
+            self.fact_bytes += simultaneous_fact_bytes(sum(map(len, own_moves or ())))
+        if self.max_fact_bytes is not None and self.fact_bytes > self.max_fact_bytes:
+            raise FactsTooLarge(number, self.fact_bytes)
 
     def ids_joint(self, ids: Sequence[int]) -> bool | None:
         """True when every move is joint, False when none is, None when they are mixed."""

@@ -400,7 +400,7 @@ def test_bad_header_settings_are_refused(settings, fragment):
 def test_the_arrow_reader_in_many_blocks_numbers_moves_by_first_appearance_over_the_whole_log(monkeypatch):
     from mcts_core.inputs.formats import log_columns
 
-    monkeypatch.setattr(log_columns, "BLOCK_BYTES", 4096)  # many blocks, each with moves the ones before lacked
+    monkeypatch.setattr(log_columns, "PIECE_BYTES", 4096)  # many pieces, each with moves the ones before lacked
     rng = random.Random(12)
     for moves in (list("zyxabc"), [f"m{i}" for i in range(400)]):  # one-byte moves, and more than 256 named ones
         records = [{"path": [rng.choice(moves[: 2 + i // 10]) for _ in range(rng.randint(0, 6))], "score": i % 5}
@@ -415,7 +415,7 @@ def test_the_arrow_reader_in_many_blocks_numbers_moves_by_first_appearance_over_
 def test_the_arrow_reader_steps_aside_when_score_and_returns_are_in_different_blocks(monkeypatch):
     from mcts_core.inputs.formats import log_columns
 
-    monkeypatch.setattr(log_columns, "BLOCK_BYTES", 4096)
+    monkeypatch.setattr(log_columns, "PIECE_BYTES", 4096)
     records = [{"path": ["a"], "score": 1}] * 1000 + [{"path": ["a"], "returns": [1, -1]}] * 1000
     text = log(*records, header=json.dumps({"mcts_log": 1, "players": 2}))
     assert read_log_columns(text, 2_000_000) is None

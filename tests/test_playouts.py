@@ -289,7 +289,17 @@ def test_lines_read_in_blocks_are_splitlines(text, block):
     assert got == list(enumerate(text.splitlines(), start=1))
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40).map(lambda data: data.replace(b"\r", b"")), st.integers(0, 5), st.integers(1, 8))
+def test_line_pieces_cover_the_data_in_whole_lines(data, start, size):
+    pieces = list(lines_module.line_pieces(data, start, size))
+    assert b"".join(data[begin:end] for begin, end in pieces) == data[start:]
+    assert all(data[end - 1 : end] == b"\n" for _, end in pieces[:-1])
+    assert all(end - begin >= size for begin, end in pieces[:-1])
+
+
 def test_columnar_reader_in_many_blocks_gives_the_line_by_line_result(columnar, monkeypatch):
+    monkeypatch.setattr(text_columns, "PIECE_BYTES", 256)
     monkeypatch.setattr(text_columns, "BLOCK_BYTES", 64)
     rng = random.Random(5)
     for header in (True, False):

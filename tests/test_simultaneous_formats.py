@@ -286,7 +286,7 @@ def test_a_dump_value_stands_for_a_mean():
 def test_the_arrow_reader_in_many_blocks_numbers_joint_moves_as_the_line_reader(monkeypatch):
     from mcts_core.inputs.formats import log_columns
 
-    monkeypatch.setattr(log_columns, "BLOCK_BYTES", 4096)  # joint moves first seen in later blocks
+    monkeypatch.setattr(log_columns, "PIECE_BYTES", 4096)  # joint moves first seen in later pieces
     rng = random.Random(8)
     names = [f"m{i}" for i in range(30)]
     records = [{"path": [[rng.choice(names[: 2 + i // 100]), rng.choice(names)] for _ in range(rng.randint(0, 4))],

@@ -31,9 +31,9 @@ MEMORY_BASE = 300 * 10**6
 
 # Measured costs in bytes (bench/bench_memory.py).
 PROCESS = 90 * 10**6  # Python with numpy and pyarrow loaded before any input, and the modules a log brings in
-FAST_READER = 80 * 10**6  # pyarrow's readers at work: their blocks, buffers and threads
+FAST_READER = 100 * 10**6  # pyarrow's readers at work: their pieces, blocks, buffers and threads
 PER_LINE = 40  # a playout's columns while reading: its start, returns (two players) and line
-PER_PLAYOUT_LEVELS = 120  # building by levels: the tree's columns and the build's arrays, per playout
+PER_PLAYOUT_LEVELS = 110  # building by levels: the tree's columns and the build's arrays, per playout
 PER_NODE_SEQUENTIAL = 240  # building playout by playout (logs with node facts), per node
 PER_FACT = 600  # a node fact read: its objects, numbers and the reader's notes on it
 PER_FACT_MOVE = 8  # a move a fact names (on its path, among its children, a player's own move)

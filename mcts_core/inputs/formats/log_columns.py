@@ -12,11 +12,14 @@ from array import array
 from ...model.playouts import Playouts
 from ...simultaneous.joint import JointMoves, SimultaneousLog, joint_name
 from ...common.input_rules import MAX_MOVES, ParseError
+from .lines import arrow_pieces
 from .log import is_compact, parse_header
 
 
-# Bytes of the log pyarrow reads at a time: only one block's columns exist at once (the whole log
-# as one table held about 3 times the log's size at the peak; bench/RESULTS.md).
+# pyarrow reads the log in pieces of whole lines (lines.arrow_pieces), each with its own threads on
+# blocks within it: only one piece's columns exist at a time (the whole log as one table held about
+# 3 times the log at the peak; bench/RESULTS.md).
+PIECE_BYTES = 4 << 20
 BLOCK_BYTES = 1 << 20
 
 
@@ -46,7 +49,7 @@ def read_log_columns(text: str, max_records: int) -> tuple[Playouts, Simultaneou
     count = _count_object_lines(np, encoded, body_start)
     if count is None or count > max_records:
         return None
-    body = pa.py_buffer(encoded)[body_start:]
+    body = (encoded, body_start)
     # Joint moves show in the first records; a log whose first records have empty paths is read
     # again as joint when a later path holds lists (a scan of the whole text cost 0.2 s at 1M).
     joint = "[[" in text[header_end + 1 : header_end + 4097]
@@ -83,18 +86,20 @@ class _Columns:
         self.blocks: list = []  # each block's move numbers (numpy), joined at the end
 
     def read(self, pa, pj, body) -> str | None:
-        """Read every block; None when all fit, else why not (pyarrow's message, or a short reason)."""
+        """Read every piece of ``body`` (the encoded log, where its records start); None when all fit,
+        else why not (pyarrow's message, or a short reason)."""
+        encoded, start = body
         element = pa.list_(pa.string()) if self.joint else pa.string()
         schema = pa.schema([("path", pa.list_(element)), ("score", pa.float64()), ("returns", pa.list_(pa.float64()))])
+        read_options = pj.ReadOptions(block_size=BLOCK_BYTES)
+        parse_options = pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
         try:
-            reader = pj.open_json(
-                pa.BufferReader(body),
-                read_options=pj.ReadOptions(block_size=BLOCK_BYTES),
-                parse_options=pj.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"),
-            )
-            for batch in reader:
-                if not self._block(batch):
-                    return "a record the line reader must read"
+            for piece in arrow_pieces(pa, encoded, start, PIECE_BYTES):
+                table = pj.read_json(piece, read_options=read_options, parse_options=parse_options)
+                for batch in table.to_batches():
+                    if not self._block(batch):
+                        return "a record the line reader must read"
+                del table
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError, ValueError) as error:
             return str(error)
         return None
@@ -246,7 +251,7 @@ class _Columns:
         return playouts, simultaneous
 
 
-LINE_CHUNK = 1 << 24  # bytes scanned at a time: the scan's temporary arrays stay small
+LINE_CHUNK = 1 << 22  # bytes scanned at a time: the scan's temporary arrays stay small
 
 
 def _count_object_lines(np, encoded: bytes, start: int) -> int | None:

@@ -17,11 +17,14 @@ from array import array
 
 from ...model.playouts import Playouts
 from ...common.input_rules import MAX_MOVES
+from .lines import arrow_pieces
 
 _HEADER_N = re.compile(rb"[+-]?[0-9]+")
 ASCII_MOVES = tuple(map(chr, range(128)))  # ASCII moves are numbered by their byte value
-# Bytes of text pyarrow reads at a time: a block's columns are the reader's own memory (16 MB blocks
-# held 80 MB more at the peak than 1 MB ones, and were no faster; bench/RESULTS.md).
+# pyarrow reads the text in pieces of whole lines (lines.arrow_pieces), each with its own threads on
+# blocks within it: only one piece's columns exist at a time (one table of the whole text and its
+# combined copy held twice the text; bench/RESULTS.md).
+PIECE_BYTES = 4 << 20
 BLOCK_BYTES = 1 << 20
 
 
@@ -44,46 +47,48 @@ def parse_plain_columns(raw: bytes, count: int, max_playouts: int) -> Playouts |
     present = count - skip
     if present > max_playouts:
         return None
-    # Block by block (pyarrow's streaming reader): only one block's columns exist at a time, each
-    # copied into the Playouts' columns as it comes.
     starts = array("q", [0]) * (present + 1)
     returns = array("d", [0.0]) * present
     start_view = np.frombuffer(starts, dtype=np.int64)
     return_view = np.frombuffer(returns, dtype=np.float64)
     move_ids = array("B")
     rows = 0
+    parse_options = csv.ParseOptions(
+        delimiter=" ", quote_char=False, double_quote=False, escape_char=False, ignore_empty_lines=False
+    )
+    convert_options = csv.ConvertOptions(
+        column_types={"word": pa.binary(), "score": pa.float64()},
+        null_values=[],
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
     try:
-        reader = csv.open_csv(
-            pa.py_buffer(raw),
-            read_options=csv.ReadOptions(column_names=["word", "score"], skip_rows=skip, block_size=BLOCK_BYTES),
-            parse_options=csv.ParseOptions(
-                delimiter=" ", quote_char=False, double_quote=False, escape_char=False, ignore_empty_lines=False
-            ),
-            convert_options=csv.ConvertOptions(
-                column_types={"word": pa.binary(), "score": pa.float64()},
-                null_values=[],
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-            ),
-        )
-        for batch in reader:
-            words, scores = batch.column(0), batch.column(1)
-            size = len(words)
-            if words.null_count or scores.null_count or rows + size > present:
-                return None
-            if not size:
-                continue
-            offsets = np.frombuffer(words.buffers()[1], dtype=np.int32)[words.offset : words.offset + size + 1]
-            lengths = np.diff(offsets)
-            if lengths.min() < 1 or lengths.max() > MAX_MOVES:
-                return None
-            values = np.frombuffer(scores.buffers()[1], dtype=np.float64)[scores.offset : scores.offset + size]
-            if not np.isfinite(values).all():
-                return None
-            start_view[rows + 1 : rows + size + 1] = offsets[1:] - offsets[0] + start_view[rows]
-            return_view[rows : rows + size] = values
-            move_ids.frombytes(memoryview(words.buffers()[2])[offsets[0] : offsets[-1]])
-            rows += size
+        for index, piece in enumerate(arrow_pieces(pa, raw, 0, PIECE_BYTES)):
+            table = csv.read_csv(
+                piece,
+                read_options=csv.ReadOptions(column_names=["word", "score"], skip_rows=0 if index else skip,
+                                             block_size=BLOCK_BYTES),
+                parse_options=parse_options,
+                convert_options=convert_options,
+            )
+            for words, scores in zip(table.column(0).chunks, table.column(1).chunks):
+                size = len(words)
+                if words.null_count or scores.null_count or rows + size > present:
+                    return None
+                if not size:
+                    continue
+                offsets = np.frombuffer(words.buffers()[1], dtype=np.int32)[words.offset : words.offset + size + 1]
+                lengths = np.diff(offsets)
+                if lengths.min() < 1 or lengths.max() > MAX_MOVES:
+                    return None
+                values = np.frombuffer(scores.buffers()[1], dtype=np.float64)[scores.offset : scores.offset + size]
+                if not np.isfinite(values).all():
+                    return None
+                start_view[rows + 1 : rows + size + 1] = offsets[1:] - offsets[0] + start_view[rows]
+                return_view[rows : rows + size] = values
+                move_ids.frombytes(memoryview(words.buffers()[2])[offsets[0] : offsets[-1]])
+                rows += size
+            del table
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
     if rows != present:

@@ -26,6 +26,24 @@ HUGE_DUMP = ('{"mcts_tree": 1, "root": {"move": null, "visits": 1, "children": [
              + "{}," * (BARE_NODES - 1) + "{}]}}")
 
 
+def wide_simultaneous_log(nodes: int) -> str:
+    """A well-formed simultaneous-move log whose ``nodes`` nodes each list 8,464 own moves per player
+    (two characters each): about 85 kB a node, and about 300 bytes an own move in the decoupled tree."""
+    names = [a + b for a in OWN_MOVE_CHARACTERS for b in OWN_MOVE_CHARACTERS]
+    lines = ['{"mcts_log": 1, "players": 2, "c": 1.4, "algorithm": "duct"}']
+    for node in range(nodes):
+        path = [[names[node], names[0]]] if node else []
+        lines.append(json.dumps({"node": path, "player": 0, "simultaneous": True, "moves": [names, names]}))
+        lines.append(json.dumps({"path": path, "returns": [1, -1]}))
+    return "\n".join(lines) + "\n"
+
+
+OWN_MOVE_CHARACTERS = [chr(code) for code in range(33, 127) if chr(code) not in '"\\']
+# 60 such nodes: 6 MB whose tree would take about 400 MB (the code before the bound: 389 MB at the
+# peak), more than 8 x 6 MB + 300 MB. 30 nodes are within it.
+WIDE_LOG = wide_simultaneous_log(60)
+
+
 def test_a_dump_of_a_million_bare_nodes_is_refused_before_it_is_read(monkeypatch):
     def read_tree_dump(text):
         raise AssertionError("the dump was read")
@@ -41,12 +59,13 @@ def test_a_dump_of_a_million_bare_nodes_is_refused_before_it_is_read(monkeypatch
 
 
 @pytest.mark.parametrize("command", [[], ["tree"]])
-def test_the_command_line_refuses_it_with_exit_2_and_one_line(command):
-    done = subprocess.run([sys.executable, "-m", "mcts_core", *command], input=HUGE_DUMP.encode(), capture_output=True,
+@pytest.mark.parametrize("text, size", [(HUGE_DUMP, "3 MB"), (WIDE_LOG, "6 MB")], ids=["dump", "log"])
+def test_the_command_line_refuses_it_with_exit_2_and_one_line(command, text, size):
+    done = subprocess.run([sys.executable, "-m", "mcts_core", *command], input=text.encode(), capture_output=True,
                           cwd=ROOT, timeout=120)
     assert done.returncode == 2 and done.stdout == b""
     error = done.stderr.decode()
-    assert error.startswith("error: line 1: the input would need about ") and "(the limit is 8 x its 3 MB" in error
+    assert error.startswith("error: line 1: the input would need about ") and f"(the limit is 8 x its {size}" in error
     assert error.count("\n") == 1
 
 
@@ -57,6 +76,17 @@ def test_the_app_shows_the_refusal_and_keeps_the_text(app):
     assert shown.startswith("Line 1: the input would need about ") and "its 1,000,002 JSON objects" in shown
     assert app.text_area(key="playouts").value == HUGE_DUMP
     assert app.session_state["selected_path"] is None
+
+
+def test_the_app_refuses_a_well_formed_log_whose_tree_would_exceed_the_bound(app):
+    app.text_area(key="playouts").input(WIDE_LOG).run()
+    assert not app.exception
+    shown = plain(app.error[0].value)
+    assert shown.startswith("Line 1: the input would need about ") and " of memory to build (the limit is 8 x its" in shown
+    assert "its simultaneous nodes have 1,015,800 own moves, about 300 bytes each" in shown
+    assert app.text_area(key="playouts").value == WIDE_LOG
+    app.text_area(key="playouts").input(wide_simultaneous_log(30)).run()  # half of it fits
+    assert not app.exception and not app.error
 
 
 # --- what only the reading or the build can count: budgets they stop at --------------------------

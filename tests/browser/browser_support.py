@@ -20,6 +20,8 @@ SLIDER = ".st-key-c input[type=range]"
 REPO = Path(__file__).resolve().parents[2]
 TABLE_CELLS = ".st-key-children_table table.tt-table"  # the Explorer's children (a custom component)
 LOAD_TIMEOUT = 60_000  # ms: a cold first run imports pandas, graphviz and the WASM layout
+EXCEPTION = '[data-testid="stException"]'  # a traceback box (a Python exception in the script)
+COMPONENT_ERROR = '[data-testid="stErrorElementStack"]'  # a component that failed in the browser
 
 
 @dataclass
@@ -30,9 +32,10 @@ class Watched:
     errors: list[str] = field(default_factory=list)
 
     def assert_clean(self) -> None:
-        """No console errors, no uncaught page errors, no Streamlit exception box."""
+        """No console errors, no uncaught page errors, no Streamlit exception box, no component that
+        failed in the browser (Streamlit shows its error and stack in place of the component)."""
         assert not self.errors, "console errors:\n" + "\n".join(self.errors)
-        expect(self.page.locator('[data-testid="stException"]')).to_have_count(0)
+        expect(self.page.locator(f"{EXCEPTION}, {COMPONENT_ERROR}")).to_have_count(0)
 
 
 def _base_path_probe(url: str) -> bool:

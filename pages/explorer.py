@@ -14,7 +14,7 @@ from ui.metric_row import metric_row
 from ui.outline import show_outline
 from ui.term_table import Column, show_term_table
 from ui.tree_view import show_tree
-from ui.wording import folded_caption, node_sentence, random_draw_warning, why_sentence
+from ui.wording import folded_caption, node_sentence, random_draw_warning, tree_counts, why_sentence
 
 # Session-state keys this module owns.
 BUDGET = state.key("budget")  # a contract key (DESIGN.md)
@@ -69,12 +69,9 @@ def explain(choice, children) -> None:
         st.caption(why_sentence(choice))
 
 
-def tree_facts(tree) -> str:
-    """Markdown: the tree's playouts, nodes, depth and root mean (what C never changes)."""
-    return (
-        f"**{tree.playouts:,}** playouts, **{len(tree):,}** nodes, depth **{tree.max_depth}**, "
-        f"root mean **{tree.mean(ROOT):.3f}**"
-    )
+def tree_facts(tree, kind: str) -> str:
+    """Markdown: what the tree's numbers count, its depth and root mean (what C never changes)."""
+    return f"{tree_counts(tree, kind)}, depth **{tree.max_depth}**, root mean **{tree.mean(ROOT):.3f}**"
 
 
 def answer_row(tree, path):
@@ -333,7 +330,7 @@ open_linked_view(setup.tree)
 pv_default(setup.input)
 # The tree's facts sit outside the fragment: a commit of C, which reruns it, need not send them again.
 st.caption(
-    f"The tree of {tree_facts(setup.tree)}, the path the selection rule follows at this C, and why each "
+    f"The tree of {tree_facts(setup.tree, setup.input.read.kind)}, the path the selection rule follows at this C, and why each "
     "node picks the child it picks."
 )
 explore(setup)

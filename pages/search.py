@@ -305,8 +305,8 @@ def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
         return None, simulations, seconds, int(seed)
     st.caption(
         f"Rule: **{escape(scoring.describe())}** (the sidebar's rule and settings; change them there). "
-        "Each simulation selects down the tree, adds one node, plays random moves to the end, and "
-        "backs the result up."
+        "Each simulation selects down the tree, adds one node (and lists its moves as children not "
+        "visited yet), plays random moves to the end, and backs the result up."
     )
     return scoring, int(simulations), seconds, int(seed)
 

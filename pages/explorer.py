@@ -55,7 +55,7 @@ def set_inspect(path_text: str) -> None:
 
 
 def explain(choice, children) -> None:
-    """One sentence under the table: why the selected child won, or that the choice is a draw."""
+    """One sentence above the table: why the selected child won, or that the choice is a draw."""
     if choice is None:
         st.info("This node is a leaf: selection stops here.")
     elif choice.winner.sampled:
@@ -127,31 +127,31 @@ def drawing_limits() -> tuple:
     )
 
 
-def inspected_node(tree) -> int:
-    """The node the path box names (the deepest existing one on a path that leaves the tree)."""
+def inspected_node(tree) -> tuple[int, str | None]:
+    """The node the path box names (the deepest existing one on a path that leaves the tree) and,
+    for such a path, what is wrong with it."""
     st.text_input(
-        "Node path (empty = root)",
-        key=INSPECT, persist_state="session",
-        help="Moves from the root: `ba` when every move is one character, else separated by spaces (`e4 e5`).",
+        "Inspect node",
+        key=INSPECT, persist_state="session", placeholder="root",
+        help="The node's path: moves from the root, `ba` when every move is one character, else separated by "
+        "spaces (`e4 e5`); empty for the root.",
     )
     wanted = st.session_state.get(INSPECT, "")
     try:
-        return tree.find(wanted)
+        return tree.find(wanted), None
     except KeyError as missing:
-        st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
-        return tree.deepest(wanted)[0]
+        return tree.deepest(wanted)[0], f"{missing.args[0]}; showing the deepest node that exists on that path."
 
 
 def inspect_buttons(tree, inspected: int, children) -> None:
     """Root, Up, and Step in (into the child the rule picks)."""
-    buttons = st.container(horizontal=True)  # three equal buttons (one block, not three columns)
     at_root = inspected == ROOT
     up = tree.path(tree.parent[inspected]) if not at_root else ""
     step_in = tree.path(children[0].node) if children else tree.path(inspected)
-    buttons.button("⌂ Root", key=INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=at_root, width="stretch")
-    buttons.button("↑ Up", key=INSPECT_UP, on_click=set_inspect, args=(up,), disabled=at_root, width="stretch")
-    buttons.button("↓ Step in", key=INSPECT_STEP_IN, on_click=set_inspect, args=(step_in,),
-                   disabled=not children, width="stretch", help="Step into the child the rule picks here.")
+    st.button("⌂ Root", key=INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=at_root)
+    st.button("↑ Up", key=INSPECT_UP, on_click=set_inspect, args=(up,), disabled=at_root)
+    st.button("↓ Step in", key=INSPECT_STEP_IN, on_click=set_inspect, args=(step_in,),
+              disabled=not children, help="Step into the child the rule picks here.")
 
 
 def table_columns(tree, inspected: int, table, rule) -> list[Column]:
@@ -177,7 +177,8 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
     """The inspected node's children under the rule: the formula, the table, why, the CSV."""
     rule = scoring.spec
     st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
-    st.latex(rule.formula)
+    # Why first, then the terms that say it: both above the fold on a projector; the formula after them.
+    explain(explain_choice(children, scoring.rule, tree.ties), children)
     table = children_table(tree, inspected, scoring)
     rows = {path_json(tree.path_moves(child.node)): child.node for child in children}  # in the table's order
 
@@ -190,7 +191,7 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
         label=f"Children of {tree.path(inspected) or 'the root'} under {rule.name}",
         key=CHILDREN_TABLE, on_inspect=inspect_child,
     )
-    explain(explain_choice(children, scoring.rule, tree.ties), children)
+    st.latex(rule.formula)
     st.download_button(
         "Download table (CSV)",
         lambda: table.to_csv(index=False),  # made on click
@@ -202,10 +203,14 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
 
 def inspect_panel(tree, selected, input_key: str) -> int:
     """The inspected node, its buttons, and its children or the whole tree as an outline; returns the node."""
-    st.subheader("Inspect a node")
-    inspected = inspected_node(tree)
-    children = score_children(tree, inspected, selected.scoring)
-    inspect_buttons(tree, inspected, children)
+    # The path box and its buttons share one row: the children's table and why its first child won
+    # stay above a 768-pixel projector's fold beside the picture.
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+        inspected, problem = inspected_node(tree)
+        children = score_children(tree, inspected, selected.scoring)
+        inspect_buttons(tree, inspected, children)
+    if problem is not None:
+        st.error(escape(problem))
     # Kept across runs (a row click reruns the page) and run only when shown: the outline of a big tree
     # costs nothing while the table is in front.
     children_tab, outline_tab = st.tabs(["Children", "Outline (any size)"], key=DETAILS_TAB, on_change="rerun")

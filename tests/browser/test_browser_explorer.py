@@ -302,3 +302,22 @@ def test_markup_in_a_move_is_shown_as_text_in_the_children_table(page, app_url, 
     expect(table.locator("img")).to_have_count(0)
     assert page.title() != "1"
     watched.assert_clean()
+
+
+@pytest.mark.parametrize("text", [STATEMENT, "".join(f"{move} {score}\n" for move, score in zip("abcdefg", range(7)))])
+def test_on_a_projector_why_the_child_won_and_the_childrens_rows_are_above_the_fold(page, app_url, text):
+    """At 1366x768 beside the picture: the sentence saying why, and the table's rows (up to 4)."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, app_url)
+    if text != STATEMENT:
+        set_text_area(page, text)
+        wait_idle(page)
+    wait_for_graph(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    why = page.get_by_text(re.compile(r" beats .* decided\."))
+    expect(why).to_be_in_viewport(ratio=1)
+    rows = page.locator(f"{TABLE_CELLS} tbody tr")
+    expect(rows).to_have_count(len(build_tree(parse_playouts(text)).children[0]))
+    for row in rows.all()[:4]:
+        expect(row).to_be_in_viewport(ratio=1)
+    watched.assert_clean()

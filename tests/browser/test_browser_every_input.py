@@ -1,0 +1,252 @@
+"""Every page with every kind of input a user brings, in chromium, with every rule the page offers.
+
+The inputs: the puzzle statement (the text box), a 5,000-playout upload, an OpenSpiel MCTSBot log with
+unvisited children (made with our adapter), an OpenSpiel tree dump, our own ``search`` log of a
+two-player game, a simultaneous-move log (``--algorithm duct``) and a 200,000-playout upload. Each
+input is opened once; then every page is visited from the menu (as a user goes from page to page)
+and every rule the page offers is chosen. A step fails on a traceback, a component that failed in
+the browser, an error box, a page error or a console error; every failing step of an input is
+reported together. Where a page cannot show an input it must say so in a sentence.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from mcts_core import RULES
+from mcts_core.adapters.openspiel import search_log, tree_dump
+from mcts_core.selection import RULE_REGISTRY
+from mcts_core.simultaneous import ALL_RULES
+
+from .browser_support import (
+    COMPONENT_ERROR,
+    EXCEPTION,
+    GRAPH,
+    LOAD_TIMEOUT,
+    REPO,
+    open_app,
+    playout_file,
+    wait_idle,
+    wait_rendered,
+)
+
+pytestmark = pytest.mark.browser
+
+SIDEBAR_RULES = [RULES[key].name for key in RULES]
+SIMULTANEOUS_PAGE_RULES = [RULE_REGISTRY[key].name for key in ALL_RULES]
+ERROR_BOX = '[data-testid="stAlertContentError"]'
+BIG_UPLOAD_TIMEOUT = 300_000  # ms: 200,000 playouts are read and built on a busy 2-core machine
+INPUT_NAMES = ["statement", "5,000 playouts", "OpenSpiel MCTSBot log", "OpenSpiel tree dump", "our search log",
+               "simultaneous log", "200,000 playouts"]
+
+
+@dataclass(frozen=True)
+class UserInput:
+    """An input as a user brings it: a file to upload (None: the text box's statement example); a
+    tree dump has no simulations to replay, a simultaneous log is what the Simultaneous page shows."""
+
+    name: str
+    file: Path | None
+    dump: bool = False
+    simultaneous: bool = False
+
+
+def _openspiel_files(folder: Path) -> tuple[Path, Path]:
+    """An OpenSpiel MCTSBot's connect-four search as our log (unvisited children declared) and the
+    tree another of its searches returns, dumped."""
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("connect_four")
+    state = game.new_initial_state()
+
+    def bot(seed: int, simulations: int):
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+        return mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=np.random.RandomState(seed + 1))
+
+    log = io.StringIO()
+    search_log(bot(1, 400), state, log)
+    log_file = folder / "openspiel_search.jsonl"
+    log_file.write_text(log.getvalue())
+    dump_file = folder / "openspiel_tree.json"
+    dump_file.write_text(json.dumps(tree_dump(bot(3, 600).mcts_search(state), state, c=2.0)))
+    return log_file, dump_file
+
+
+def _search_log(file: Path, *arguments: str) -> Path:
+    """Our own search's log, as a user makes it: ``python -m mcts_core search ...``."""
+    with file.open("w") as out:
+        subprocess.run([sys.executable, "-m", "mcts_core", "search", *arguments], stdout=out, check=True, cwd=REPO)
+    return file
+
+
+@pytest.fixture(scope="module")
+def user_inputs(tmp_path_factory) -> dict[str, UserInput]:
+    folder = tmp_path_factory.mktemp("user_inputs")
+    openspiel_log, openspiel_dump = _openspiel_files(folder)
+    own_log = _search_log(folder / "tic_tac_toe_search.jsonl", "--game", "tic_tac_toe", "--simulations", "1500")
+    duct_log = _search_log(folder / "oshi_zumo_duct.jsonl", "--game", "oshi_zumo", "--algorithm", "duct",
+                           "--simulations", "800")
+    inputs = [
+        UserInput("statement", None),
+        UserInput("5,000 playouts", playout_file(folder / "playouts_5k.txt", 5_000, seed=5)),
+        UserInput("OpenSpiel MCTSBot log", openspiel_log),
+        UserInput("OpenSpiel tree dump", openspiel_dump, dump=True),
+        UserInput("our search log", own_log),
+        UserInput("simultaneous log", duct_log, simultaneous=True),
+        UserInput("200,000 playouts", playout_file(folder / "playouts_200k.txt", 200_000, seed=7)),
+    ]
+    assert [item.name for item in inputs] == INPUT_NAMES
+    return {item.name: item for item in inputs}
+
+
+class Tour:
+    """One browser tab going through the app, remembering every step that went wrong.
+
+    A step waits on the server's own word that its script run ended: Streamlit's messages on the
+    page's websocket (a run can be too short for the page's "running" attribute to show it).
+    """
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.problems: list[str] = []
+        self.finished = 0  # script runs that ended (not those cut short for a rerun)
+        self.running = False
+        self.socket = None
+        page.on("websocket", self._listen)
+
+    def _listen(self, socket) -> None:
+        if socket.url.endswith("/_stcore/stream"):
+            self.socket = socket
+            socket.on("framereceived", self._frame)
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, str):
+            return
+        message = ForwardMsg()
+        message.ParseFromString(payload)
+        kind = message.WhichOneof("type")
+        if kind == "session_status_changed":
+            self.running = message.session_status_changed.script_is_running
+        elif kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            self.finished += 1
+
+    def open(self, url: str) -> None:
+        self.watched = open_app(self.page, url)
+        self.settle()
+
+    def _until(self, condition, timeout: float, what: str) -> None:
+        """Wait for the server's messages until ``condition()`` holds (each frame is read as it comes)."""
+        deadline = time.monotonic() + timeout / 1000
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"after {timeout / 1000:.0f} s: {what}")
+            try:
+                self.socket.wait_for_event("framereceived", timeout=left * 1000)
+            except PlaywrightTimeoutError:
+                pass
+
+    def act(self, action, timeout: float = LOAD_TIMEOUT) -> None:
+        """Do ``action`` (a click, a choice), then wait until the script run it started has ended and
+        every picture and chart on the page is drawn."""
+        before = self.finished
+        action()
+        self._until(lambda: self.finished > before and not self.running, timeout, "the run did not end")
+        self.settle(timeout)
+
+    def settle(self, timeout: float = LOAD_TIMEOUT) -> None:
+        wait_rendered(self.page, timeout)
+        for picture in self.page.locator(GRAPH).all():
+            expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=timeout)
+        for chart in self.page.locator('[data-testid="stVegaLiteChart"]').all():
+            expect(chart.locator("canvas, svg").first).to_be_visible(timeout=timeout)
+        self._until(lambda: not self.running, timeout, "a run the page asked for did not end")  # e.g. a layout
+        wait_idle(self.page, timeout)
+
+    def check(self, where: str) -> None:
+        """Note what is wrong on the page now, as ``where``."""
+        page = self.page
+        wrong = [f"traceback: {text[:300]}" for text in page.locator(EXCEPTION).all_inner_texts()]
+        wrong += [f"component failed: {text[:300]}" for text in page.locator(COMPONENT_ERROR).all_inner_texts()]
+        wrong += [f"error box: {text[:300]}" for text in page.locator(ERROR_BOX).all_inner_texts()]
+        wrong += self.watched.errors
+        self.watched.errors.clear()
+        self.problems += [f"{where}: {problem}" for problem in wrong]
+
+    def go(self, title: str, timeout: float = LOAD_TIMEOUT) -> None:
+        self.act(lambda: self.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click(),
+                 timeout)
+        self.check(title)
+
+    def choose(self, key: str, option: str, where: str, timeout: float = LOAD_TIMEOUT) -> None:
+        """Choose ``option`` in the selectbox with widget key ``key`` (if it is not chosen already)."""
+        combobox = self.page.locator(f".st-key-{key} input[role=combobox]")
+        if combobox.input_value() == option:
+            return
+        combobox.click()
+        combobox.press("Control+a")
+        combobox.press_sequentially(option)  # the menu filters as one types
+        self.act(lambda: self.page.get_by_role("option", name=option, exact=True).click(), timeout)
+        self.check(where)
+
+
+def visit_with_every_sidebar_rule(tour: Tour, page_title: str, timeout: float, after_each=None) -> None:
+    for rule in SIDEBAR_RULES:
+        tour.choose("rule", rule, f"{page_title} with {rule}", timeout)
+        if after_each is not None:
+            after_each(rule)
+
+
+@pytest.mark.parametrize("input_name", INPUT_NAMES)
+def test_every_page_shows_this_input_with_every_rule_without_an_error(page, app_url, user_inputs, input_name):
+    given = user_inputs[input_name]
+    timeout = BIG_UPLOAD_TIMEOUT if "200,000" in input_name else LOAD_TIMEOUT
+    page.set_viewport_size({"width": 1366, "height": 768})
+    tour = Tour(page)
+    tour.open(app_url)
+    if given.file is not None:
+        tour.act(lambda: page.locator('.st-key-upload input[type="file"]').set_input_files(given.file), timeout)
+    tour.check("opening the input")
+
+    # The Explorer: both tabs, every rule.
+    def both_tabs(rule: str) -> None:
+        tour.act(lambda: page.get_by_role("tab", name="Outline (any size)").click(), timeout)
+        expect(page.locator(".ol-table tr[data-key]").first).to_be_visible(timeout=timeout)
+        tour.check(f"Explorer's outline with {rule}")
+        tour.act(lambda: page.get_by_role("tab", name="Children").click(), timeout)
+        tour.check(f"Explorer's children with {rule}")
+
+    tour.check("Explorer")
+    visit_with_every_sidebar_rule(tour, "Explorer", timeout, both_tabs)
+    for title in ("C sweep", "Compare", "Classroom"):
+        tour.go(title, timeout)
+        visit_with_every_sidebar_rule(tour, title, timeout)
+    tour.go("Playback", timeout)
+    if given.dump:
+        expect(page.get_by_text("no simulations to replay")).to_be_visible()
+    else:
+        toggle = page.get_by_text("Show the path the rule selects at C")
+        tour.act(lambda: toggle.click(), timeout)
+        visit_with_every_sidebar_rule(tour, "Playback", timeout)
+    tour.go("Simultaneous", timeout)
+    if given.simultaneous:
+        for rule in SIMULTANEOUS_PAGE_RULES:
+            tour.choose("sim_rule", rule, f"Simultaneous with {rule}", timeout)
+    else:
+        expect(page.get_by_text("no simultaneous moves", exact=False).first).to_be_visible()
+    tour.settle(timeout)
+    tour.check("the end")
+    assert not tour.problems, "\n".join(tour.problems)

@@ -229,8 +229,8 @@ def live_slider(
             (Compare's setting B).
         label: the slider's label; None: the rule's name for C.
         path_label: what the live line calls the path it names (the page's name for that path).
-        reveal_at_rest: False: the live line (the path, the ranked children) shows only while C
-            is dragged.
+        reveal_at_rest: False: the live line (the path, the ranked children) and the ticks where
+            the path changes show only while C is dragged.
         verdict: this control's path (role "second") is compared with the page's selected path,
             and the page's verdict (:data:`LIVE_VERDICT_VALUE`, :data:`LIVE_VERDICT_SENTENCE`)
             follows either control while it is dragged.
@@ -285,8 +285,8 @@ def render(
         loaded: the input (sizes the slider to its scores and where its UCB1 path changes).
         scoring: the rule and its settings (its C is ignored): a rule affine in C gets the live
             slider, others Streamlit's (and a sentence saying C applies on release).
-        show_changes: the rule is UCB1: fit the slider to the exact breakpoints and say where the
-            path changes.
+        show_changes: the rule is UCB1: fit the slider to the exact breakpoints and (unless
+            ``reveal_at_rest`` is False) say where the path changes.
         role, path_label, reveal_at_rest: see :func:`live_slider`.
     """
     keep()
@@ -309,6 +309,6 @@ def render(
     if C_EXACT_ERROR in st.session_state:
         st.error(escape(st.session_state[C_EXACT_ERROR]))
     c = st.session_state[C]
-    if show_changes:
+    if show_changes and reveal_at_rest:
         _show_nearest_changes(loaded, c, suggest_c_range(loaded.score_range, c)[0])
     return c

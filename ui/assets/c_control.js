@@ -14,7 +14,8 @@
 //              half-open interval (mcts_core.analysis.drag_payload),
 //   compact:   moves are single characters written together ("ab"), else joined by spaces,
 //   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
-//   reveal_at_rest: false: the live line (path, ranked children) shows only while C moves,
+//   reveal_at_rest: false: the live line (path, ranked children) and the ticks where the path
+//              changes show only while C moves (Classroom: at rest they would give the answer away),
 //   path_value: a selector of the value of the page's metric naming this control's path (if the
 //              page has one): while C moves its text shows the live path (the commit's rerun then
 //              writes the same path there),
@@ -203,7 +204,9 @@ class CControl {
   // Everything C decides here, and the event that lets the tree picture follow.
   show(c, live) {
     this.value.textContent = shown(c);
-    this.liveLine.classList.toggle("cc-at-rest", !live && this.data.reveal_at_rest === false);
+    const hidden = !live && this.data.reveal_at_rest === false;
+    this.liveLine.classList.toggle("cc-at-rest", hidden);
+    this.marks.classList.toggle("cc-at-rest", hidden);
     const path = this.pathAt(c);
     const words = this.pathWords(path);
     if (words !== this.pathText.textContent) this.pathText.textContent = words;

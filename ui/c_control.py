@@ -4,8 +4,10 @@ For a rule affine in C the slider is a custom component (``ui/assets/c_control.j
 nothing loaded from the network): the browser gets where the selected path changes over the
 slider's range once per (input, rule, settings, range) and follows a drag by itself on every
 animation frame (the path, the picture's red path, the inspected node's ranked children); C is
-committed only when the drag ends or the arrow keys rest. Other rules keep Streamlit's slider,
-which commits on release.
+committed only when the drag ends or the keys rest. Keys move C by a round step that follows the
+range (:func:`mcts_core.analysis.key_step`; ten of them with Page Up/Down or Shift, Home/End to
+the ends); a drag keeps the slider's finer step. Other rules keep Streamlit's slider, which
+commits on release.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from mcts_core.analysis import (
     affine_problem,
     drag_payload,
     fit_to_breakpoints,
+    key_step,
     neighbouring_intervals,
     path_intervals,
     suggest_c_range,
@@ -222,7 +225,8 @@ def live_slider(
     Args:
         loaded: the input.
         scoring: the rule, its settings and the committed C.
-        max_c: the slider's end (it starts at 0); step: its step.
+        max_c: the slider's end (it starts at 0); step: its step for a drag (keys take
+            :func:`mcts_core.analysis.key_step` of the range).
         key: the component's widget key.
         on_commit: called with the C the browser committed, before the rerun's script runs.
         role: which path of the page's tree picture follows the drag: "selected", or "second"
@@ -242,6 +246,7 @@ def live_slider(
         "c": scoring.c,
         "max": max_c,
         "step": step,
+        "key_step": key_step(max_c),
         "label": label or scoring.spec.c_label,
         "path_label": path_label,
         "intervals": _path_changes(loaded.key, repr(at_one), max_c, loaded.tree, at_one),

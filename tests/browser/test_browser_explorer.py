@@ -94,16 +94,16 @@ def test_keyboard_on_the_c_slider_moves_the_path_and_the_table(page, app_url, ou
 
     slider = page.locator(SLIDER)
     slider.focus()
-    page.keyboard.press("ArrowRight")  # one step (the slider ends at 5, past the flip): C = 0.505, still aa
-    expect(page.locator(".st-key-c_exact input")).to_have_value("0.505")
+    page.keyboard.press("ArrowRight")  # one step (the slider ends at 5, past the flip): C = 0.55, still aa
+    expect(page.locator(".st-key-c_exact input")).to_have_value("0.55")
     # The C-dependent terms are recomputed: a's old UCB1 value leaves the table.
     expect(page.locator(TABLE_CELLS).first.locator("tbody")).not_to_contain_text(ucb_a)
     wait_idle(page)
-    assert red_nodes(page) == path_ids(C_FLIPS_CHOICE, 0.505) and rank_one(page) == "a"
+    assert red_nodes(page) == path_ids(C_FLIPS_CHOICE, 0.55) and rank_one(page) == "a"
 
     page.keyboard.press("End")  # the slider's maximum, far past the flip at about 2.70
     expect(metric_value(page, "Selected path")).to_have_text("b")
-    expect(page.locator(".st-key-c_exact input")).not_to_have_value("0.505")
+    expect(page.locator(".st-key-c_exact input")).not_to_have_value("0.55")
     wait_idle(page)
     c = float(page.locator(".st-key-c_exact input").input_value())
     assert c > 2.71 and solve(C_FLIPS_CHOICE, c=c) == "b"

@@ -26,8 +26,11 @@ CLASS_TERMS = state.key("class_terms")  # the container of the terms' table (siz
 # instead of keeping the small-label view the normal picture was left at.
 CLASS_PROJECTOR_TREE = state.key("class_projector_tree_view")
 GUESS_BUTTON = state.key_family("class_guess_{}")
+GUESS_MENU = state.key("class_guess_menu")  # the guess among more children than buttons can show
 
 STORY_STEPS = 4
+MOST_BUTTONS = 12  # more children than this are guessed from a menu (a joint node can have thousands)
+MOST_REVEALED = 10  # the reveal's table shows the best children, and the guess wherever it ranks
 PROJECTOR_LABEL_PX = 18  # the picture's smallest label in the presentation view, as large as its text
 
 # Static CSS, no user text: bigger type for a projector. The reveal table is an st.table (HTML),
@@ -50,6 +53,7 @@ PRESENTATION_CSS = """
 def restart() -> None:
     st.session_state[PATH] = ""
     st.session_state[GUESS] = None
+    st.session_state[GUESS_MENU] = None
     st.session_state[SCORE] = (0, 0)
 
 
@@ -62,6 +66,13 @@ def guess(move: str, right: bool) -> None:
 def next_node(path_text: str) -> None:
     st.session_state[PATH] = path_text
     st.session_state[GUESS] = None
+    st.session_state[GUESS_MENU] = None
+
+
+def guess_from_menu(children) -> None:
+    move = st.session_state[GUESS_MENU]
+    if move is not None:
+        guess(move, next(child.selected for child in children if child.move == move))
 
 
 def open_linked_node(tree) -> None:
@@ -114,10 +125,25 @@ def ask(tree, node: int, choice, children, guessed: str | None, *, per_row: int)
         guess_buttons(children, guessed, per_row)
 
 
+def child_words(child) -> str:
+    """A child as a guess names it: its move, visits and mean (plain text)."""
+    return f"{child.move} · {plural(child.visits, 'visit')}" + (
+        f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited")
+
+
 def guess_buttons(children, guessed: str | None, per_row: int) -> None:
-    """One button per child, in move order, never in rank order: the order must not give the answer away."""
-    st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
+    """One button per child, in move order, never in rank order: the order must not give the answer
+    away. More children than :data:`MOST_BUTTONS` are one menu (in move order too)."""
     by_move = sorted(children, key=lambda child: child.move)
+    if len(by_move) > MOST_BUTTONS:
+        words = {child.move: child_words(child) for child in by_move}
+        st.selectbox(
+            f"Choose the child you think UCB1 picks among its {len(by_move):,} children (type to find one):",
+            list(words), index=None, format_func=words.__getitem__, key=GUESS_MENU, placeholder="Your guess…",
+            on_change=guess_from_menu, args=(children,), disabled=guessed is not None,
+        )
+        return
+    st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
     buttons = st.columns(min(len(by_move), per_row))
     for index, child in enumerate(by_move):
         chosen = child.move == guessed
@@ -150,6 +176,7 @@ def lesson(tree, node: int, choice, children, guessed: str | None, *, narrow: bo
             f"Next node: {escape(winner.move)} ▶", key=CLASS_NEXT, on_click=next_node,
             args=(tree.path(winner.node),), type="primary", width="stretch",
         )
+        shown = [child for child in children if child.rank <= MOST_REVEALED or child.move == guessed]  # best first
         with st.container(key=CLASS_TERMS):
             st.table(
                 pd.DataFrame(
@@ -160,9 +187,12 @@ def lesson(tree, node: int, choice, children, guessed: str | None, *, narrow: bo
                         "exploration": f"{child.terms['exploration']:.3f}",
                         "UCB1": f"{child.value:.3f}",
                     }
-                    for child in children
+                    for child in shown
                 ),
             )
+            if len(shown) < len(children):
+                st.caption(f"The best {MOST_REVEALED} of {len(children):,} children and your guess; the "
+                           "Explorer's table has them all.")
         st.markdown(why_sentence(choice))
     st.button("↺ Restart from the root", key=CLASS_RESTART, on_click=restart)
 

@@ -141,18 +141,20 @@ def page_rule_changed() -> None:
 def demo_controls() -> tuple[str, str, str, float, int, int]:
     """The demo search's game, algorithm, rule, C, simulations and seed."""
     games, algorithms, rules = list(DEMO_GAMES), list(ALGORITHM_NAMES), list(ALL_RULES)
-    row = st.columns([3, 2, 3, 2, 2, 1], vertical_alignment="bottom")
+    # Two rows: on one, the selects were cut at 1366 px ("Rock-paper-scissors (mat", "Decoupled U").
+    row = st.columns([5, 3, 4], vertical_alignment="bottom")
     game = row[0].selectbox("Game", games, index_of(games, SIM_DEMO_GAME), format_func=DEMO_GAMES.get, key=SIM_DEMO_GAME,
                             persist_state="session")
     algorithm = row[1].selectbox("Search", algorithms, index_of(algorithms, SIM_DEMO_ALGORITHM),
                                  format_func=ALGORITHM_NAMES.get, key=SIM_DEMO_ALGORITHM, persist_state="session")
     rule = row[2].selectbox("Rule (each player)", rules, index_of(rules, SIM_DEMO_RULE), format_func=lambda key: RULE_REGISTRY[key].name,
                             key=SIM_DEMO_RULE, on_change=demo_rule_changed, persist_state="session")
-    c = row[3].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, value=in_effect(SIM_DEMO_C, 1.4), step=0.1, format="%.4g",
+    row = st.columns(4, vertical_alignment="bottom")
+    c = row[0].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, value=in_effect(SIM_DEMO_C, 1.4), step=0.1, format="%.4g",
                             key=SIM_DEMO_C, persist_state="session")
-    simulations = row[4].number_input("Simulations", 1, DEMO_LIMIT, in_effect(SIM_DEMO_SIMULATIONS, 5000), step=1000,
+    simulations = row[1].number_input("Simulations", 1, DEMO_LIMIT, in_effect(SIM_DEMO_SIMULATIONS, 5000), step=1000,
                                       key=SIM_DEMO_SIMULATIONS, persist_state="session")
-    seed = row[5].number_input("Seed", min_value=0, value=in_effect(SIM_DEMO_SEED, 0), step=1, key=SIM_DEMO_SEED, persist_state="session")
+    seed = row[2].number_input("Seed", min_value=0, value=in_effect(SIM_DEMO_SEED, 0), step=1, key=SIM_DEMO_SEED, persist_state="session")
     return game, algorithm, rule, float(c), int(simulations), int(seed)
 
 

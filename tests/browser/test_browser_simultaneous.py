@@ -66,3 +66,39 @@ def test_the_boxes_keep_their_values_and_show_them_from_the_first_frame_after_an
     seen = round_trips(page, INPUT_BOXES, kept, OTHER_TITLES)
     assert seen == {trip: {key: [value] for key, value in kept.items()} for trip in seen}
     watched.assert_clean()
+
+
+SELECT_TEXT = "box => ({shown: box.value, cut: box.scrollWidth > box.clientWidth + 1})"
+
+
+def cut_choices(page, key: str) -> list[str]:
+    """Choose each option of the select keyed ``key`` in turn (the first again at the end); the chosen
+    values it shows cut."""
+    box = page.locator(f".st-key-{key} input")
+    box.click()
+    options = page.get_by_role("option").all_inner_texts()
+    page.keyboard.press("Escape")
+    cut = []
+    for option in [*options, options[0]]:
+        box.click()
+        page.get_by_role("option", name=option, exact=True).click()
+        expect(box).to_have_value(option)
+        wait_idle(page)
+        shown = box.evaluate(SELECT_TEXT)
+        if shown["cut"] and shown["shown"] not in cut:
+            cut.append(shown["shown"])
+    return cut
+
+
+def test_every_select_shows_its_whole_value_on_a_projector(page, app_url):
+    """At 1366x768 they read "Rock-paper-scissors (mat" and "Decoupled U"."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, app_url, "/simultaneous")
+    cut = {key: cut_choices(page, key) for key in ("sim_demo_game", "sim_demo_algorithm", "sim_demo_rule")}
+    type_number(page, "sim_demo_simulations", "300")
+    page.locator(".st-key-sim_demo_run button").click()
+    expect(page.locator(".st-key-sim_rule input")).to_be_visible(timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    cut["sim_rule"] = cut_choices(page, "sim_rule")
+    assert cut == {key: [] for key in cut}
+    watched.assert_clean()

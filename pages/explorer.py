@@ -12,9 +12,9 @@ from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, mean_hea
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.outline import show_outline
-from ui.term_table import Column, show_term_table
+from ui.term_table import Column, csv_text, show_term_table
 from ui.tree_view import show_tree
-from ui.wording import folded_caption, node_sentence, random_draw_warning, why_sentence
+from ui.wording import folded_caption, node_file_stem, node_sentence, random_draw_warning, why_sentence
 
 # Session-state keys this module owns.
 BUDGET = state.key("budget")  # a contract key (DESIGN.md)
@@ -188,16 +188,17 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
         if row_key in rows:  # a key the browser made up inspects nothing
             set_inspect(tree.path(rows[row_key]))
 
+    columns = table_columns(tree, inspected, table, rule)
     show_term_table(
-        table, table_columns(tree, inspected, table, rule), row_keys=list(rows),
+        table, columns, row_keys=list(rows),
         label=f"Children of {tree.path(inspected) or 'the root'} under {rule.name}",
         key=CHILDREN_TABLE, on_inspect=inspect_child,
     )
     explain(explain_choice(children, scoring.rule, tree.ties), children)
     st.download_button(
         "Download table (CSV)",
-        lambda: table.to_csv(index=False),  # made on click
-        file_name=f"children_{tree.path(inspected) or 'root'}.csv",
+        lambda: csv_text(table, columns, extra=("rank", "selected")),  # made on click
+        file_name=f"children_{node_file_stem(tree.path(inspected))}.csv",
         mime="text/csv",
         key=DOWNLOAD_CSV,
     )

@@ -201,6 +201,9 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
         file_name=f"children_{node_file_stem(tree.path(inspected))}.csv",
         mime="text/csv",
         key=DOWNLOAD_CSV,
+        # No rerun: Streamlit's button sends the click's rerun before it asks for a file made on click,
+        # and that run gives the file a new id; on a busy server the old one was gone (no download).
+        on_click="ignore",
     )
 
 

@@ -103,7 +103,8 @@ def test_compare_shows_its_picture_b_s_c_and_the_verdict_on_a_projector_screen_w
 
 @pytest.mark.parametrize(
     ("title", "boxes"),
-    [("C sweep", {"sweep_from": "0", "sweep_to": "100"}), ("Compare", {"cmp_c": "0.2"})],
+    [("C sweep", {"sweep_from": "0", "sweep_to": "100"}), ("Compare", {"cmp_c": "0.2"}),
+     ("Search", {"search_c": "1.4", "search_simulations": "2000", "search_seed": "0"})],
 )
 def test_a_number_box_the_page_fills_shows_its_value_from_its_first_frame(page, app_url, title, boxes):
     """On the default example (C = 0.1, the slider up to 100, B at twice A's C)."""

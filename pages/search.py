@@ -258,17 +258,22 @@ def _playable(game: Any, tokens: list[int | str]) -> bool:
         return False
 
 
-def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
-    """Rule (the sidebar's), C, budget and seed; returns (scoring or None if bad, simulations, seconds, seed)."""
+def budget_panel() -> tuple[Scoring | None, int | None, float | None, int, Any]:
+    """Rule (the sidebar's), C, budget and seed; returns (scoring or None if bad, simulations, seconds, seed,
+    the place for the Run button at the end of their row)."""
     rule, settings = sidebar.rule_choice()
     st.session_state.setdefault(SEARCH_C, defaults.SEARCH_C)
     st.session_state.setdefault(SEARCH_BUDGET_KIND, "simulations")
     st.session_state.setdefault(SEARCH_SIMULATIONS, defaults.SEARCH_SIMULATIONS)
     st.session_state.setdefault(SEARCH_SECONDS, defaults.SEARCH_SECONDS)
     st.session_state.setdefault(SEARCH_SEED, defaults.SEARCH_SEED)
-    row = st.columns([2, 2, 2, 1], vertical_alignment="bottom")
+    # Run at the end of the row: below it, it was under a 768-pixel projector's fold.
+    row = st.columns([2, 2, 2, 1, 2], vertical_alignment="bottom")
+    # The boxes are made with the values in effect: a box made with another one shows that one first
+    # (its minimum: C = 0, Simulations = 1) each time the page opens.
     c = row[0].number_input(
-        RULES[rule].c_label if rule in RULES else "C", min_value=0.0, step=0.1, format="%.4g",
+        RULES[rule].c_label if rule in RULES else "C", min_value=0.0, value=st.session_state[SEARCH_C], step=0.1,
+        format="%.4g",
         key=SEARCH_C, persist_state="session",
         help="The exploration constant of this search. When the search is loaded, the C slider on the "
         "other pages starts at it too.",
@@ -279,20 +284,21 @@ def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
     )
     if kind == "seconds":
         seconds = row[2].number_input(
-            "Seconds", min_value=0.1, max_value=MAX_SECONDS, step=1.0, format="%g",
+            "Seconds", min_value=0.1, max_value=MAX_SECONDS, value=st.session_state[SEARCH_SECONDS], step=1.0, format="%g",
             key=SEARCH_SECONDS, persist_state="session",
             help=f"Stops after this long, or at {MAX_SIMULATIONS:,} simulations.",
         )
         simulations = MAX_SIMULATIONS
     else:
         simulations = row[2].number_input(
-            "Simulations", min_value=1, max_value=MAX_SIMULATIONS, step=500,
+            "Simulations", min_value=1, max_value=MAX_SIMULATIONS, value=st.session_state[SEARCH_SIMULATIONS], step=500,
             key=SEARCH_SIMULATIONS, persist_state="session",
             help=f"Up to {MAX_SIMULATIONS:,} here (the log is kept in memory). For longer searches run "
             "`python -m mcts_core search` and upload its log.",
         )
         seconds = None
-    seed = row[3].number_input("Seed", min_value=0, step=1, key=SEARCH_SEED, persist_state="session",
+    seed = row[3].number_input("Seed", min_value=0, value=st.session_state[SEARCH_SEED], step=1, key=SEARCH_SEED,
+                               persist_state="session",
                                help="The same seed and simulation budget give the same search, byte for byte.")
     st.checkbox("Solve (MCTS-Solver)", key=SEARCH_SOLVE, persist_state="session",
                 help="Prove won, lost and drawn positions from the game's ends, as OpenSpiel's MCTSBot(solve=True): "
@@ -302,13 +308,13 @@ def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
         scoring = Scoring(rule, float(c), settings)
     except (ValueError, TypeError) as error:
         st.error(escape(f"The sidebar's rule settings cannot be used: {error}"), icon="⚠️")
-        return None, simulations, seconds, int(seed)
+        return None, simulations, seconds, int(seed), row[4]
     st.caption(
         f"Rule: **{escape(scoring.describe())}** (the sidebar's rule and settings; change them there). "
         "Each simulation selects down the tree, adds one node (and lists its moves as children not "
         "visited yet), plays random moves to the end, and backs the result up."
     )
-    return scoring, int(simulations), seconds, int(seed)
+    return scoring, int(simulations), seconds, int(seed), row[4]
 
 
 def start(game: str, position: Any, scoring: Scoring, simulations: int | None, seconds: float | None, seed: int) -> None:
@@ -454,10 +460,10 @@ if game_text is not None:
 if game is not None:
     position = position_panel(game)
 st.divider()
-scoring, simulations, seconds, seed = budget_panel()
+scoring, simulations, seconds, seed, run_slot = budget_panel()
 job = jobs.latest("search")
 busy = job is not None and job.running
-if st.button("Run the search", key=SEARCH_RUN, type="primary", icon=":material/play_arrow:",
+if run_slot.button("Run the search", key=SEARCH_RUN, type="primary", icon=":material/play_arrow:",
              disabled=busy or position is None or scoring is None):
     start(game_text, position, scoring, simulations, seconds, seed)
     jobs.latest("search").thread.join(FIRST_WAIT)

@@ -439,6 +439,8 @@ def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_
         expect(page.locator(".st-key-cmp_c_live .cc-live > span").first).to_have_text(f"Path B: {path}")
         # The caption names B's C as B's teal path has it, and A's as it was; the split's table waits.
         expect(page.locator(PAIR_CAPTION_C)).to_have_text(["C = 0.5", f"C = {c_b:.6g}"])
+        # The box beside B's slider says B's C as the slider has it, as A's exact box does for A's.
+        expect(page.locator(".st-key-cmp_c input")).to_have_value(f"{c_b:.6g}")
         expect(page.locator(SPLIT_PANEL)).to_have_css("opacity", DIMMED)
 
     assert len(drag_teal_path(page, b_slider, tree, path_b_metric_follows)) == 2  # B's rule is UCB1 here too

@@ -76,19 +76,35 @@ def test_no_page_loads_anything_from_another_origin(page, app_url):
     assert requests and foreign == [], foreign
 
 
-def test_compare_shows_its_picture_on_a_projector_screen_without_scrolling(page, app_url):
+def test_compare_shows_its_picture_b_s_c_and_the_verdict_on_a_projector_screen_without_scrolling(page, app_url):
+    """B's slider used to sit at y = 944, under setting A's panel."""
     page.set_viewport_size({"width": 1366, "height": 768})
     watched = open_app(page, app_url, "/compare")
     picture = page.locator(f"{GRAPH} .tv-viewport").first
     expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
+    wait_idle(page)
     top = picture.bounding_box()["y"]
     assert top < 768 - 200, f"the picture starts at y = {top:.0f}: below a projector's fold"
+    on_screen = {
+        "the picture": picture,
+        "the verdict": page.locator('[data-testid="stMetric"]').filter(has_text="Paths"),
+        "the verdict's sentence": page.locator('[class*="st-key-paths_verdict_sentence_"]'),
+        "B's slider": page.locator(".st-key-cmp_c_live input[type=range]"),
+        "B's box": page.locator(".st-key-cmp_c input"),
+    }
+    outside = {}
+    for name, element in on_screen.items():
+        box = element.bounding_box()
+        if not (0 <= box["x"] and box["x"] + box["width"] <= 1366 and 0 <= box["y"] and box["y"] + box["height"] <= 768):
+            outside[name] = {key: round(value) for key, value in box.items()}
+    assert outside == {}
     watched.assert_clean()
 
 
 @pytest.mark.parametrize(
     ("title", "boxes"),
-    [("C sweep", {"sweep_from": "0", "sweep_to": "100"}), ("Compare", {"cmp_c": "0.2"})],
+    [("C sweep", {"sweep_from": "0", "sweep_to": "100"}), ("Compare", {"cmp_c": "0.2"}),
+     ("Search", {"search_c": "1.4", "search_simulations": "2000", "search_seed": "0"})],
 )
 def test_a_number_box_the_page_fills_shows_its_value_from_its_first_frame(page, app_url, title, boxes):
     """On the default example (C = 0.1, the slider up to 100, B at twice A's C)."""

@@ -308,10 +308,6 @@ def interval_chart(frame: pd.DataFrame, grid: list[float], value: str, low: str,
     return alt.layer(bars, line).properties(height=320)
 
 
-def with_elo_interval(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame.assign(elo_low=frame["elo"] - frame["elo_error"], elo_high=frame["elo"] + frame["elo_error"])
-
-
 def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
     """Score vs C with its 95% Wilson interval as a band; the counts in the tooltip."""
     tooltip = [alt.Tooltip("c:Q", title="C", format="~g"), alt.Tooltip("games:Q"), alt.Tooltip("wins:Q"),
@@ -348,7 +344,7 @@ def heatmap(frame: pd.DataFrame) -> alt.LayerChart:
     data = frame.assign(C=frame["c"].map(lambda c: f"{c:g}"), shown=frame["elo"].clip(-800, 800))
     order = [f"{c:g}" for c in sorted(frame["c"].unique())]
     encode = dict(x=alt.X("C:O", sort=order, title="C"), y=alt.Y("simulations:O", title="simulations per move"))
-    tips = ["C:N", "simulations:Q", alt.Tooltip("elo:Q", format=".1f"), alt.Tooltip("elo_error:Q", format=".1f"),
+    tips = ["C:N", "simulations:Q", *(alt.Tooltip(f"{name}:Q", format="+.1f") for name in ("elo", "elo_low", "elo_high")),
             "games:Q"]
     cells = alt.Chart(data).mark_rect().encode(
         **encode, color=alt.Color("shown:Q", title="Elo", scale=alt.Scale(scheme="redblue", domainMid=0)), tooltip=tips)
@@ -380,8 +376,35 @@ def stop_job(job: ArenaJob) -> None:
     job.stop.set()
 
 
-def plus_minus(value: float, error: float) -> str:
-    return f"{value:+.0f} ± {error:.0f}" if error != float("inf") else f"{value:+.0f} (no bound yet)"
+def signed_elo(value: float) -> str:
+    return "+∞" if value == float("inf") else "−∞" if value == -float("inf") else f"{value:+.0f}"
+
+
+def elo_and_interval(row: Any) -> str:
+    """A row's Elo and its 95% interval, "−120 [−388, +147]" (the score interval in Elo)."""
+    return f"{signed_elo(row.elo)} [{signed_elo(row.elo_low)}, {signed_elo(row.elo_high)}]"
+
+
+ELO_INTERVAL_HELP = "The 95% interval of the Elo: the score's 95% interval (score low to high) in Elo."
+COLUMNS = {
+    "c": st.column_config.NumberColumn("C", format="%g"),
+    "low": st.column_config.NumberColumn("score low", format="%.3f", help="The score's 95% Wilson interval."),
+    "high": st.column_config.NumberColumn("score high", format="%.3f", help="The score's 95% Wilson interval."),
+    "elo": st.column_config.NumberColumn("Elo", format="%+.1f"),
+    "elo_low": st.column_config.NumberColumn("Elo low", format="%+.1f", help=ELO_INTERVAL_HELP),
+    "elo_high": st.column_config.NumberColumn("Elo high", format="%+.1f", help=ELO_INTERVAL_HELP),
+    "los": st.column_config.NumberColumn("LOS", format="%.3f"),
+}
+# cutechess-cli's and fishtest's symmetric "±": in the CSV, not in the table, which shows one interval per row.
+CSV_ONLY = ("elo_error", "pair_elo_error")
+
+
+def rows_table(frame: pd.DataFrame) -> None:
+    """The rows as a table: the Elo interval next to the Elo, the symmetric "±" columns left to the CSV."""
+    order = [name for name in frame.columns if name not in (*CSV_ONLY, "elo_low", "elo_high")]
+    if "elo" in order:
+        order[order.index("elo") + 1:order.index("elo") + 1] = ["elo_low", "elo_high"]
+    st.dataframe(frame, hide_index=True, key=STRENGTH_TABLE, column_order=order, column_config=COLUMNS)
 
 
 def running(job: ArenaJob) -> None:
@@ -411,8 +434,8 @@ def tuned(job: ArenaJob) -> None:
         return
     best = result.best
     if best.players == 2:
-        st.success(f"Best C = {best.c:g}: Elo {plus_minus(best.elo, best.elo_error)} against the opponent "
-                   f"(95% interval), score {best.score:.3f}, from {best.games:,} games; {result.games:,} games in all.",
+        st.success(f"Best C = {best.c:g}: Elo {elo_and_interval(best)} against the opponent "
+                   f"(with its 95% interval), score {best.score:.3f}, from {best.games:,} games; {result.games:,} games in all.",
                    icon=":material/emoji_events:")
     else:
         st.success(f"Best C = {best.c:g}: mean return {best.mean_return:.3f} (95% interval {best.return_low:.3f} "
@@ -420,7 +443,7 @@ def tuned(job: ArenaJob) -> None:
                    icon=":material/emoji_events:")
     names = columns(best.players)
     frame = rows_frame(result.rows, names).assign(round=[result.rounds[row.c] for row in result.rows])
-    st.dataframe(frame.sort_values("c"), hide_index=True, key=STRENGTH_TABLE)
+    rows_table(frame.sort_values("c"))
 
 
 def results(choice: tuple[str, dict[str, Any]] | None) -> None:
@@ -482,15 +505,16 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
         st.altair_chart(heatmap(frame), width="stretch")
         best = best_per_budget(frame)
         st.caption("★ marks each budget's best C: " + "; ".join(
-            f"{int(row.simulations):,} simulations: C = {row.c:g}, Elo {plus_minus(row.elo, row.elo_error)}"
-            for row in best.itertuples()) + " (95% intervals; colours clipped at ±800).")
+            f"{int(row.simulations):,} simulations: C = {row.c:g}, Elo {elo_and_interval(row)}"
+            for row in best.itertuples()) + " (with 95% intervals; colours clipped at ±800).")
     if players == 2:
         st.subheader(f"Elo against {opponent}")
-        st.altair_chart(interval_chart(with_elo_interval(frame), grid, "elo", "elo_low", "elo_high", "Elo",
-                                       ["elo", "elo_error", "los", "games"]), width="stretch")
-        st.caption("Error bars: the 95% interval of the Elo difference (cutechess-cli's rule, from W/D/L); an "
-                   "infinite end (all games won or lost) is left out. LOS, the draw ratio and the pairs' "
-                   "pentanomial view are in the table.")
+        st.altair_chart(interval_chart(frame, grid, "elo", "elo_low", "elo_high", "Elo",
+                                       ["elo", "elo_low", "elo_high", "los", "games"]), width="stretch")
+        st.caption("Error bars: the 95% interval of the Elo difference, the score's 95% interval in Elo (so the "
+                   "two charts agree). It is wider towards a score of 0 or 1, and open only on a side where no "
+                   "game was lost (or none won): that end, like an infinite Elo, is left out. LOS, the draw ratio and the pairs' "
+                   "pentanomial view are in the table; the CSV adds cutechess-cli's symmetric ± (elo_error).")
         if mode == "sprt":
             sprt_section(settings, rows)
         st.subheader(f"Score against {opponent}")
@@ -515,14 +539,7 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
         "(high entropy, shallow trees). Playing strength sits between the two."
     )
     st.subheader("The rows")
-    st.dataframe(
-        frame, hide_index=True, key=STRENGTH_TABLE,
-        column_config={
-            "c": st.column_config.NumberColumn("C", format="%g"),
-            "los": st.column_config.NumberColumn("LOS", format="%.3f"),
-            "elo_error": st.column_config.NumberColumn("Elo ±", format="%.1f"),
-        },
-    )
+    rows_table(frame)
     st.download_button("Download the rows (CSV)", frame.to_csv(index=False), file_name="c_strength.csv",
                        mime="text/csv", key=STRENGTH_CSV, on_click="ignore")
 

@@ -1,5 +1,6 @@
 """AppTest of the "C and strength" page: play a small grid, see rows and charts, and find them stored."""
 
+import json
 import time
 
 import pytest
@@ -141,6 +142,25 @@ def test_the_table_shows_elo_its_error_bar_los_and_the_pairs(app):
         assert column in table.columns
     assert (table["pairs"] == 2).all() and ((table["los"] >= 0) & (table["los"] <= 1)).all()
     assert any("Elo against MCTS at C = 1.4" in header.value for header in app.subheader)
+
+
+def test_a_row_shows_one_elo_interval_the_score_interval_in_elo(app):
+    small_grid(app, c_values="0.5, 2", games=6, simulations=20)
+    app.button(key="strength_run").click().run()
+    finish(app)
+    table = rows(app)
+    row = table[table["c"] == 2.0].iloc[0]
+    assert (row["wins"], row["draws"], row["losses"]) == (2, 0, 4)  # the row that read "Elo ± Infinity"
+    assert (row["low"], row["high"]) == pytest.approx((0.09677, 0.70001), abs=1e-5)
+    # -400 log10(1/0.09677 - 1) = -388.02 and -400 log10(1/0.70001 - 1) = +147.20, around Elo -120.41
+    assert (row["elo_low"], row["elo_high"]) == pytest.approx((-388.02, 147.20), abs=0.01)
+    assert row["elo_low"] < row["elo"] < row["elo_high"]
+    shown = list(app.dataframe[0].proto.column_order)
+    assert shown[shown.index("elo"):shown.index("elo") + 3] == ["elo", "elo_low", "elo_high"]
+    assert "elo_error" not in shown and "pair_elo_error" not in shown  # one interval per row on the page
+    labels = json.loads(app.dataframe[0].proto.columns)
+    assert (labels["elo_low"]["label"], labels["elo_high"]["label"]) == ("Elo low", "Elo high")
+    assert row["elo_error"] == float("inf")  # cutechess's symmetric ± stays in the CSV, as in the CLI's
 
 
 def other_game(app, name: str, games: int):

@@ -3,6 +3,7 @@
 import importlib
 import csv
 import io
+import math
 import os
 import signal
 import subprocess
@@ -201,6 +202,10 @@ def test_cli_arena_prints_csv_with_the_elo_and_pair_columns(tmp_path):
         assert (float(row["elo"]), float(row["elo_error"]), float(row["los"])) == pytest.approx(
             (estimate.elo, estimate.error, estimate.los))
         assert int(row["pairs"]) == 2
+        assert float(row["elo_low"]) <= float(row["elo"]) <= float(row["elo_high"])
+        assert (float(row["elo_low"]), float(row["elo_high"])) == pytest.approx(
+            tuple(-400 * math.log10(1 / float(row[end]) - 1) if 0 < float(row[end]) < 1 else
+                  math.copysign(math.inf, float(row[end]) - 0.5) for end in ("low", "high")))
     assert (tmp_path / "arena.sqlite3").exists()
 
 

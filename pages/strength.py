@@ -411,11 +411,12 @@ def running(job: ArenaJob) -> None:
     """The progress bar, Stop and (for the tuner) the finished rounds."""
     bar, stop = st.columns([5, 1], vertical_alignment="center")
     elapsed = time.monotonic() - job.started
-    total = job.total or 0
-    what = "this round's" if job.mode == "tune" else "the"
-    bar.progress(min(job.done / total, 1.0) if total else 0.0,
-                 text=f"Playing: {job.done:,} of {what} {total:,} games, {elapsed:.0f} s "
-                      f"(games are stored as they finish)")
+    if job.total:  # known from the start of the games (the arena reports 0 of them first)
+        what = "this round's" if job.mode == "tune" else "the"
+        bar.progress(min(job.done / job.total, 1.0), text=f"Playing: {job.done:,} of {what} {job.total:,} games, "
+                     f"{elapsed:.0f} s (games are stored as they finish)")
+    else:  # the game is loading and the store is read: the games to play are not counted yet
+        bar.progress(0.0, text=f"Starting: loading the game and the games stored for these settings, {elapsed:.0f} s")
     stop.button("Stop", key=STRENGTH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
                 width="stretch", disabled=job.stop.is_set(),
                 help="Cancels the games not finished; finished games stay stored and a new Run resumes.")

@@ -88,6 +88,26 @@ def test_stop_cancels_the_games_not_started_and_a_new_run_resumes(app):
     assert "Stopped with" in app.warning[0].value and "Run plays the rest" in app.warning[0].value
 
 
+def test_progress_names_the_games_to_play_from_the_start(app):
+    small_grid(app, c_values="0.5, 1, 2, 4", games=30, simulations=200, game="connect_four")
+    app.button(key="strength_run").click().run()
+    job = app.session_state["_strength_job"]
+    seen = [app.get("progress")[0].proto.text]  # the page right after Run: the first 16 games take seconds
+    deadline = time.monotonic() + 30
+    while job.total is None:  # the game loads and the store is read
+        assert time.monotonic() < deadline, "the games to play were never counted"
+        app.run()
+        seen.append(app.get("progress")[0].proto.text)
+    app.run()
+    seen.append(app.get("progress")[0].proto.text)
+    assert not [text for text in seen if "of the 0 games" in text], seen
+    assert all(text.startswith(("Playing: ", "Starting: loading the game")) for text in seen), seen
+    assert "Playing: 0 of the 120 games" in [text.split(",")[0] for text in seen]  # counted before the first game ends
+    assert "of the 120 games" in seen[-1]
+    app.button(key="strength_stop").click().run()
+    finish(app, timeout=30)
+
+
 @pytest.mark.parametrize(
     "settings, message",
     [

@@ -326,7 +326,8 @@ def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
 def llr_chart(curves: pd.DataFrame, bounds: tuple[float, float]) -> alt.LayerChart:
     """LLR against games played, one line per C, with the SPRT's lower and upper bounds."""
     lines = alt.Chart(curves).mark_line().encode(
-        x=alt.X("games:Q", title="games played"), y=alt.Y("llr:Q", title="LLR"),
+        x=alt.X("games:Q", title="games played", axis=alt.Axis(format="d", tickMinStep=1)),  # whole games only
+        y=alt.Y("llr:Q", title="LLR"),
         color=alt.Color("C:N"), tooltip=["C:N", "games:Q", alt.Tooltip("llr:Q", format=".3f")])
     limits = pd.DataFrame({"llr": list(bounds), "bound": [f"lower {bounds[0]:.3f} (H0)", f"upper {bounds[1]:.3f} (H1)"]})
     rules = alt.Chart(limits).mark_rule(strokeDash=[6, 4], color="#d62728").encode(y="llr:Q", tooltip=["bound:N"])

@@ -49,6 +49,14 @@ def charts(page):
     return page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg.marks')
 
 
+def axis_labels(page, title: str) -> list[str]:
+    """The tick labels of the chart axis with this title, once the chart has drawn them."""
+    axis = page.locator(f'[data-testid="stVegaLiteChart"] g.role-axis[aria-label*="titled \'{title}\'"]')
+    labels = axis.locator("g.role-axis-label text")
+    expect(labels.first).to_be_attached()
+    return labels.all_text_contents()
+
+
 def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored_app_url, output_dir):
     watched = open_app(page, stored_app_url, "/strength")
     page.locator(".st-key-strength_game").click()
@@ -72,5 +80,7 @@ def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored
     wait_idle(page)
     expect(page.get_by_text("SPRT: H0 Elo = 0 against H1 Elo = 50")).to_be_visible()
     expect(charts(page)).to_have_count(6)  # the LLR chart besides the grid's five
+    games_played = axis_labels(page, "games played")  # the pairs end at 2 and 4 games: ticks 2, 3, 4, not 2.0, 2.1, ...
+    assert games_played and all(label.isdigit() for label in games_played), games_played
     page.screenshot(path=output_dir / "strength_sprt.png", full_page=True)
     watched.assert_clean()

@@ -558,11 +558,11 @@ def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:
                       for games_played, llr in llr_curve(games, sprt))
     st.subheader(f"SPRT: H0 Elo = {sprt.elo0:g} against H1 Elo = {sprt.elo1:g}")
     st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr"]), sprt.bounds), width="stretch")
-    verdicts = {"H1": f"better than {sprt.elo0:g} Elo (H1)", "H0": f"not {sprt.elo1:g} Elo better (H0)",
-                "inconclusive": "no verdict within the most games"}
-    st.caption("Each line stops where its LLR reached a bound (alpha = "
-               f"{sprt.alpha:g}, beta = {sprt.beta:g}): " + "; ".join(
-                   f"C = {row.c:g}: {verdicts[row.sprt]} after {row.games:,} games" for row in rows) + ".")
+    verdicts = {"H1": f"better than {sprt.elo0:g} Elo (H1 accepted) after {{:,}} games",
+                "H0": f"not {sprt.elo1:g} Elo better (H0 accepted) after {{:,}} games",
+                "inconclusive": "no verdict after {:,} games (the most allowed)"}
+    st.caption(f"A line stops where its LLR reaches a bound (alpha = {sprt.alpha:g}, beta = {sprt.beta:g}). "
+               + "; ".join(f"C = {row.c:g}: {verdicts[row.sprt].format(row.games)}" for row in rows) + ".")
 
 
 st.title("C and playing strength")

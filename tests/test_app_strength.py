@@ -224,6 +224,14 @@ def test_sprt_mode_plots_the_llr_with_both_bounds_and_gives_a_verdict(app):
     assert any(header.value.startswith("SPRT: H0 Elo = 0 against H1 Elo = 400") for header in app.subheader)
     chart = next(c for c in app.get("vega_lite_chart") if "LLR" in c.proto.spec)
     assert "upper 2.944 (H1)" in chart.proto.spec or "upper 2.944 (H1)" in str(chart.proto.datasets)
+    verdicts = next(c.value for c in app.caption if "C = 1.4: " in c.value)
+    undecided = table[table["sprt"] == "inconclusive"]
+    assert len(undecided) and (undecided["games"] == 40).all()  # C = 1.4 plays to the end without a verdict
+    for c in undecided["c"]:
+        assert f"C = {c:g}: no verdict after 40 games (the most allowed)" in verdicts
+    for row in table[table["sprt"] != "inconclusive"].itertuples():
+        meaning = "better than 0 Elo (H1 accepted)" if row.sprt == "H1" else "not 400 Elo better (H0 accepted)"
+        assert f"C = {row.c:g}: {meaning} after {row.games:,} games" in verdicts
 
 
 @pytest.mark.parametrize("elo0, elo1, alpha, message", [

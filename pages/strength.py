@@ -29,7 +29,8 @@ from mcts_core import RULES, defaults, parse_c
 from mcts_core.common import StoreError
 from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import (
-    ArenaRow, ResultStore, SprtSettings, arena, columns, llr_curve, parse_budgets, plan, tune,
+    ArenaRow, HalvingRound, ResultStore, SprtSettings, arena, columns, games_each, llr_curve, parse_budgets, plan, tune,
+    tune_rounds,
 )
 from ui import jobs, sidebar, state
 from ui.markdown import code, escape
@@ -100,7 +101,7 @@ class ArenaJob(BackgroundJob):
 
     def round_done(self, number: int, rounds: int, ranked: list[ArenaRow]) -> None:
         kept = ", ".join(f"{row.c:g}" for row in ranked[: -(-len(ranked) // 2)])
-        self.rounds.append(f"Round {number} of {rounds}: {len(ranked)} C values with {ranked[0].games:,} games each; "
+        self.rounds.append(f"Round {number} of {rounds}: {len(ranked)} C values with {games_each(ranked)} games each; "
                            f"best so far C = {ranked[0].c:g}" + (f"; going on: {kept}." if number < rounds else "."))
 
 
@@ -425,6 +426,30 @@ def running(job: ArenaJob) -> None:
         st.caption(sentence)
 
 
+def round_plan(planned: list[HalvingRound]) -> str:
+    """The rounds in words: "6 C values × 2 games, 3 × 6, then 2 × 8 and 2 more for the best so far"."""
+    parts = [f"{one.c_values} C values × {one.games:,} games" if number == 0 else f"{one.c_values} × {one.games:,}"
+             for number, one in enumerate(planned)]
+    last = planned[-1]
+    if last.extra:  # one group each, the best first (with one round: the first listed)
+        whom = "the first C listed" if len(planned) == 1 else "the best so far" if last.extra == 1 else (
+            f"the {last.extra} best so far")
+        parts[-1] += f" and {last.extra * last.players:,} more for {whom}"
+    return ", ".join(parts[:-1]) + (", then " if len(parts) > 1 else "") + parts[-1]
+
+
+def tuner_plan(settings: dict[str, Any]) -> None:
+    """What Run will play: every game asked for, round by round (or why it cannot)."""
+    try:
+        planned = tune_rounds(**{name: value for name, value in settings.items() if name != "sprt"})
+    except ValueError as error:
+        show_problem(str(error))
+        return
+    st.info(f"Run plays {settings['games']:,} games in all over {len(settings['c_values'])} C values at "
+            f"{settings['simulations']:,} simulations per move, in {len(planned)} successive-halving "
+            f"round{'s' if len(planned) > 1 else ''}: {round_plan(planned)}.", icon=":material/info:")
+
+
 def tuned(job: ArenaJob) -> None:
     """The tuner's answer: the best C with its interval, the games spent, and every C's row."""
     result = job.result
@@ -462,9 +487,7 @@ def results(choice: tuple[str, dict[str, Any]] | None) -> None:
         if job is not None and not job.running and (job.mode, job.settings) == choice and job.error is None:
             tuned(job)
         elif not (job is not None and job.running):
-            st.info(f"Run shares {settings['games']:,} games among successive-halving rounds over "
-                    f"{len(settings['c_values'])} C values at {settings['simulations']:,} simulations per move.",
-                    icon=":material/info:")
+            tuner_plan(settings)
         return
     try:
         rows = stored_rows(settings)

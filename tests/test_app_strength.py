@@ -285,6 +285,29 @@ def test_the_tuner_reports_the_best_c_with_its_interval_and_the_games_spent(app)
     assert rows(app)["round"].tolist().count(2) == 2
 
 
+def test_the_tuner_plays_every_game_asked_for_and_says_how_before_it_starts(app):
+    small_grid(app, c_values="0, 0.3, 0.7, 1.4, 3, 10", games=48, simulations=5)
+    app.segmented_control(key="strength_mode").set_value("tune").run()
+    assert app.info[0].value == (
+        "Run plays 48 games in all over 6 C values at 5 simulations per move, in 3 successive-halving rounds: "
+        "6 C values × 2 games, 3 × 6, then 2 × 8 and 2 more for the best so far.")
+    app.button(key="strength_run").click().run()
+    job = finish(app, timeout=60)
+    assert job.result.finished and "; 48 games in all." in app.success[0].value  # it played 40
+    table = rows(app)
+    assert table["games"].sum() == 48 and sorted(table["games"]) == [2, 2, 2, 8, 16, 18]
+    assert [caption.value for caption in app.caption if caption.value.startswith("Round 3 of 3")][0].startswith(
+        "Round 3 of 3: 2 C values with 16 to 18 games each")
+
+
+def test_too_few_games_for_the_tuner_is_one_sentence_before_run(app):
+    small_grid(app, c_values="0, 0.3, 0.7, 1.4, 3", games=10, simulations=5)
+    app.segmented_control(key="strength_mode").set_value("tune").run()
+    assert not app.exception and not app.info
+    assert any("10 games are too few to tune 5 C values" in plain(error.value) and "give at least 30" in error.value
+               for error in app.error)
+
+
 def test_an_unreachable_cluster_is_one_sentence_and_nothing_is_played(app, data_folder):
     small_grid(app)
     app.text_input(key="strength_cluster").input("tcp://127.0.0.1:9").run()

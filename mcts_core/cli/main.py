@@ -173,7 +173,7 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         help=f"C values, comma-separated (default {grid})")
     parser.add_argument("--games", type=int, default=defaults.ARENA_GAMES,
                         help=f"games per C and budget, a multiple of the players (default {defaults.ARENA_GAMES}); "
-                        "with --sprt or --tune the most to play")
+                        "with --sprt the most per C, with --tune the games in all")
     parser.add_argument("--simulations", default=str(defaults.ARENA_SIMULATIONS),
                         help="simulations per search, or several comma-separated for a budget x C map "
                         f"(default {defaults.ARENA_SIMULATIONS})")

@@ -1,10 +1,12 @@
 """C and strength: our MCTS at each C plays games against an opponent; Elo, score and tree statistics vs C.
 
-Four modes share the settings: a C grid (Elo with its error bar vs C, W/D/L, LOS and the pairs'
+Four modes share the settings: a C grid (Elo with its 95% interval vs C, W/D/L, LOS and the pairs'
 pentanomial; for one- and many-player games the mean return and win share), an SPRT per C (the
 LLR against games with both bounds), a budget x C map (a heatmap of Elo with each budget's best
 C), and a tuner (successive halving over the grid, its rounds shown while it runs). A Dask
-scheduler address in the Cluster field runs the games on that cluster.
+scheduler address in the Cluster field runs the games on that cluster. Run folds the settings panel
+(a line beside Run sums them up) and scrolls back to the top, so that on a 1366x768 screen the
+progress, then the verdict or the first chart, sit in view right below it.
 
 The games run in a background thread (:class:`ArenaJob`, which runs :func:`mcts_core.strength.arena`
 with its worker processes) so the page stays responsive: a fragment polls it for the progress bar
@@ -32,7 +34,7 @@ from mcts_core.strength import (
     ArenaRow, HalvingRound, ResultStore, SprtSettings, arena, columns, games_each, llr_curve, parse_budgets, plan, tune,
     tune_rounds,
 )
-from ui import jobs, sidebar, state
+from ui import jobs, scroll_to_top, sidebar, state
 from ui.markdown import code, escape
 from ui.jobs import BackgroundJob
 from ui.wording import core_sentence
@@ -60,6 +62,8 @@ STRENGTH_SPRT_ELO0 = state.key("strength_sprt_elo0")
 STRENGTH_SPRT_ELO1 = state.key("strength_sprt_elo1")
 STRENGTH_SPRT_ALPHA = state.key("strength_sprt_alpha")
 STRENGTH_SPRT_BETA = state.key("strength_sprt_beta")
+STRENGTH_SETTINGS_OPEN = state.key("strength_settings_open")  # the settings panel is open (Run folds it)
+STRENGTH_TOP = state.key("strength_top")  # the component that scrolls to the top when a run starts
 
 
 # Two-player games of perfect information (the arena pits two players); others can be typed.
@@ -133,8 +137,8 @@ def take_last_search(game: str, moves: str) -> None:
     st.session_state[STRENGTH_MOVES] = moves
 
 
-def settings_panel() -> tuple[str, dict[str, Any]] | None:
-    """The mode, game, position and grid controls; ``(mode, the arena's settings)``, or None (the problem shown)."""
+def set_defaults() -> None:
+    """The settings' first values (the CLI's defaults), before the summary beside Run and the widgets read them."""
     for key, default in ((STRENGTH_GAME, next(iter(GAMES))), (STRENGTH_GAME_NAME, ""),
                          (STRENGTH_MOVES, ""), (STRENGTH_C_VALUES, DEFAULT_C_VALUES),
                          (STRENGTH_GAMES, defaults.ARENA_GAMES),
@@ -150,6 +154,33 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
                          (STRENGTH_SPRT_ALPHA, defaults.ARENA_SPRT_ALPHA),
                          (STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA)):
         st.session_state.setdefault(key, default)
+
+
+def settings_summary() -> str:
+    """The settings in one line, beside Run: what it plays, and with the panel folded what the results are of."""
+    state = st.session_state
+    mode, game = state[STRENGTH_MODE], state[STRENGTH_GAME]
+    parts = [MODES.get(mode, ""), escape(GAMES.get(game) or state[STRENGTH_GAME_NAME].strip() or "no game yet")]
+    if state[STRENGTH_MOVES].strip():
+        parts.append(f"after {escape(state[STRENGTH_MOVES].strip())}")
+    parts.append(f"C = {escape(state[STRENGTH_C_VALUES].strip())}")
+    games = int(state[STRENGTH_GAMES])
+    parts.append(f"{games:,} games in all" if mode == "tune" else f"at most {games:,} games per C" if mode == "sprt"
+                 else f"{games:,} games per C")
+    parts.append(f"budgets {escape(state[STRENGTH_BUDGETS].strip())}" if mode == "map"
+                 else f"{int(state[STRENGTH_SIMULATIONS]):,} simulations per move")
+    parts.append(f"against MCTS at C = {float(state[STRENGTH_OPPONENT_C]):g}" if state[STRENGTH_OPPONENT] == "mcts"
+                 else "against a random player")
+    return " · ".join(parts)
+
+
+def fold_settings() -> None:
+    """Run folds the settings away, so that the progress and then the results are in view."""
+    st.session_state[STRENGTH_SETTINGS_OPEN] = False
+
+
+def settings_panel() -> tuple[str, dict[str, Any]] | None:
+    """The mode, game, position and grid controls; ``(mode, the arena's settings)``, or None (the problem shown)."""
     persist = {"persist_state": "session"}
 
     mode = st.segmented_control(
@@ -194,7 +225,7 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         simulations = row[2].number_input("Simulations per move", 1, 100_000, step=50,
                                           key=STRENGTH_SIMULATIONS, **persist,
                                           help="Each search's budget, for every move of both MCTS players.")
-    row = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
+    row = st.columns([5, 4, 4, 4], vertical_alignment="bottom")  # room for both opponents inside the panel at 1366 px
     kind = row[0].segmented_control(
         "Opponent", ["mcts", "random"], key=STRENGTH_OPPONENT, **persist, required=True,
         format_func=lambda kind: {"mcts": "MCTS at a fixed C", "random": "Random"}[kind],
@@ -346,8 +377,8 @@ def heatmap(frame: pd.DataFrame) -> alt.LayerChart:
     data = frame.assign(C=frame["c"].map(lambda c: f"{c:g}"), shown=frame["elo"].clip(-800, 800))
     order = [f"{c:g}" for c in sorted(frame["c"].unique())]
     encode = dict(x=alt.X("C:O", sort=order, title="C"), y=alt.Y("simulations:O", title="simulations per move"))
-    tips = ["C:N", "simulations:Q", *(alt.Tooltip(f"{name}:Q", format="+.1f") for name in ("elo", "elo_low", "elo_high")),
-            "games:Q"]
+    tips = ["C:N", "simulations:Q",
+            *(alt.Tooltip(f"{name}:Q", format="+.1f") for name in ("elo", "elo_low", "elo_high")), "games:Q"]
     cells = alt.Chart(data).mark_rect().encode(
         **encode, color=alt.Color("shown:Q", title="Elo", scale=alt.Scale(scheme="redblue", domainMid=0)), tooltip=tips)
     best = best_per_budget(data)
@@ -453,21 +484,21 @@ def tuner_plan(settings: dict[str, Any]) -> None:
 def tuned(job: ArenaJob) -> None:
     """The tuner's answer: the best C with its interval, the games spent, and every C's row."""
     result = job.result
-    for sentence in job.rounds:
-        st.caption(sentence)
     if result is None or result.best is None:
         st.warning("Stopped before the first round ended; Run starts again from the stored games.",
                    icon=":material/stop:")
         return
-    best = result.best
+    best = result.best  # the answer first: in view below the folded settings
     if best.players == 2:
-        st.success(f"Best C = {best.c:g}: Elo {elo_and_interval(best)} against the opponent "
-                   f"(with its 95% interval), score {best.score:.3f}, from {best.games:,} games; {result.games:,} games in all.",
+        st.success(f"Best C = {best.c:g}: Elo {elo_and_interval(best)} against the opponent (with its 95% interval), "
+                   f"score {best.score:.3f}, from {best.games:,} games; {result.games:,} games in all.",
                    icon=":material/emoji_events:")
     else:
         st.success(f"Best C = {best.c:g}: mean return {best.mean_return:.3f} (95% interval {best.return_low:.3f} "
                    f"to {best.return_high:.3f}) from {best.games:,} games; {result.games:,} games in all.",
                    icon=":material/emoji_events:")
+    for sentence in job.rounds:
+        st.caption(sentence)
     names = columns(best.players)
     frame = rows_frame(result.rows, names).assign(round=[result.rounds[row.c] for row in result.rows])
     rows_table(frame.sort_values("c"))
@@ -532,16 +563,17 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
         st.caption("★ marks each budget's best C: " + "; ".join(
             f"{int(row.simulations):,} simulations: C = {row.c:g}, Elo {elo_and_interval(row)}"
             for row in best.itertuples()) + " (with 95% intervals; colours clipped at ±800).")
+    if players == 2 and mode == "sprt":
+        sprt_section(settings, rows)  # the verdicts first: in view below the folded settings
     if players == 2:
         st.subheader(f"Elo against {opponent}")
         st.altair_chart(interval_chart(frame, grid, "elo", "elo_low", "elo_high", "Elo",
                                        ["elo", "elo_low", "elo_high", "los", "games"]), width="stretch")
         st.caption("Error bars: the 95% interval of the Elo difference, the score's 95% interval in Elo (so the "
                    "two charts agree). It is wider towards a score of 0 or 1, and open only on a side where no "
-                   "game was lost (or none won): that end, like an infinite Elo, is left out. LOS, the draw ratio and the pairs' "
-                   "pentanomial view are in the table; the CSV adds cutechess-cli's symmetric ± (elo_error).")
-        if mode == "sprt":
-            sprt_section(settings, rows)
+                   "game was lost (or none won): that end, like an infinite Elo, is left out. LOS, the draw ratio "
+                   "and the pairs' pentanomial view are in the table; the CSV adds cutechess-cli's symmetric ± "
+                   "(elo_error).")
         st.subheader(f"Score against {opponent}")
         st.altair_chart(score_chart(frame, grid), width="stretch")
     else:
@@ -579,31 +611,41 @@ def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:
         games = [game for index, game in sorted(store.load(key, row.simulations, row.c).items()) if index < row.games]
         curves.extend({"C": f"{row.c:g}", "games": games_played, "llr": llr}
                       for games_played, llr in llr_curve(games, sprt))
-    st.subheader(f"SPRT: H0 Elo = {sprt.elo0:g} against H1 Elo = {sprt.elo1:g}")
-    st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr"]), sprt.bounds), width="stretch")
     verdicts = {"H1": f"better than {sprt.elo0:g} Elo (H1 accepted) after {{:,}} games",
                 "H0": f"not {sprt.elo1:g} Elo better (H0 accepted) after {{:,}} games",
                 "inconclusive": "no verdict after {:,} games (the most allowed)"}
-    st.caption(f"A line stops where its LLR reaches a bound (alpha = {sprt.alpha:g}, beta = {sprt.beta:g}). "
-               + "; ".join(f"C = {row.c:g}: {verdicts[row.sprt].format(row.games)}" for row in rows) + ".")
+    st.subheader(f"SPRT: H0 Elo = {sprt.elo0:g} against H1 Elo = {sprt.elo1:g}")
+    st.markdown("; ".join(f"C = {row.c:g}: {verdicts[row.sprt].format(row.games)}" for row in rows) + ".")
+    st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr"]), sprt.bounds), width="stretch")
+    st.caption(f"A line stops where its LLR reaches a bound (alpha = {sprt.alpha:g}, beta = {sprt.beta:g}).")
 
 
 st.title("C and playing strength")
 st.caption(
-    "Our MCTS plays games at each C against an opponent, in pairs with the seats swapped: its Elo with a 95% "
-    "error bar, LOS and score, as engine testers measure them, and what the trees look like that explain it. "
-    "Finished games are stored, so settings you played before reappear at once and an interrupted run resumes."
+    "Our MCTS plays games at each C against an opponent, in pairs with the seats swapped: Elo with its 95% interval, "
+    "LOS and score, as engine testers measure them, and the trees that explain them. Finished games are stored: "
+    "settings played before reappear at once, a stopped run resumes."
 )
-choice = settings_panel()
+set_defaults()
 job = jobs.latest("strength")
+# Open until the first run of the session; Run folds it, so that the results fill the screen below it.
+# Its label stays "Settings": a label that changed with the settings would redraw the panel on every
+# commit, and the field the user had tabbed to would lose its focus and what was typed into it.
+with st.expander("Settings", expanded=job is None, key=STRENGTH_SETTINGS_OPEN, on_change="rerun",
+                 icon=":material/tune:"):
+    choice = settings_panel()
 busy = job is not None and job.running
-if st.button("Run", key=STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
-             disabled=busy or choice is None):
+run_row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+if run_row.button("Run", key=STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
+                  disabled=busy or choice is None, on_click=fold_settings):
     job = ArenaJob(*choice)
     jobs.keep("strength", job)
     job.thread.join(0.3)
     if job.running:
         st.rerun()  # draw the page again with Run disabled, and poll
+run_row.caption(settings_summary())
+# A new run: back to the top, where its progress and results now sit under the folded settings.
+scroll_to_top.render(key=STRENGTH_TOP, mark=None if job is None else repr(job.started))
 
 
 @st.fragment(run_every=POLL_SECONDS)

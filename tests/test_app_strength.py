@@ -224,7 +224,7 @@ def test_sprt_mode_plots_the_llr_with_both_bounds_and_gives_a_verdict(app):
     assert any(header.value.startswith("SPRT: H0 Elo = 0 against H1 Elo = 400") for header in app.subheader)
     chart = next(c for c in app.get("vega_lite_chart") if "LLR" in c.proto.spec)
     assert "upper 2.944 (H1)" in chart.proto.spec or "upper 2.944 (H1)" in str(chart.proto.datasets)
-    verdicts = next(c.value for c in app.caption if "C = 1.4: " in c.value)
+    verdicts = next(text.value for text in app.markdown if "C = 1.4: " in text.value)
     undecided = table[table["sprt"] == "inconclusive"]
     assert len(undecided) and (undecided["games"] == 40).all()  # C = 1.4 plays to the end without a verdict
     for c in undecided["c"]:

@@ -84,3 +84,42 @@ def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored
     assert games_played and all(label.isdigit() for label in games_played), games_played
     page.screenshot(path=output_dir / "strength_sprt.png", full_page=True)
     watched.assert_clean()
+
+
+def in_view(page, locator) -> bool:
+    """The element lies wholly inside the viewport (what a user sees without scrolling)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] >= 0 and (
+        box["x"] + box["width"] <= size["width"])
+
+
+@pytest.mark.parametrize("mode", ["C grid", "SPRT per C", "Tuner"])
+def test_after_a_run_its_results_are_in_view_on_a_1366x768_projector(page, stored_app_url, mode):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, stored_app_url, "/strength")
+    page.locator(".st-key-strength_game").click()
+    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
+    wait_idle(page)
+    page.locator(".st-key-strength_mode").get_by_text(mode).click()
+    wait_idle(page)
+    commit(page, "strength_c_values", "0, 0.5, 2, 8" if mode == "Tuner" else "0.5, 2")
+    commit(page, "strength_games", "16" if mode == "Tuner" else "4")
+    commit(page, "strength_simulations", "12")  # not the stored grids' budgets
+    commit(page, "strength_workers", "1")
+    main = page.locator('[data-testid="stMain"]')  # the page's scrolling area
+    main.evaluate("area => area.scrollTo(0, area.scrollHeight)")  # scrolled down to every setting and Run
+    page.locator(".st-key-strength_run button").click()
+    if mode == "Tuner":
+        shown = [page.get_by_text("Best C = ", exact=False), page.locator('[data-testid="stDataFrame"]')]
+    else:
+        title = "SPRT: H0 Elo = 0 against H1 Elo = 50" if mode == "SPRT per C" else "Elo against MCTS at C = 1.4"
+        shown = [page.get_by_role("heading", name=title), page.locator('[data-testid="stVegaLiteChart"] svg.marks').first]
+        if mode == "SPRT per C":
+            shown.append(page.get_by_text("C = 0.5: ", exact=False))  # the verdicts
+    for element in shown:  # the run is over and its results are drawn
+        expect(element).to_be_visible(timeout=120_000)
+    expect(page.locator('[data-testid="stProgress"]')).to_have_count(0)
+    wait_idle(page)
+    assert [in_view(page, element) for element in shown] == [True] * len(shown)
+    watched.assert_clean()

@@ -114,7 +114,8 @@ def test_after_a_run_its_results_are_in_view_on_a_1366x768_projector(page, store
         shown = [page.get_by_text("Best C = ", exact=False), page.locator('[data-testid="stDataFrame"]')]
     else:
         title = "SPRT: H0 Elo = 0 against H1 Elo = 50" if mode == "SPRT per C" else "Elo against MCTS at C = 1.4"
-        shown = [page.get_by_role("heading", name=title), page.locator('[data-testid="stVegaLiteChart"] svg.marks').first]
+        first_chart = page.locator('[data-testid="stVegaLiteChart"] svg.marks').first
+        shown = [page.get_by_role("heading", name=title), first_chart]
         if mode == "SPRT per C":
             shown.append(page.get_by_text("C = 0.5: ", exact=False))  # the verdicts
     for element in shown:  # the run is over and its results are drawn

@@ -383,7 +383,8 @@ def heatmap(frame: pd.DataFrame) -> alt.LayerChart:
         **encode, color=alt.Color("shown:Q", title="Elo", scale=alt.Scale(scheme="redblue", domainMid=0)), tooltip=tips)
     best = best_per_budget(data)
     stars = alt.Chart(best).mark_text(text="★", size=20, color="black").encode(**encode, tooltip=tips)
-    return alt.layer(cells, stars).properties(height=max(120, 60 * data["simulations"].nunique()))
+    # A band per budget: a fixed total height left the rows no room in Streamlit's fit-to-width chart (0 px tall).
+    return alt.layer(cells, stars).properties(height=alt.Step(40))
 
 
 STATISTICS = {

@@ -75,6 +75,10 @@ def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored
     expect(page.get_by_text("Elo against MCTS at C = 1.4, budget × C")).to_be_visible()
     expect(page.get_by_text("★ marks each budget's best C", exact=False)).to_be_visible()
     expect(charts(page)).to_have_count(6)  # the heatmap first
+    cells = page.locator('[data-testid="stVegaLiteChart"]').first.locator("g.mark-rect.role-mark path")
+    expect(cells).to_have_count(4)  # 2 budgets x 2 C values
+    heights = [cells.nth(index).bounding_box()["height"] for index in range(4)]
+    assert min(heights) >= 30, heights  # each budget's row is a band, not a hairline
 
     page.locator(".st-key-strength_mode").get_by_text("SPRT per C").click()
     wait_idle(page)

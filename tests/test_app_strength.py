@@ -1,5 +1,6 @@
 """AppTest of the "C and strength" page: play a small grid, see rows and charts, and find them stored."""
 
+import json
 import time
 
 import pytest
@@ -87,6 +88,26 @@ def test_stop_cancels_the_games_not_started_and_a_new_run_resumes(app):
     assert "Stopped with" in app.warning[0].value and "Run plays the rest" in app.warning[0].value
 
 
+def test_progress_names_the_games_to_play_from_the_start(app):
+    small_grid(app, c_values="0.5, 1, 2, 4", games=30, simulations=200, game="connect_four")
+    app.button(key="strength_run").click().run()
+    job = app.session_state["_strength_job"]
+    seen = [app.get("progress")[0].proto.text]  # the page right after Run: the first 16 games take seconds
+    deadline = time.monotonic() + 30
+    while job.total is None:  # the game loads and the store is read
+        assert time.monotonic() < deadline, "the games to play were never counted"
+        app.run()
+        seen.append(app.get("progress")[0].proto.text)
+    app.run()
+    seen.append(app.get("progress")[0].proto.text)
+    assert not [text for text in seen if "of the 0 games" in text], seen
+    assert all(text.startswith(("Playing: ", "Starting: loading the game")) for text in seen), seen
+    assert "Playing: 0 of the 120 games" in [text.split(",")[0] for text in seen]  # counted before the first game ends
+    assert "of the 120 games" in seen[-1]
+    app.button(key="strength_stop").click().run()
+    finish(app, timeout=30)
+
+
 @pytest.mark.parametrize(
     "settings, message",
     [
@@ -143,6 +164,25 @@ def test_the_table_shows_elo_its_error_bar_los_and_the_pairs(app):
     assert any("Elo against MCTS at C = 1.4" in header.value for header in app.subheader)
 
 
+def test_a_row_shows_one_elo_interval_the_score_interval_in_elo(app):
+    small_grid(app, c_values="0.5, 2", games=6, simulations=20)
+    app.button(key="strength_run").click().run()
+    finish(app)
+    table = rows(app)
+    row = table[table["c"] == 2.0].iloc[0]
+    assert (row["wins"], row["draws"], row["losses"]) == (2, 0, 4)  # the row that read "Elo ± Infinity"
+    assert (row["low"], row["high"]) == pytest.approx((0.09677, 0.70001), abs=1e-5)
+    # -400 log10(1/0.09677 - 1) = -388.02 and -400 log10(1/0.70001 - 1) = +147.20, around Elo -120.41
+    assert (row["elo_low"], row["elo_high"]) == pytest.approx((-388.02, 147.20), abs=0.01)
+    assert row["elo_low"] < row["elo"] < row["elo_high"]
+    shown = list(app.dataframe[0].proto.column_order)
+    assert shown[shown.index("elo"):shown.index("elo") + 3] == ["elo", "elo_low", "elo_high"]
+    assert "elo_error" not in shown and "pair_elo_error" not in shown  # one interval per row on the page
+    labels = json.loads(app.dataframe[0].proto.columns)
+    assert (labels["elo_low"]["label"], labels["elo_high"]["label"]) == ("Elo low", "Elo high")
+    assert row["elo_error"] == float("inf")  # cutechess's symmetric ± stays in the CSV, as in the CLI's
+
+
 def other_game(app, name: str, games: int):
     app.selectbox(key="strength_game").select("other").run()
     app.text_input(key="strength_game_name").input(name).run()
@@ -184,6 +224,14 @@ def test_sprt_mode_plots_the_llr_with_both_bounds_and_gives_a_verdict(app):
     assert any(header.value.startswith("SPRT: H0 Elo = 0 against H1 Elo = 400") for header in app.subheader)
     chart = next(c for c in app.get("vega_lite_chart") if "LLR" in c.proto.spec)
     assert "upper 2.944 (H1)" in chart.proto.spec or "upper 2.944 (H1)" in str(chart.proto.datasets)
+    verdicts = next(text.value for text in app.markdown if "C = 1.4: " in text.value)
+    undecided = table[table["sprt"] == "inconclusive"]
+    assert len(undecided) and (undecided["games"] == 40).all()  # C = 1.4 plays to the end without a verdict
+    for c in undecided["c"]:
+        assert f"C = {c:g}: no verdict after 40 games (the most allowed)" in verdicts
+    for row in table[table["sprt"] != "inconclusive"].itertuples():
+        meaning = "better than 0 Elo (H1 accepted)" if row.sprt == "H1" else "not 400 Elo better (H0 accepted)"
+        assert f"C = {row.c:g}: {meaning} after {row.games:,} games" in verdicts
 
 
 @pytest.mark.parametrize("elo0, elo1, alpha, message", [
@@ -235,6 +283,29 @@ def test_the_tuner_reports_the_best_c_with_its_interval_and_the_games_spent(app)
     message = app.success[0].value
     assert f"Best C = {result.best.c:g}: Elo" in message and "16 games in all" in message
     assert rows(app)["round"].tolist().count(2) == 2
+
+
+def test_the_tuner_plays_every_game_asked_for_and_says_how_before_it_starts(app):
+    small_grid(app, c_values="0, 0.3, 0.7, 1.4, 3, 10", games=48, simulations=5)
+    app.segmented_control(key="strength_mode").set_value("tune").run()
+    assert app.info[0].value == (
+        "Run plays 48 games in all over 6 C values at 5 simulations per move, in 3 successive-halving rounds: "
+        "6 C values × 2 games, 3 × 6, then 2 × 8 and 2 more for the best so far.")
+    app.button(key="strength_run").click().run()
+    job = finish(app, timeout=60)
+    assert job.result.finished and "; 48 games in all." in app.success[0].value  # it played 40
+    table = rows(app)
+    assert table["games"].sum() == 48 and sorted(table["games"]) == [2, 2, 2, 8, 16, 18]
+    assert [caption.value for caption in app.caption if caption.value.startswith("Round 3 of 3")][0].startswith(
+        "Round 3 of 3: 2 C values with 16 to 18 games each")
+
+
+def test_too_few_games_for_the_tuner_is_one_sentence_before_run(app):
+    small_grid(app, c_values="0, 0.3, 0.7, 1.4, 3", games=10, simulations=5)
+    app.segmented_control(key="strength_mode").set_value("tune").run()
+    assert not app.exception and not app.info
+    assert any("10 games are too few to tune 5 C values" in plain(error.value) and "give at least 30" in error.value
+               for error in app.error)
 
 
 def test_an_unreachable_cluster_is_one_sentence_and_nothing_is_played(app, data_folder):

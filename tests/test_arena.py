@@ -3,7 +3,9 @@
 import importlib
 import csv
 import io
+import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -127,6 +129,13 @@ def test_a_stored_grid_reappears_and_an_interrupted_grid_resumes(tmp_path):
     assert totals and other_seed != first
 
 
+def test_progress_names_the_games_to_play_before_the_first_one_ends():
+    calls = []
+    arena("tic_tac_toe", c_values=[0.5, 2.0], games=4, simulations=5, workers=1,
+          progress=lambda done, total: calls.append((done, total)))
+    assert calls[0] == (0, 8) and calls[-1] == (8, 8)  # a page shows "0 of 8", never "0 of 0"
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_stop_callback_cancels_the_pending_games_and_keeps_finished_rows(workers):
     finished = []
@@ -201,6 +210,10 @@ def test_cli_arena_prints_csv_with_the_elo_and_pair_columns(tmp_path):
         assert (float(row["elo"]), float(row["elo_error"]), float(row["los"])) == pytest.approx(
             (estimate.elo, estimate.error, estimate.los))
         assert int(row["pairs"]) == 2
+        assert float(row["elo_low"]) <= float(row["elo"]) <= float(row["elo_high"])
+        assert (float(row["elo_low"]), float(row["elo_high"])) == pytest.approx(
+            tuple(-400 * math.log10(1 / float(row[end]) - 1) if 0 < float(row[end]) < 1 else
+                  math.copysign(math.inf, float(row[end]) - 0.5) for end in ("low", "high")))
     assert (tmp_path / "arena.sqlite3").exists()
 
 
@@ -216,7 +229,7 @@ def test_cli_arena_stops_on_ctrl_c_with_status_130_and_one_line(tmp_path):
                   "--opponent", "random",
                   "--progress", start_new_session=True)
     seen = ""
-    while "arena: " not in seen:  # games are under way, workers too
+    while not re.search(r"arena: [1-9]", seen):  # games are under way, workers too ("arena: 0/..." comes first)
         seen += process.stderr.read(1)
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole group
     out, err = process.communicate(timeout=60)

@@ -6,6 +6,7 @@ pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (require
 
 from mcts_core.strength import ResultStore, SprtSettings, arena, llr_curve, plan, tune  # noqa: E402
 from mcts_core.strength.elo import sprt_status, CONTINUE  # noqa: E402
+from mcts_core.strength.tuner import HalvingRound, halving_rounds  # noqa: E402
 
 SPRT = SprtSettings(elo0=0.0, elo1=200.0, alpha=0.1, beta=0.1)
 
@@ -49,7 +50,7 @@ def test_the_tuner_keeps_the_better_half_each_round_and_reports_the_games_spent(
         assert scores == sorted(scores, reverse=True)
         assert {row.c for row in following} == {row.c for row in ranked[: -(-len(ranked) // 2)]}
     assert result.finished and result.best == rounds[-1][2][0]
-    assert result.games == sum(row.games for row in result.rows) <= 60
+    assert result.games == sum(row.games for row in result.rows) == 60
     assert result.best.elo - result.best.elo_error <= result.best.elo <= result.best.elo + result.best.elo_error
     assert max(result.rounds.values()) == 3 and result.rounds[result.best.c] == 3
 
@@ -57,3 +58,29 @@ def test_the_tuner_keeps_the_better_half_each_round_and_reports_the_games_spent(
 def test_the_tuner_refuses_too_few_games_in_one_sentence():
     with pytest.raises(ValueError, match="10 games are too few to tune 5 C values: .* give at least 30"):
         tune("tic_tac_toe", c_values=[0.0, 0.3, 1.4, 5.0, 20.0], games=10, simulations=5, workers=1)
+
+
+def test_the_tuner_plays_exactly_the_games_asked_for():
+    # 24 pairs over 3 rounds: 8 pairs for 6 C values (1 each, 2 carried), 9 for 3 (3 each), the last 9 for 2
+    # (4 each and the pair left over to the best so far). Equal shares of 24 // 3 pairs would play 40 games.
+    assert halving_rounds(6, 48, 2) == [HalvingRound(6, 2, 0, 2), HalvingRound(3, 6, 0, 2), HalvingRound(2, 8, 1, 2)]
+    rounds = []
+    result = tune("tic_tac_toe", c_values=[0.0, 0.3, 0.7, 1.4, 3.0, 10.0], games=48, simulations=5, workers=1,
+                  on_round=lambda number, total, ranked: rounds.append(ranked))
+    assert result.finished and result.games == sum(row.games for row in result.rows) == 48
+    leader, runner_up = (row.c for row in rounds[1][:2])  # the two best after round 2 play round 3
+    games = {row.c: row.games for row in result.rows}
+    assert (games[leader], games[runner_up]) == (2 + 6 + 10, 2 + 6 + 8)
+    assert sorted(games.values()) == [2, 2, 2, 8, 16, 18]
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_halving_rounds_spend_every_game_in_whole_groups_on_halving_grids(players):
+    for c_values in range(1, 13):
+        rounds = max(1, (c_values - 1).bit_length())  # ceil(log2 n)
+        for games in range(rounds * c_values * players, 400, players):
+            planned = halving_rounds(c_values, games, players)
+            assert sum(one.total for one in planned) == games
+            assert [one.c_values for one in planned] == [-(-c_values // 2**k) for k in range(rounds)]
+            assert all(one.games >= players and one.games % players == 0 for one in planned)
+            assert all(one.extra == 0 for one in planned[:-1]) and 0 <= planned[-1].extra < planned[-1].c_values

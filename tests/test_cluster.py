@@ -7,6 +7,7 @@ by another; Stop cancels the games on the cluster; an unreachable scheduler is o
 import csv
 import io
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -141,7 +142,7 @@ def test_cli_ctrl_c_cancels_the_cluster_games_and_exits_130(cluster, tmp_path):
          "--simulations", "200", "--cluster", cluster, "--progress"],
         cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     seen = ""
-    while "arena: " not in seen:  # games are coming back from the cluster
+    while not re.search(r"arena: [1-9]", seen):  # games are coming back from the cluster ("arena: 0/..." comes first)
         seen += process.stderr.read(1)
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=60)

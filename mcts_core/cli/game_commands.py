@@ -120,7 +120,7 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
 def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     from .. import defaults
     from ..strength import ResultStore, SprtSettings, arena, check_grid, columns, parse_budgets, plan
-    from ..strength.tuner import tune
+    from ..strength.tuner import games_each, tune
 
     def progress(done: int, total: int) -> None:
         print(f"\rarena: {done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
@@ -143,7 +143,7 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
         if arguments.tune:
             def round_done(number: int, rounds: int, ranked: list) -> None:
                 kept = ", ".join(f"{row.c:g}" for row in ranked[: -(-len(ranked) // 2)])
-                print(f"\ntune: round {number}/{rounds} done, {ranked[0].games:,} games per C; "
+                print(f"\ntune: round {number}/{rounds} done, {games_each(ranked)} games per C; "
                       f"best so far C = {ranked[0].c:g}; going on: {kept}", file=sys.stderr, flush=True)
 
             result = tune(arguments.game, c_values=arguments.c_values, games=arguments.games, simulations=budgets[0],

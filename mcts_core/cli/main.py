@@ -154,7 +154,8 @@ def _search_commands(commands) -> None:
         description="MCTS at each C (and budget) plays games against an opponent; prints one CSV row per C "
         "and budget. Two-player games are played in pairs (same seed, seats swapped): columns "
         "c,games,wins,draws,losses,score,low,high,elo,elo_error,los,draw_ratio, the pentanomial pairs "
-        "(pairs,ll,ld,dd_wl,wd,ww,pair_elo,pair_elo_error,pair_los), with --sprt llr,llr_low,llr_high,sprt, "
+        "(pairs,ll,ld,dd_wl,wd,ww,pair_elo,pair_elo_error,pair_los), elo_low,elo_high (the score interval low..high "
+        "in Elo: infinite only where it reaches a score of 0 or 1), with --sprt llr,llr_low,llr_high,sprt, "
         "then simulations,entropy,depth,top_share. One-player games: c,games,mean_return,return_low,return_high; "
         "three or more players (seats rotated) add win_share,win_low,win_high; then the same last four.",
         allow_abbrev=False,
@@ -172,7 +173,7 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         help=f"C values, comma-separated (default {grid})")
     parser.add_argument("--games", type=int, default=defaults.ARENA_GAMES,
                         help=f"games per C and budget, a multiple of the players (default {defaults.ARENA_GAMES}); "
-                        "with --sprt or --tune the most to play")
+                        "with --sprt the most per C, with --tune the games in all")
     parser.add_argument("--simulations", default=str(defaults.ARENA_SIMULATIONS),
                         help="simulations per search, or several comma-separated for a budget x C map "
                         f"(default {defaults.ARENA_SIMULATIONS})")

@@ -17,10 +17,11 @@ from .elo import SprtSettings
 from .result_store import ArenaKey, ResultStore
 from .rows import ArenaRow, columns, wilson_interval
 from .sprt import llr_curve
-from .tuner import TuneResult, tune
+from .tuner import HalvingRound, TuneResult, games_each, tune, tune_rounds
 
 __all__ = [
     "MAX_GAMES", "MAX_SERIES", "MAX_TOTAL_GAMES", "MAX_WORKERS", "ArenaKey", "ArenaRow", "GameResult", "GameTask",
     "ResultStore", "SprtSettings", "arena", "check_grid", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
-    "plan", "play_chunk", "play_game", "TuneResult", "tune", "wilson_interval",
+    "plan", "play_chunk", "play_game", "HalvingRound", "TuneResult", "games_each", "tune", "tune_rounds",
+    "wilson_interval",
 ]

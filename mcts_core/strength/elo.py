@@ -162,6 +162,23 @@ def elo_from_score(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: score 0.5 gives 0.0, not -0.0
 
 
+def elo_interval(low: float, high: float) -> tuple[float, float]:
+    """A score interval in Elo: ``(Elo(low), Elo(high))`` by :func:`elo_from_score`.
+
+    Elo rises with the score, so the Elo whose expected score lies in [low, high] lies in this
+    interval and nowhere else: it holds the row's Elo whenever [low, high] holds its score. It is
+    asymmetric (the Elo scale stretches towards scores 0 and 1), -inf only where low is 0 and +inf
+    only where high is 1. cutechess's symmetric "+/-" (:attr:`EloEstimate.error`) is infinite as
+    soon as either end of its normal interval leaves (0, 1), on both sides at once.
+
+    Raises:
+        ValueError: an end outside [0, 1], or low > high.
+    """
+    if not low <= high:
+        raise ValueError(f"the score interval's low end ({low}) must not be above its high end ({high}).")
+    return elo_from_score(low), elo_from_score(high)
+
+
 def score_from_elo(elo: float) -> float:
     """Expected score of a logistic Elo difference: score = 1 / (1 + 10^(-elo/400))."""
     return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))

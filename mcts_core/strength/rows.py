@@ -1,10 +1,11 @@
 """One row of arena results per C and budget: what a series of games says about the MCTS side.
 
-Two players: W/D/L, score with its 95 % Wilson interval, Elo with its 95 % error bar, LOS and draw
-ratio by cutechess-cli's rules, and the pentanomial view of the game pairs (fishtest's); with an
-SPRT, its LLR, bounds and verdict. One player: the mean return with its 95 % interval. Three or
-more: the mean return and the win share (a win shared by k seats counts 1/k), with intervals.
-Quantities that do not apply to a game's number of players are nan (counts 0).
+Two players: W/D/L, score with its 95 % Wilson interval and that interval in Elo, Elo with
+cutechess-cli's symmetric 95 % error bar, LOS and draw ratio by cutechess-cli's rules, and the
+pentanomial view of the game pairs (fishtest's); with an SPRT, its LLR, bounds and verdict. One
+player: the mean return with its 95 % interval. Three or more: the mean return and the win share (a
+win shared by k seats counts 1/k), with intervals. Quantities that do not apply to a game's number
+of players are nan (counts 0).
 """
 
 from __future__ import annotations
@@ -16,16 +17,17 @@ from dataclasses import dataclass
 from .arena_games import GameResult
 from .elo import (
     CONTINUE, H0_ACCEPTED, H1_ACCEPTED, Outcomes, SprtSettings, Z_95, elo_estimate, elo_estimate_pairs,
-    llr_pairs, mean_interval, pentanomial_from_pairs,
+    elo_interval, llr_pairs, mean_interval, pentanomial_from_pairs,
 )
 
 NAN = math.nan
 # The sprt column's words for elo.py's verdicts (short, for a CSV cell).
 VERDICTS = {H1_ACCEPTED: "H1", H0_ACCEPTED: "H0", CONTINUE: "inconclusive"}
 
+# elo_low and elo_high came last, after pair_los, so that every older column keeps its place in the CSV.
 TWO_PLAYER_COLUMNS = ("c", "games", "wins", "draws", "losses", "score", "low", "high", "elo", "elo_error", "los",
                       "draw_ratio", "pairs", "ll", "ld", "dd_wl", "wd", "ww", "pair_elo", "pair_elo_error",
-                      "pair_los")
+                      "pair_los", "elo_low", "elo_high")
 SPRT_COLUMNS = ("llr", "llr_low", "llr_high", "sprt")
 ONE_PLAYER_COLUMNS = ("c", "games", "mean_return", "return_low", "return_high")
 MANY_PLAYER_COLUMNS = (*ONE_PLAYER_COLUMNS, "win_share", "win_low", "win_high")
@@ -48,7 +50,10 @@ class ArenaRow:
         games: games the row is made of (with an SPRT, those up to where it stopped).
         players: seats in the game.
         wins, draws, losses, score, low, high: outcomes, (W + D/2) / N and its 95 % Wilson interval.
-        elo, elo_error, los, draw_ratio: cutechess-cli's estimate from W/D/L.
+        elo, elo_error, los, draw_ratio: cutechess-cli's estimate from W/D/L (elo_error its symmetric
+            95 % "+/-", infinite on both sides when either end of its normal interval leaves (0, 1)).
+        elo_low, elo_high: the score interval (low, high) in Elo (:func:`.elo.elo_interval`): the
+            interval the app shows, infinite only on a side where the score interval reaches 0 or 1.
         pairs, ll, ld, dd_wl, wd, ww: game pairs by pair score (0, 0.5, 1, 1.5, 2).
         pair_elo, pair_elo_error, pair_los: fishtest's estimate from those pairs.
         llr, llr_low, llr_high, sprt: the SPRT's LLR over the pairs, its bounds, its verdict ("" without).
@@ -70,6 +75,8 @@ class ArenaRow:
     high: float = NAN
     elo: float = NAN
     elo_error: float = NAN
+    elo_low: float = NAN
+    elo_high: float = NAN
     los: float = NAN
     draw_ratio: float = NAN
     pairs: int = 0
@@ -156,8 +163,10 @@ def _two_player(results: Sequence[GameResult], sprt: SprtSettings | None) -> dic
     outcomes = Outcomes(wins, draws, games - wins - draws)
     trinomial = elo_estimate(outcomes)
     low, high = wilson_interval(wins + draws / 2, games)
+    elo_low, elo_high = elo_interval(low, high)
     row = dict(wins=wins, draws=draws, losses=outcomes.losses, score=outcomes.score, low=low, high=high,
-               elo=trinomial.elo, elo_error=trinomial.error, los=trinomial.los, draw_ratio=trinomial.draw_ratio)
+               elo=trinomial.elo, elo_error=trinomial.error, elo_low=elo_low, elo_high=elo_high, los=trinomial.los,
+               draw_ratio=trinomial.draw_ratio)
     pentanomial = pair_tally(results)
     if pentanomial.pairs:
         pairs = elo_estimate_pairs(pentanomial)

@@ -49,6 +49,14 @@ def charts(page):
     return page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg.marks')
 
 
+def axis_labels(page, title: str) -> list[str]:
+    """The tick labels of the chart axis with this title, once the chart has drawn them."""
+    axis = page.locator(f'[data-testid="stVegaLiteChart"] g.role-axis[aria-label*="titled \'{title}\'"]')
+    labels = axis.locator("g.role-axis-label text")
+    expect(labels.first).to_be_attached()
+    return labels.all_text_contents()
+
+
 def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored_app_url, output_dir):
     watched = open_app(page, stored_app_url, "/strength")
     page.locator(".st-key-strength_game").click()
@@ -67,10 +75,56 @@ def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored
     expect(page.get_by_text("Elo against MCTS at C = 1.4, budget × C")).to_be_visible()
     expect(page.get_by_text("★ marks each budget's best C", exact=False)).to_be_visible()
     expect(charts(page)).to_have_count(6)  # the heatmap first
+    cells = page.locator('[data-testid="stVegaLiteChart"]').first.locator("g.mark-rect.role-mark path")
+    expect(cells).to_have_count(4)  # 2 budgets x 2 C values
+    heights = [cells.nth(index).bounding_box()["height"] for index in range(4)]
+    assert min(heights) >= 30, heights  # each budget's row is a band, not a hairline
 
     page.locator(".st-key-strength_mode").get_by_text("SPRT per C").click()
     wait_idle(page)
     expect(page.get_by_text("SPRT: H0 Elo = 0 against H1 Elo = 50")).to_be_visible()
     expect(charts(page)).to_have_count(6)  # the LLR chart besides the grid's five
+    games_played = axis_labels(page, "games played")  # the pairs end at 2 and 4 games: ticks 2, 3, 4, not 2.0, 2.1, ...
+    assert games_played and all(label.isdigit() for label in games_played), games_played
     page.screenshot(path=output_dir / "strength_sprt.png", full_page=True)
+    watched.assert_clean()
+
+
+def in_view(page, locator) -> bool:
+    """The element lies wholly inside the viewport (what a user sees without scrolling)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] >= 0 and (
+        box["x"] + box["width"] <= size["width"])
+
+
+@pytest.mark.parametrize("mode", ["C grid", "SPRT per C", "Tuner"])
+def test_after_a_run_its_results_are_in_view_on_a_1366x768_projector(page, stored_app_url, mode):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, stored_app_url, "/strength")
+    page.locator(".st-key-strength_game").click()
+    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
+    wait_idle(page)
+    page.locator(".st-key-strength_mode").get_by_text(mode).click()
+    wait_idle(page)
+    commit(page, "strength_c_values", "0, 0.5, 2, 8" if mode == "Tuner" else "0.5, 2")
+    commit(page, "strength_games", "16" if mode == "Tuner" else "4")
+    commit(page, "strength_simulations", "12")  # not the stored grids' budgets
+    commit(page, "strength_workers", "1")
+    main = page.locator('[data-testid="stMain"]')  # the page's scrolling area
+    main.evaluate("area => area.scrollTo(0, area.scrollHeight)")  # scrolled down to every setting and Run
+    page.locator(".st-key-strength_run button").click()
+    if mode == "Tuner":
+        shown = [page.get_by_text("Best C = ", exact=False), page.locator('[data-testid="stDataFrame"]')]
+    else:
+        title = "SPRT: H0 Elo = 0 against H1 Elo = 50" if mode == "SPRT per C" else "Elo against MCTS at C = 1.4"
+        first_chart = page.locator('[data-testid="stVegaLiteChart"] svg.marks').first
+        shown = [page.get_by_role("heading", name=title), first_chart]
+        if mode == "SPRT per C":
+            shown.append(page.get_by_text("C = 0.5: ", exact=False))  # the verdicts
+    for element in shown:  # the run is over and its results are drawn
+        expect(element).to_be_visible(timeout=120_000)
+    expect(page.locator('[data-testid="stProgress"]')).to_have_count(0)
+    wait_idle(page)
+    assert [in_view(page, element) for element in shown] == [True] * len(shown)
     watched.assert_clean()

@@ -455,7 +455,7 @@ def test_cli_search_solve_writes_the_proofs():
     assert result.returncode == 0, result.stderr
     assert read_input(result.stdout).tree.outcome_of(ROOT) == 1.0
     shown = " ".join(run_cli("search", "--help").stdout.split())
-    assert "--solve MCTS-Solver" in shown  # DESIGN.md: `search --help` names its solver option with "solve"
+    assert "--solve MCTS-Solver" in shown  # docs/DESIGN.md: `search --help` names its solver option with "solve"
     refused = run_cli("search", "--game", "matrix_rps", "--algorithm", "duct", "--solve")
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "--solve" in refused.stderr
 

@@ -271,7 +271,7 @@ def search_log(bot: Any, state: Any, out: TextIO, *, extras: bool = True) -> Any
     ``returns[player at its parent]``, the root's ``returns[player at the root]``), the log gives
     every node exactly the engine's ``explore_count`` and ``total_reward``.
 
-    With ``extras`` the log also carries keys DESIGN.md does not define: the header's ``"rule"``
+    With ``extras`` the log also carries keys docs/DESIGN.md does not define: the header's ``"rule"``
     (``"ucb1"`` or ``"puct"``, when the bot uses OpenSpiel's own function) and ``"outcome"``
     (returns per player) on a terminal node's facts and on a ``{"node": path, "outcome": [...]}``
     fact written after the simulation that proved that node. A node's facts may come in several

@@ -46,6 +46,14 @@ def test_the_installed_command_solves_the_puzzle_from_any_folder(installed, tmp_
     assert str(installed) in where.stdout
 
 
+def test_help_names_the_command_as_invoked_and_lists_app(installed, tmp_path):
+    for command, name in ((["mcts-explorer"], "mcts-explorer"), (["python", "-m", "mcts_core"], "python -m mcts_core")):
+        done = run_elsewhere(installed, tmp_path, *command, "--help")
+        assert done.returncode == 0 and done.stdout.startswith(f"usage: {name} [-h]")
+        app_line = next(line for line in done.stdout.splitlines() if line.split()[:1] == ["app"])
+        assert "serve the app" in app_line  # one line of help, as each command has
+
+
 def test_the_installed_command_refuses_bad_input_with_one_line(installed, tmp_path):
     done = run_elsewhere(installed, tmp_path, "mcts-explorer", stdin="2 0.1\nab 1\nab x\n")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error: line 3: score")

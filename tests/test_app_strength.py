@@ -117,6 +117,9 @@ def test_progress_names_the_games_to_play_from_the_start(app):
         ({"strength_game": "other", "strength_game_name": "pig(players=3)"},
          "Games (4) must be a multiple of 3: pig(players=3)'s games are played in groups of 3, the seats rotated"),
         ({"strength_game": "other", "strength_game_name": "tic_tac_tow"}, "did you mean tic_tac_toe"),
+        ({"strength_game": "other", "strength_game_name": "go(board_size=500)"},
+         "OpenSpiel cannot set up go(board_size=500): The current Go implementation supports board size up to 19"),
+        ({"strength_game": "other", "strength_game_name": ""}, "Type the name of an OpenSpiel game"),
     ],
 )
 def test_bad_settings_are_errors_naming_the_problem(app, settings, message):

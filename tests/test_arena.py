@@ -322,6 +322,9 @@ def test_cli_tune_names_the_best_c_and_the_round_each_c_reached(tmp_path):
      "error: 30 budgets x 10 C values make 300 series; the limit is 200"),
     (["--simulations", "10,x"], "error: simulation budget 'x' is not a whole number"),
     (["--game", "goofspiel"], "error: goofspiel is a simultaneous-move game"),
+    (["--game", "go(board_size=500)"], "error: OpenSpiel cannot set up go(board_size=500): The current Go "
+     "implementation supports board size up to 19"),
+    (["--game", "connect_four(rows=0)"], "error: OpenSpiel crashed (SIGSEGV) setting up connect_four(rows=0)"),
     (["--games", "5"], "error: games (5) must be a multiple of 2"),
 ])
 def test_cli_bad_settings_exit_2_with_one_line(tmp_path, args, message):

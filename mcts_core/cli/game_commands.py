@@ -111,6 +111,9 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
         return INTERRUPTED
     if _progress_wanted(arguments):
         print(file=sys.stderr)
+    if result.simulations == 0:
+        print("search: no simulation finished in time (a random game from this position did not end), so the log "
+              "holds none", file=sys.stderr)
     if result.sampled:
         print(f"search: the position is a chance node; the search drew {', '.join(result.sampled)} (seed "
               f"{arguments.seed}) and searched the position after it, the log's root", file=sys.stderr)

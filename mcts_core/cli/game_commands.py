@@ -12,8 +12,10 @@
   players). Finished games are stored in the data folder
   (:func:`mcts_core.inputs.data_folder.data_folder`) unless ``--no-store``: a rerun with the same
   settings prints them at once and plays only the rest. ``--cluster`` (or the environment
-  variable named in :mod:`mcts_core.defaults`) runs the games on a Dask cluster; ``--sprt`` stops
-  each C at its SPRT's verdict; ``--tune`` runs successive halving over the C values.
+  variable named in :mod:`mcts_core.defaults`) runs the games on a Dask cluster, which exits 2
+  with one line once the cluster has had no live worker for ``--cluster-wait`` seconds (default
+  60), the finished games stored; ``--sprt`` stops each C at its SPRT's verdict; ``--tune`` runs
+  successive halving over the C values.
 
 ``--moves`` takes action ids or names separated by spaces (a token of digits is an action id), or
 a JSON array for names with spaces in them: ``--moves '["roll", "Roll 3"]'``. Progress goes to
@@ -125,7 +127,11 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     from ..strength import ResultStore, SprtSettings, arena, check_grid, columns, parse_budgets, plan
     from ..strength.tuner import games_each, tune
 
+    progress_line = False  # a progress line is on stderr, without its line end yet
+
     def progress(done: int, total: int) -> None:
+        nonlocal progress_line
+        progress_line = True
         print(f"\rarena: {done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
 
     budgets = parse_budgets(arguments.simulations)
@@ -135,7 +141,7 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     if arguments.tune and (sprt is not None or len(budgets) > 1):
         raise ValueError("--tune finds the best C at one budget: give one --simulations and no --sprt")
     shared = dict(moves=moves, rule=rule, opponent=arguments.opponent, seed=arguments.seed,
-                  workers=arguments.workers, cluster=cluster)
+                  workers=arguments.workers, cluster=cluster, cluster_wait=arguments.cluster_wait)
     checked = plan(arguments.game, **shared)
     check_grid(checked, [float(c) for c in arguments.c_values], arguments.games, budgets[:1] if arguments.tune else budgets)
     players = checked.players  # all checked before the store is opened: bad input leaves no file behind
@@ -163,6 +169,10 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
         kept = f"; finished games are stored in {store.path} and a rerun resumes" if store else ""
         _stopped(arguments, f"interrupted{kept}")
         return INTERRUPTED
+    except ValueError:  # a cluster left without workers: its sentence goes on a line of its own
+        if progress_line:
+            print(file=sys.stderr)
+        raise
     if _progress_wanted(arguments):
         print(file=sys.stderr)
     names = columns(players, sprt is not None)

@@ -193,6 +193,10 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cluster", default=None,
                         help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
                         f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
+    parser.add_argument("--cluster-wait", type=float, metavar="SECONDS",
+                        help="with --cluster: give up (exit 2, the finished games stored) once the cluster has had no "
+                        f"live worker for this long (default ${defaults.ARENA_CLUSTER_WAIT_VARIABLE} if set, else "
+                        f"{defaults.ARENA_CLUSTER_WAIT:g})")
     parser.add_argument("--sprt", action="store_true",
                         help="SPRT: each C stops as soon as the LLR of its pairs reaches a bound (two players)")
     parser.add_argument("--sprt-elo0", type=float, default=defaults.ARENA_SPRT_ELO0,

@@ -197,8 +197,8 @@ def test_cli_gives_up_when_every_worker_died_and_keeps_the_finished_games(schedu
     assert (process.returncode, out) == (2, "")
     said = [line for line in err.splitlines() if line and not line.startswith("arena: ")]  # besides the progress
     assert said == [(f"error: the Dask cluster at {scheduler_alone} has had no live worker for 3 s (every worker died "
-                    f"or left): the finished games are stored in {tmp_path / 'arena.sqlite3'} and a rerun resumes "
-                    f"from them; start workers with `dask worker {scheduler_alone}` and run again")]
+                    f"or left): the finished games are stored and a rerun resumes from them; start workers with "
+                    f"`dask worker {scheduler_alone}` and run again")]
     reported = max(int(line.split()[1].split("/")[0].replace(",", "")) for line in (seen + err).splitlines()
                    if line.startswith("arena: ") and line != "arena: ")  # the progress lines (\r reads as a line end)
     store = ResultStore(tmp_path / "arena.sqlite3")

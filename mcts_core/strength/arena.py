@@ -107,7 +107,8 @@ class ArenaPlan:
             play_series(series, lambda: open_pool(self.workers, self.cluster, self.cluster_wait), progress=progress,
                         should_stop=should_stop, save=(lambda results: store.save(key, results)) if store else None)
         except NoLiveWorkers as lost:
-            kept = (f"the finished games are stored in {store.path} and a rerun resumes from them" if store
+            # No path: the page shows this sentence too, and server paths stay off the page.
+            kept = ("the finished games are stored and a rerun resumes from them" if store
                     else "without a result store the finished games are lost")
             raise ValueError(f"{lost}: {kept}; start workers with `dask worker {self.cluster}` and run again") from None
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -42,7 +43,7 @@ def one_run(address: str, wait: float, data: Path) -> float:
             cwd=REPO, env={**os.environ, "MCTS_EXPLORER_DATA": str(data)}, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         seen = ""
-        while "arena: " not in seen:
+        while not re.search(r"arena: [1-9]", seen):  # a game came back (the first line says 0)
             char = process.stderr.read(1)
             if not char:
                 raise RuntimeError(f"the arena ended before a game came back: {seen}")

@@ -186,7 +186,7 @@ def test_cli_gives_up_when_every_worker_died_and_keeps_the_finished_games(schedu
             cwd=REPO, env={**os.environ, "MCTS_EXPLORER_DATA": str(tmp_path)}, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         seen = ""
-        while "arena: " not in seen:  # games are coming back from the cluster
+        while not re.search(r"arena: [1-9]", seen):  # games are coming back from the cluster (not just "0/...")
             char = process.stderr.read(1)
             assert char, f"the arena ended before a game came back: {seen}"
             seen += char

@@ -24,6 +24,7 @@ PROBE_SECONDS = 20.0  # the child's time to set up the game's first position
 PROBE_MEMORY = 2 << 30  # bytes of address space the child may use (where the OS can limit it)
 _CHECK = re.compile(r"^\S+\.(?:cc|h):\d+ (.*)$")  # a failed SPIEL_CHECK: "/path/file.cc:124 rows_ > 1"
 
+REMEMBERED = 1024  # verdicts kept per process (a server hears many strings); then they are forgotten
 _probed: dict[str, str | None] = {}  # game string -> its problem (None: fine), per process
 _lock = threading.Lock()
 
@@ -47,15 +48,19 @@ def game_problem(text: str) -> str | None:
         return None
     problem = _answer(text, done)
     with _lock:
+        if len(_probed) >= REMEMBERED:
+            _probed.clear()
         _probed[text] = problem
     return problem
 
 
 def _answer(text: str, done: subprocess.CompletedProcess) -> str | None:
     """The child's verdict: its own line, or what its death says."""
-    lines = done.stdout.strip().splitlines()
-    if done.returncode == 0 and lines:
-        return json.loads(lines[-1])["problem"]
+    if done.returncode == 0:
+        try:
+            return json.loads(done.stdout.strip().splitlines()[-1])["problem"]
+        except (IndexError, ValueError, KeyError, TypeError):  # no verdict: load it in this process, as before
+            return None
     if done.returncode < 0:
         try:
             how = signal.Signals(-done.returncode).name
@@ -106,11 +111,15 @@ def _probe(text: str) -> str | None:
 
 
 def _limit_memory() -> None:
+    """(In the child.) At most :data:`PROBE_MEMORY` of address space, where the system lets it be limited."""
     try:
         import resource
-    except ImportError:  # not on Windows
-        return
-    resource.setrlimit(resource.RLIMIT_AS, (PROBE_MEMORY, PROBE_MEMORY))
+
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        limit = PROBE_MEMORY if hard == resource.RLIM_INFINITY else min(PROBE_MEMORY, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, ValueError, OSError):  # no resource module (Windows), or no such limit (macOS)
+        pass
 
 
 if __name__ == "__main__":

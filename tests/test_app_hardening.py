@@ -55,3 +55,6 @@ def test_an_upload_that_is_not_utf8_is_refused_in_words_and_the_text_box_is_kept
     assert [plain(error.value) for error in app.error] == [
         "Line 1 in the uploaded file latin.txt: the input is not UTF-8 text (byte 0x80 at column 1)"]
     assert app.text_area(key="playouts").value == typed
+    # What to do next fits the file: fixing the line in the text box would not change the upload.
+    assert [plain(caption.value) for caption in app.main.caption][-1] == (
+        "Fix the file and upload it again, or use the text box; the page comes back.")

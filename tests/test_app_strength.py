@@ -41,7 +41,7 @@ def rows(app):
 
 def test_a_small_grid_gives_rows_charts_and_a_csv_and_reappears_from_the_store(app, monkeypatch, data_folder):
     small_grid(app)
-    assert "Nothing stored for these settings yet: Run plays 8 games" in app.info[0].value
+    assert "No C value is finished for these settings yet: Run plays 8 games" in app.info[0].value
     app.button(key="strength_run").click().run()
     job = finish(app)
     assert job.error is None and job.total == 8 and job.done == 8

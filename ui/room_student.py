@@ -31,7 +31,9 @@ STUDENT_FORM = state.key("room_answer_form")
 STUDENT_C = state.key("room_answer_c")
 STUDENT_TREE = state.key("room_student_tree_view")
 
-STUDENT_POLL_SECONDS = 1.5  # the reveal reaches a student within this (and a poll's run)
+# The reveal reaches a student within this (and a poll's run). Each poll is a script run of about
+# 11 ms of the server's CPU (bench/RESULTS.md): 40 idle students at 2 s take about a fifth of a core.
+STUDENT_POLL_SECONDS = 2.0
 # Static CSS, no user text: answer buttons a thumb hits on a phone.
 STUDENT_CSS = """
 <style>
@@ -79,14 +81,13 @@ def _c_box(room: RoomState, token: str) -> None:
 
 
 @st.fragment(run_every=STUDENT_POLL_SECONDS)
-def _question(room_code: str, token: str, number: int, tree, node: int) -> None:
-    """The question, its answer controls and what the student answered; after the reveal, the verdict."""
+def _answers(room_code: str, token: str, number: int) -> None:
+    """The answer controls and what the student answered; after the reveal, the verdict. Only this
+    polls: the question above it changes with a new question, which reruns the whole page."""
     room = RoomStore().state(room_code, token)
     if room is None or room.closed or room.number != number:
         st.rerun()  # the whole page: a new question has a new picture
     question = room.question
-    st.markdown(question_markdown(question))
-    st.caption(facts_caption(tree, node, question))
     if question.kind == CHOICE:
         _choice_buttons(room, token, question)
     else:
@@ -125,5 +126,7 @@ def show(room_code: str, token: str, client: str, room_input: Callable[[str], Lo
     st.caption(f"Live room {room_code}")
     tree = loaded.tree
     node = tree.find(room.question.node)
-    _question(room_code, token, room.number, tree, node)
+    st.markdown(question_markdown(room.question))
+    st.caption(facts_caption(tree, node, room.question))
+    _answers(room_code, token, room.number)
     room_picture(tree, loaded.key, node, key=STUDENT_TREE)

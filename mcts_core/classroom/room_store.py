@@ -74,6 +74,15 @@ CREATE TABLE IF NOT EXISTS wrong_codes (client TEXT NOT NULL, tried REAL NOT NUL
 CREATE INDEX IF NOT EXISTS wrong_codes_by_client ON wrong_codes (client, tried);
 """
 _ROOM_TABLES = ("answers", "students", "questions", "rooms")
+# A room as a poll reads it, in one statement (parameters: the student's digest or None, the code).
+_STATE = """
+SELECT rooms.input_id, rooms.closed, rooms.number, rooms.touched, questions.spec, questions.revealed,
+    (SELECT COUNT(*) FROM students WHERE students.code = rooms.code),
+    (SELECT COUNT(*) FROM answers WHERE answers.code = rooms.code AND answers.number = rooms.number),
+    (SELECT answer FROM answers WHERE answers.code = rooms.code AND answers.number = rooms.number AND answers.student = ?)
+FROM rooms JOIN questions ON questions.code = rooms.code AND questions.number = rooms.number
+WHERE rooms.code = ?
+"""
 _made: set[Path] = set()  # files whose tables this process has made (once per file, not per call)
 _making = threading.Lock()
 
@@ -371,24 +380,14 @@ class RoomStore:
     def state(self, code: str, token: str | None = None) -> RoomState | None:
         """The room now (a poll: reads only), with student ``token``'s answer to the current
         question when given; None when the room is gone (never opened, or expired)."""
-        with self._read() as connection:
+        with self._connection() as connection:  # one statement: one moment of the file
             return self._state(connection, code, None if token is None else digest(code, token))
 
     def _state(self, connection: sqlite3.Connection, code: str, student: str | None) -> RoomState | None:
-        row = connection.execute("SELECT input_id, closed, number, touched FROM rooms WHERE code = ?", (code,)).fetchone()
+        row = connection.execute(_STATE, (student, code)).fetchone()
         if row is None or self._idle(row[3]):
             return None
-        input_id, closed, number, _ = row
-        spec, revealed = connection.execute(
-            "SELECT spec, revealed FROM questions WHERE code = ? AND number = ?", (code, number)).fetchone()
-        joined = connection.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()[0]
-        answered = connection.execute(
-            "SELECT COUNT(*) FROM answers WHERE code = ? AND number = ?", (code, number)).fetchone()[0]
-        own = None
-        if student is not None:
-            found = connection.execute("SELECT answer FROM answers WHERE code = ? AND number = ? AND student = ?",
-                                       (code, number, student)).fetchone()
-            own = found[0] if found else None
+        input_id, closed, number, _, spec, revealed, joined, answered, own = row
         return RoomState(code, input_id, bool(closed), number, Question.from_json(spec), revealed is not None,
                          joined, answered, own)
 

@@ -7,6 +7,7 @@ what a page shows (the count, "Answer received", the verdict), never on the cloc
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 import zxingcpp
@@ -14,6 +15,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from .browser_support import LOAD_TIMEOUT, open_app, wait_for_graph, wait_idle, watch
+from .server import REPO, start_streamlit, stop_streamlit
 from .test_browser_drag import EXACT, choose_example
 
 pytestmark = pytest.mark.browser
@@ -126,3 +128,29 @@ def test_two_rooms_keep_their_questions_and_counts_apart(page, app_url, browser)
     watched.assert_clean()
     other_teacher.context.close()
     student.context.close()
+
+
+def test_a_server_restart_keeps_the_room_its_teacher_and_each_student_s_answer(page, browser, tmp_path):
+    process, url = start_streamlit(Path("app.py"), tmp_path / "first.log", cwd=REPO)
+    port = int(url.rsplit(":", 1)[1])
+    try:
+        page.set_viewport_size(PROJECTOR)
+        link = open_room(page, url)
+        before, _ = student_page(browser, link)
+        answer_button(before, "b").click()  # wrong at C = 0.5
+        expect(before.get_by_text("Answer received: b")).to_be_visible(timeout=LOAD_TIMEOUT)
+        expect(page.locator(COUNT)).to_have_text("1 of 1 answered")
+    finally:
+        stop_streamlit(process)
+    process, _ = start_streamlit(Path("app.py"), tmp_path / "second.log", cwd=REPO, port=port)  # same data folder
+    try:
+        # A student joining now is counted on the teacher's page: that page is the teacher's again on
+        # the new server (its browser kept the room's secret), and it polls by itself.
+        after, _ = student_page(browser, link)
+        expect(answer_button(after, "a")).to_be_visible(timeout=LOAD_TIMEOUT)
+        expect(page.locator(COUNT)).to_have_text("1 of 2 answered", timeout=LOAD_TIMEOUT)
+        page.locator(REVEAL).click()
+        expect(before.get_by_text("Your answer b is wrong")).to_be_visible()  # the answer given before the restart
+        expect(after.get_by_text("You did not answer")).to_be_visible()
+    finally:
+        stop_streamlit(process)

@@ -193,3 +193,29 @@ def test_closing_the_room_returns_the_teacher_to_the_classroom_and_tells_the_stu
     assert teacher.session_state["selected_path"] == "aa"  # on the room's input, "A larger C flips the choice"
     student.run()
     assert f"The teacher closed room {code}" in texts(student) and not answer_buttons(student)
+
+
+def test_a_node_with_many_children_is_answered_from_a_menu_under_any_rule(monkeypatch):
+    # 30 children (a joint node of a simultaneous game has thousands), PUCT from the sidebar.
+    moves = [f"m{index:02d}" for index in range(30)]
+    log = "\n".join(f'{{"path": ["{move}"], "score": {index % 7}}}' for index, move in enumerate(moves))
+    app = start_app(monkeypatch, PAGE)
+    app.text_area(key="playouts").input('{"mcts_log": 1}\n' + log + "\n").run()
+    app.selectbox(key="rule").select("puct").run()
+    app.button(key="room_open").click().run()
+    assert not app.exception
+    assert "Which child does PUCT (AlphaZero) pick at the root?" in texts(app)
+    students = [open_session(monkeypatch, room_code(app), token=f"{index:032x}") for index in range(2)]
+    for index, student in enumerate(students):
+        assert not answer_buttons(student)
+        menu = student.selectbox(key="room_answer_menu")
+        assert menu.options == moves
+        menu.select(moves[index]).run()
+        assert f"Answer received: ` {moves[index]} `" in texts(student)
+    app.run()
+    app.button(key="room_reveal").click().run()
+    assert not app.exception
+    bars = {bar["move"]: (bar["answers"], bar["answer"]) for bar in chart_rows(app)}  # not 30 bars: the answered and the right one
+    right = app.session_state["selected_path"]
+    assert bars == {"m00": (1, "right" if right == "m00" else "other"), "m01": (1, "right" if right == "m01" else "other"),
+                    right: (int(right in ("m00", "m01")), "right")}

@@ -37,13 +37,54 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from bench_browser import SITECUSTOMIZE, cpu_seconds, families, family, processes, renice  # noqa: E402
+from bench_browser import cpu_seconds, families, family, processes, renice  # noqa: E402
 from tests.browser.browser_support import open_app, wait_idle  # noqa: E402
 from tests.browser.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
 
 COUNT = ".st-key-room_count"
 EXACT = ".st-key-c_exact input"
 TIMEOUT = 120_000  # ms: 40 pages opening on 2 busy cores
+
+# Loaded by this benchmark's server only (PYTHONPATH), not app code: every script run's session, wall
+# time, thread CPU time, post-run gc.collect (CPU) and end (epoch) in the server log.
+SITECUSTOMIZE = """\
+import gc, time
+import streamlit.runtime.scriptrunner.script_runner as _sr
+
+_original = _sr.ScriptRunner._run_script
+
+
+class _TimedGC:  # script_runner's gc module (gc.collect(2) after each run), timed
+
+    last = 0.0
+
+    def __getattr__(self, name):
+        return getattr(gc, name)
+
+    def collect(self, *args):
+        start = time.thread_time()
+        try:
+            return gc.collect(*args)
+        finally:
+            _TimedGC.last = (time.thread_time() - start) * 1000
+
+
+_sr.gc = _TimedGC()
+
+
+def _timed(self, rerun_data):
+    fragment = bool(rerun_data.fragment_id_queue or rerun_data.fragment_id)
+    _TimedGC.last = 0.0
+    wall, cpu = time.perf_counter(), time.thread_time()
+    try:
+        return _original(self, rerun_data)
+    finally:
+        print(f"[bench-run] {self._session_id} {(time.perf_counter() - wall) * 1000:.1f} "
+              f"{(time.thread_time() - cpu) * 1000:.2f} {_TimedGC.last:.2f} {int(fragment)} {time.time():.3f}", flush=True)
+
+
+_sr.ScriptRunner._run_script = _timed
+"""
 
 # In the teacher's page: every text the count shows, with the time it first showed it.
 WATCH_COUNT = """() => {
@@ -140,12 +181,13 @@ def main() -> None:
             window = time.monotonic()
             logged = len(log.read_text().splitlines())
             busy = server_cores(process.pid, args.idle_seconds)
-            runs = [line.split() for line in log.read_text().splitlines()[logged:] if line.startswith("[bench-run]")]
-            polls = [(float(run[1]), float(run[4].split("=")[1])) for run in runs if run[3] == "fragment=True"]
+            runs = [line.split()[1:] for line in log.read_text().splitlines()[logged:] if line.startswith("[bench-run]")]
+            polls = [run for run in runs if run[4] == "1"]
             print(f"  {len(polls)} fragment runs ({len(polls) / args.idle_seconds:.1f}/s), "
-                  f"{len(runs) - len(polls)} full runs; a fragment run's wall time median "
-                  f"{statistics.median(ms for ms, _ in polls):.1f} ms, of which the post-run gc.collect "
-                  f"{statistics.median(gc for _, gc in polls):.1f} ms", flush=True)
+                  f"{len(runs) - len(polls)} full runs; a fragment run: wall time median "
+                  f"{statistics.median(float(run[1]) for run in polls):.1f} ms, its thread's CPU "
+                  f"{statistics.median(float(run[2]) for run in polls):.1f} ms, of which the post-run gc.collect "
+                  f"{statistics.median(float(run[3]) for run in polls):.1f} ms", flush=True)
             chromium = (sum(cpu_seconds(*chromium_pids)) - chromium_before) / (time.monotonic() - window)
             print(f"idle, {args.students} students: server {busy * 1000:.0f} ms CPU/s "
                   f"({(busy - alone) / args.students * 1000:.1f} ms/s per student page); "
@@ -165,6 +207,7 @@ def main() -> None:
                 latencies.append((shown - clicked) / 1000)
             print(f"answer -> teacher's count: {summary(latencies)}", flush=True)
 
+            teacher_session = next(line.split()[1] for line in log.read_text().splitlines() if line.startswith("[bench-run]"))
             teacher.get_by_role("button", name="Reveal").click()
             revealed = teacher.evaluate("window.__clickAt")
             verdicts = []
@@ -172,6 +215,15 @@ def main() -> None:
                 expect(page.get_by_text("is right").or_(page.get_by_text("is wrong")).first).to_be_visible(timeout=TIMEOUT)
                 verdicts.append((page.evaluate("window.__verdictAt") - revealed) / 1000)
             print(f"reveal -> every student's verdict: {summary(verdicts)}", flush=True)
+            # The server's part: each student's session's first run that ended after the click (its
+            # poll that sent the verdict); the rest is the page getting and drawing it.
+            ended: dict[str, float] = {}
+            for line in log.read_text().splitlines():
+                if line.startswith("[bench-run]"):
+                    _, session, *_, end = line.split()
+                    if session != teacher_session and float(end) * 1000 > revealed and session not in ended:
+                        ended[session] = float(end) - revealed / 1000
+            print(f"  reveal -> the server's run with the verdict over, per student: {summary(list(ended.values()))}", flush=True)
             print(f"load average at end {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
             students_browser.close()
             teacher_browser.close()

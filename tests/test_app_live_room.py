@@ -219,3 +219,13 @@ def test_a_node_with_many_children_is_answered_from_a_menu_under_any_rule(monkey
     right = app.session_state["selected_path"]
     assert bars == {"m00": (1, "right" if right == "m00" else "other"), "m01": (1, "right" if right == "m01" else "other"),
                     right: (int(right in ("m00", "m01")), "right")}
+
+
+def test_a_typed_code_joins_the_room(teacher, monkeypatch):
+    code = room_code(teacher)
+    student = open_session(monkeypatch, None)  # the Classroom page, no link
+    student.text_input(key="room_join_code").input(f" {code[:3].lower()}-{code[3:]} ").run()
+    student.button(key="room_join").click().run()
+    assert not student.exception and room_code(student) == code
+    assert [button.label for button in answer_buttons(student)] == ["a", "b"]
+    assert not [box for box in student.text_input if box.key == "room_join_code"]  # the room's page has no join box

@@ -80,10 +80,10 @@ def open_button(setup, node: int, c: float) -> None:
             code, secret = RoomStore().open_room(setup.input.key, question)
         except (ValueError, StoreError) as error:
             st.session_state[ROOM_OPEN_PROBLEM] = f"No room was opened: {error}."
-            st.rerun()
-        st.session_state[ROOM_SECRETS] = {**st.session_state.get(ROOM_SECRETS, {}), code: secret}
-        st.session_state.pop(ROOM_OPEN_PROBLEM, None)
-        _go_to(code)
+        else:
+            st.session_state[ROOM_SECRETS] = {**st.session_state.get(ROOM_SECRETS, {}), code: secret}
+            st.session_state.pop(ROOM_OPEN_PROBLEM, None)
+            _go_to(code)
     if ROOM_OPEN_PROBLEM in st.session_state:
         st.error(escape(st.session_state[ROOM_OPEN_PROBLEM]))
 

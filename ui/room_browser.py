@@ -33,13 +33,14 @@ class BrowserKeys:
     rooms: dict[str, str]
 
 
-def keys(*, keep: dict[str, str] | None = None, forget: tuple[str, ...] = ()) -> BrowserKeys | None:
+def keys(*, keep: dict[str, str] | None = None) -> BrowserKeys | None:
     """Mount the keeper (draws nothing) and return what the browser reported, None before its report.
 
-    ``keep``: secrets by code for the browser to keep; ``forget``: codes whose secrets it drops.
+    ``keep``: secrets by code for the browser to keep (it keeps the last 20 rooms' secrets; a closed
+    room's secret makes nobody its teacher).
     """
     nonce = st.session_state.setdefault(ROOM_SESSION, secrets.token_hex(8))
-    _component(key=ROOM_BROWSER, data={"session": nonce, "keep": keep or {}, "forget": list(forget)},
+    _component(key=ROOM_BROWSER, data={"session": nonce, "keep": keep or {}},
                default={"keys": None}, on_keys_change=lambda: None, height=0)
     value = st.session_state.get(ROOM_BROWSER) or {}
     reported = value.get("keys") if hasattr(value, "get") else None

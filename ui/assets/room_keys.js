@@ -1,12 +1,13 @@
 // What this browser keeps for live rooms, in localStorage: the student's token (128 random bits,
-// made here once) and the secrets of the rooms a teacher opened here. Python sends a secret to keep
-// (its own session just opened that room) or codes to forget (closed); the browser reports the
-// token and the secrets once per server session (Python's "session" changes when a reload or a
-// server restart starts a new one), as the component's "keys" state. Nothing is shown, nothing
+// made here once) and the secrets of the last 20 rooms a teacher opened here. Python sends a secret
+// to keep (its own session just opened that room); the browser reports the token and the secrets
+// once per server session (Python's "session" changes when a reload or a server restart starts a
+// new one), as the component's "keys" state. Nothing is shown, nothing
 // goes over the network but that report.
 const STUDENT_KEY = "mcts-explorer-student";
 const ROOMS_KEY = "mcts-explorer-rooms";
 const TOKEN = /^[0-9a-f]{32}$/;
+const MOST_ROOMS = 20; // the secrets of the rooms opened last: older rooms have long expired
 let memoryToken = null; // storage blocked: the token lives as long as the page
 let reportedFor = null;
 
@@ -47,15 +48,14 @@ export default function (component) {
   let changed = false;
   for (const [code, secret] of Object.entries((data && data.keep) || {})) {
     if (rooms[code] !== secret) {
+      delete rooms[code]; // re-added last: the keys keep the order the rooms were opened in
       rooms[code] = secret;
       changed = true;
     }
   }
-  for (const code of (data && data.forget) || []) {
-    if (code in rooms) {
-      delete rooms[code];
-      changed = true;
-    }
+  for (const code of Object.keys(rooms).slice(0, -MOST_ROOMS)) {
+    delete rooms[code];
+    changed = true;
   }
   if (changed) write(ROOMS_KEY, rooms);
   const session = data && data.session;

@@ -62,6 +62,7 @@ STRENGTH_SPRT_ELO0 = state.key("strength_sprt_elo0")
 STRENGTH_SPRT_ELO1 = state.key("strength_sprt_elo1")
 STRENGTH_SPRT_ALPHA = state.key("strength_sprt_alpha")
 STRENGTH_SPRT_BETA = state.key("strength_sprt_beta")
+STRENGTH_SPRT_MODEL = state.key("strength_sprt_model")
 STRENGTH_SETTINGS_OPEN = state.key("strength_settings_open")  # the settings panel is open (Run folds it)
 STRENGTH_TOP = state.key("strength_top")  # the component that scrolls to the top when a run starts
 
@@ -78,6 +79,7 @@ DEFAULT_C_VALUES = ", ".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
 DEFAULT_BUDGETS = "50, 100, 200"
 POLL_SECONDS = 0.5
 MODES = {"grid": "C grid", "sprt": "SPRT per C", "map": "Budget × C map", "tune": "Tuner"}
+ELO_MODELS = {"logistic": "Logistic", "normalized": "Normalised"}
 
 sidebar.ensure_app_shell()
 
@@ -152,7 +154,8 @@ def set_defaults() -> None:
                          (STRENGTH_SPRT_ELO0, defaults.ARENA_SPRT_ELO0),
                          (STRENGTH_SPRT_ELO1, defaults.ARENA_SPRT_ELO1),
                          (STRENGTH_SPRT_ALPHA, defaults.ARENA_SPRT_ALPHA),
-                         (STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA)):
+                         (STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA),
+                         (STRENGTH_SPRT_MODEL, defaults.ARENA_SPRT_MODEL)):
         st.session_state.setdefault(key, default)
 
 
@@ -248,13 +251,18 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     problems = []
     sprt = None
     if mode == "sprt":
-        row = st.columns(4, vertical_alignment="bottom")
-        elo0 = row[0].number_input("elo0 (H0)", step=5.0, key=STRENGTH_SPRT_ELO0, **persist)
-        elo1 = row[1].number_input("elo1 (H1)", step=5.0, key=STRENGTH_SPRT_ELO1, **persist)
-        alpha = row[2].number_input("alpha", step=0.01, format="%.3g", key=STRENGTH_SPRT_ALPHA, **persist)
-        beta = row[3].number_input("beta", step=0.01, format="%.3g", key=STRENGTH_SPRT_BETA, **persist)
+        row = st.columns([4, 3, 3, 3, 3], vertical_alignment="bottom")
+        model = row[0].segmented_control(
+            "Elo model", list(ELO_MODELS), key=STRENGTH_SPRT_MODEL, **persist, required=True, format_func=ELO_MODELS.get,
+            help="As fishtest: logistic Elo is the Elo of the expected score; normalised Elo is the score's "
+            "t-value ((score − ½) / its standard deviation per game × 800 / ln 10), which does not change "
+            "with the draw ratio. elo0 and elo1 are in the chosen model.")
+        elo0 = row[1].number_input("elo0 (H0)", step=5.0, key=STRENGTH_SPRT_ELO0, **persist)
+        elo1 = row[2].number_input("elo1 (H1)", step=5.0, key=STRENGTH_SPRT_ELO1, **persist)
+        alpha = row[3].number_input("alpha", step=0.01, format="%.3g", key=STRENGTH_SPRT_ALPHA, **persist)
+        beta = row[4].number_input("beta", step=0.01, format="%.3g", key=STRENGTH_SPRT_BETA, **persist)
         try:
-            sprt = SprtSettings(elo0=float(elo0), elo1=float(elo1), alpha=float(alpha), beta=float(beta))
+            sprt = SprtSettings(elo0=float(elo0), elo1=float(elo1), alpha=float(alpha), beta=float(beta), model=model)
         except ValueError as error:
             problems.append(str(error))
     rule, settings = sidebar.rule_choice()
@@ -356,11 +364,13 @@ def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
 
 
 def llr_chart(curves: pd.DataFrame, bounds: tuple[float, float]) -> alt.LayerChart:
-    """LLR against games played, one line per C, with the SPRT's lower and upper bounds."""
-    lines = alt.Chart(curves).mark_line().encode(
+    """LLR against games played, one line per C, with Wald's lower and upper bounds (the tooltip: those in effect)."""
+    tooltip = ["C:N", "games:Q", alt.Tooltip("llr:Q", title="LLR", format=".3f"),
+               alt.Tooltip("lower:Q", title="lower bound in effect", format=".3f"),
+               alt.Tooltip("upper:Q", title="upper bound in effect", format=".3f")]
+    lines = alt.Chart(curves).mark_line(point=alt.OverlayMarkDef(size=12, filled=True)).encode(
         x=alt.X("games:Q", title="games played", axis=alt.Axis(format="d", tickMinStep=1)),  # whole games only
-        y=alt.Y("llr:Q", title="LLR"),
-        color=alt.Color("C:N"), tooltip=["C:N", "games:Q", alt.Tooltip("llr:Q", format=".3f")])
+        y=alt.Y("llr:Q", title="LLR"), color=alt.Color("C:N"), tooltip=tooltip)
     limits = pd.DataFrame({"llr": list(bounds), "bound": [f"lower {bounds[0]:.3f} (H0)", f"upper {bounds[1]:.3f} (H1)"]})
     rules = alt.Chart(limits).mark_rule(strokeDash=[6, 4], color="#d62728").encode(y="llr:Q", tooltip=["bound:N"])
     return alt.layer(rules, lines).properties(height=320)
@@ -610,15 +620,20 @@ def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:
     curves = []
     for row in rows:
         games = [game for index, game in sorted(store.load(key, row.simulations, row.c).items()) if index < row.games]
-        curves.extend({"C": f"{row.c:g}", "games": games_played, "llr": llr}
-                      for games_played, llr in llr_curve(games, sprt))
-    verdicts = {"H1": f"better than {sprt.elo0:g} Elo (H1 accepted) after {{:,}} games",
-                "H0": f"not {sprt.elo1:g} Elo better (H0 accepted) after {{:,}} games",
+        curves.extend({"C": f"{row.c:g}", **point._asdict()} for point in llr_curve(games, sprt))
+    elo = "Elo" if sprt.model == "logistic" else "normalised Elo"
+    verdicts = {"H1": f"better than {sprt.elo0:g} {elo} (H1 accepted) after {{:,}} games",
+                "H0": f"not {sprt.elo1:g} {elo} better (H0 accepted) after {{:,}} games",
                 "inconclusive": "no verdict after {:,} games (the most allowed)"}
-    st.subheader(f"SPRT: H0 Elo = {sprt.elo0:g} against H1 Elo = {sprt.elo1:g}")
+    st.subheader(f"SPRT: H0 {elo} = {sprt.elo0:g} against H1 {elo} = {sprt.elo1:g}")
     st.markdown("; ".join(f"C = {row.c:g}: {verdicts[row.sprt].format(row.games)}" for row in rows) + ".")
-    st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr"]), sprt.bounds), width="stretch")
-    st.caption(f"A line stops where its LLR reaches a bound (alpha = {sprt.alpha:g}, beta = {sprt.beta:g}).")
+    st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr", "lower", "upper"]), sprt.bounds),
+                    width="stretch")
+    st.caption(f"The exact generalised LLR of each C's game pairs after every pair, decided as fishtest decides "
+               f"(alpha = {sprt.alpha:g}, beta = {sprt.beta:g}): a line stops where it passes a bound. The LLR moves "
+               "in jumps, so fishtest moves each bound in by the overshoot it expects (estimated from the jumps to "
+               "the line's new highs or lows): a line can stop a little inside the dashed bound. The tooltip and the "
+               "table's llr_low and llr_high give the bounds in effect.")
 
 
 st.title("C and playing strength")

@@ -292,7 +292,24 @@ def test_cli_sprt_stops_each_c_at_its_verdict(tmp_path):
     for row in stopped:
         assert int(row["games"]) < 400
         llr = float(row["llr"])
-        assert llr >= float(row["llr_high"]) if row["sprt"] == "H1" else llr <= float(row["llr_low"])
+        assert llr > float(row["llr_high"]) if row["sprt"] == "H1" else llr < float(row["llr_low"])
+
+
+def test_cli_sprt_model_normalized_takes_the_llr_in_normalised_elo(tmp_path):
+    from mcts_core.strength.llr import llr_logistic, llr_normalized
+
+    common = ("--game", "tic_tac_toe", "--c", "0.3", "--games", "40", "--simulations", "10", "--sprt",
+              "--sprt-elo1", "150", "--workers", "1")
+    rows = {}
+    for model in ("logistic", "normalized"):
+        status, out, err = run_cli(tmp_path, *common, "--sprt-model", model)
+        assert (status, err) == (0, "")
+        (rows[model],) = csv.DictReader(io.StringIO(out))
+    for model, exact in (("logistic", llr_logistic), ("normalized", llr_normalized)):
+        row = rows[model]
+        counts = [int(row[name]) for name in ("ll", "ld", "dd_wl", "wd", "ww")]
+        assert float(row["llr"]) == pytest.approx(exact(0.0, 150.0, counts), rel=1e-12)
+    assert rows["logistic"]["llr"] != rows["normalized"]["llr"]
 
 
 def test_cli_several_budgets_print_one_row_per_budget_and_c(tmp_path):
@@ -318,6 +335,9 @@ def test_cli_tune_names_the_best_c_and_the_round_each_c_reached(tmp_path):
     (["--sprt", "--sprt-elo0", "10", "--sprt-elo1", "5"], "error: elo0 (10.0) must be smaller than elo1 (5.0)."),
     (["--sprt", "--sprt-alpha", "1.5"], "error: alpha (1.5) must be between 0 and 1, both excluded."),
     (["--sprt", "--sprt-beta", "0"], "error: beta (0.0) must be between 0 and 1, both excluded."),
+    (["--sprt", "--sprt-model", "bayeselo"], "error: argument --sprt-model: invalid choice: 'bayeselo'"),
+    (["--sprt", "--sprt-model", "normalized", "--sprt-elo1", "300"],
+     "error: normalized elo0 and elo1 (0, 300) must be between -200 and 200"),
     (["--simulations", ",".join(str(n) for n in range(1, 31)), "--c", ",".join(str(c) for c in range(10))],
      "error: 30 budgets x 10 C values make 300 series; the limit is 200"),
     (["--simulations", "10,x"], "error: simulation budget 'x' is not a whole number"),
@@ -337,7 +357,8 @@ def test_cli_help_states_the_defaults_and_names_sprt_and_cluster():
     text = " ".join(result.stdout.split())
     from mcts_core import defaults
 
-    assert "--sprt" in text and "--cluster" in text
+    assert "--sprt" in text and "--cluster" in text and "--sprt-model {logistic,normalized}" in text
+    assert f"(default {defaults.ARENA_SPRT_MODEL})" in text
     assert f"default {defaults.ARENA_GAMES}" in text and f"default {defaults.ARENA_SIMULATIONS}" in text
     assert f"default {defaults.ARENA_OPPONENT}" in text
     assert "default " + ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES) in text

@@ -128,7 +128,7 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     budgets = parse_budgets(arguments.simulations)
     cluster = arguments.cluster if arguments.cluster is not None else os.environ.get(defaults.ARENA_CLUSTER_VARIABLE)
     sprt = SprtSettings(elo0=arguments.sprt_elo0, elo1=arguments.sprt_elo1, alpha=arguments.sprt_alpha,
-                        beta=arguments.sprt_beta) if arguments.sprt else None
+                        beta=arguments.sprt_beta, model=arguments.sprt_model) if arguments.sprt else None
     if arguments.tune and (sprt is not None or len(budgets) > 1):
         raise ValueError("--tune finds the best C at one budget: give one --simulations and no --sprt")
     shared = dict(moves=moves, rule=rule, opponent=arguments.opponent, seed=arguments.seed,

@@ -187,7 +187,8 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
                         f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
     parser.add_argument("--sprt", action="store_true",
-                        help="SPRT: each C stops as soon as the LLR of its pairs reaches a bound (two players)")
+                        help="SPRT: each C stops as soon as the LLR of its pairs passes a bound (two players), "
+                        "decided as fishtest decides (the exact GSPRT after every pair, its overshoot correction)")
     parser.add_argument("--sprt-elo0", type=float, default=defaults.ARENA_SPRT_ELO0,
                         help=f"SPRT's H0 Elo (default {defaults.ARENA_SPRT_ELO0:g})")
     parser.add_argument("--sprt-elo1", type=float, default=defaults.ARENA_SPRT_ELO1,
@@ -196,6 +197,10 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         help=f"SPRT's false H1 rate (default {defaults.ARENA_SPRT_ALPHA:g})")
     parser.add_argument("--sprt-beta", type=float, default=defaults.ARENA_SPRT_BETA,
                         help=f"SPRT's false H0 rate (default {defaults.ARENA_SPRT_BETA:g})")
+    parser.add_argument("--sprt-model", choices=("logistic", "normalized"), default=defaults.ARENA_SPRT_MODEL,
+                        help="SPRT's Elo model, as fishtest's: logistic (elo0 and elo1 are Elo of the score) or "
+                        "normalized (normalised Elo: the score's t-value, the same whatever the draw ratio) "
+                        f"(default {defaults.ARENA_SPRT_MODEL})")
     parser.add_argument("--tune", action="store_true",
                         help="find the best C among --c by successive halving with --games games in all; "
                         "adds the columns round (the last round a C played) and best")

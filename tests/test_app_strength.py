@@ -284,6 +284,63 @@ def test_the_budget_map_shows_a_heatmap_with_each_budgets_best_c(app):
         assert f"{budget:,} simulations: C = {best['c']:g}" in caption
 
 
+FIT_GRID = "0.02, 0.3, 3, 30"  # tic-tac-toe at 20 simulations against C = 1.4: the score peaks inside it
+
+
+def fitted(table, budget=None):
+    """The fit of the table's rows (those of one budget), from their counts: what the page should say."""
+    from types import SimpleNamespace
+
+    from mcts_core.strength.best_c import fit_best_c, points_from_rows
+
+    chosen = table if budget is None else table[table["simulations"] == budget]
+    return fit_best_c(points_from_rows([SimpleNamespace(**row) for row in chosen.to_dict("records")]))
+
+
+def test_a_grid_draws_the_score_fitted_against_log_c_and_names_the_best_c(app):
+    from mcts_core.strength.best_c import describe
+
+    small_grid(app, c_values=FIT_GRID, games=16, simulations=20)
+    app.button(key="strength_run").click().run()
+    finish(app)
+    assert not app.exception
+    fit = fitted(rows(app))
+    assert fit.interior and fit.low < fit.best < fit.high
+    assert any(header.value == "Score against MCTS at C = 1.4, and the best C fitted to it" for header in app.subheader)
+    sentence = next(plain(text.value).strip("*") for text in app.markdown if text.value.startswith("**Fit: "))
+    assert sentence == f"Fit: {describe(fit)}."
+    chart = next(c for c in app.get("vega_lite_chart") if "fitted score" in c.proto.spec)
+    data = " ".join(map(str, chart.proto.datasets)) + chart.proto.spec
+    assert "fitted best C" in data and "conservative C" in data  # the peak's interval and the triangle
+    assert len(app.get("vega_lite_chart")) == 5  # the fitted chart takes the score chart's place
+
+
+def test_a_grid_without_three_c_values_above_zero_says_why_there_is_no_fit(app):
+    small_grid(app, c_values="0, 1")
+    app.button(key="strength_run").click().run()
+    finish(app)
+    assert any(header.value == "Score against MCTS at C = 1.4" for header in app.subheader)
+    assert any("No fitted best C: fitting the best C needs at least 3 C values above 0" in plain(caption.value)
+               for caption in app.caption)
+
+
+def test_the_budget_map_names_each_budgets_fitted_best_c(app):
+    from mcts_core.strength.best_c import describe
+
+    small_grid(app, c_values=FIT_GRID, games=16)
+    app.segmented_control(key="strength_mode").set_value("map").run()
+    app.text_input(key="strength_budgets").input("10, 20").run()
+    app.button(key="strength_run").click().run()
+    finish(app)
+    assert not app.exception
+    table = rows(app)
+    text = next(plain(text.value) for text in app.markdown if "Fitted best C per budget" in text.value)
+    for budget in (10, 20):
+        assert f"{budget:,} simulations: {describe(fitted(table, budget))}" in text
+    inside = sum(fitted(table, budget).interior for budget in (10, 20))
+    assert any("fitted best C" in chart.proto.spec for chart in app.get("vega_lite_chart")) == (inside == 2)
+
+
 def test_a_too_large_budget_map_is_refused_in_one_sentence(app):
     small_grid(app, c_values=", ".join(str(c) for c in range(1, 21)))
     app.segmented_control(key="strength_mode").set_value("map").run()
@@ -304,6 +361,19 @@ def test_the_tuner_reports_the_best_c_with_its_interval_and_the_games_spent(app)
     message = app.success[0].value
     assert f"Best C = {result.best.c:g}: Elo" in message and "16 games in all" in message
     assert rows(app)["round"].tolist().count(2) == 2
+
+
+def test_the_tuner_also_fits_the_score_over_every_c_it_played(app):
+    from mcts_core.strength.best_c import describe
+
+    small_grid(app, c_values=FIT_GRID, games=32, simulations=20)
+    app.segmented_control(key="strength_mode").set_value("tune").run()
+    app.button(key="strength_run").click().run()
+    finish(app, timeout=60)
+    assert not app.exception
+    fit = fitted(rows(app))  # every C's games, 4 to 12 each: the fit weighs them by their games
+    assert any(plain(text.value) == f"Fitted over every C's games: {describe(fit)}." for text in app.markdown)
+    assert any("fitted score" in chart.proto.spec for chart in app.get("vega_lite_chart"))
 
 
 def test_the_tuner_plays_every_game_asked_for_and_says_how_before_it_starts(app):

@@ -312,6 +312,33 @@ def test_cli_sprt_model_normalized_takes_the_llr_in_normalised_elo(tmp_path):
     assert rows["logistic"]["llr"] != rows["normalized"]["llr"]
 
 
+def test_cli_fit_adds_the_fitted_curve_and_each_budgets_best_c(tmp_path):
+    from mcts_core.strength import arena
+    from mcts_core.strength.best_c import FIT_COLUMNS, describe, fit_best_c, points_from_rows
+
+    settings = ["--game", "tic_tac_toe", "--c", "0,0.2,1,5", "--games", "12", "--simulations", "8,16", "--workers", "1"]
+    status, out, err = run_cli(tmp_path, *settings, "--fit")
+    assert status == 0
+    header = out.splitlines()[0].split(",")
+    assert header[-len(FIT_COLUMNS):] == list(FIT_COLUMNS)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    played = arena("tic_tac_toe", c_values=[0, 0.2, 1, 5], games=12, simulations=[8, 16], workers=1)
+    for budget in (8, 16):
+        fit = fit_best_c(points_from_rows([row for row in played if row.simulations == budget]))
+        assert f"fit: {budget:,} simulations: {describe(fit)}" in err.splitlines()
+        for row in (row for row in rows if row["simulations"] == str(budget)):
+            assert float(row["fit_best_c"]) == pytest.approx(fit.best) and float(row["fit_safe_c"]) == pytest.approx(
+                fit.conservative)
+            if row["c"] == "0.0":
+                assert row["fit_score"] == "nan"  # log 0: outside the fit
+            else:
+                low, score, high = (float(row[name]) for name in ("fit_low", "fit_score", "fit_high"))
+                assert low <= score <= high and score == pytest.approx(fit.curve.score_at(float(row["c"]))[0])
+    status, plain, _ = run_cli(tmp_path, *settings)
+    assert status == 0 and [line.split(",")[:len(header) - 7] for line in out.splitlines()] == [
+        line.split(",") for line in plain.splitlines()]  # --fit only adds columns
+
+
 def test_cli_several_budgets_print_one_row_per_budget_and_c(tmp_path):
     status, out, err = run_cli(tmp_path, "--game", "tic_tac_toe", "--c", "0.5,2", "--games", "2", "--simulations",
                                "5,10", "--workers", "1")
@@ -328,6 +355,7 @@ def test_cli_tune_names_the_best_c_and_the_round_each_c_reached(tmp_path):
     assert [row["round"] for row in rows].count("2") == 2 and [row["best"] for row in rows].count("1") == 1
     best = next(row for row in rows if row["best"] == "1")
     assert best["round"] == "2" and f"tune: best C = {float(best['c']):g} after 16 games" in err
+    assert "tune: fitted over every C's games: " in err  # the fit over all four C values' games, in words
     assert sum(int(row["games"]) for row in rows) == 16
 
 
@@ -342,6 +370,9 @@ def test_cli_tune_names_the_best_c_and_the_round_each_c_reached(tmp_path):
      "error: 30 budgets x 10 C values make 300 series; the limit is 200"),
     (["--simulations", "10,x"], "error: simulation budget 'x' is not a whole number"),
     (["--game", "goofspiel"], "error: goofspiel is a simultaneous-move game"),
+    (["--fit", "--c", "0,1,2"], "error: fitting the best C needs at least 3 C values above 0 (log C has no 0)"),
+    (["--fit", "--c", "1,2,3", "--game", "catch"], "error: the fit follows the score of two-player games; catch() "
+     "has 1 player"),
     (["--games", "5"], "error: games (5) must be a multiple of 2"),
 ])
 def test_cli_bad_settings_exit_2_with_one_line(tmp_path, args, message):

@@ -13,7 +13,9 @@
   (:func:`mcts_core.inputs.data_folder.data_folder`) unless ``--no-store``: a rerun with the same
   settings prints them at once and plays only the rest. ``--cluster`` (or the environment
   variable named in :mod:`mcts_core.defaults`) runs the games on a Dask cluster; ``--sprt`` stops
-  each C at its SPRT's verdict; ``--tune`` runs successive halving over the C values.
+  each C at its SPRT's verdict; ``--tune`` runs successive halving over the C values (and says on
+  stderr the best C fitted over every C's games); ``--fit`` fits the score against log C per budget
+  (:mod:`mcts_core.strength.best_c`): its columns last, and the best C in words on stderr.
 
 ``--moves`` takes action ids or names separated by spaces (a token of digits is an action id), or
 a JSON array for names with spaces in them: ``--moves '["roll", "Roll 3"]'``. Progress goes to
@@ -120,6 +122,7 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
 def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     from .. import defaults
     from ..strength import ResultStore, SprtSettings, arena, check_grid, columns, parse_budgets, plan
+    from ..strength.best_c import FIT_COLUMNS, check_fit, describe, fit_cells, fits_by_budget
     from ..strength.tuner import games_each, tune
 
     def progress(done: int, total: int) -> None:
@@ -136,6 +139,8 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     checked = plan(arguments.game, **shared)
     check_grid(checked, [float(c) for c in arguments.c_values], arguments.games, budgets[:1] if arguments.tune else budgets)
     players = checked.players  # all checked before the store is opened: bad input leaves no file behind
+    if arguments.fit:
+        check_fit(checked.game, players, arguments.c_values)
     store = None if arguments.no_store else ResultStore()
     shown = progress if _progress_wanted(arguments) else None
     extra: dict[float, tuple[int, int]] = {}
@@ -162,11 +167,16 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
         return INTERRUPTED
     if _progress_wanted(arguments):
         print(file=sys.stderr)
+    fits = fits_by_budget(rows) if players == 2 and (arguments.fit or arguments.tune) else {}
+    for simulations, fit in fits.items():  # the tuner always says what the fit over its rows finds
+        where = "tune: fitted over every C's games" if arguments.tune else f"fit: {simulations:,} simulations"
+        print(f"{where}: {describe(fit) if not isinstance(fit, ValueError) else f'no fit: {fit}'}", file=sys.stderr)
     names = columns(players, sprt is not None)
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow([*names, *(("round", "best") if arguments.tune else ())])
+    writer.writerow([*names, *(("round", "best") if arguments.tune else ()), *(FIT_COLUMNS if arguments.fit else ())])
     for row in rows:
-        writer.writerow([getattr(row, column) for column in names] + list(extra.get(row.c, ())))
+        writer.writerow([getattr(row, column) for column in names] + list(extra.get(row.c, ()))
+                        + (fit_cells(fits.get(row.simulations), row.c) if arguments.fit else []))
     return 0
 
 

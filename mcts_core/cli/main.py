@@ -23,7 +23,7 @@ Every command reads any accepted input on stdin: puzzle text, a JSON Lines log o
   smitsimax search simultaneous-move games; ``--solve`` proves outcomes (MCTS-Solver). Defaults:
   :mod:`mcts_core.defaults`. See :mod:`mcts_core.cli.game_commands`.
 * ``python -m mcts_core arena --game G [--c 0.1,1,10] [--games N] [--simulations N[,N...]] [--opponent
-  random|mcts:C] [--seed K] [--workers W] [--cluster tcp://HOST:8786] [--sprt ...] [--tune] [--no-store]
+  random|mcts:C] [--seed K] [--workers W] [--cluster tcp://HOST:8786] [--sprt ...] [--tune] [--fit] [--no-store]
   [--progress]``: playing strength at each C (and budget), as CSV with a header row (see
   :mod:`mcts_core.cli.game_commands`). Ctrl-C stops it with exit status 130.
 
@@ -156,7 +156,7 @@ def _search_commands(commands) -> None:
         "c,games,wins,draws,losses,score,low,high,elo,elo_error,los,draw_ratio, the pentanomial pairs "
         "(pairs,ll,ld,dd_wl,wd,ww,pair_elo,pair_elo_error,pair_los), elo_low,elo_high (the score interval low..high "
         "in Elo: infinite only where it reaches a score of 0 or 1), with --sprt llr,llr_low,llr_high,sprt, "
-        "then simulations,entropy,depth,top_share. One-player games: c,games,mean_return,return_low,return_high; "
+        "then simulations,entropy,depth,top_share (then round,best with --tune, the fit's columns with --fit). One-player games: c,games,mean_return,return_low,return_high; "
         "three or more players (seats rotated) add win_share,win_low,win_high; then the same last four.",
         allow_abbrev=False,
     )
@@ -167,6 +167,7 @@ def _search_commands(commands) -> None:
 def _arena_options(parser: argparse.ArgumentParser) -> None:
     """The arena's own options; their defaults are the app's (:mod:`mcts_core.defaults`)."""
     from .. import defaults
+    from ..strength.best_c import FIT_COLUMNS
 
     grid = ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
     parser.add_argument("--c", dest="c_values", type=_c_list, default=list(defaults.ARENA_C_VALUES),
@@ -201,6 +202,12 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         help="SPRT's Elo model, as fishtest's: logistic (elo0 and elo1 are Elo of the score) or "
                         "normalized (normalised Elo: the score's t-value, the same whatever the draw ratio) "
                         f"(default {defaults.ARENA_SPRT_MODEL})")
+    parser.add_argument("--fit", action="store_true",
+                        help="fit the score against log C (a quadratic through a logistic link, weighted by the "
+                        "games) for each budget: adds the columns " + ",".join(FIT_COLUMNS) + " (the fitted score "
+                        "at the row's C with its 95%% band, the budget's best C with its 95%% interval, nan when "
+                        "there is no peak inside the grid, and the conservative C) and says the best C on stderr "
+                        "(two players, at least 3 C values above 0)")
     parser.add_argument("--tune", action="store_true",
                         help="find the best C among --c by successive halving with --games games in all; "
                         "adds the columns round (the last round a C played) and best")

@@ -17,7 +17,7 @@ from ui.tree_view import show_tree
 from ui.wording import folded_caption, node_file_stem, node_sentence, random_draw_warning, tree_counts, why_sentence
 
 # Session-state keys this module owns.
-BUDGET = state.key("budget")  # a contract key (DESIGN.md)
+BUDGET = state.key("budget")  # a contract key (docs/DESIGN.md)
 MAX_DEPTH = state.key("max_depth")
 TOP_K = state.key("top_k")
 SHOW_UNVISITED = state.key("show_unvisited")

@@ -630,8 +630,8 @@ def results(choice: tuple[str, dict[str, Any]] | None) -> None:
         return  # the progress bar says it all until the first C is done
     elif not rows:
         most = "at most " if mode == "sprt" else ""
-        st.info(f"Nothing stored for these settings yet: Run plays {most}{wanted * settings['games']:,} games "
-                f"({wanted} C values × {settings['games']:,}).", icon=":material/info:")
+        st.info(f"No C value is finished for these settings yet: Run plays {most}{wanted * settings['games']:,} "
+                f"games ({wanted} C values × {settings['games']:,}), none already stored again.", icon=":material/info:")
         return
     elif len(rows) < wanted and not (job is not None and job.running):
         st.info(f"{len(rows)} of {wanted} C values are stored for these settings; Run plays the other "

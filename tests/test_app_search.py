@@ -114,6 +114,9 @@ def test_a_finished_game_cannot_be_searched(app):
     [
         ("tic_tac_tow", "Unknown game 'tic_tac_tow'; did you mean tic_tac_toe"),
         ("connect_four(rowz=4)", "connect_four has no parameter 'rowz'; its parameters: columns, egocentric_obs_tensor"),
+        ("go(board_size=500)", "OpenSpiel cannot set up go(board_size=500): The current Go implementation supports "
+         "board size up to 19. Provided: 500"),
+        ("connect_four(rows=99999999999999999999)", "connect_four's parameter 'rows' is 99999999999999999999"),
     ],
 )
 def test_a_bad_game_name_is_an_error_naming_the_problem(app, name, message):
@@ -122,6 +125,20 @@ def test_a_bad_game_name_is_an_error_naming_the_problem(app, name, message):
     assert not app.exception
     assert message in plain(app.error[0].value)
     assert app.button(key="search_run").disabled
+    assert app.text_input(key="search_game_name").value == name  # kept, to be fixed
+
+
+def test_a_board_openspiel_cannot_draw_as_text_is_a_note_and_a_too_wide_one_a_sentence_at_run(app):
+    app.selectbox(key="search_game").select("other").run()
+    app.text_input(key="search_game_name").input("breakthrough(rows=1000,columns=1000)").run()
+    assert not app.exception and not app.error
+    assert board(app) == "(OpenSpiel's picture of this position is not UTF-8 text, so it cannot be shown)"
+    assert any("2,998 legal moves, too many for buttons" in caption.value for caption in app.caption)
+    assert not [button for button in app.button if button.key.startswith("search_move_")]
+    job = run_search(app, 5)
+    assert job.error.startswith("this position has 2,998 moves; a search log lists at most 1,000 at a node")
+    assert "This position has 2,998 moves" in plain(app.error[0].value)
+    assert app.text_input(key="search_game_name").value == "breakthrough(rows=1000,columns=1000)"
 
 
 def test_a_simultaneous_game_points_to_the_simultaneous_page_and_a_hidden_information_game_says_why(app):

@@ -41,7 +41,7 @@ def rows(app):
 
 def test_a_small_grid_gives_rows_charts_and_a_csv_and_reappears_from_the_store(app, monkeypatch, data_folder):
     small_grid(app)
-    assert "Nothing stored for these settings yet: Run plays 8 games" in app.info[0].value
+    assert "No C value is finished for these settings yet: Run plays 8 games" in app.info[0].value
     app.button(key="strength_run").click().run()
     job = finish(app)
     assert job.error is None and job.total == 8 and job.done == 8
@@ -117,6 +117,9 @@ def test_progress_names_the_games_to_play_from_the_start(app):
         ({"strength_game": "other", "strength_game_name": "pig(players=3)"},
          "Games (4) must be a multiple of 3: pig(players=3)'s games are played in groups of 3, the seats rotated"),
         ({"strength_game": "other", "strength_game_name": "tic_tac_tow"}, "did you mean tic_tac_toe"),
+        ({"strength_game": "other", "strength_game_name": "go(board_size=500)"},
+         "OpenSpiel cannot set up go(board_size=500): The current Go implementation supports board size up to 19"),
+        ({"strength_game": "other", "strength_game_name": ""}, "Type the name of an OpenSpiel game"),
     ],
 )
 def test_bad_settings_are_errors_naming_the_problem(app, settings, message):

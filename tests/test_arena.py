@@ -373,6 +373,10 @@ def test_cli_tune_names_the_best_c_and_the_round_each_c_reached(tmp_path):
     (["--fit", "--c", "0,1,2"], "error: fitting the best C needs at least 3 C values above 0 (log C has no 0)"),
     (["--fit", "--c", "1,2,3", "--game", "catch"], "error: the fit follows the score of two-player games; catch() "
      "has 1 player"),
+    (["--game", "go(board_size=500)"], "error: OpenSpiel cannot set up go(board_size=500): The current Go "
+     "implementation supports board size up to 19"),
+    (["--game", "connect_four(rows=0)"], "error: OpenSpiel crashed (SIGSEGV) setting up connect_four(rows=0)"),
+    (["--cluster-wait", "0"], "error: the cluster wait must be a number of seconds > 0, got 0.0"),
     (["--games", "5"], "error: games (5) must be a multiple of 2"),
 ])
 def test_cli_bad_settings_exit_2_with_one_line(tmp_path, args, message):

@@ -46,6 +46,40 @@ def test_the_installed_command_solves_the_puzzle_from_any_folder(installed, tmp_
     assert str(installed) in where.stdout
 
 
+def test_help_names_the_command_as_invoked_and_lists_app(installed, tmp_path):
+    for command, name in ((["mcts-explorer"], "mcts-explorer"), (["python", "-m", "mcts_core"], "python -m mcts_core")):
+        done = run_elsewhere(installed, tmp_path, *command, "--help")
+        assert done.returncode == 0 and done.stdout.startswith(f"usage: {name} [-h]")
+        app_line = next(line for line in done.stdout.splitlines() if line.split()[:1] == ["app"])
+        assert "serve the app" in app_line  # one line of help, as each command has
+
+
+# What a bot author's script has before the README's adapter example: a game, a position and OpenSpiel's bot.
+BOT_SETUP = """
+import json
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import mcts
+game = pyspiel.load_game("tic_tac_toe")
+state = game.new_initial_state()
+rng = np.random.RandomState(0)
+bot = mcts.MCTSBot(game, 1.4, 200, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng), random_state=rng)
+"""
+
+
+def test_the_readmes_engine_example_runs_from_a_script_outside_the_checkout_after_the_step_it_names(installed, tmp_path):
+    pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("### Load from an engine"):readme.index("## Solve the puzzle")]
+    before, example = section.split("```python\n", 1)
+    assert "`pip install .`" in before  # the step a script outside the checkout needs, said before the example
+    done = run_elsewhere(installed, tmp_path, "python", "-c", BOT_SETUP + example.split("```", 1)[0])
+    assert done.returncode == 0, done.stderr[-2000:]
+    tree = run_elsewhere(installed, tmp_path, "mcts-explorer", "tree", stdin=(tmp_path / "search.jsonl").read_text())
+    assert tree.returncode == 0 and '"mcts_tree": 1' in tree.stdout
+    assert run_elsewhere(installed, tmp_path, "mcts-explorer", stdin=(tmp_path / "tree.json").read_text()).returncode == 0
+
+
 def test_the_installed_command_refuses_bad_input_with_one_line(installed, tmp_path):
     done = run_elsewhere(installed, tmp_path, "mcts-explorer", stdin="2 0.1\nab 1\nab x\n")
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stderr.startswith("error: line 3: score")

@@ -32,8 +32,8 @@ from ui.inputs import LoadedInput
 from ui.markdown import code, escape
 
 # Session-state keys this module owns.
-C = state.key("c")  # a contract key (DESIGN.md)
-C_EXACT = state.key("c_exact")  # a contract key (DESIGN.md)
+C = state.key("c")  # a contract key (docs/DESIGN.md)
+C_EXACT = state.key("c_exact")  # a contract key (docs/DESIGN.md)
 C_EXACT_ERROR = state.key("_c_exact_error")
 C_LIVE = state.key("c_live")  # the live slider component (inside the container keyed C: class st-key-c)
 

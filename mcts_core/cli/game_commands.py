@@ -12,10 +12,12 @@
   players). Finished games are stored in the data folder
   (:func:`mcts_core.inputs.data_folder.data_folder`) unless ``--no-store``: a rerun with the same
   settings prints them at once and plays only the rest. ``--cluster`` (or the environment
-  variable named in :mod:`mcts_core.defaults`) runs the games on a Dask cluster; ``--sprt`` stops
-  each C at its SPRT's verdict; ``--tune`` runs successive halving over the C values (and says on
-  stderr the best C fitted over every C's games); ``--fit`` fits the score against log C per budget
-  (:mod:`mcts_core.strength.best_c`): its columns last, and the best C in words on stderr.
+  variable named in :mod:`mcts_core.defaults`) runs the games on a Dask cluster, which exits 2
+  with one line once the cluster has had no live worker for ``--cluster-wait`` seconds (default
+  60), the finished games stored; ``--sprt`` stops each C at its SPRT's verdict; ``--tune`` runs
+  successive halving over the C values (and says on stderr the best C fitted over every C's
+  games); ``--fit`` fits the score against log C per budget (:mod:`mcts_core.strength.best_c`):
+  its columns last, and the best C in words on stderr.
 
 ``--moves`` takes action ids or names separated by spaces (a token of digits is an action id), or
 a JSON array for names with spaces in them: ``--moves '["roll", "Roll 3"]'``. Progress goes to
@@ -113,6 +115,9 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
         return INTERRUPTED
     if _progress_wanted(arguments):
         print(file=sys.stderr)
+    if result.simulations == 0:
+        print("search: no simulation finished in time (a random game from this position did not end), so the log "
+              "holds none", file=sys.stderr)
     if result.sampled:
         print(f"search: the position is a chance node; the search drew {', '.join(result.sampled)} (seed "
               f"{arguments.seed}) and searched the position after it, the log's root", file=sys.stderr)
@@ -125,7 +130,11 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     from ..strength.best_c import FIT_COLUMNS, check_fit, describe, fit_cells, fits_by_budget
     from ..strength.tuner import games_each, tune
 
+    progress_line = False  # a progress line is on stderr, without its line end yet
+
     def progress(done: int, total: int) -> None:
+        nonlocal progress_line
+        progress_line = True
         print(f"\rarena: {done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
 
     budgets = parse_budgets(arguments.simulations)
@@ -135,7 +144,7 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     if arguments.tune and (sprt is not None or len(budgets) > 1):
         raise ValueError("--tune finds the best C at one budget: give one --simulations and no --sprt")
     shared = dict(moves=moves, rule=rule, opponent=arguments.opponent, seed=arguments.seed,
-                  workers=arguments.workers, cluster=cluster)
+                  workers=arguments.workers, cluster=cluster, cluster_wait=arguments.cluster_wait)
     checked = plan(arguments.game, **shared)
     check_grid(checked, [float(c) for c in arguments.c_values], arguments.games, budgets[:1] if arguments.tune else budgets)
     players = checked.players  # all checked before the store is opened: bad input leaves no file behind
@@ -165,6 +174,10 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
         kept = f"; finished games are stored in {store.path} and a rerun resumes" if store else ""
         _stopped(arguments, f"interrupted{kept}")
         return INTERRUPTED
+    except ValueError:  # a cluster left without workers: its sentence goes on a line of its own
+        if progress_line:
+            print(file=sys.stderr)
+        raise
     if _progress_wanted(arguments):
         print(file=sys.stderr)
     fits = fits_by_budget(rows) if players == 2 and (arguments.fit or arguments.tune) else {}

@@ -1,6 +1,7 @@
-"""Command line: ``python -m mcts_core`` solves the puzzle read from stdin.
+"""Command line: ``mcts-explorer`` (installed) or ``python -m mcts_core`` solves the puzzle read from stdin.
 
-Every command reads any accepted input on stdin: puzzle text, a JSON Lines log or a JSON tree dump.
+Usage and help name the command as it was invoked. ``mcts-explorer app`` serves the app
+(:mod:`.app_command`); help lists it with the others. Every command reads any accepted input on stdin: puzzle text, a JSON Lines log or a JSON tree dump.
 
 * ``python -m mcts_core [--c C] [--rule R]``: the selected path. Puzzle text prints the moves run
   together (the puzzle's answer); JSON input prints them joined by single spaces; a simultaneous-
@@ -41,6 +42,8 @@ from .. import defaults
 from ..common.input_rules import ParseError, decode_text
 from ..common.numbers import parse_c
 
+INSTALLED_COMMAND = "mcts-explorer"  # pyproject's [project.scripts] name; `python -m mcts_core` says its own
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse with the CLI's one-line error format."""
@@ -65,10 +68,12 @@ def _selection_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
 
 
-def _arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = _Parser(prog="python -m mcts_core", description="Solve the MCTS exercise (or read a search) from stdin.")
+def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
+    parser = _Parser(prog=prog, description="Solve the MCTS exercise (or read a search) from stdin.")
     _selection_options(parser)
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    # Listed for --help only: main() hands `app` and everything after it to Streamlit before parsing.
+    commands.add_parser("app", add_help=False, help="serve the app in a browser; Streamlit's options follow")
     sweep_parser = commands.add_parser(
         "sweep",
         description="Print the intervals of C over which the UCB1-selected path is constant.",
@@ -94,6 +99,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     export_parser.add_argument("--out", required=True, help="the zip file to write")
     _search_commands(commands)
     arguments = parser.parse_args(argv)
+    if arguments.command == "app":
+        parser.error(f"`app` comes first, before any option: {prog} app [Streamlit's options]")
     if arguments.command == "sweep" and not arguments.c_min < arguments.c_max:
         parser.error(
             f"--c-min must be smaller than --c-max, got {arguments.c_min!r} and {arguments.c_max!r}"
@@ -187,6 +194,10 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cluster", default=None,
                         help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
                         f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
+    parser.add_argument("--cluster-wait", type=float, metavar="SECONDS",
+                        help="with --cluster: give up (exit 2, the finished games stored) once the cluster has had no "
+                        f"live worker for this long (default ${defaults.ARENA_CLUSTER_WAIT_VARIABLE} if set, else "
+                        f"{defaults.ARENA_CLUSTER_WAIT:g})")
     parser.add_argument("--sprt", action="store_true",
                         help="SPRT: each C stops as soon as the LLR of its pairs passes a bound (two players), "
                         "decided as fishtest decides (the exact GSPRT after every pair, its overshoot correction)")
@@ -281,14 +292,14 @@ def _export(out_path: str, data: bytes, read, scoring) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit status."""
+def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int:
+    """Run the CLI; returns the exit status. ``prog`` is how the user invoked it (usage and help say so)."""
     given = sys.argv[1:] if argv is None else argv
     if given[:1] == ["app"]:  # the app takes Streamlit's own options, not ours
         from .app_command import run_app
 
         return run_app(given[1:])
-    arguments = _arguments(argv)
+    arguments = _arguments(argv, prog)
     if arguments.command in ("search", "arena"):
         from . import game_commands
 

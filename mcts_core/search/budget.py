@@ -69,6 +69,15 @@ class SearchBudget:
             self.next_report = now + PROGRESS_INTERVAL
         return False
 
+    def interrupted(self) -> bool:
+        """Whether the search must end before the simulation under way finishes (time, or asked to)."""
+        if time.perf_counter() >= self.deadline:
+            return True
+        if self.should_stop is not None and self.should_stop():
+            self.stopped = True
+            return True
+        return False
+
     def finish(self) -> float:
         """The last progress report; returns the seconds the search took."""
         elapsed = time.perf_counter() - self.start

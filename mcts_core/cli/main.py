@@ -24,7 +24,7 @@ Usage and help name the command as it was invoked. ``mcts-explorer app`` serves 
   smitsimax search simultaneous-move games; ``--solve`` proves outcomes (MCTS-Solver). Defaults:
   :mod:`mcts_core.defaults`. See :mod:`mcts_core.cli.game_commands`.
 * ``python -m mcts_core arena --game G [--c 0.1,1,10] [--games N] [--simulations N[,N...]] [--opponent
-  random|mcts:C] [--seed K] [--workers W] [--cluster tcp://HOST:8786] [--sprt ...] [--tune] [--no-store]
+  random|mcts:C] [--seed K] [--workers W] [--cluster tcp://HOST:8786] [--sprt ...] [--tune] [--fit] [--no-store]
   [--progress]``: playing strength at each C (and budget), as CSV with a header row (see
   :mod:`mcts_core.cli.game_commands`). Ctrl-C stops it with exit status 130.
 
@@ -163,7 +163,7 @@ def _search_commands(commands) -> None:
         "c,games,wins,draws,losses,score,low,high,elo,elo_error,los,draw_ratio, the pentanomial pairs "
         "(pairs,ll,ld,dd_wl,wd,ww,pair_elo,pair_elo_error,pair_los), elo_low,elo_high (the score interval low..high "
         "in Elo: infinite only where it reaches a score of 0 or 1), with --sprt llr,llr_low,llr_high,sprt, "
-        "then simulations,entropy,depth,top_share. One-player games: c,games,mean_return,return_low,return_high; "
+        "then simulations,entropy,depth,top_share (then round,best with --tune, the fit's columns with --fit). One-player games: c,games,mean_return,return_low,return_high; "
         "three or more players (seats rotated) add win_share,win_low,win_high; then the same last four.",
         allow_abbrev=False,
     )
@@ -174,6 +174,7 @@ def _search_commands(commands) -> None:
 def _arena_options(parser: argparse.ArgumentParser) -> None:
     """The arena's own options; their defaults are the app's (:mod:`mcts_core.defaults`)."""
     from .. import defaults
+    from ..strength.best_c import FIT_COLUMNS
 
     grid = ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
     parser.add_argument("--c", dest="c_values", type=_c_list, default=list(defaults.ARENA_C_VALUES),
@@ -198,7 +199,8 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         f"live worker for this long (default ${defaults.ARENA_CLUSTER_WAIT_VARIABLE} if set, else "
                         f"{defaults.ARENA_CLUSTER_WAIT:g})")
     parser.add_argument("--sprt", action="store_true",
-                        help="SPRT: each C stops as soon as the LLR of its pairs reaches a bound (two players)")
+                        help="SPRT: each C stops as soon as the LLR of its pairs passes a bound (two players), "
+                        "decided as fishtest decides (the exact GSPRT after every pair, its overshoot correction)")
     parser.add_argument("--sprt-elo0", type=float, default=defaults.ARENA_SPRT_ELO0,
                         help=f"SPRT's H0 Elo (default {defaults.ARENA_SPRT_ELO0:g})")
     parser.add_argument("--sprt-elo1", type=float, default=defaults.ARENA_SPRT_ELO1,
@@ -207,6 +209,16 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         help=f"SPRT's false H1 rate (default {defaults.ARENA_SPRT_ALPHA:g})")
     parser.add_argument("--sprt-beta", type=float, default=defaults.ARENA_SPRT_BETA,
                         help=f"SPRT's false H0 rate (default {defaults.ARENA_SPRT_BETA:g})")
+    parser.add_argument("--sprt-model", choices=("logistic", "normalized"), default=defaults.ARENA_SPRT_MODEL,
+                        help="SPRT's Elo model, as fishtest's: logistic (elo0 and elo1 are Elo of the score) or "
+                        "normalized (normalised Elo: the score's t-value, the same whatever the draw ratio) "
+                        f"(default {defaults.ARENA_SPRT_MODEL})")
+    parser.add_argument("--fit", action="store_true",
+                        help="fit the score against log C (a quadratic through a logistic link, weighted by the "
+                        "games) for each budget: adds the columns " + ",".join(FIT_COLUMNS) + " (the fitted score "
+                        "at the row's C with its 95%% band, the budget's best C with its 95%% interval, nan when "
+                        "there is no peak inside the grid, and the conservative C) and says the best C on stderr "
+                        "(two players, at least 3 C values above 0)")
     parser.add_argument("--tune", action="store_true",
                         help="find the best C among --c by successive halving with --games games in all; "
                         "adds the columns round (the last round a C played) and best")

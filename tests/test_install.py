@@ -6,6 +6,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 from apptest_support import REPO
@@ -19,11 +20,41 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def venv_seeing(python: str | Path, venv: Path, *, with_pip: bool = True) -> Path:
+    """A new venv at ``venv`` that sees the libraries ``python`` sees, and nothing of this checkout.
+
+    ``--system-site-packages`` alone gives the *base* interpreter's libraries: when ``python`` runs
+    in a venv of its own (the README's fresh venv), the libraries installed there would be missing.
+    A ``.pth`` file in the new venv adds ``python``'s own site-packages after the venv's.
+    """
+    subprocess.run([str(python), "-m", "venv", "--system-site-packages", *([] if with_pip else ["--without-pip"]),
+                    str(venv)], check=True)
+    seen = subprocess.run([str(python), "-c", "import site; print('\\n'.join(site.getsitepackages()))"],
+                          check=True, capture_output=True, text=True).stdout
+    purelib = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    (Path(purelib) / "creator_site_packages.pth").write_text(seen)
+    return venv
+
+
+def test_a_venv_made_from_inside_a_venv_sees_the_outer_venvs_libraries(tmp_path):
+    """What the README's fresh venv does: its libraries live in it, not in the base interpreter."""
+    outer = venv_seeing(sys.executable, tmp_path / "outer", with_pip=False)
+    outer_purelib = subprocess.run([str(outer / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                                   check=True, capture_output=True, text=True).stdout.strip()
+    (Path(outer_purelib) / "only_in_the_outer_venv.py").write_text("HERE = True\n")
+    script = f"import sys; sys.path.insert(0, {str(REPO / 'tests')!r}); from pathlib import Path; " \
+             f"from test_install import venv_seeing; venv_seeing(sys.executable, Path({str(tmp_path / 'inner')!r}), with_pip=False)"
+    subprocess.run([str(outer / "bin" / "python"), "-c", script], check=True, cwd=tmp_path)
+    seen = subprocess.run([str(tmp_path / "inner" / "bin" / "python"), "-c", "import only_in_the_outer_venv"],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert seen.returncode == 0, seen.stderr
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """A venv that sees this environment's libraries but gets mcts-explorer only by installing it."""
-    venv = tmp_path_factory.mktemp("venv")
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    venv = venv_seeing(sys.executable, tmp_path_factory.mktemp("venv"))
     # --no-deps: the dependencies are this environment's (the same pins); the package itself is new.
     subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", str(REPO)], check=True,
                    cwd=tmp_path_factory.mktemp("elsewhere"), capture_output=True)

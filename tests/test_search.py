@@ -187,8 +187,10 @@ def test_progress_ends_at_the_budget_and_a_time_budget_stops_the_search():
     calls = []
     search("tic_tac_toe", scoring=Scoring("ucb1", 1.0), simulations=500, progress=lambda d, t: calls.append((d, t)))
     assert calls[-1] == (500, 500) and all(d <= t for d, t in calls)
-    timed = search("connect_four", scoring=Scoring("ucb1", 1.0), seconds=0.3)
-    assert 0.3 <= timed.elapsed < 2.0 and timed.simulations > 10
+    ticks = iter(range(10**6))  # a clock that moves 10 ms each time the search reads it
+    timed = search("connect_four", scoring=Scoring("ucb1", 1.0), seconds=0.3, clock=lambda: next(ticks) / 100)
+    # Read at the start (0.00 s) and after each simulation: the 30th reads 0.30 s, the budget's end.
+    assert timed.simulations == 30 and timed.elapsed == 0.31 and not timed.stopped
 
 
 def random_live_tree(rng: random.Random, children: int, *, priors: bool) -> LiveTree:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
@@ -159,6 +160,7 @@ def search_state(
     progress: Callable[[int, int | None], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     solve: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult:
     """MCTS from an OpenSpiel state (left unchanged) with ``scoring``'s rule; no log at all when ``out`` is None.
 
@@ -175,6 +177,7 @@ def search_state(
             ends the search (a simulation under way is dropped).
         solve: prove outcomes (MCTS-Solver, see the module's docstring); the search ends early
             when the root is proven.
+        clock: what ``seconds`` are measured by (seconds, read once per simulation).
 
     Raises:
         ValueError: a finished position, a bad budget, an unknown rollout, or (with ``out``) a
@@ -195,7 +198,7 @@ def search_state(
     if write is not None:
         write.header(players, scoring.c, rule=scoring.rule, settings=scoring.settings)
     search.expand(ROOT, state, [])
-    budget = SearchBudget(simulations, seconds, progress, should_stop)
+    budget = SearchBudget(simulations, seconds, progress, should_stop, clock)
     run_simulations(search, state, rng, budget, write)
     elapsed = budget.finish()
     return replace(_result(search.tree, budget.done, elapsed, budget.stopped), sampled=sampled)

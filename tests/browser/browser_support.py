@@ -11,6 +11,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from mcts_core import Scoring, build_tree, parse_playouts, selected_nodes
 from mcts_core.drawing.tagged_svg import path_json
@@ -219,3 +221,63 @@ def playout_file(path: Path, count: int, *, seed: int = 1, moves: str = "abcdefg
         lines.append(f"{word} {rng.uniform(-50, 100):.3f}")
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+class ServerMessages:
+    """What the server tells a page, read off the page's websocket: which script runs ended, whether
+    one is running, and the fragments it asked the page to rerun on a timer.
+
+    A short run can start and end within one render, so the page's ``data-test-script-state`` may
+    never show it; these messages always arrive. Create it before the page opens the app.
+    """
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.finished = 0  # script runs that ended (not those cut short for a rerun)
+        self.fragment_runs = 0  # of them, runs of a fragment alone
+        self.running = False
+        self.timers: dict[str, float] = {}  # fragment id -> the interval (s) the page reruns it at
+        self.socket = None
+        page.on("websocket", self._listen)
+
+    def _listen(self, socket) -> None:
+        if socket.url.endswith("/_stcore/stream"):
+            self.socket = socket
+            socket.on("framereceived", self._frame)
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, str):
+            return
+        message = ForwardMsg()
+        message.ParseFromString(payload)
+        kind = message.WhichOneof("type")
+        if kind == "new_session" and not message.metadata.run.fragment_ids:
+            self.timers.clear()  # a whole run: the page drops its timers, the run asks again for those it keeps
+        elif kind == "session_status_changed":
+            self.running = message.session_status_changed.script_is_running
+        elif kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            self.finished += 1
+            self.fragment_runs += message.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+        elif kind == "auto_rerun":
+            self.timers[message.auto_rerun.fragment_id] = message.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            for fragment in message.stop_auto_rerun.fragment_ids:
+                self.timers.pop(fragment, None)
+
+    def until(self, condition, timeout: float = LOAD_TIMEOUT, what: str = "the server's messages") -> None:
+        """Read the server's messages as they come until ``condition()`` holds (``timeout`` in ms)."""
+        deadline = time.monotonic() + timeout / 1000
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"after {timeout / 1000:.0f} s: {what}")
+            try:
+                self.socket.wait_for_event("framereceived", timeout=left * 1000)
+            except PlaywrightTimeoutError:
+                pass
+
+    def run(self, action, timeout: float = LOAD_TIMEOUT) -> None:
+        """Do ``action`` (a click, a choice) and wait until the script run it started has ended."""
+        before = self.finished
+        action()
+        self.until(lambda: self.finished > before and not self.running, timeout, "the run did not end")

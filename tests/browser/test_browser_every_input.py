@@ -15,15 +15,12 @@ import io
 import json
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from mcts_core import RULES
 from mcts_core.adapters.openspiel import search_log, tree_dump
@@ -36,6 +33,7 @@ from .browser_support import (
     GRAPH,
     LOAD_TIMEOUT,
     REPO,
+    ServerMessages,
     open_app,
     playout_file,
     wait_idle,
@@ -113,58 +111,22 @@ def user_inputs(tmp_path_factory) -> dict[str, UserInput]:
 
 
 class Tour:
-    """One browser tab going through the app, remembering every step that went wrong.
-
-    A step waits on the server's own word that its script run ended: Streamlit's messages on the
-    page's websocket (a run can be too short for the page's "running" attribute to show it).
-    """
+    """One browser tab going through the app, remembering every step that went wrong. A step waits
+    on the server's own word that its script run ended (:class:`ServerMessages`)."""
 
     def __init__(self, page: Page):
         self.page = page
         self.problems: list[str] = []
-        self.finished = 0  # script runs that ended (not those cut short for a rerun)
-        self.running = False
-        self.socket = None
-        page.on("websocket", self._listen)
-
-    def _listen(self, socket) -> None:
-        if socket.url.endswith("/_stcore/stream"):
-            self.socket = socket
-            socket.on("framereceived", self._frame)
-
-    def _frame(self, payload) -> None:
-        if isinstance(payload, str):
-            return
-        message = ForwardMsg()
-        message.ParseFromString(payload)
-        kind = message.WhichOneof("type")
-        if kind == "session_status_changed":
-            self.running = message.session_status_changed.script_is_running
-        elif kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-            self.finished += 1
+        self.server = ServerMessages(page)
 
     def open(self, url: str) -> None:
         self.watched = open_app(self.page, url)
         self.settle()
 
-    def _until(self, condition, timeout: float, what: str) -> None:
-        """Wait for the server's messages until ``condition()`` holds (each frame is read as it comes)."""
-        deadline = time.monotonic() + timeout / 1000
-        while not condition():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"after {timeout / 1000:.0f} s: {what}")
-            try:
-                self.socket.wait_for_event("framereceived", timeout=left * 1000)
-            except PlaywrightTimeoutError:
-                pass
-
     def act(self, action, timeout: float = LOAD_TIMEOUT) -> None:
         """Do ``action`` (a click, a choice), then wait until the script run it started has ended and
         every picture and chart on the page is drawn."""
-        before = self.finished
-        action()
-        self._until(lambda: self.finished > before and not self.running, timeout, "the run did not end")
+        self.server.run(action, timeout)
         self.settle(timeout)
 
     def settle(self, timeout: float = LOAD_TIMEOUT) -> None:
@@ -173,7 +135,7 @@ class Tour:
             expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=timeout)
         for chart in self.page.locator('[data-testid="stVegaLiteChart"]').all():
             expect(chart.locator("canvas, svg").first).to_be_visible(timeout=timeout)
-        self._until(lambda: not self.running, timeout, "a run the page asked for did not end")  # e.g. a layout
+        self.server.until(lambda: not self.server.running, timeout, "a run the page asked for did not end")  # a layout
         wait_idle(self.page, timeout)
 
     def check(self, where: str) -> None:

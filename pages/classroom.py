@@ -270,14 +270,14 @@ def story(tree, playouts) -> None:
 
 
 def presentation_toggle(setup, scoring) -> None:
-    toggle, live, join, share = st.columns([4, 1.6, 1.3, 1], vertical_alignment="center")
-    toggle.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
-    with live:
-        live_room.open_button(setup, setup.tree.find(st.session_state[PATH]), scoring.c)
-    with join:
-        live_room.join_box()
-    with share:
-        share_panel.render(setup.input, scoring, "classroom", inspected=setup.tree.split_path(st.session_state[PATH]))
+    """The toggle at the left, the room and share buttons at the right, each as wide as its label:
+    in the presentation view's larger type the buttons move under the toggle rather than be cut."""
+    with st.container(horizontal=True, horizontal_alignment="distribute", vertical_alignment="center"):
+        st.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
+        with st.container(horizontal=True, width="content", vertical_alignment="center"):
+            live_room.open_button(setup, setup.tree.find(st.session_state[PATH]), scoring.c)
+            live_room.join_box()
+            share_panel.render(setup.input, scoring, "classroom", inspected=setup.tree.split_path(st.session_state[PATH]))
 
 
 @st.fragment

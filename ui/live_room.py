@@ -69,7 +69,7 @@ def _go_to(code: str | None) -> None:
 def open_button(setup, node: int, c: float) -> None:
     """The single-screen page's "Open a live room" button: a room on this input, the sidebar's rule,
     ``node`` (the root when it is a leaf) and C."""
-    if st.button("Open a live room", key=ROOM_OPEN, icon=":material/groups:", width="stretch",
+    if st.button("Open a live room", key=ROOM_OPEN, icon=":material/groups:",
                  help="Students answer on their phones or laptops; you see how many answered, then reveal."):
         tree = setup.tree
         try:
@@ -90,7 +90,7 @@ def open_button(setup, node: int, c: float) -> None:
 
 def join_box() -> None:
     """A box to type a room's code in (students without the link or the QR code)."""
-    with st.popover("Join a room", icon=":material/login:", width="stretch"):
+    with st.popover("Join a room", icon=":material/login:"):
         typed = st.text_input("Room code", key=ROOM_JOIN_CODE, max_chars=12, placeholder="e.g. K7M2QX")
         if st.button("Join", key=ROOM_JOIN, type="primary"):
             code = read_code(typed)

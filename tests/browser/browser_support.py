@@ -68,6 +68,35 @@ def watch(page: Page) -> Watched:
     return watched
 
 
+READABILITY = """() => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    const shown = (e) => e.offsetParent !== null;
+    // Cut: its text (any element inside) is wider than the room it has (Streamlit ends it with "…").
+    const cut = (e) => [e, ...e.querySelectorAll('*')].some(x => x.clientWidth > 0 && x.scrollWidth > x.clientWidth + 1);
+    const text = (e) => e.innerText.trim();
+    const buttons = [...main.querySelectorAll('button')].filter(shown);
+    return {
+        scroll: main.scrollWidth - main.clientWidth,
+        buttons: buttons.filter(cut).map(text),
+        metrics: [...main.querySelectorAll('[data-testid="stMetricValue"]')].filter(cut).map(text),
+        labels: [...main.querySelectorAll('[data-testid="stMetricLabel"]')].filter(shown).filter(cut).map(text),
+        // Squeezed into a column of letters (one line of a button is about 40 px).
+        tall: buttons.filter(b => b.getBoundingClientRect().height > 60).map(text),
+    };
+}"""
+
+
+def cut_off(page: Page) -> list[str]:
+    """What a projector's viewer would find hard to read on the page now: a sideways scroll, a cut
+    button label, metric value or metric label, a button squeezed into a column of letters (none: [])."""
+    found = page.evaluate(READABILITY)
+    problems = [f"the page scrolls sideways by {found['scroll']} px"] if found["scroll"] > 1 else []
+    problems += [f"cut button label {label!r}" for label in found["buttons"]]
+    problems += [f"cut metric value {value!r}" for value in found["metrics"]]
+    problems += [f"cut metric label {label!r}" for label in found["labels"]]
+    return problems + [f"button squeezed to a column {label!r}" for label in found["tall"]]
+
+
 def wait_idle(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
     """Connected and the script is not running (Streamlit's own e2e tests wait on these attributes)."""
     app = page.locator('[data-testid="stApp"]')

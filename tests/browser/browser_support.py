@@ -138,6 +138,17 @@ def eventually(read, expected, *, timeout: float = 15.0, page: Page):
     return value
 
 
+def settled_screenshot(locator, timeout: float = 15.0) -> bytes:
+    """A screenshot of ``locator`` once it has stopped changing (two in a row alike): a canvas such
+    as st.dataframe's draws after the run that made it."""
+    deadline = time.monotonic() + timeout
+    shot, previous = locator.screenshot(), None
+    while shot != previous:
+        assert time.monotonic() < deadline, f"{locator} kept changing for {timeout} s"
+        previous, shot = shot, locator.screenshot()
+    return shot
+
+
 def graph_nodes(page: Page) -> list[dict]:
     """Every drawn node: ``id`` (its path as JSON, or ``None`` for a colour key's box), label lines, classes."""
     return page.locator(f"{GRAPH} svg g.node").evaluate_all(

@@ -11,7 +11,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser_support import LOAD_TIMEOUT, TABLE_CELLS, cut_off, open_app, playout_file, tree_facts, wait_idle
+from .browser_support import (
+    LOAD_TIMEOUT, TABLE_CELLS, cut_off, open_app, playout_file, settled_screenshot, tree_facts, wait_idle,
+)
 from .test_browser_drag import choose_example, open_flips_example
 
 pytestmark = pytest.mark.browser
@@ -103,8 +105,8 @@ def test_the_sweep_table_shows_every_digit_of_a_breakpoint(page, app_url, output
     watched = open_flips_example(page, app_url, "/sweep")
     grid = page.locator('[data-testid="stDataFrame"]').last
     grid.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)  # the grid settles after the run
-    shot = Image.open(io.BytesIO(grid.screenshot())).convert("RGB")
+    wait_idle(page)
+    shot = Image.open(io.BytesIO(settled_screenshot(grid))).convert("RGB")
     shot.save(output_dir / "sweep_intervals_1366x768.png")
     # Header and two intervals: the second row is the lowest third; its first cell holds the breakpoint.
     row_height = shot.height // 3

@@ -11,7 +11,7 @@ from apptest_support import c_slider, children_frame, plain, wait_for_job  # noq
 PAGE = "pages/search.py"
 
 
-def finish(app, timeout: float = 30.0):
+def finish(app, timeout: float = 300.0):
     """Wait for the page's background work to end (and the page to show it)."""
     return wait_for_job(app, "_search_job", timeout)
 
@@ -174,7 +174,7 @@ def test_stop_really_stops_a_running_search_and_keeps_what_it_found(app):
     assert job.running and app.get("progress") and app.button(key="search_run").disabled
     app.button(key="search_stop").click().run()
     assert not app.exception
-    finish(app, timeout=5)
+    finish(app)
     assert job.result.stopped and 0 < job.result.simulations < 200_000
     assert "Stopped after" in app.warning[0].value
     assert "_kept_input" in app.session_state  # the partial tree is the input

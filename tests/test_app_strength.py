@@ -30,7 +30,7 @@ def small_grid(app, c_values: str = "0.5, 2", games: int = 4, simulations: int =
     assert not app.exception
 
 
-def finish(app, timeout: float = 30.0):
+def finish(app, timeout: float = 300.0):
     """Wait for the page's background work to end (and the page to show it)."""
     return wait_for_job(app, "_strength_job", timeout)
 
@@ -81,7 +81,7 @@ def test_stop_cancels_the_games_not_started_and_a_new_run_resumes(app):
     job = app.session_state["_strength_job"]
     assert job.running and app.get("progress") and app.button(key="strength_run").disabled
     app.button(key="strength_stop").click().run()
-    finish(app, timeout=20)
+    finish(app)
     assert job.error is None and job.done < 120  # the games not started were dropped
     stored = len(app.dataframe[0].value) if app.dataframe else 0
     assert stored < 4
@@ -105,7 +105,7 @@ def test_progress_names_the_games_to_play_from_the_start(app):
     assert "Playing: 0 of the 120 games" in [text.split(",")[0] for text in seen]  # counted before the first game ends
     assert "of the 120 games" in seen[-1]
     app.button(key="strength_stop").click().run()
-    finish(app, timeout=30)
+    finish(app)
 
 
 @pytest.mark.parametrize(
@@ -220,7 +220,7 @@ def test_sprt_mode_plots_the_llr_with_both_bounds_and_gives_a_verdict(app):
     app.segmented_control(key="strength_mode").set_value("sprt").run()
     app.number_input(key="strength_sprt_elo1").set_value(50.0).run()
     app.button(key="strength_run").click().run()
-    finish(app, timeout=60)
+    finish(app)
     table = rows(app)
     assert set(table["sprt"]) <= {"H0", "H1", "inconclusive"} and "llr" in table.columns
     # Wald's bounds (±2.944), moved in by fishtest's overshoot estimate: each verdict agrees with its row.
@@ -251,7 +251,7 @@ def test_sprt_in_normalised_elo_says_so_and_takes_the_llr_in_that_model(app):
     app.segmented_control(key="strength_sprt_model").set_value("normalized").run()
     app.number_input(key="strength_sprt_elo1").set_value(150.0).run()
     app.button(key="strength_run").click().run()
-    finish(app, timeout=60)
+    finish(app)
     assert not app.exception
     (row,) = rows(app).itertuples()
     assert row.llr == pytest.approx(llr_normalized(0.0, 150.0, [row.ll, row.ld, row.dd_wl, row.wd, row.ww]), rel=1e-12)
@@ -356,7 +356,7 @@ def test_the_tuner_reports_the_best_c_with_its_interval_and_the_games_spent(app)
     small_grid(app, c_values="0, 0.5, 1.4, 4", games=16, simulations=10)
     app.segmented_control(key="strength_mode").set_value("tune").run()
     app.button(key="strength_run").click().run()
-    job = finish(app, timeout=60)
+    job = finish(app)
     result = job.result
     assert result.finished and result.games == 16  # 2 rounds of 8 games: 4 C values x 2, then 2 x 4
     assert [caption.value.split(":")[0] for caption in app.caption if caption.value.startswith("Round")] == [
@@ -372,7 +372,7 @@ def test_the_tuner_also_fits_the_score_over_every_c_it_played(app):
     small_grid(app, c_values=FIT_GRID, games=32, simulations=20)
     app.segmented_control(key="strength_mode").set_value("tune").run()
     app.button(key="strength_run").click().run()
-    finish(app, timeout=60)
+    finish(app)
     assert not app.exception
     fit = fitted(rows(app))  # every C's games, 4 to 12 each: the fit weighs them by their games
     assert any(plain(text.value) == f"Fitted over every C's games: {describe(fit)}." for text in app.markdown)
@@ -386,7 +386,7 @@ def test_the_tuner_plays_every_game_asked_for_and_says_how_before_it_starts(app)
         "Run plays 48 games in all over 6 C values at 5 simulations per move, in 3 successive-halving rounds: "
         "6 C values × 2 games, 3 × 6, then 2 × 8 and 2 more for the best so far.")
     app.button(key="strength_run").click().run()
-    job = finish(app, timeout=60)
+    job = finish(app)
     assert job.result.finished and "; 48 games in all." in app.success[0].value  # it played 40
     table = rows(app)
     assert table["games"].sum() == 48 and sorted(table["games"]) == [2, 2, 2, 8, 16, 18]
@@ -406,7 +406,7 @@ def test_an_unreachable_cluster_is_one_sentence_and_nothing_is_played(app, data_
     small_grid(app)
     app.text_input(key="strength_cluster").input("tcp://127.0.0.1:9").run()
     app.button(key="strength_run").click().run()
-    job = finish(app, timeout=60)
+    job = finish(app)
     assert job.error.startswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9")
     assert any(plain(error.value).startswith("Cannot reach the Dask scheduler at tcp://127.0.0.1:9")
                for error in app.error)

@@ -87,11 +87,10 @@ def test_stop_cancels_the_games_left_on_the_cluster_and_keeps_the_finished_ones(
 
 
 def test_an_unreachable_scheduler_is_one_sentence():
-    started = time.monotonic()
     with pytest.raises(ValueError) as error:
         arena("tic_tac_toe", c_values=[1.0], games=2, simulations=5, cluster="tcp://127.0.0.1:9")
     assert str(error.value).startswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9")
-    assert "\n" not in str(error.value) and time.monotonic() - started < 30
+    assert "\n" not in str(error.value)
 
 
 def cli(tmp_path, *args, environment=()):
@@ -127,7 +126,7 @@ def test_the_page_runs_the_grid_on_the_cluster_named_in_its_field(cluster, tmp_p
     app.number_input(key="strength_simulations").set_value(20).run()
     app.text_input(key="strength_cluster").input(cluster).run()
     app.button(key="strength_run").click().run()
-    job = wait_for_job(app, "_strength_job", timeout=120)
+    job = wait_for_job(app, "_strength_job")
     assert job.error is None
     local = arena("connect_four", c_values=[0.5, 2.0], games=6, simulations=20, workers=1)
     table = app.dataframe[0].value
@@ -225,7 +224,7 @@ def test_the_page_says_so_when_every_worker_of_its_cluster_died(scheduler_alone,
             assert job.running and time.monotonic() < deadline, job.error
             time.sleep(0.02)
         kill(workers)
-        wait_for_job(app, "_strength_job", timeout=120)
+        wait_for_job(app, "_strength_job")
     finally:
         stop(workers)
     assert job.error.startswith(f"the Dask cluster at {scheduler_alone} has had no live worker for 3 s")

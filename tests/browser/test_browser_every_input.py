@@ -44,7 +44,6 @@ from .browser_support import (
     wait_rendered,
 )
 
-pytestmark = pytest.mark.browser
 
 SIDEBAR_RULES = [RULES[key].name for key in RULES]
 SIMULTANEOUS_PAGE_RULES = [RULE_REGISTRY[key].name for key in ALL_RULES]

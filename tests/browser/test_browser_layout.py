@@ -16,7 +16,6 @@ from .browser_support import (
 )
 from .test_browser_drag import choose_example, open_flips_example
 
-pytestmark = pytest.mark.browser
 
 def test_large_numbers_in_the_metrics_are_not_cut_on_a_projector(page, app_url, output_dir, tmp_path):
     page.set_viewport_size({"width": 1366, "height": 768})

@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import pytest
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
@@ -18,7 +17,6 @@ from .browser_support import LOAD_TIMEOUT, open_app, wait_for_graph, wait_idle, 
 from .server import REPO, start_streamlit, stop_streamlit
 from .test_browser_drag import EXACT, choose_example
 
-pytestmark = pytest.mark.browser
 
 STUDENTS = 12
 RIGHT_ANSWERS = 8  # students 0-7 answer a (UCB1's pick at C = 0.5), the others b

@@ -14,7 +14,6 @@ from playwright.sync_api import expect
 from .browser_support import LOAD_TIMEOUT, cut_off, open_app, wait_for_graph, wait_idle
 from .test_browser_framing import chess_log
 
-pytestmark = pytest.mark.browser
 
 PROJECTOR = {"width": 1366, "height": 768}
 LONG_PATH = "".join(f"{'a' * depth} {depth}\n" for depth in range(1, 81))  # one line of play, 80 moves deep

@@ -12,7 +12,6 @@ from ui.navigation import PAGES
 from .browser_support import GRAPH, LOAD_TIMEOUT, REPO, open_app, shown_values, wait_idle, watch_values
 from .server import start_streamlit, stop_streamlit
 
-pytestmark = pytest.mark.browser
 
 def test_a_page_link_opened_first_on_a_fresh_server_shows_the_whole_app(page, tmp_path):
     # On a fresh server the first request to a page URL takes Streamlit's legacy pages/ route,

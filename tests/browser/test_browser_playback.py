@@ -27,7 +27,6 @@ from .browser_support import (
 )
 from .test_browser_drag import count_sent_frames, drag_teal_path, grab_thumb, prefix_ids, teal_nodes, thumb_point
 
-pytestmark = pytest.mark.browser
 
 
 def shown_k(page) -> int:

@@ -11,7 +11,6 @@ from playwright.sync_api import expect
 from .browser_support import open_app, wait_idle
 from .server import REPO, start_streamlit, stop_streamlit
 
-pytestmark = pytest.mark.browser
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
 SETTINGS = dict(c_values=[0.5, 2.0], games=4, opponent="mcts:1.4", seed=1, workers=1)

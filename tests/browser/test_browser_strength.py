@@ -3,13 +3,10 @@ heatmap and the SPRT's LLR chart without a console error (Vega-Lite specs AppTes
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 
 from .browser_support import open_app, wait_idle
-from .server import REPO, start_streamlit, stop_streamlit
 
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
@@ -18,25 +15,15 @@ FIT_SETTINGS = dict(c_values=[0.02, 0.3, 3.0, 30.0], games=16)  # the score peak
 
 
 @pytest.fixture(scope="module")
-def stored_app_url(tmp_path_factory):
-    """A server whose data folder already holds small tic-tac-toe grids at 10 and 20 simulations."""
+def stored_app_url(app_url):
+    """The app, its data folder (the session's, which its server reads) already holding small
+    tic-tac-toe grids at 10 and 20 simulations."""
     from mcts_core.strength import ResultStore, arena
 
-    folder = tmp_path_factory.mktemp("strength_data")
-    store = ResultStore(folder / "arena.sqlite3")
+    store = ResultStore()  # the data folder's own file, as the server finds it
     arena("tic_tac_toe", simulations=[10, 20], store=store, **SETTINGS)
     arena("tic_tac_toe", simulations=20, store=store, **{**SETTINGS, **FIT_SETTINGS})
-    previous = os.environ.get("MCTS_EXPLORER_DATA")
-    os.environ["MCTS_EXPLORER_DATA"] = str(folder)  # the server inherits it
-    try:
-        process, url = start_streamlit(REPO / "app.py", folder / "server.log", cwd=REPO)
-    finally:
-        if previous is None:
-            del os.environ["MCTS_EXPLORER_DATA"]
-        else:
-            os.environ["MCTS_EXPLORER_DATA"] = previous
-    yield url
-    stop_streamlit(process)
+    return app_url
 
 
 def commit(page, key: str, value: str) -> None:

@@ -487,7 +487,7 @@ def trip_note(trips: list[dict]) -> str:
 
 def slider_trip(page: Page, shown) -> dict | None:
     """ArrowRight on the focused slider until the run is over and ``shown(new C)`` is on the page."""
-    c, step = float(page.locator(SLIDER).input_value()), float(page.locator(SLIDER).get_attribute("step"))
+    c, step = float(page.locator(SLIDER).input_value()), arrow_step(page)
 
     def act() -> None:
         page.locator(SLIDER).focus()
@@ -569,8 +569,15 @@ def red_ids(tree, c: float) -> set[str]:
 
 
 def slider_grid(page: Page) -> tuple[float, float]:
+    """The slider's maximum and its step (where a drag can end)."""
     box = page.locator(SLIDER)
     return float(box.get_attribute("max")), float(box.get_attribute("step"))
+
+
+def arrow_step(page: Page) -> float:
+    """How far ArrowRight moves C: our C control's key step (c_control.js), else the slider's step."""
+    box = page.locator(SLIDER)
+    return float(box.get_attribute("data-key-step") or box.get_attribute("step"))
 
 
 def type_c(page: Page, c: float):
@@ -612,13 +619,13 @@ def set_c(page: Page, tree, c: float) -> None:
 
 
 def crossing_pair(page: Page, tree, in_picture: bool) -> tuple[float, float] | None:
-    """Two C values one slider step apart, on the slider's grid, whose UCB1 paths differ.
+    """Two C values one arrow key's step apart, on that step's grid, whose UCB1 paths differ.
 
     ``in_picture``: both paths are among the drawn nodes, so the drawn set and the layout stay and
     only the highlight moves. Else at least one is not: the drawn set (so the layout) changes.
     """
     visible = visible_nodes(tree, budget=page_budget(page))
-    max_c, step = slider_grid(page)
+    max_c, step = slider_grid(page)[0], arrow_step(page)
     for interval in path_intervals(tree, 0.0, max_c)[1:]:
         low = round(math.floor(interval.c_from / step) * step, 12)
         if low >= interval.c_from:
@@ -980,7 +987,7 @@ def release_trip(page: Page, share: float) -> dict | None:
 def key_steps(page: Page, presses: int = 10, gap_ms: int = 50) -> int:
     """ArrowRight ``presses`` times ``gap_ms`` apart; the steps the committed C moved."""
     slider = page.locator(SLIDER)
-    step = float(slider.get_attribute("step"))
+    step = arrow_step(page)
     type_c(page, 0.0)()
     expect(slider).to_have_value("0")  # the run is back: the thumb is at 0
     wait_idle(page)

@@ -7,7 +7,7 @@ from mcts_core import RULES, ROOT, Scoring, score_children
 from mcts_core.analysis import explain_choice, ucb1_latex
 from mcts_core.model import Playback
 from mcts_core.drawing import drawn_nodes
-from ui import c_control, selected_path, share, share_panel, sidebar, state
+from ui import c_control, live_room, selected_path, share, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes, mean_header
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
@@ -21,12 +21,16 @@ CLASS_PRESENTATION = state.key("class_presentation")
 CLASS_NEXT = state.key("class_next")
 CLASS_RESTART = state.key("class_restart")
 CLASS_TREE = state.key("class_tree_view")
+CLASS_TERMS = state.key("class_terms")  # the container of the terms' table (sized for the presentation view)
 # The presentation view's picture has its own key, so it opens on its own view at the larger labels
 # instead of keeping the small-label view the normal picture was left at.
 CLASS_PROJECTOR_TREE = state.key("class_projector_tree_view")
 GUESS_BUTTON = state.key_family("class_guess_{}")
+GUESS_MENU = state.key("class_guess_menu")  # the guess among more children than buttons can show
 
 STORY_STEPS = 4
+MOST_BUTTONS = 12  # more children than this are guessed from a menu (a joint node can have thousands)
+MOST_REVEALED = 10  # the reveal's table shows the best children, and the guess wherever it ranks
 PROJECTOR_LABEL_PX = 18  # the picture's smallest label in the presentation view, as large as its text
 
 # Static CSS, no user text: bigger type for a projector. The reveal table is an st.table (HTML),
@@ -36,6 +40,9 @@ PRESENTATION_CSS = """
 .stMainBlockContainer p, .stMainBlockContainer li { font-size: 1.3rem; line-height: 1.45; }
 .stMainBlockContainer h2 { font-size: 2.1rem; padding-top: 0; }
 .stMainBlockContainer table { font-size: 1.25rem; }
+/* The terms' table sits in the narrower column beside the picture: every column stays in it. */
+.stMainBlockContainer .st-key-class_terms table { font-size: 1.05rem; }
+.stMainBlockContainer .st-key-class_terms :is(th, td) { padding: 0.25rem 0.375rem; }
 .stMainBlockContainer .stButton button p { font-size: 1.3rem; white-space: normal; }
 .stMainBlockContainer .katex { font-size: 1.5em; }
 .stMainBlockContainer code { font-size: 1em; }
@@ -46,6 +53,7 @@ PRESENTATION_CSS = """
 def restart() -> None:
     st.session_state[PATH] = ""
     st.session_state[GUESS] = None
+    st.session_state[GUESS_MENU] = None
     st.session_state[SCORE] = (0, 0)
 
 
@@ -58,6 +66,13 @@ def guess(move: str, right: bool) -> None:
 def next_node(path_text: str) -> None:
     st.session_state[PATH] = path_text
     st.session_state[GUESS] = None
+    st.session_state[GUESS_MENU] = None
+
+
+def guess_from_menu(children) -> None:
+    move = st.session_state[GUESS_MENU]
+    if move is not None:
+        guess(move, next(child.selected for child in children if child.move == move))
 
 
 def open_linked_node(tree) -> None:
@@ -82,12 +97,16 @@ def subject(tree, node: int) -> str:
     return f"Node {node_name(tree, node)}" if node != ROOT else "The root"
 
 
-def question(tree, node: int, choice, c: float) -> None:
-    """The question at this node (or that it is a leaf), with its facts and the score so far."""
+def question(tree, node: int, choice) -> None:
+    """The question at this node (or that it is a leaf)."""
     if choice is None:
         st.markdown(f"## {subject(tree, node)} is a leaf")
     else:
         st.markdown(f"## Which child does UCB1 pick at {node_name(tree, node)}?")
+
+
+def facts(tree, node: int, c: float) -> None:
+    """The node's facts at this C, and the score so far."""
     hits, asked = st.session_state[SCORE]
     st.caption(
         f"C = {c:.6g}. {subject(tree, node)}: {plural(tree.visits[node], 'visit')}, mean {tree.mean(node):.4g}. "
@@ -95,11 +114,37 @@ def question(tree, node: int, choice, c: float) -> None:
     )
 
 
-def guess_buttons(children, guessed: str | None) -> None:
-    """One button per child, in move order, never in rank order: the order must not give the answer away."""
-    st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
+def ask(tree, node: int, choice, children, guessed: str | None, *, per_row: int) -> None:
+    """A button per child (``per_row`` at most in a row), or at a leaf the path selection ends with."""
+    if choice is None:
+        st.success(
+            f"Selection stops here. The selected path is {code(tree.path(node))}."
+            if node != ROOT else "The root has no children: the selected path is empty."
+        )
+    else:
+        guess_buttons(children, guessed, per_row)
+
+
+def child_words(child) -> str:
+    """A child as a guess names it: its move, visits and mean (plain text)."""
+    return f"{child.move} · {plural(child.visits, 'visit')}" + (
+        f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited")
+
+
+def guess_buttons(children, guessed: str | None, per_row: int) -> None:
+    """One button per child, in move order, never in rank order: the order must not give the answer
+    away. More children than :data:`MOST_BUTTONS` are one menu (in move order too)."""
     by_move = sorted(children, key=lambda child: child.move)
-    buttons = st.columns(min(len(by_move), 4))
+    if len(by_move) > MOST_BUTTONS:
+        words = {child.move: child_words(child) for child in by_move}
+        st.selectbox(
+            f"Choose the child you think UCB1 picks among its {len(by_move):,} children (type to find one):",
+            list(words), index=None, format_func=words.__getitem__, key=GUESS_MENU, placeholder="Your guess…",
+            on_change=guess_from_menu, args=(children,), disabled=guessed is not None,
+        )
+        return
+    st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
+    buttons = st.columns(min(len(by_move), per_row))
     for index, child in enumerate(by_move):
         chosen = child.move == guessed
         # Disabled buttons all look grey whatever their type: the guess is marked in its label too.
@@ -117,31 +162,39 @@ def guess_buttons(children, guessed: str | None) -> None:
         )
 
 
-def reveal(tree, node: int, choice, children, guessed: str) -> None:
-    """After a guess: right or not, the step to the next node, the terms and why."""
-    winner = choice.winner
-    verdict, step = st.columns([3, 2], vertical_alignment="center")
-    if guessed == winner.move:
-        verdict.success(f"Right: UCB1 picks {code(winner.move)}.")
-    else:
-        verdict.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
-    step.button(
-        f"Next node: {escape(winner.move)} ▶", key=CLASS_NEXT, on_click=next_node,
-        args=(tree.path(winner.node),), type="primary", width="stretch",
-    )
-    st.table(
-        pd.DataFrame(
-            {
-                "move": code(child.move) + (" ✔" if child.selected else ""),
-                "visits": f"{child.visits:,}",
-                mean_header(tree, node): f"{child.terms['mean']:.3f}",
-                "exploration": f"{child.terms['exploration']:.3f}",
-                "UCB1": f"{child.value:.3f}",
-            }
-            for child in children
-        ),
-    )
-    st.markdown(why_sentence(choice))
+def lesson(tree, node: int, choice, children, guessed: str | None, *, narrow: bool) -> None:
+    """After a guess: right or not, the step to the next node (beside the verdict, or under it in a
+    ``narrow`` column), the terms and why; always the way back to the root."""
+    if choice is not None and guessed is not None:
+        winner = choice.winner
+        said, step = (st.container(), st.container()) if narrow else st.columns([3, 2], vertical_alignment="center")
+        if guessed == winner.move:
+            said.success(f"Right: UCB1 picks {code(winner.move)}.")
+        else:
+            said.error(f"Not this time: you picked {code(guessed)}, UCB1 picks {code(winner.move)}.")
+        step.button(
+            f"Next node: {escape(winner.move)} ▶", key=CLASS_NEXT, on_click=next_node,
+            args=(tree.path(winner.node),), type="primary", width="stretch",
+        )
+        shown = [child for child in children if child.rank <= MOST_REVEALED or child.move == guessed]  # best first
+        with st.container(key=CLASS_TERMS):
+            st.table(
+                pd.DataFrame(
+                    {
+                        "move": code(child.move) + (" ✔" if child.selected else ""),
+                        "visits": f"{child.visits:,}",
+                        mean_header(tree, node): f"{child.terms['mean']:.3f}",
+                        "exploration": f"{child.terms['exploration']:.3f}",
+                        "UCB1": f"{child.value:.3f}",
+                    }
+                    for child in shown
+                ),
+            )
+            if len(shown) < len(children):
+                st.caption(f"The best {MOST_REVEALED} of {len(children):,} children and your guess; the "
+                           "Explorer's table has them all.")
+        st.markdown(why_sentence(choice))
+    st.button("↺ Restart from the root", key=CLASS_RESTART, on_click=restart)
 
 
 def walked_picture(setup, node: int, scoring, presentation: bool) -> None:
@@ -217,10 +270,14 @@ def story(tree, playouts) -> None:
 
 
 def presentation_toggle(setup, scoring) -> None:
-    toggle, share = st.columns([4, 1], vertical_alignment="center")
-    toggle.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
-    with share:
-        share_panel.render(setup.input, scoring, "classroom", inspected=setup.tree.split_path(st.session_state[PATH]))
+    """The toggle at the left, the room and share buttons at the right, each as wide as its label:
+    in the presentation view's larger type the buttons move under the toggle rather than be cut."""
+    with st.container(horizontal=True, horizontal_alignment="distribute", vertical_alignment="center"):
+        st.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
+        with st.container(horizontal=True, width="content", vertical_alignment="center"):
+            live_room.open_button(setup, setup.tree.find(st.session_state[PATH]), scoring.c)
+            live_room.join_box()
+            share_panel.render(setup.input, scoring, "classroom", inspected=setup.tree.split_path(st.session_state[PATH]))
 
 
 @st.fragment
@@ -228,8 +285,9 @@ def classroom_page(setup) -> None:
     """The whole exercise: C, guesses and steps rerun only this."""
     tree = setup.tree
     presentation = st.session_state.get(CLASS_PRESENTATION, False)
-    # On a projector C folds away; the control names the answer only while C is dragged.
-    scoring = selected_path.select(setup, compact=presentation, reveal_at_rest=False).scoring
+    # The control names the answer (the path, the ranked children, where they change) only while C
+    # is dragged. It never folds away: a teacher works with it between questions.
+    scoring = selected_path.select(setup, reveal_at_rest=False).scoring
     c = scoring.c
     # A new input or another C is a new exercise: the walk so far may not be UCB1's path any more.
     if state.first_run_for_input("classroom", f"{setup.input.key}|{c!r}"):
@@ -245,19 +303,24 @@ def classroom_page(setup) -> None:
     guessed = st.session_state[GUESS]
     # The exercise is at the committed C (a commit restarts it): dimmed while C is dragged.
     with c_control.at_committed_c("selected", "question"):
-        question(tree, node, choice, c)
-        if choice is None:
-            st.success(
-                f"Selection stops here. The selected path is {code(tree.path(node))}."
-                if node != ROOT else "The root has no children: the selected path is empty."
-            )
-        else:
-            guess_buttons(children, guessed)
-    picture, lesson = st.columns([1, 1], gap="large")
-    with lesson, c_control.at_committed_c("selected", "lesson"):
-        if choice is not None and guessed is not None:
-            reveal(tree, node, choice, children, guessed)
-        st.button("↺ Restart from the root", key=CLASS_RESTART, on_click=restart)
+        question(tree, node, choice)
+        if not presentation:
+            facts(tree, node, c)
+            ask(tree, node, choice, children, guessed, per_row=4)
+    if presentation:
+        # On a projector everything but the title stands beside the picture, which gets the wider
+        # column and the window's height below the title: a small tree shows whole at the large
+        # labels. After the guess the verdict says what was guessed: its buttons make room.
+        left, picture = st.columns([2, 3], gap="large")
+        with left, c_control.at_committed_c("selected", "lesson"):
+            facts(tree, node, c)
+            if guessed is None:
+                ask(tree, node, choice, children, guessed, per_row=1)
+            lesson(tree, node, choice, children, guessed, narrow=True)
+    else:
+        picture, right = st.columns([1, 1], gap="large")
+        with right, c_control.at_committed_c("selected", "lesson"):
+            lesson(tree, node, choice, children, guessed, narrow=False)
     with picture:
         walked_picture(setup, node, Scoring("ucb1", c), presentation)
     with c_control.at_committed_c("selected", "legend"):
@@ -265,6 +328,10 @@ def classroom_page(setup) -> None:
     story(tree, setup.input.playouts)
 
 
-setup = sidebar.require()
-st.caption("Predict which child UCB1 picks, then see the terms that decided, node by node down to a leaf.")
-classroom_page(setup)
+room = live_room.link_code()
+if room is not None:  # a live room's page: the teacher's view or a student's
+    live_room.show(room)
+else:
+    setup = sidebar.require()
+    st.caption("Predict which child UCB1 picks, then see the terms that decided, node by node down to a leaf.")
+    classroom_page(setup)

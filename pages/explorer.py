@@ -12,12 +12,12 @@ from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, mean_hea
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.outline import show_outline
-from ui.term_table import Column, show_term_table
+from ui.term_table import Column, csv_text, show_term_table
 from ui.tree_view import show_tree
-from ui.wording import folded_caption, node_sentence, random_draw_warning, why_sentence
+from ui.wording import folded_caption, node_file_stem, node_sentence, random_draw_warning, tree_counts, why_sentence
 
 # Session-state keys this module owns.
-BUDGET = state.key("budget")  # a contract key (DESIGN.md)
+BUDGET = state.key("budget")  # a contract key (docs/DESIGN.md)
 MAX_DEPTH = state.key("max_depth")
 TOP_K = state.key("top_k")
 SHOW_UNVISITED = state.key("show_unvisited")
@@ -55,7 +55,7 @@ def set_inspect(path_text: str) -> None:
 
 
 def explain(choice, children) -> None:
-    """One sentence under the table: why the selected child won, or that the choice is a draw."""
+    """One sentence above the table: why the selected child won, or that the choice is a draw."""
     if choice is None:
         st.info("This node is a leaf: selection stops here.")
     elif choice.winner.sampled:
@@ -69,12 +69,9 @@ def explain(choice, children) -> None:
         st.caption(why_sentence(choice))
 
 
-def tree_facts(tree) -> str:
-    """Markdown: the tree's playouts, nodes, depth and root mean (what C never changes)."""
-    return (
-        f"**{tree.playouts:,}** playouts, **{len(tree):,}** nodes, depth **{tree.max_depth}**, "
-        f"root mean **{tree.mean(ROOT):.3f}**"
-    )
+def tree_facts(tree, kind: str) -> str:
+    """Markdown: what the tree's numbers count, its depth and root mean (what C never changes)."""
+    return f"{tree_counts(tree, kind)}, depth **{tree.max_depth}**, root mean **{tree.mean(ROOT):.3f}**"
 
 
 def answer_row(tree, path):
@@ -130,31 +127,31 @@ def drawing_limits() -> tuple:
     )
 
 
-def inspected_node(tree) -> int:
-    """The node the path box names (the deepest existing one on a path that leaves the tree)."""
+def inspected_node(tree) -> tuple[int, str | None]:
+    """The node the path box names (the deepest existing one on a path that leaves the tree) and,
+    for such a path, what is wrong with it."""
     st.text_input(
-        "Node path (empty = root)",
-        key=INSPECT, persist_state="session",
-        help="Moves from the root: `ba` when every move is one character, else separated by spaces (`e4 e5`).",
+        "Inspect node",
+        key=INSPECT, persist_state="session", placeholder="root",
+        help="The node's path: moves from the root, `ba` when every move is one character, else separated by "
+        "spaces (`e4 e5`); empty for the root.",
     )
     wanted = st.session_state.get(INSPECT, "")
     try:
-        return tree.find(wanted)
+        return tree.find(wanted), None
     except KeyError as missing:
-        st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
-        return tree.deepest(wanted)[0]
+        return tree.deepest(wanted)[0], f"{missing.args[0]}; showing the deepest node that exists on that path."
 
 
 def inspect_buttons(tree, inspected: int, children) -> None:
     """Root, Up, and Step in (into the child the rule picks)."""
-    buttons = st.container(horizontal=True)  # three equal buttons (one block, not three columns)
     at_root = inspected == ROOT
     up = tree.path(tree.parent[inspected]) if not at_root else ""
     step_in = tree.path(children[0].node) if children else tree.path(inspected)
-    buttons.button("⌂ Root", key=INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=at_root, width="stretch")
-    buttons.button("↑ Up", key=INSPECT_UP, on_click=set_inspect, args=(up,), disabled=at_root, width="stretch")
-    buttons.button("↓ Step in", key=INSPECT_STEP_IN, on_click=set_inspect, args=(step_in,),
-                   disabled=not children, width="stretch", help="Step into the child the rule picks here.")
+    st.button("⌂ Root", key=INSPECT_ROOT, on_click=set_inspect, args=("",), disabled=at_root)
+    st.button("↑ Up", key=INSPECT_UP, on_click=set_inspect, args=(up,), disabled=at_root)
+    st.button("↓ Step in", key=INSPECT_STEP_IN, on_click=set_inspect, args=(step_in,),
+              disabled=not children, help="Step into the child the rule picks here.")
 
 
 def table_columns(tree, inspected: int, table, rule) -> list[Column]:
@@ -177,10 +174,11 @@ def table_columns(tree, inspected: int, table, rule) -> list[Column]:
 
 
 def children_panel(tree, inspected: int, children, scoring) -> None:
-    """The inspected node's children under the rule: the formula, the table, why, the CSV."""
+    """The inspected node's children under the rule: why the best won, the table, the formula, the CSV."""
     rule = scoring.spec
     st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
-    st.latex(rule.formula)
+    # Why first, then the terms that say it: both above the fold on a projector; the formula after them.
+    explain(explain_choice(children, scoring.rule, tree.ties), children)
     table = children_table(tree, inspected, scoring)
     rows = {path_json(tree.path_moves(child.node)): child.node for child in children}  # in the table's order
 
@@ -188,27 +186,35 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
         if row_key in rows:  # a key the browser made up inspects nothing
             set_inspect(tree.path(rows[row_key]))
 
+    columns = table_columns(tree, inspected, table, rule)
     show_term_table(
-        table, table_columns(tree, inspected, table, rule), row_keys=list(rows),
+        table, columns, row_keys=list(rows),
         label=f"Children of {tree.path(inspected) or 'the root'} under {rule.name}",
         key=CHILDREN_TABLE, on_inspect=inspect_child,
     )
-    explain(explain_choice(children, scoring.rule, tree.ties), children)
+    st.latex(rule.formula)
     st.download_button(
         "Download table (CSV)",
-        lambda: table.to_csv(index=False),  # made on click
-        file_name=f"children_{tree.path(inspected) or 'root'}.csv",
+        lambda: csv_text(table, columns, extra=("rank", "selected")),  # made on click
+        file_name=f"children_{node_file_stem(tree.path(inspected))}.csv",
         mime="text/csv",
         key=DOWNLOAD_CSV,
+        # No rerun: Streamlit's button sends the click's rerun before it asks for a file made on click,
+        # and that run gives the file a new id; on a busy server the old one was gone (no download).
+        on_click="ignore",
     )
 
 
 def inspect_panel(tree, selected, input_key: str) -> int:
     """The inspected node, its buttons, and its children or the whole tree as an outline; returns the node."""
-    st.subheader("Inspect a node")
-    inspected = inspected_node(tree)
-    children = score_children(tree, inspected, selected.scoring)
-    inspect_buttons(tree, inspected, children)
+    # The path box and its buttons share one row: the children's table and why its first child won
+    # stay above a 768-pixel projector's fold beside the picture.
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+        inspected, problem = inspected_node(tree)
+        children = score_children(tree, inspected, selected.scoring)
+        inspect_buttons(tree, inspected, children)
+    if problem is not None:
+        st.error(escape(problem))
     # Kept across runs (a row click reruns the page) and run only when shown: the outline of a big tree
     # costs nothing while the table is in front.
     children_tab, outline_tab = st.tabs(["Children", "Outline (any size)"], key=DETAILS_TAB, on_change="rerun")
@@ -333,7 +339,7 @@ open_linked_view(setup.tree)
 pv_default(setup.input)
 # The tree's facts sit outside the fragment: a commit of C, which reruns it, need not send them again.
 st.caption(
-    f"The tree of {tree_facts(setup.tree)}, the path the selection rule follows at this C, and why each "
+    f"The tree of {tree_facts(setup.tree, setup.input.read.kind)}, the path the selection rule follows at this C, and why each "
     "node picks the child it picks."
 )
 explore(setup)

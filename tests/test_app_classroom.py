@@ -2,7 +2,8 @@
 
 
 from apptest_support import plain, set_c, tree_view_data
-from mcts_core import solve
+from mcts_core import build_tree, parse_playouts, solve
+from mcts_core.analysis import path_intervals
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
 
 
@@ -93,13 +94,34 @@ def test_typing_an_exact_c_selects_the_path_at_that_c(app):
     assert len(seen) == 2  # the values cross the flip at about C = 2.70
 
 
-def test_presentation_view_opens_the_legend_and_folds_c_away(app):
+def test_presentation_view_opens_the_legend_and_keeps_c_in_reach(app):
     app.toggle(key="class_presentation").set_value(True).run()
     assert not app.exception
     expanders = {expander.label: expander.proto.expanded for expander in app.expander}
-    assert expanders["Legend and formula"] and not expanders["C = 0.1 (change)"]
+    assert expanders == {"Legend and formula": True, "How MCTS builds this tree": False}
+    # The C control is on the page, not folded into an expander a drag would close.
+    assert not any(expander.text_input or expander.get("bidi_component") for expander in app.expander)
+    assert app.text_input(key="c_exact").value == "0.1"
     assert app.get("html")
     assert tree_view_data(app, "class_projector_tree_view")["label_px"] == 18  # the tree's labels grow with the text
+
+
+def page_text(app) -> str:
+    return "\n".join(element.value for element in [*app.markdown, *app.caption, *app.success, *app.error])
+
+
+def test_at_rest_nothing_says_where_the_selected_path_changes(app):
+    """Students guess: no sentence names a C where the path changes, nor that it changes."""
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    flips = [interval.c_from for interval in path_intervals(build_tree(parse_playouts(C_FLIPS_CHOICE)), 0.0, 10.0)[1:]]
+    assert flips, "the example's path changes with C"
+    for presentation in (False, True):
+        app.toggle(key="class_presentation").set_value(presentation).run()
+        assert not app.exception
+        text = page_text(app)
+        assert "Which child does UCB1 pick at the root?" in text
+        assert "path changes" not in text and "path is the same" not in text
+        assert not any(f"{flip:.6g}" in text for flip in flips), text
 
 
 def test_the_guessed_button_is_marked_after_the_guess(app):
@@ -128,3 +150,21 @@ def test_bad_input_shows_the_error_and_no_exception(app):
     assert not app.exception
     assert plain(app.error[0].value) == "Line 3: score must be a number, got 'x'"
     assert not guess_buttons(app)
+
+
+def test_a_node_with_more_children_than_buttons_is_guessed_from_a_menu_and_the_reveal_stays_short(app):
+    # 30 children (a joint node of a simultaneous game has thousands): one menu, not 30 buttons.
+    moves = [f"m{index:02d}" for index in range(30)]
+    text = "\n".join(f'{{"path": ["{move}"], "score": {index % 7}}}' for index, move in enumerate(moves))
+    app.text_area(key="playouts").input('{"mcts_log": 1}\n' + text + "\n").run()
+    assert not app.exception and not guess_buttons(app)
+    menu = app.selectbox(key="class_guess_menu")
+    assert menu.options == [f"{move} · 1 visit · mean {index % 7}" for index, move in enumerate(moves)]
+    menu.select("m00").run()  # a mean of 0: far from the best
+    assert not app.exception
+    assert plain(app.error[0].value).startswith("Not this time: you picked ` m00 `")
+    shown = app.table[0].value["move"].tolist()
+    assert len(shown) == 11 and shown[-1] == "` m00 `"  # the best 10, then the guess
+    assert any("The best 10 of 30 children and your guess" in plain(caption.value) for caption in app.caption)
+    app.button(key="class_restart").click().run()
+    assert app.selectbox(key="class_guess_menu").value is None and not app.table

@@ -84,3 +84,23 @@ def test_a_real_openspiel_search_opens_with_the_engines_rule_and_c(app):
     for page in ("pages/sweep.py", "pages/compare.py", "pages/playback.py", "pages/classroom.py"):
         app.switch_page(page).run()
         assert not app.exception, page
+
+
+def tree_facts_line(app) -> str:
+    lines = (plain(caption.value).replace("**", "") for caption in app.caption)
+    return next(line for line in lines if line.startswith("The tree of "))
+
+
+def test_the_first_line_says_what_its_numbers_count_for_logs_and_dumps(app):
+    # A log: simulations; its declared children with no visit apart from the visited nodes.
+    app.text_area(key="playouts").input(GAME_LOG).run()
+    assert tree_facts_line(app).startswith("The tree of 5 simulations, 5 visited nodes and 1 declared child not visited yet,")
+    # A dump records no playouts: the root's visits say how big the search was.
+    dump = {"mcts_tree": 1, "players": 2, "root": {"move": None, "visits": 4, "total": 1, "children": [
+        {"move": "x", "visits": 4, "total": 2.0, "children": [{"move": "y", "visits": 0, "total": 0}]}]}}
+    app.text_area(key="playouts").input(json.dumps(dump)).run()
+    assert tree_facts_line(app).startswith(
+        "The tree of a finished search (a tree dump: the root has 4 visits), 2 visited nodes and 1 declared child")
+    # Puzzle text: playouts and nodes, as before (every node has a visit).
+    app.text_area(key="playouts").input("ab 1\nb 2\n").run()
+    assert tree_facts_line(app).startswith("The tree of 2 playouts, 3 nodes, depth 1,")

@@ -1,5 +1,6 @@
 """Names belong to the session that gave them: two sessions giving the same bytes under different
-names each see their own, a link to them shows neither, and a failed store save is tried again."""
+names each see their own, the store and a link show neither (only what the input is), and a failed
+store save is tried again."""
 
 import os
 
@@ -42,7 +43,7 @@ def test_the_same_upload_under_two_names_shows_each_session_its_own_and_a_link_n
     alice.run()  # Alice's next run does not take Bob's name either
     assert "alice_secret.txt" in sidebar_text(alice) and "bob" not in sidebar_text(alice)
     opened = open_link(monkeypatch, {"input": input_id(text.encode())})  # Bob's link, opened by a third user
-    assert "Using the linked input." in sidebar_text(opened)
+    assert opened.text_area(key="playouts").value == text  # puzzle text: in the text box, to be edited
     assert "alice" not in sidebar_text(opened) and "bob" not in sidebar_text(opened)
 
 
@@ -56,13 +57,15 @@ def test_an_input_the_store_could_not_save_is_saved_on_a_later_run(monkeypatch, 
     os.rmdir(tmp_path / "inputs.sqlite3")  # the store works again
     app.run()
     assert not any(share_warning in plain(warning.value) for warning in app.warning)
-    assert InputStore().load(input_id(text.encode())) == (text.encode(), "uploaded file kept.txt")
+    assert InputStore().load(input_id(text.encode())) == (text.encode(), "puzzle text, 3 playouts, 4 nodes")
 
 
-def test_opening_a_link_does_not_rename_the_stored_input(monkeypatch):
-    text = GOOD.format("opened by link")
-    key = InputStore().save(text.encode(), "uploaded file carol.txt")
-    opened = open_link(monkeypatch, {"input": key})
-    assert "Using the linked input (uploaded file carol.txt)" in sidebar_text(opened)
-    opened.run()
-    assert InputStore().load(key)[1] == "uploaded file carol.txt"
+def test_a_link_to_an_uploaded_log_says_what_it_is_and_never_the_uploaders_file_name(monkeypatch):
+    log = '{"mcts_log": 1, "players": 2, "game": "rps"}\n{"path": [["R", "P"]], "returns": [-1, 1]}\n'
+    carol = upload(start_app(monkeypatch), "carol_secret.jsonl", log)
+    assert "carol_secret.jsonl" in sidebar_text(carol)  # her own session names her file
+    key = input_id(log.encode())
+    assert InputStore().load(key)[1] == "JSON Lines log of rps, 1 simulation, 2 nodes, 2 players, simultaneous moves"
+    opened = open_link(monkeypatch, {"input": key})  # her link, opened by someone else
+    assert "Using the linked input: JSON Lines log of rps, 1 simulation" in sidebar_text(opened)
+    assert "carol" not in sidebar_text(opened) and "secret" not in sidebar_text(opened)

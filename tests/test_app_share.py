@@ -23,8 +23,15 @@ def open_link(monkeypatch, params: dict[str, str]) -> AppTest:
     return app
 
 
-def stored(text: str, name: str = "uploaded file demo.txt") -> str:
-    return InputStore().save(text.encode(), name)
+def stored(text: str) -> str:
+    return InputStore().save(text.encode())
+
+
+def log_text(variant: float) -> str:
+    """A small two-player JSON Lines log; ``variant`` (a score) makes its bytes a test's own."""
+    records = [{"mcts_log": 1, "players": 2, "ties": "first", "c": 1.4}, {"path": ["e4"], "score": variant},
+               {"path": ["d4"], "score": 0}, {"path": ["e4", "e5"], "score": -1}]
+    return "\n".join(json.dumps(record) for record in records) + "\n"
 
 
 def warnings(app) -> str:
@@ -32,7 +39,8 @@ def warnings(app) -> str:
 
 
 def test_a_link_opens_its_input_c_rule_settings_node_and_drawing_limits(monkeypatch):
-    key = stored(C_FLIPS_CHOICE + "# only this test saves this\n")  # bytes saved under another name lose it
+    text = C_FLIPS_CHOICE + "# only this test saves this\n"
+    key = stored(text)
     app = open_link(monkeypatch, {
         "input": key, "c": "4", "rule": "puct", "settings": json.dumps({"normalise": "minmax"}),
         "node": json.dumps(["a"]), "budget": "77", "colour": "visits", "unvisited": "1",
@@ -42,7 +50,7 @@ def test_a_link_opens_its_input_c_rule_settings_node_and_drawing_limits(monkeypa
     assert state["rule"] == "puct" and state["rule_puct_normalise"] == "minmax"
     assert state["inspect"] == "a"
     assert state["budget"] == 77 and state["colour_by"] == "visits" and state["show_unvisited"] is True
-    assert any("Using the linked input (uploaded file demo.txt)" in plain(info.value) for info in app.sidebar.info)
+    assert app.text_area(key="playouts").value == text  # puzzle text opens in the text box, to be edited
     assert not app.warning and not app.error
     # The page writes the view back: the URL a reload or "Copy link" gives.
     assert app.query_params["input"] == key and app.query_params["c"] == "4.0"
@@ -127,21 +135,32 @@ def test_a_broken_bundle_is_refused_with_its_reason_and_the_text_box_stays(app):
     assert app.session_state["selected_path"]  # the text box's input is still shown
 
 
+def test_a_linked_log_is_described_by_its_content_never_by_a_name_someone_gave_it(monkeypatch):
+    text = log_text(0.25)
+    key = stored(text)
+    app = open_link(monkeypatch, {"input": key})
+    infos = " ".join(plain(info.value) for info in app.sidebar.info)
+    assert "Using the linked input: JSON Lines log, 3 simulations, 4 nodes, 2 players." in infos
+    assert app.session_state["_current_input"] == key and app.text_area(key="playouts").value != text
+    assert InputStore().describe([key])[0].about == "JSON Lines log, 3 simulations, 4 nodes, 2 players"
+
+
 def test_the_recent_menu_reopens_an_input_this_browser_opened(app):
-    text = C_FLIPS_CHOICE + "# only the Recent test saves this\n"  # bytes saved under another name lose it
-    key = stored(text, "uploaded file demo.txt")
+    text = log_text(0.5)
+    key = stored(text)
     shown = app.session_state["_current_input"]  # the text box's example, stored when it loaded
     # What the browser's list sends (the component's state): one id is no longer in the store.
     app.session_state["_recent_list"] = {"ids": [shown, "0" * 64, key]}
     app.run()
     menu = app.selectbox(key="recent_choice")
-    assert menu.options == [f"uploaded file demo.txt · {max(1, round(len(text) / 1024))} kB"]
+    assert menu.options == ["an input not opened since it was saved · 1 kB"]  # read by no one yet
     menu.select(key).run()
     assert not app.exception
     assert app.session_state["_current_input"] == key
-    assert any("Using the recent input uploaded file demo.txt" in plain(info.value) for info in app.sidebar.info)
+    said = "Using the recent input: JSON Lines log, 3 simulations, 4 nodes, 2 players."
+    assert any(said in plain(info.value) for info in app.sidebar.info)
     menu = app.selectbox(key="recent_choice")  # now offers the example the page showed before
-    assert menu.value is None and len(menu.options) == 1 and menu.options[0].startswith("text box")
+    assert menu.value is None and len(menu.options) == 1 and menu.options[0].startswith("puzzle text, ")
 
 
 

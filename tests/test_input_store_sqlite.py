@@ -12,15 +12,28 @@ def store(tmp_path):
     return InputStore(tmp_path / "inputs.sqlite3", max_bytes=1000, max_input_bytes=600)
 
 
-def test_an_input_is_saved_once_under_the_hash_of_its_bytes_and_no_one_renames_it(store):
-    key = store.save(b"a 1\nb 2\n", "text box")
+def test_an_input_is_saved_once_under_the_hash_of_its_bytes_with_what_it_is(store):
+    key = store.save(b"a 1\nb 2\n")
     assert key == input_id(b"a 1\nb 2\n") and is_input_id(key)
-    assert store.load(key) == (b"a 1\nb 2\n", "text box")
-    assert store.save(b"a 1\nb 2\n", "text box") == key and store.load(key)[1] == "text box"  # the same name again
-    assert store.save(b"a 1\nb 2\n", "uploaded file x.txt") == key  # another user's name for the same bytes
-    assert [item for item in store.describe([key, "0" * 64])] == [StoredInput(key, "", 8)]  # neither name is shown
-    assert store.reopen(key, "uploaded file y.txt") and store.load(key)[1] == ""
+    assert store.load(key) == (b"a 1\nb 2\n", "")  # not described until someone read it
+    assert store.reopen(key, "puzzle text, 2 playouts") and store.load(key)[1] == "puzzle text, 2 playouts"
+    assert store.save(b"a 1\nb 2\n", "other words") == key  # the same bytes: saved once, words kept
+    assert [item for item in store.describe([key, "0" * 64])] == [StoredInput(key, "puzzle text, 2 playouts", 8)]
     assert not store.reopen("0" * 64, "z")
+
+
+def test_a_store_from_before_forgets_the_names_users_gave_once(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:  # a store as the version before wrote it: a user's file name
+        old.execute("CREATE TABLE inputs (id TEXT PRIMARY KEY, name TEXT NOT NULL, size INTEGER NOT NULL, "
+                    "saved REAL NOT NULL, opened REAL NOT NULL, data BLOB NOT NULL)")
+        old.execute("INSERT INTO inputs VALUES (?, 'uploaded file secret.jsonl', 4, 0, 0, ?)", (input_id(b"a 1\n"), b"a 1\n"))
+    store = InputStore(path)
+    assert store.describe([input_id(b"a 1\n")]) == [StoredInput(input_id(b"a 1\n"), "", 4)]
+    store.reopen(input_id(b"a 1\n"), "puzzle text, 1 playout")
+    assert InputStore(path).load(input_id(b"a 1\n"))[1] == "puzzle text, 1 playout"  # blanked once only
 
 
 def test_ids_that_are_not_ids_or_not_saved_find_nothing(store):

@@ -4,8 +4,10 @@ For a rule affine in C the slider is a custom component (``ui/assets/c_control.j
 nothing loaded from the network): the browser gets where the selected path changes over the
 slider's range once per (input, rule, settings, range) and follows a drag by itself on every
 animation frame (the path, the picture's red path, the inspected node's ranked children); C is
-committed only when the drag ends or the arrow keys rest. Other rules keep Streamlit's slider,
-which commits on release.
+committed only when the drag ends or the keys rest. Keys move C by a round step that follows the
+range (:func:`mcts_core.analysis.key_step`; ten of them with Page Up/Down or Shift, Home/End to
+the ends); a drag keeps the slider's finer step. Other rules keep Streamlit's slider, which
+commits on release.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from mcts_core.analysis import (
     affine_problem,
     drag_payload,
     fit_to_breakpoints,
+    key_step,
     neighbouring_intervals,
     path_intervals,
     suggest_c_range,
@@ -29,8 +32,8 @@ from ui.inputs import LoadedInput
 from ui.markdown import code, escape
 
 # Session-state keys this module owns.
-C = state.key("c")  # a contract key (DESIGN.md)
-C_EXACT = state.key("c_exact")  # a contract key (DESIGN.md)
+C = state.key("c")  # a contract key (docs/DESIGN.md)
+C_EXACT = state.key("c_exact")  # a contract key (docs/DESIGN.md)
 C_EXACT_ERROR = state.key("_c_exact_error")
 C_LIVE = state.key("c_live")  # the live slider component (inside the container keyed C: class st-key-c)
 
@@ -216,32 +219,37 @@ def live_slider(
     reveal_at_rest: bool = True,
     verdict: bool = False,
     exact: str | None = None,
+    exact_digits: int | None = None,
 ) -> None:
     """The slider that follows a drag in the browser (module docstring), for a rule affine in C.
 
     Args:
         loaded: the input.
         scoring: the rule, its settings and the committed C.
-        max_c: the slider's end (it starts at 0); step: its step.
+        max_c: the slider's end (it starts at 0); step: its step for a drag (keys take
+            :func:`mcts_core.analysis.key_step` of the range).
         key: the component's widget key.
         on_commit: called with the C the browser committed, before the rerun's script runs.
         role: which path of the page's tree picture follows the drag: "selected", or "second"
             (Compare's setting B).
         label: the slider's label; None: the rule's name for C.
         path_label: what the live line calls the path it names (the page's name for that path).
-        reveal_at_rest: False: the live line (the path, the ranked children) shows only while C
-            is dragged.
+        reveal_at_rest: False: the live line (the path, the ranked children) and the ticks where
+            the path changes show only while C is dragged.
         verdict: this control's path (role "second") is compared with the page's selected path,
             and the page's verdict (:data:`LIVE_VERDICT_VALUE`, :data:`LIVE_VERDICT_SENTENCE`)
             follows either control while it is dragged.
-        exact: the widget key of the text box holding this C as typed: while C is dragged it
-            shows the live C (rewritten in the browser), or None.
+        exact: the widget key of the box holding this C exactly: while C is dragged it shows the
+            live C (rewritten in the browser), or None.
+        exact_digits: the box is a number box showing C to this many significant digits
+            (``format="%.6g"`` for 6); None: a text box showing C as Python's repr writes it.
     """
     at_one = scoring.with_c(1.0)
     data = {
         "c": scoring.c,
         "max": max_c,
         "step": step,
+        "key_step": key_step(max_c),
         "label": label or scoring.spec.c_label,
         "path_label": path_label,
         "intervals": _path_changes(loaded.key, repr(at_one), max_c, loaded.tree, at_one),
@@ -256,6 +264,7 @@ def live_slider(
     }
     if exact is not None:
         data["exact"] = f".st-key-{exact} input"
+        data["exact_digits"] = exact_digits
     if verdict:
         data["verdict"] = {
             "value": f".st-key-{LIVE_VERDICT_VALUE} [data-testid='stMetricValue']",
@@ -285,8 +294,8 @@ def render(
         loaded: the input (sizes the slider to its scores and where its UCB1 path changes).
         scoring: the rule and its settings (its C is ignored): a rule affine in C gets the live
             slider, others Streamlit's (and a sentence saying C applies on release).
-        show_changes: the rule is UCB1: fit the slider to the exact breakpoints and say where the
-            path changes.
+        show_changes: the rule is UCB1: fit the slider to the exact breakpoints and (unless
+            ``reveal_at_rest`` is False) say where the path changes.
         role, path_label, reveal_at_rest: see :func:`live_slider`.
     """
     keep()
@@ -309,6 +318,6 @@ def render(
     if C_EXACT_ERROR in st.session_state:
         st.error(escape(st.session_state[C_EXACT_ERROR]))
     c = st.session_state[C]
-    if show_changes:
+    if show_changes and reveal_at_rest:
         _show_nearest_changes(loaded, c, suggest_c_range(loaded.score_range, c)[0])
     return c

@@ -19,6 +19,8 @@ import streamlit as st
 from mcts_core import ParseError
 from mcts_core.inputs import (
     EXAMPLES,
+    TEXT,
+    input_kind,
     STATEMENT_EXAMPLE_EXPLAINED,
     input_id,
     InputStore,
@@ -29,10 +31,11 @@ from mcts_core.inputs import (
 from ui import share, state
 from ui.inputs import InputError, LoadedInput, load
 from ui.markdown import escape
+from ui.wording import input_summary
 
 # Session-state keys this module owns.
-PLAYOUTS = state.key("playouts")  # a contract key (DESIGN.md)
-UPLOAD = state.key("upload")  # a contract key (DESIGN.md)
+PLAYOUTS = state.key("playouts")  # a contract key (docs/DESIGN.md)
+UPLOAD = state.key("upload")  # a contract key (docs/DESIGN.md)
 EXAMPLE = state.key("example")
 TEXT_DIGEST = state.key("_text_digest")
 UPLOAD_DIGEST = state.key("_upload_digest")
@@ -50,12 +53,14 @@ TEXT_BOX_BYTES = 2**20  # a linked input typed in the text box returns there up 
 
 @dataclass(frozen=True)
 class KeptInput:
-    """An input kept in place of the widgets: its id, how the sidebar names it, and its bytes when
-    the store could not keep them (None: read them from the store)."""
+    """An input kept in place of the widgets: its id, how the sidebar names it, its bytes when the
+    store could not keep them (None: read them from the store), and whether the sidebar adds what
+    it is (an input this session did not give, from a link or Recent: no one's name is shown)."""
 
     key: str
     source: str
     data: bytes | None = None
+    by_content: bool = False
 
 
 def keep_input(data: bytes | str, source: str) -> str:
@@ -67,7 +72,7 @@ def keep_input(data: bytes | str, source: str) -> str:
     """
     raw = data.encode() if isinstance(data, str) else data
     try:
-        InputStore().save(raw, source)
+        InputStore().save(raw)  # what it is is noted when it is read; the source is this session's
         kept = KeptInput(input_id(raw), source)
     except StoreError:  # keep it in the session instead; links to it will not work
         kept = KeptInput(input_id(raw), source, raw)
@@ -75,9 +80,10 @@ def keep_input(data: bytes | str, source: str) -> str:
     return kept.key
 
 
-def keep_stored(key: str, source: str) -> None:
-    """Use an input the store holds as every page's input until the user gives another."""
-    st.session_state[KEPT_INPUT] = KeptInput(key, source)
+def keep_stored(key: str, source: str, *, by_content: bool = False) -> None:
+    """Use an input the store holds as every page's input until the user gives another (``by_content``:
+    the sidebar says what it is, see :class:`KeptInput`)."""
+    st.session_state[KEPT_INPUT] = KeptInput(key, source, by_content=by_content)
 
 
 def kept_key() -> str | None:
@@ -117,12 +123,12 @@ def _open_linked_input() -> None:
         drop_kept()
         st.session_state[PLAYOUTS] = STATEMENT_EXAMPLE_EXPLAINED
         return
-    data, name = found
-    if name == TEXT_BOX and len(data) <= TEXT_BOX_BYTES:
-        drop_kept()  # typed text goes back where it was typed, to be edited
-        st.session_state[PLAYOUTS] = data.decode(errors="replace")
+    data = found[0]
+    if len(data) <= TEXT_BOX_BYTES and input_kind(text := data.decode(errors="replace")) == TEXT:
+        drop_kept()  # puzzle text goes to the text box, to be edited
+        st.session_state[PLAYOUTS] = text
     else:
-        keep_stored(key, f"linked input ({name})" if name else "linked input")  # "": its uploaders named it differently
+        keep_stored(key, "linked input", by_content=True)
 
 
 def _stored(key: str) -> tuple[bytes, str] | None:
@@ -236,10 +242,11 @@ def _open_upload(upload) -> None:
         st.error(escape(st.session_state[BUNDLE_PROBLEM]))
 
 
-def _say_which(kept: KeptInput | None, name: str) -> None:
+def _say_which(kept: KeptInput | None, name: str, loaded: LoadedInput | InputError) -> None:
     """Which input is in use, when it is not the text box's."""
     if kept is not None:
-        st.info(escape(f"Using the {kept.source}.") + " Typing below, an example or an upload replaces it.",
+        what = f": {input_summary(loaded.read)}" if kept.by_content and isinstance(loaded, LoadedInput) else ""
+        st.info(escape(f"Using the {kept.source}{what}.") + " Typing below, an example or an upload replaces it.",
                 icon=":material/play_arrow:")
         st.button("Use the text box again", key=KEPT_INPUT_DROP, on_click=drop_kept, width="stretch")
     elif name != TEXT_BOX:
@@ -261,11 +268,11 @@ def render() -> LoadedInput | InputError:
         drop_kept()
         kept, source = None, _source(upload)
     key, name, data = source
-    with banner:
-        _say_which(kept, name)
     # A kept input is in the store already (its keeper saved it, or it came from there), unless the
     # store failed then: its bytes are in the session and saving is tried again.
     loaded = load(key, name, data, save=kept is None or kept.data is not None)
+    with banner:
+        _say_which(kept, name, loaded)
     st.session_state[CURRENT_INPUT] = key
     st.session_state[CURRENT_INPUT_DATA] = data
     return loaded

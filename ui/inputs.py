@@ -2,8 +2,9 @@
 
 :func:`load` gives a :class:`LoadedInput` or an :class:`InputError`, never both; the result is
 kept in a process-wide store keyed by content, and the tree is shared between sessions (read-only).
-What names the input is the session's own: the cache keeps no source, and each session saves the
-input in the input store under its name (retried on its next run while the store fails).
+What names the input is the session's own: the cache keeps no source, and the input store gets only
+what the input is, in words from its content (saved once per session, retried on its next run
+while the store fails).
 """
 
 from __future__ import annotations
@@ -19,9 +20,10 @@ from mcts_core.inputs import KEYWORDS, TEXT, TREE, Input, input_kind, InputStore
 from mcts_core.common import columns_bytes, return_free_memory
 from ui import state
 from ui.lru import BoundedLRU
+from ui.wording import input_summary
 
 # Session-state keys this module owns.
-SAVED_INPUTS = state.key("_saved_inputs")  # the ids this session saved in the input store under its names
+SAVED_INPUTS = state.key("_saved_inputs")  # the ids of the inputs this session saved in (or reopened from) the store
 
 
 @dataclass(frozen=True)
@@ -104,8 +106,8 @@ def load(key: str, source: str, data: Callable[[], str | bytes], *, save: bool =
 
     ``data`` gives the input's text or bytes; it is called on a miss, and for a good input this
     session has not saved in the input store yet (so links can name it; ``save`` False: the input
-    came from the store, and ``source`` is not a name to give it). When the store cannot keep it,
-    the loaded input says why (``store_problem``).
+    came from the store, which only notes what it is). When the store cannot keep it, the loaded
+    input says why (``store_problem``).
     """
     cache = _store()
     loaded = cache.get(key)
@@ -116,7 +118,7 @@ def load(key: str, source: str, data: Callable[[], str | bytes], *, save: bool =
         cache.put(key, loaded)
     if isinstance(loaded, InputError):
         return replace(loaded, source=source)
-    problem = _saved(key, source, content if content is not None else data) if save else None
+    problem = _saved(key, input_summary(loaded.read), content if content is not None else data, save=save)
     return replace(loaded, source=source, store_problem=problem)
 
 
@@ -138,19 +140,22 @@ def _read(key: str, content: str | bytes) -> LoadedInput | InputError:
     return loaded
 
 
-def _saved(key: str, source: str, content: str | bytes | Callable[[], str | bytes]) -> str | None:
-    """Save an input in the store under this session's name, once per session; None when saved, else
-    why it could not be (links will not work; the next run tries again)."""
+def _saved(key: str, about: str, content: str | bytes | Callable[[], str | bytes], *, save: bool) -> str | None:
+    """Save an input in the store with what it is (``save`` False: only note that, it is there
+    already), once per session; None when done, else why it could not be (links will not work; the
+    next run tries again)."""
     saved = st.session_state.setdefault(SAVED_INPUTS, set())
-    if (key, source) in saved:
+    if key in saved:
         return None
     try:
-        if not InputStore().reopen(key, source):  # read the bytes only when the store lacks them
+        if not InputStore().reopen(key, about) and save:  # read the bytes only when the store lacks them
             content = content() if callable(content) else content
-            InputStore().save(content.encode() if isinstance(content, str) else content, source)
+            InputStore().save(content.encode() if isinstance(content, str) else content, about)
     except StoreError as error:
+        if not save:
+            return None  # the keeper saw to it; nothing a link would miss now
         return str(error)
-    saved.add((key, source))
+    saved.add(key)
     return None
 
 

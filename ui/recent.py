@@ -54,7 +54,7 @@ def _open() -> None:
     st.session_state[RECENT_CHOICE] = None  # the menu is an action, not a setting
     for entry in _entries(None):
         if entry.id == key:
-            input_panel.keep_stored(key, f"recent input {_name(entry)}")
+            input_panel.keep_stored(key, "recent input", by_content=True)
 
 
 def render(current: str | None) -> None:
@@ -71,8 +71,8 @@ def render(current: str | None) -> None:
 
 
 def _name(entry: StoredInput) -> str:
-    """The stored name, or words for an input whose uploaders named it differently (the store keeps no one's)."""
-    return entry.name or "input without a name"
+    """What the input is, as the store has it from its content (it keeps no one's name)."""
+    return entry.about or "an input not opened since it was saved"
 
 
 def _size(size: int) -> str:

@@ -7,7 +7,6 @@ A page whose C control works on another tree (Playback's frame) calls :func:`cho
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,7 @@ from mcts_core import Scoring, selected_nodes
 from ui import c_control, state
 
 # Session-state keys this module owns.
-SELECTED_PATH = state.key("selected_path")  # a contract key (DESIGN.md)
+SELECTED_PATH = state.key("selected_path")  # a contract key (docs/DESIGN.md)
 
 if TYPE_CHECKING:
     from ui.inputs import LoadedInput
@@ -33,15 +32,13 @@ class SelectedPath:
     path: tuple[int, ...]
 
 
-def select(setup: Setup, *, compact: bool = False, reveal_at_rest: bool = True) -> SelectedPath:
+def select(setup: Setup, *, reveal_at_rest: bool = True) -> SelectedPath:
     """Draw the C control, select the path at that C, and publish it as ``selected_path``.
 
-    ``compact`` folds the C control into an expander (a projector's screen has little room);
-    ``reveal_at_rest`` False: the control names the path and ranks the children only while C is
-    dragged (Classroom: students guess them at rest).
+    ``reveal_at_rest`` False: the control names the path, ranks the children and shows where the
+    path changes only while C is dragged (Classroom: students guess them at rest).
     """
-    with st.expander(f"C = {c_control.current_c():.6g} (change)") if compact else nullcontext():
-        selected = choose(setup, setup.input, show_changes=setup.rule == "ucb1", reveal_at_rest=reveal_at_rest)
+    selected = choose(setup, setup.input, show_changes=setup.rule == "ucb1", reveal_at_rest=reveal_at_rest)
     st.session_state[SELECTED_PATH] = setup.tree.path(selected.path[-1])
     return selected
 

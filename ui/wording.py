@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
-from mcts_core import ChildScore, Scoring, Tree
+from mcts_core import ROOT, ChildScore, Scoring, Tree
 from mcts_core.analysis import ONLY_CHILD, TIE, UNVISITED, Choice
+from mcts_core.inputs import LOG, TEXT, Input
 from ui.markdown import code, escape
 
 # How a deciding term is named in a sentence; other terms keep their own names.
@@ -21,6 +23,42 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
+def tree_counts(tree: Tree, kind: str) -> str:
+    """Markdown: what the tree's numbers count. Puzzle text: its playouts and nodes. A log: its
+    simulations; a dump: its root's visits (it records no playouts). Where a log or dump declared
+    children no simulation reached, the visited nodes and those children apart."""
+    if kind == TEXT:
+        made = f"**{tree.playouts:,}** playouts"
+    elif kind == LOG:
+        made = f"**{tree.playouts:,}** simulations"
+    else:
+        made = f"a finished search (a tree dump: the root has **{tree.visits[ROOT]:,}** visits)"
+    unvisited = len(tree) - tree.visited_nodes
+    if not unvisited:
+        return f"{made}, **{len(tree):,}** nodes"
+    children = "child" if unvisited == 1 else "children"
+    return f"{made}, **{tree.visited_nodes:,}** visited nodes and **{unvisited:,}** declared {children} not visited yet"
+
+
+def input_summary(read: Input) -> str:
+    """What an input is, from its content alone (no one's file name): its kind, what its numbers
+    count, its players and the game when it names one. Plain text."""
+    tree = read.tree
+    game = read.simultaneous.game if read.simultaneous is not None else None
+    if read.kind == TEXT:
+        parts = [f"puzzle text, {plural(tree.playouts, 'playout')}"]
+    elif read.kind == LOG:
+        parts = [f"JSON Lines log{f' of {game}' if game else ''}, {plural(tree.playouts, 'simulation')}"]
+    else:
+        parts = [f"tree dump{f' of {game}' if game else ''}, the root with {plural(tree.visits[ROOT], 'visit')}"]
+    parts.append(plural(len(tree), "node"))
+    if tree.players > 1:
+        parts.append(f"{tree.players} players")
+    if read.simultaneous is not None:
+        parts.append("simultaneous moves")
+    return ", ".join(parts)
+
+
 def node_markdown(path: str, root: str = "**root**") -> str:
     """A node for markdown: its path as code, or ``root`` for the root."""
     return code(path) if path else root
@@ -29,6 +67,17 @@ def node_markdown(path: str, root: str = "**root**") -> str:
 def node_label(path: str) -> str:
     """A node as plain text (tables, metrics): its path, or ``(root)``."""
     return path or "(root)"
+
+
+FILE_STEM_LENGTH = 100  # characters of a node's path kept in a file name
+
+
+def node_file_stem(path: str) -> str:
+    """A node as part of a file name: its path with each run of characters other than ASCII letters,
+    digits, "." and "-" as one "_" (``o1 x2`` -> ``o1_x2``), at most :data:`FILE_STEM_LENGTH`
+    characters; ``root`` for the root."""
+    stem = re.sub(r"[^A-Za-z0-9.-]+", "_", path)
+    return (stem.strip("_") or stem)[:FILE_STEM_LENGTH] or "root"
 
 
 def described_with_bold_c(scoring: Scoring) -> str:

@@ -9,7 +9,7 @@ follow a drag of C by itself (:mod:`.drag_payload`), the drawn nodes' values at 
 or the readers.
 """
 
-from .c_range import LARGEST_C, fit_to_breakpoints, nice_ceiling, suggest_c_range
+from .c_range import LARGEST_C, fit_to_breakpoints, key_step, nice_ceiling, suggest_c_range
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
 from .drag_payload import drag_payload, inspected_terms
 from .drawn_values import DrawnValues, json_number
@@ -34,6 +34,6 @@ __all__ = [
     "ONLY_CHILD", "TIE", "UNVISITED",
     "OutlineRow", "affine_problem", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "drag_payload", "explain_choice", "fit_to_breakpoints", "inspected_terms",
-    "interval_at", "json_number", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
+    "interval_at", "json_number", "key_step", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
     "path_intervals", "principal_variation", "range_problem", "suggest_c_range", "ucb1_latex",
 ]

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 LARGEST_C = 1e300  # a slider needs finite ends; beyond this C only matters for scores near the float limit
 SMALLEST_RANGE = 1e-6  # a slider narrower than this has steps too small to be floats apart
+KEY_STEPS = 100  # an arrow key moves C by at most 1/KEY_STEPS of the slider's range
 
 
 def nice_ceiling(x: float) -> float:
@@ -18,6 +19,24 @@ def nice_ceiling(x: float) -> float:
         if factor * power >= x:
             return min(factor * power, LARGEST_C)
     return min(10 * power, LARGEST_C)  # unreachable: 10 * power >= x always
+
+
+def nice_floor(x: float) -> float:
+    """The largest of 1, 2, 5 x 10^k that is <= x (x > 0), written as its decimal (0.05, not 0.05000000000000001)."""
+    exponent = math.floor(math.log10(x))
+    for factor in (5, 2, 1):
+        nice = float(f"{factor}e{exponent}")
+        if nice <= x * (1 + 1e-12):  # log10 and the product may miss an exact 1-2-5 value by an ulp
+            return nice
+    return float(f"5e{exponent - 1}")  # log10 rounded up past x: the 1-2-5 value below
+
+
+def key_step(max_c: float) -> float:
+    """How far an arrow key moves C on a slider over [0, max_c]: the largest 1-2-5 value at most 1/100
+    of the range (0.05 on [0, 5]; the slider's ends are 1-2-5 values, so exactly 1/100 there, and
+    never under 1/250), so C lands on round values and crosses the range in 100 presses, or 10 big
+    steps of ten (Page Up/Down, Shift+arrow)."""
+    return nice_floor(max_c / KEY_STEPS)
 
 
 def suggest_c_range(scores: Sequence[float], c: float = 0.0, *, spread_factor: float = 3.0) -> tuple[float, float]:

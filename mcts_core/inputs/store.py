@@ -7,9 +7,10 @@ connection, so several server threads and processes can share it and a crash lea
 input. The store keeps at most ``max_bytes``: saving beyond that forgets the inputs opened least
 recently; a single input larger than ``max_input_bytes`` is refused with a message.
 
-Names belong to whoever gave them: an input keeps the name it was first saved with while every
-later save gives the same name; saved again under another name (another user uploading the same
-bytes), it loses its name (""), so no one is shown a name someone else gave.
+What the store says of an input comes from its content only (``about``: its kind and size in
+words, "JSON Lines log, 3,000 simulations, 2 players"), the same whoever saves it: a file name
+belongs to the session that uploaded the file, and the store keeps no name anyone gave. Stores
+written before this rule had names in that column; opening one blanks them once.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .data_folder import data_folder
 
 MAX_INPUT_BYTES = 200 * 2**20  # the uploader's limit
 STORE_BYTES = int(float(os.environ.get("MCTS_EXPLORER_STORE_MB", "2048")) * 2**20)
+# The column ``name`` holds ``about`` (it held the name a user gave up to schema version 0).
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS inputs (
     id TEXT PRIMARY KEY,
@@ -40,12 +42,15 @@ CREATE TABLE IF NOT EXISTS inputs (
 """
 
 
+SCHEMA_VERSION = 1  # 1: the second column says what the input is (about), never a name a user gave
+
+
 @dataclass(frozen=True)
 class StoredInput:
-    """An input's id, name (as given: a file name or "text box") and size in bytes."""
+    """An input's id, what it is in words from its content ("" until a session read it) and its size in bytes."""
 
     id: str
-    name: str
+    about: str
     size: int
 
 
@@ -76,15 +81,16 @@ class InputStore:
         try:
             use_wal(connection)
             connection.execute(_SCHEMA)
+            _upgrade(connection)
             yield connection
         except sqlite3.Error as error:
             raise StoreError(failure_words(error, "the input store", "inputs")) from None
         finally:
             connection.close()
 
-    def save(self, data: bytes, name: str) -> str:
-        """Save an input (once: saving the same bytes again marks it opened; see the module docstring
-        for its name); returns its id.
+    def save(self, data: bytes, about: str = "") -> str:
+        """Save an input (once: saving the same bytes again marks it opened) with what it is in words,
+        ``about`` (from its content; "" when not known yet); returns its id.
 
         Raises:
             StoreError: the input is larger than the limit, the disk is full, or the store fails.
@@ -96,30 +102,30 @@ class InputStore:
         key = input_id(data)
         now = time.time()
         with self._connection() as connection, connection:  # one transaction
-            if not self._reopened(connection, key, name, now):
+            if not self._reopened(connection, key, about, now):
                 connection.execute(
                     "INSERT INTO inputs (id, name, size, saved, opened, data) VALUES (?, ?, ?, ?, ?, ?)",
-                    (key, name, len(data), now, now, sqlite3.Binary(data)),
+                    (key, about, len(data), now, now, sqlite3.Binary(data)),
                 )
                 self._forget_beyond_limit(connection, keep=key)
         return key
 
-    def reopen(self, key: str, name: str) -> bool:
-        """Mark a saved input opened by someone who names it ``name`` (as :meth:`save` does, without
-        its bytes); False when the store does not have it.
+    def reopen(self, key: str, about: str = "") -> bool:
+        """Mark a saved input opened (as :meth:`save` does, without its bytes), noting ``about`` if the
+        store has no words for it yet; False when the store does not have it.
 
         Raises:
             StoreError: the store fails.
         """
         with self._connection() as connection, connection:
-            return self._reopened(connection, key, name, time.time())
+            return self._reopened(connection, key, about, time.time())
 
     @staticmethod
-    def _reopened(connection: sqlite3.Connection, key: str, name: str, now: float) -> bool:
-        """Mark ``key`` opened; its name stays only if ``name`` is the same. False when it is not saved."""
+    def _reopened(connection: sqlite3.Connection, key: str, about: str, now: float) -> bool:
+        """Mark ``key`` opened, with ``about`` where it had no words yet. False when it is not saved."""
         return connection.execute(
-            "UPDATE inputs SET opened = ?, name = CASE WHEN name = ? THEN name ELSE '' END WHERE id = ?",
-            (now, name, key),
+            "UPDATE inputs SET opened = ?, name = CASE WHEN name = '' THEN ? ELSE name END WHERE id = ?",
+            (now, about, key),
         ).rowcount > 0
 
     def _forget_beyond_limit(self, connection: sqlite3.Connection, keep: str) -> None:
@@ -134,7 +140,7 @@ class InputStore:
                 break
 
     def load(self, key: str) -> tuple[bytes, str] | None:
-        """The bytes and name of a saved input, or None when the store does not have it."""
+        """The bytes of a saved input and what it is in words, or None when the store does not have it."""
         if not is_input_id(key):
             return None
         with self._connection() as connection, connection:
@@ -154,3 +160,12 @@ class InputStore:
             ).fetchall()
         found = {row[0]: StoredInput(*row) for row in rows}
         return [found[key] for key in wanted if key in found]
+
+
+def _upgrade(connection: sqlite3.Connection) -> None:
+    """Bring a store written by an older version to :data:`SCHEMA_VERSION` (once per file)."""
+    if connection.execute("PRAGMA user_version").fetchone()[0] >= SCHEMA_VERSION:
+        return
+    with connection:  # one transaction: the names users gave go, and the version says so
+        connection.execute("UPDATE inputs SET name = ''")
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

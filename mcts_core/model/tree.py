@@ -146,6 +146,12 @@ class Tree(NodeKinds):
         return len(self.reached)
 
     @cached_property
+    def visited_nodes(self) -> int:
+        """Nodes with at least one visit; the others are children a log or dump declared that no
+        simulation has reached yet."""
+        return len(self.visits) - self.visits.count(0)
+
+    @cached_property
     def max_depth(self) -> int:
         """Depth of the deepest node (computed once: the app shows it on every rerun)."""
         return max(self.depth)

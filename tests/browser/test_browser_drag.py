@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, select_path
-from mcts_core.analysis import path_intervals
+from mcts_core.analysis import key_step, path_intervals
 from mcts_core.drawing.tagged_svg import path_json
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
@@ -46,6 +46,7 @@ def choose_example(page, name: str) -> None:
 
 
 FLIPS = build_tree(parse_playouts(C_FLIPS_CHOICE))  # "A larger C flips the choice": aa below C = 2.70, b from it
+FLIPS_AT = path_intervals(FLIPS, 0.0, 10.0)[1].c_from  # where: about 2.70292
 
 
 def open_flips_example(page, url: str, path: str = "/"):
@@ -206,7 +207,8 @@ def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp
             eventually(lambda: shown_path(page), expected, page=page)
     # (Scripted input events are not a drag: when the page takes longer than the 150 ms rest between
     # two of them, each rest commits. That nothing is sent during a real drag is the mouse test's.)
-    page.wait_for_timeout(400)  # the last rest's commit lands before C is typed below
+    # The last rest commits the slider's C: its run writes it into the URL.
+    expect(page).to_have_url(re.compile(rf"[?&]c={re.escape(repr(held))}(&|$)"))
     wait_idle(page)
     # Exactly at a breakpoint (typed: the range input cannot hold every float) the control already
     # shows the new path, as the core does.
@@ -257,7 +259,7 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     wait_for_graph(page)
     tree = FLIPS
     slider = page.locator(SLIDER)
-    step = float(slider.get_attribute("step"))
+    step = key_step(float(slider.get_attribute("max")))
     # Hover node b: its tooltip follows C while the keys move it.
     node_b = page.locator(f'{GRAPH} svg g.node[data-path=\'["b"]\']').first
     node_b.hover()
@@ -266,7 +268,7 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     before = len(sent)
     for _ in range(10):
         page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(50)
+        page.wait_for_timeout(50)  # time is the behaviour here: presses 50 ms apart, under the 150 ms rest
     assert len(sent) == before, "keys 50 ms apart do not rest: nothing is committed yet"
     c = round(0.5 + 10 * step, 12)
     # Read together, so no rerun comes in between: the table is still at C = 0.5 (dimmed), while the
@@ -292,6 +294,74 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     expect(page.locator('.st-key-c [data-testid="stSliderThumbValue"]')).to_have_text("4")
     expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=4.0)))
     assert slider_value(page) == 4.0
+    watched.assert_clean()
+
+
+def at_committed_c(page, path: str):
+    """The sentence naming the committed C on the Explorer ("Children under UCB1 at C = x:") or the
+    Classroom ("C = x. The root: ..."): a commit's run writes it."""
+    return page.locator('[data-testid="stMarkdownContainer"]', has_text="Children under").last if path == "/" else \
+        page.locator('[data-testid="stCaptionContainer"]', has_text="Score so far")
+
+
+def is_one_two_five(x: float) -> bool:
+    """x is 1, 2 or 5 times a power of ten."""
+    mantissa = x / 10 ** math.floor(math.log10(x) + 1e-9)
+    return any(math.isclose(mantissa, nice) for nice in (1, 2, 5))
+
+
+@pytest.mark.parametrize("path", ["/", "/classroom"])
+def test_keys_move_c_by_round_steps_that_follow_the_range(page, app_url, path):
+    """Arrows move C by a round hundredth of the slider's range, Page Up/Down and Shift+arrow by ten
+    of those, Home and End to the ends: from C = 0.5 past the flip at about 2.70 takes 9 presses
+    (440 at the old step of 0.005). Keys from a typed C go to the round values on either side."""
+    sent = count_sent_frames(page)
+    watched = open_flips_example(page, app_url, path)
+    wait_for_graph(page)
+    slider = page.locator(SLIDER)
+    top = float(slider.get_attribute("max"))
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    step = round(slider_value(page) - 0.5, 12)
+    assert top / 250 <= step <= top / 100 and is_one_two_five(step), f"an arrow moved C by {step} on [0, {top}]"
+    page.keyboard.press("ArrowLeft")
+    assert slider_value(page) == 0.5
+    presses = 2
+    before = len(sent)
+    expected = 0.5
+    for key, steps in [("PageUp", 10)] * 4 + [("ArrowRight", 1)] * 5:
+        page.keyboard.press(key)
+        presses += 1
+        expected = round(expected + steps * step, 12)
+        assert math.isclose(slider_value(page), expected), (key, slider_value(page), expected)
+    assert expected > FLIPS_AT > 0.5 and presses - 2 == 9
+    expect(page.locator(".st-key-c .cc-path")).to_have_text("b")  # the live path, before any commit
+    expect(page.locator(EXACT)).to_have_value(repr(expected))
+    expect(at_committed_c(page, path)).to_contain_text(f"C = {expected:.6g}")  # the keys rested: committed
+    assert len(sent) == before + 1, "one commit for the nine presses"
+    wait_idle(page)
+    for key, change in [("Shift+ArrowLeft", -10), ("Shift+ArrowRight", 10), ("PageDown", -10), ("ArrowUp", 1), ("ArrowDown", -1)]:
+        page.keyboard.press(key)
+        expected = round(expected + change * step, 12)
+        assert math.isclose(slider_value(page), expected), (key, slider_value(page), expected)
+    page.keyboard.press("Home")
+    assert slider_value(page) == 0.0
+    page.keyboard.press("End")
+    assert slider_value(page) == top
+    expect(at_committed_c(page, path)).to_contain_text(f"C = {top:.6g}")
+    wait_idle(page)
+    # From a typed C between two steps, an arrow goes to the round value on its side.
+    page.locator(EXACT).fill("2.70292")
+    page.locator(EXACT).press("Enter")
+    expect(page.locator('.st-key-c [data-testid="stSliderThumbValue"]')).to_have_text("2.70292")
+    wait_idle(page)
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    assert math.isclose(slider_value(page), math.ceil(2.70292 / step) * step)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert math.isclose(slider_value(page), (math.floor(2.70292 / step) - 1) * step)
+    wait_idle(page)
     watched.assert_clean()
 
 
@@ -340,7 +410,7 @@ def test_a_drag_back_to_the_committed_c_commits_nothing_and_dims_nothing_after(p
     expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", "1")
     expect(page.locator(EXACT)).to_have_value("0.5")
     expect(metric_value(page, "Selected path")).to_have_text("aa")
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # time is the behaviour here: past the 150 ms rest, nothing was sent
     assert len(sent) == before, "a drag that ends where it started commits nothing"
     watched.assert_clean()
 
@@ -370,6 +440,8 @@ def test_dragging_b_s_c_on_compare_moves_its_teal_path_before_release(page, app_
         expect(page.locator(".st-key-cmp_c_live .cc-live > span").first).to_have_text(f"Path B: {path}")
         # The caption names B's C as B's teal path has it, and A's as it was; the split's table waits.
         expect(page.locator(PAIR_CAPTION_C)).to_have_text(["C = 0.5", f"C = {c_b:.6g}"])
+        # The box beside B's slider says B's C as the slider has it, as A's exact box does for A's.
+        expect(page.locator(".st-key-cmp_c input")).to_have_value(f"{c_b:.6g}")
         expect(page.locator(SPLIT_PANEL)).to_have_css("opacity", DIMMED)
 
     assert len(drag_teal_path(page, b_slider, tree, path_b_metric_follows)) == 2  # B's rule is UCB1 here too

@@ -39,7 +39,6 @@ from .browser_support import (
     watch_values,
 )
 
-pytestmark = pytest.mark.browser
 
 STATEMENT = "3 0.1\nbaa 30\nab 20\nbbb 4\n"  # what the app opens on
 # Five playouts that build 6 nodes (root, a, b, c, ab, ca); at C = 0.3 the path is "ab".
@@ -94,16 +93,16 @@ def test_keyboard_on_the_c_slider_moves_the_path_and_the_table(page, app_url, ou
 
     slider = page.locator(SLIDER)
     slider.focus()
-    page.keyboard.press("ArrowRight")  # one step (the slider ends at 5, past the flip): C = 0.505, still aa
-    expect(page.locator(".st-key-c_exact input")).to_have_value("0.505")
+    page.keyboard.press("ArrowRight")  # one step (the slider ends at 5, past the flip): C = 0.55, still aa
+    expect(page.locator(".st-key-c_exact input")).to_have_value("0.55")
     # The C-dependent terms are recomputed: a's old UCB1 value leaves the table.
     expect(page.locator(TABLE_CELLS).first.locator("tbody")).not_to_contain_text(ucb_a)
     wait_idle(page)
-    assert red_nodes(page) == path_ids(C_FLIPS_CHOICE, 0.505) and rank_one(page) == "a"
+    assert red_nodes(page) == path_ids(C_FLIPS_CHOICE, 0.55) and rank_one(page) == "a"
 
     page.keyboard.press("End")  # the slider's maximum, far past the flip at about 2.70
     expect(metric_value(page, "Selected path")).to_have_text("b")
-    expect(page.locator(".st-key-c_exact input")).not_to_have_value("0.505")
+    expect(page.locator(".st-key-c_exact input")).not_to_have_value("0.55")
     wait_idle(page)
     c = float(page.locator(".st-key-c_exact input").input_value())
     assert c > 2.71 and solve(C_FLIPS_CHOICE, c=c) == "b"
@@ -227,6 +226,44 @@ def test_downloads_are_valid_dot_and_csv(page, app_url, tmp_path):
     watched.assert_clean()
 
 
+def download_children_csv(page, folder) -> tuple[str, pd.DataFrame]:
+    """Download the inspected node's children as CSV: (the file's suggested name, its table)."""
+    with page.expect_download() as download:
+        page.locator(".st-key-download_csv button").click()
+    saved = folder / "children.csv"
+    download.value.save_as(saved)
+    return download.value.suggested_filename, pd.read_csv(saved, keep_default_na=False)
+
+
+def test_the_children_csv_is_named_after_the_node_s_moves_and_has_the_table_s_headers(page, app_url, tmp_path):
+    """It was `children_o1 x2.csv` (a space) and called UCB1's column `value`."""
+    log = tmp_path / "named_moves.jsonl"
+    log.write_text("\n".join(json.dumps(record) for record in [
+        {"mcts_log": 1}, *({"path": path, "score": score} for path, score in [
+            (["o1"], 1), (["o1", "x2"], 0), (["o1", "x2", "o3"], 1), (["o1", "x2", "x(1,1)"], 0), (["b"], 0),
+        ]),
+    ]) + "\n")
+    watched = open_app(page, app_url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    expect(tree_facts(page)).to_contain_text("The tree of 5 ", timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    name, table = download_children_csv(page, tmp_path)
+    assert name == "children_root.csv" and sorted(table["move"]) == ["b", "o1"]
+    inspect = page.locator(".st-key-inspect input")
+    inspect.fill("o1 x2")
+    inspect.press("Enter")
+    expect(page.locator(TABLE_CELLS).locator("tbody tr")).to_have_count(2)
+    wait_idle(page)
+    headers = list(table_rows(page)[0])
+    name, table = download_children_csv(page, tmp_path)
+    assert name == "children_o1_x2.csv"
+    # The table's headers in its order (UCB1's value is "UCB1"), then what only the CSV has.
+    assert "UCB1" in headers and "value" not in headers
+    assert list(table.columns) == [*headers, "rank", "selected"]
+    assert sorted(table["move"]) == ["o3", "x(1,1)"]
+    watched.assert_clean()
+
+
 def test_bad_input_shows_the_line_not_a_traceback(page, app_url, output_dir):
     watched = open_app(page, app_url)
     wait_for_graph(page)
@@ -301,4 +338,23 @@ def test_markup_in_a_move_is_shown_as_text_in_the_children_table(page, app_url, 
     expect(table.locator("td").filter(has_text="onerror")).to_have_text(MARKUP_MOVE)
     expect(table.locator("img")).to_have_count(0)
     assert page.title() != "1"
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("text", [STATEMENT, "".join(f"{move} {score}\n" for move, score in zip("abcdefg", range(7)))])
+def test_on_a_projector_why_the_child_won_and_the_childrens_rows_are_above_the_fold(page, app_url, text):
+    """At 1366x768 beside the picture: the sentence saying why, and the table's rows (up to 4)."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, app_url)
+    if text != STATEMENT:
+        set_text_area(page, text)
+        wait_idle(page)
+    wait_for_graph(page)
+    page.evaluate("window.scrollTo(0, 0)")
+    why = page.get_by_text(re.compile(r" beats .* decided\."))
+    expect(why).to_be_in_viewport(ratio=1)
+    rows = page.locator(f"{TABLE_CELLS} tbody tr")
+    expect(rows).to_have_count(len(build_tree(parse_playouts(text)).children[0]))
+    for row in rows.all()[:4]:
+        expect(row).to_be_in_viewport(ratio=1)
     watched.assert_clean()

@@ -5,8 +5,8 @@ picture outlines it)."""
 from __future__ import annotations
 
 import json
+import re
 
-import pytest
 from playwright.sync_api import expect
 
 from mcts_core import Scoring, selected_nodes
@@ -15,7 +15,6 @@ from mcts_core.inputs import deep_tree, read_input
 
 from .browser_support import GRAPH, MARKUP_MOVE, open_app, open_markup_log, wait_for_graph, wait_idle
 
-pytestmark = pytest.mark.browser
 
 ROWS = ".ol-table tr[data-key]"
 READ = "rows => rows.map(r => [r.dataset.key, r.querySelector('.ol-toggle').textContent])"
@@ -66,4 +65,46 @@ def test_markup_in_a_move_is_shown_as_text_in_the_outline(page, app_url, tmp_pat
     page.get_by_role("tab", name="Outline (any size)").click()
     expect(page.locator(".ol-table .ol-name").filter(has_text="onerror")).to_have_text(MARKUP_MOVE)
     expect(page.locator(".ol-table img")).to_have_count(0)
+    watched.assert_clean()
+
+
+def wide_log(folder) -> tuple:
+    """A two-player JSON log whose root has 80 visited children (one grandchild each) and 2 declared
+    but unvisited ones: the outline's value for those is +infinity, and the last visited child's row
+    is far below the outline box's first screen."""
+    moves = [f"m{index:02d}" for index in range(80)]
+    records = [{"mcts_log": 1, "players": 2, "ties": "first"}, {"node": [], "children": [*moves, "u1", "u2"]}]
+    for index, move in enumerate(moves):
+        records += [{"path": [move, "x"], "score": 1}] * (1 + (80 - index) // 8)
+    log = folder / "wide.jsonl"
+    log.write_text("\n".join(json.dumps(record) for record in records) + "\n")
+    return log, moves
+
+
+def test_the_outline_shows_an_engines_unvisited_children_and_a_jump_brings_its_row_into_view(page, app_url, tmp_path):
+    log, moves = wide_log(tmp_path)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, app_url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    wait_idle(page)
+    wait_for_graph(page)
+    page.get_by_role("tab", name="Outline (any size)").click()
+    # Unvisited children are worth +infinity to UCB1: shown as ∞ (strict JSON has no Infinity).
+    unvisited = page.locator(f"{ROWS}[data-key='{path_json(('u1',))}'] td").nth(4)
+    expect(unvisited).to_have_text("∞")
+    watched.assert_clean()
+    # The last visited child's grandchild: its row is far below the box's visible part until the jump.
+    target = path_json((moves[-1], "x"))
+    page.locator(".st-key-outline_jump input").fill(f"{moves[-1]} x")
+    page.locator(".st-key-outline_jump input").press("Enter")
+    row = page.locator(f"{ROWS}[data-key='{target}']")
+    expect(row).to_have_class(re.compile(r"\bol-inspected\b"))
+    box = page.locator(".st-key-outline_view .tbl-box")
+    expect(row).to_be_in_viewport(ratio=1)
+    inside = row.evaluate(
+        """(row) => { const box = row.closest('.tbl-box').getBoundingClientRect(), r = row.getBoundingClientRect();
+                      const head = row.closest('table').querySelector('thead').getBoundingClientRect().height;
+                      return r.top >= box.top + head - 1 && r.bottom <= box.bottom + 1; }"""
+    )
+    assert inside, f"the jumped-to row is outside the outline box's visible part (box {box.bounding_box()})"
     watched.assert_clean()

@@ -210,9 +210,9 @@ def test_recent_reopens_an_earlier_upload_in_this_browser_only(page, app_url, br
     wait_idle(page)
     expect(tree_facts(page)).not_to_contain_text("The tree of 6 playouts,")
 
-    choose(page, "recent_choice", "uploaded file demo.txt")
+    choose(page, "recent_choice", "puzzle text, 6 playouts")  # what it is: the store keeps no file name
     sidebar = page.locator('[data-testid="stSidebar"]')
-    expect(sidebar.get_by_text("Using the recent input uploaded file demo.txt")).to_be_visible()
+    expect(sidebar.get_by_text("Using the recent input: puzzle text, 6 playouts")).to_be_visible()
     expect(tree_facts(page)).to_contain_text("The tree of 6 playouts,")
 
     other = browser.new_context()  # another browser's list is its own

@@ -3,18 +3,21 @@
 // The server sends, once per (input, rule, settings), where the selected path changes over the
 // slider's range; while the slider moves, everything C decides in the browser follows it on every
 // animation frame with no server round trip, and C is committed (one trigger) only when the drag
-// ends or the keys rest.
+// ends or the keys rest. Keys move C by data.key_step (ten of them with Page Up/Down or Shift+arrow;
+// Home/End to the ends), on that step's grid, so C stays round; a drag keeps the finer data.step.
 //
 // data = {
 //   c:         the committed C,
-//   max, step: the slider's range [0, max] and step,
+//   max, step: the slider's range [0, max] and its step (a drag's resolution),
+//   key_step:  how far an arrow key moves C (mcts_core.analysis.key_step: 1/100 of the range),
 //   label:     the rule's name for C (c_puct, ...),
 //   path_label: what the live line calls the path (Selected path, Path B, ...),
 //   intervals: [[c_from, c_to, moves], ...] covering [0, max) in order, the path constant on each
 //              half-open interval (mcts_core.analysis.drag_payload),
 //   compact:   moves are single characters written together ("ab"), else joined by spaces,
 //   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
-//   reveal_at_rest: false: the live line (path, ranked children) shows only while C moves,
+//   reveal_at_rest: false: the live line (path, ranked children) and the ticks where the path
+//              changes show only while C moves (Classroom: at rest they would give the answer away),
 //   path_value: a selector of the value of the page's metric naming this control's path (if the
 //              page has one): while C moves its text shows the live path (the commit's rerun then
 //              writes the same path there),
@@ -22,9 +25,10 @@
 //   c_text:    a selector of the page's texts saying "C = x" for this control's C: they follow C,
 //   committed: a selector of the page's parts that only a commit of this control's C updates:
 //              dimmed while C moves and until the server has every C the control committed,
-//   exact:     a selector of the text box holding this control's C as typed (Exact C), or absent:
+//   exact:     a selector of the box holding this control's C exactly (Exact C), or absent:
 //              while C moves it shows the live C as Python writes it (the commit's rerun then
 //              writes the same text; a drag that ends where it started puts the box's text back),
+//   exact_digits: null: that box is a text box (Python's repr); n: a number box ("%.ng"),
 //   verdict:   (Compare's B, role "second") {value: a selector of the value of the page's metric
 //              saying whether this path and the selected one part, sentence: {shape: the class of
 //              the container of the sentence under it, when it has that shape}}: while either
@@ -52,6 +56,9 @@ window.addEventListener("mcts-inspected", (event) => {
 const VERDICT_SHAPE = "data-live-verdict";
 const WAITING = (role) => `data-c-waiting-${role}`;
 const KEYS_REST_MS = 150; // keys that rest this long commit; faster presses keep moving C locally
+const BIG_STEP = 10; // Page Up/Down and Shift+arrow move C by this many key steps
+// Keys that move C, and by how many key steps (Home and End go to the ends).
+const KEY_MOVES = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: BIG_STEP, PageDown: -BIG_STEP };
 const DRAG_EVENT = "mcts-c-drag";
 
 const number = (x) => (typeof x === "number" ? x : Number(x)); // "Infinity"/"NaN" from the payload
@@ -59,6 +66,14 @@ const shown = (c) => String(Number(c.toPrecision(6)));
 // C as Python's repr writes it (the exact box's text): the shortest digits that read back as c,
 // with ".0" on a whole number. (The slider's Cs are far from where the two write exponents.)
 const pythonRepr = (c) => (Number.isInteger(c) ? `${c}.0` : String(c));
+
+// The next multiple of ``step`` past ``c`` in ``direction`` (+1 or -1), as its decimal: from a
+// C between two multiples (a typed 2.70292), a key goes to the round value that way first.
+function nextOnGrid(c, step, direction) {
+  const units = c / step;
+  const k = direction > 0 ? Math.floor(units + 1e-9) + 1 : Math.ceil(units - 1e-9) - 1;
+  return Number((k * step).toPrecision(12));
+}
 
 class CControl {
   constructor(parentElement) {
@@ -79,6 +94,7 @@ class CControl {
     this.listeners = new AbortController();
     const opts = { signal: this.listeners.signal };
     this.input.addEventListener("input", () => this.moved(), opts);
+    this.input.addEventListener("keydown", (event) => this.pressed(event), opts);
     this.input.addEventListener("pointerdown", () => (this.pointerDown = true), opts);
     // The drag ends on release wherever the pointer is (change also fires then, but not when the
     // thumb ends where it started).
@@ -92,11 +108,13 @@ class CControl {
     this.intervals = data.intervals.map(([from, to, moves]) => [number(from), number(to), moves]);
     this.name.textContent = data.label;
     this.root.querySelector(".cc-path-label").textContent = data.path_label;
-    // Only what changed: re-setting the range snaps the value, which must not happen mid-drag.
-    for (const [name, value] of [["min", "0"], ["max", String(data.max)], ["step", String(data.step)], ["aria-label", data.label]]) {
+    // Only what changed: re-setting the range snaps the value, which must not happen mid-drag. The
+    // key step rides along as data-key-step (for scripts that press keys, e.g. bench/).
+    const range = { min: "0", max: String(data.max), step: String(data.step), "data-key-step": String(data.key_step), "aria-label": data.label };
+    for (const [name, value] of Object.entries(range)) {
       if (this.rangeSet?.[name] !== value) this.input.setAttribute(name, value);
     }
-    this.rangeSet = { min: "0", max: String(data.max), step: String(data.step), "aria-label": data.label };
+    this.rangeSet = range;
     this.drawMarks();
     const c = number(data.c);
     if (this.sent.has(c)) {
@@ -180,6 +198,28 @@ class CControl {
     }
   }
 
+  // A key that moves C (KEY_MOVES, Home, End): one move per press (a held key repeats), committed
+  // once the keys rest. Other keys, and shortcuts with Ctrl, Alt or Meta, stay the browser's.
+  pressed(event) {
+    if (event.ctrlKey || event.altKey || event.metaKey || this.pointerDown) return;
+    const max = number(this.data.max);
+    let target;
+    if (event.key === "Home") target = 0;
+    else if (event.key === "End") target = max;
+    else if (event.key in KEY_MOVES) {
+      let moves = KEY_MOVES[event.key];
+      if (event.shiftKey && Math.abs(moves) === 1) moves *= BIG_STEP;
+      // As many presses of an arrow: the first to the grid, the others a whole step each.
+      const step = number(this.data.key_step), direction = Math.sign(moves);
+      const moved = nextOnGrid(this.c, step, direction) + (moves - direction) * step;
+      target = Math.min(Math.max(Number(moved.toPrecision(12)), 0), max);
+    } else return;
+    event.preventDefault();
+    if (target === this.c) return; // at an end already: nothing moves, nothing is committed
+    this.input.value = String(target);
+    this.moved();
+  }
+
   released() {
     if (!this.pointerDown) return;
     this.pointerDown = false;
@@ -203,7 +243,9 @@ class CControl {
   // Everything C decides here, and the event that lets the tree picture follow.
   show(c, live) {
     this.value.textContent = shown(c);
-    this.liveLine.classList.toggle("cc-at-rest", !live && this.data.reveal_at_rest === false);
+    const hidden = !live && this.data.reveal_at_rest === false;
+    this.liveLine.classList.toggle("cc-at-rest", hidden);
+    this.marks.classList.toggle("cc-at-rest", hidden);
     const path = this.pathAt(c);
     const words = this.pathWords(path);
     if (words !== this.pathText.textContent) this.pathText.textContent = words;
@@ -227,7 +269,8 @@ class CControl {
     const box = this.exactBox();
     if (!box) return;
     if (this.exactBefore === undefined) this.exactBefore = box.value;
-    const text = pythonRepr(c);
+    const digits = this.data.exact_digits;
+    const text = digits ? String(Number(c.toPrecision(digits))) : pythonRepr(c);
     if (box.value !== text) box.value = text;
   }
 

@@ -11,16 +11,25 @@
 //   open:      keys Python opened (the selected path, the inspected node's line),
 //   inspected: the inspected node's key,
 // }
-// row = {key, move, n (its children), and one value per column field}
+// row = {key, move, n (its children), and one value per column field}; a number may arrive as
+// "Infinity", "-Infinity" or "NaN" (an unvisited child's value: JSON has no such numbers).
+//
+// The inspected node's row is scrolled into view whenever the inspected node changes (a jump, a click
+// in the picture), inside the outline's box and, if need be, the page.
 
-const states = new WeakMap(); // parentElement -> {opened, closed, sort}
+const states = new WeakMap(); // parentElement -> {opened, closed, sort, revealed}
+
+const number = (x) => (typeof x === "number" ? x : Number(x));
 
 function format(value, kind) {
-  if (value === null || value === undefined || (typeof value === "number" && Number.isNaN(value))) return "";
-  if (kind === "int") return value.toLocaleString("en-US");
-  if (kind === "pct") return `${(100 * value).toFixed(1)}%`;
-  if (kind === "num") return value.toFixed(3); // one number of decimals down a column: they line up
-  return String(value);
+  if (value === null || value === undefined) return "";
+  if (kind === "text") return String(value);
+  const x = number(value);
+  if (Number.isNaN(x)) return "";
+  if (!Number.isFinite(x)) return x > 0 ? "∞" : "−∞";
+  if (kind === "int") return x.toLocaleString("en-US");
+  if (kind === "pct") return `${(100 * x).toFixed(1)}%`;
+  return x.toFixed(3); // "num": one number of decimals down a column, so they line up
 }
 
 function isOpen(state, key) {
@@ -28,10 +37,11 @@ function isOpen(state, key) {
   return state.data.open.includes(key) && !state.closed.has(key);
 }
 
-function sorted(rows, sort) {
+function sorted(rows, sort, columns) {
   if (!sort) return rows;
   const sign = sort.descending ? -1 : 1;
-  const value = (row) => (sort.field === "move" ? row.move : row[sort.field]);
+  const text = sort.field === "move" || columns.some(([field, , kind]) => field === sort.field && kind === "text");
+  const value = (row) => (sort.field === "move" ? row.move : text ? row[sort.field] : number(row[sort.field]));
   return [...rows].sort((a, b) => {
     const x = value(a), y = value(b);
     const missing = (v) => v === null || (typeof v === "number" && Number.isNaN(v));
@@ -62,7 +72,7 @@ function render(parentElement, state) {
   }
   const body = document.createElement("tbody");
   const add = (parentKey, depth) => {
-    for (const row of sorted(data.lists[parentKey] || [], state.sort)) {
+    for (const row of sorted(data.lists[parentKey] || [], state.sort, data.columns)) {
       const tr = document.createElement("tr");
       tr.dataset.key = row.key;
       if (row.key === data.inspected) tr.classList.add("ol-inspected");
@@ -96,6 +106,24 @@ function render(parentElement, state) {
   const thead = document.createElement("thead");
   thead.appendChild(head);
   table.replaceChildren(thead, body);
+}
+
+// The inspected node's row in view, once per inspected node: centred in the box if it is outside the
+// box's visible part, then the page scrolled as little as shows it.
+function revealInspected(parentElement, state) {
+  const key = state.data.inspected;
+  const box = parentElement.querySelector(".tbl-box");
+  if (state.revealed === key || !box.clientHeight) return; // not laid out yet: the next render tries again
+  state.revealed = key;
+  const row = [...box.querySelectorAll("tr[data-key]")].find((tr) => tr.dataset.key === key);
+  if (!row) return; // the root has no row of its own
+  const view = box.getBoundingClientRect();
+  const header = box.querySelector("thead")?.getBoundingClientRect().height || 0;
+  const place = row.getBoundingClientRect();
+  if (place.top < view.top + header || place.bottom > view.bottom) {
+    box.scrollTop += place.top - view.top - header - (view.height - header - place.height) / 2;
+  }
+  row.scrollIntoView({ block: "nearest", inline: "nearest" });
 }
 
 function onClick(parentElement, event) {
@@ -136,5 +164,6 @@ export default function (component) {
   state.data = data;
   state.setTriggerValue = setTriggerValue;
   render(parentElement, state);
+  revealInspected(parentElement, state);
   return () => states.delete(parentElement);
 }

@@ -1,5 +1,6 @@
-"""The core's import rules, read from the code itself: no cycle between its files, and each package
-imports only what its docstring's "May import ..." sentence names.
+"""The import rules, read from the code itself: no cycle between the core's files, each core package
+imports only what its docstring's "May import ..." sentence names, and bench/ imports nothing from
+tests/ (what both need to drive the app lives in harness/).
 
 Every import counts, those inside functions too: a function-local import is an import that runs.
 """
@@ -172,3 +173,30 @@ def test_may_import_reads_the_sentences_the_packages_use():
     assert "search" not in may_import("May import every stage but tables, search and cli.", "mcts_core")
     assert "inputs" in may_import("May import every other part of the core, lazily.", "cli")
     assert may_import("Holds x and nothing about imports.", "model") is None
+def _bench_imports(path: Path) -> list[str]:
+    """What a bench script imports that lives in tests/: a ``tests`` module, a module found only in
+    tests/ (reached through sys.path), or a sys.path entry naming tests."""
+    test_modules = {p.stem for p in (REPO / "tests").rglob("*.py")} - {p.stem for p in (REPO / "bench").glob("*.py")}
+    found = []
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        for name in names:
+            top = name.split(".")[0]
+            if top == "tests" or top in test_modules:
+                found.append(f"{path.relative_to(REPO)}:{node.lineno} imports {name}")
+        if isinstance(node, ast.Call) and "sys.path" in ast.unparse(node.func) and "tests" in ast.unparse(node):
+            found.append(f"{path.relative_to(REPO)}:{node.lineno} puts tests/ on sys.path")
+        if isinstance(node, ast.Assign) and "sys.path" in ast.unparse(node.targets[0]) and "tests" in ast.unparse(node.value):
+            found.append(f"{path.relative_to(REPO)}:{node.lineno} puts tests/ on sys.path")
+    return found
+
+
+def test_bench_imports_nothing_from_tests():
+    # A benchmark that reaches into tests/ breaks when a test is renamed, and ships test code as a tool.
+    problems = [problem for path in sorted((REPO / "bench").glob("*.py")) for problem in _bench_imports(path)]
+    assert not problems, "\n".join(problems)

@@ -124,7 +124,7 @@ def may_import(docstring: str, own: str) -> set[str] | None:
         return {stage for stage in STAGES if re.search(rf"\b{stage}\b", text)}
 
     if re.search(r"\bevery (stage|other part)\b", allowed_part):
-        head, _, excluded = allowed_part.partition(" but ")
+        excluded = allowed_part.partition(" but ")[2]
         return set(STAGES) - named(excluded) - {own}
     return named(allowed_part)
 

@@ -30,7 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from harness.dask_processes import dask_cluster  # noqa: E402
+from bench.harness.dask_processes import dask_cluster  # noqa: E402
 
 from mcts_core.strength import SprtSettings, arena  # noqa: E402
 

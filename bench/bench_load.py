@@ -68,14 +68,14 @@ from bench_browser import (  # noqa: E402  (bench/ is on the path when run as a 
     upload_trip,
 )
 
-from harness.browser import LOAD_TIMEOUT, playout_file  # noqa: E402
-from harness.server import (  # noqa: E402
+from bench.harness.browser import LOAD_TIMEOUT, playout_file  # noqa: E402
+from bench.harness.server import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     start_streamlit,
     stop_streamlit,
 )
-from harness.load_tour import (  # noqa: E402
+from bench.harness.load_tour import (  # noqa: E402
     MAX_SESSIONS,
     NO_C,
     TOUR,
@@ -602,7 +602,7 @@ def _app_session(query: dict[str, str] | None = None):
     from streamlit.testing.v1 import AppTest
     from streamlit.testing.v1 import app_test as app_test_module
 
-    from harness.apptest import NavigationPagesManager
+    from bench.harness.apptest import NavigationPagesManager
 
     app_test_module.PagesManager = NavigationPagesManager
     app = AppTest.from_file(str(REPO / "app.py"), default_timeout=300)

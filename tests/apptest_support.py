@@ -1,6 +1,6 @@
 """What the AppTests share: the app after its first run, the page's data, C typed as a user does.
 
-The st.navigation workaround and ``set_c`` live in :mod:`harness.apptest` (the benchmarks use them too).
+The st.navigation workaround and ``set_c`` live in :mod:`bench.harness.apptest` (the benchmarks use them too).
 """
 
 from pathlib import Path
@@ -8,7 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
-from harness.apptest import NavigationPagesManager
+from bench.harness.apptest import NavigationPagesManager
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -2,7 +2,7 @@
 
 
 from apptest_support import plain, tree_view_data
-from harness.apptest import set_c
+from bench.harness.apptest import set_c
 from mcts_core import build_tree, parse_playouts, solve
 from mcts_core.analysis import path_intervals
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE

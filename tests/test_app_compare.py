@@ -9,7 +9,7 @@ import pytest
 from mcts_core import solve
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, deep_tree
 from apptest_support import plain, tree_view_data, c_slider
-from harness.apptest import set_c
+from bench.harness.apptest import set_c
 
 
 PAGE = "pages/compare.py"

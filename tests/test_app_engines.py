@@ -3,7 +3,7 @@
 import json
 
 from apptest_support import c_slider, children_frame, open_limits, plain, tree_view_data
-from harness.apptest import set_c
+from bench.harness.apptest import set_c
 from mcts_core.adapters.openspiel import log_search
 
 GAME_LOG = "\n".join(

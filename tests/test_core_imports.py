@@ -1,6 +1,6 @@
 """The import rules, read from the code itself: no cycle between the core's files, each core package
 imports only what its docstring's "May import ..." sentence names, and bench/ imports nothing from
-tests/ (what both need to drive the app lives in harness/).
+tests/ (what both need to drive the app lives in bench/harness/).
 
 Every import counts, those inside functions too: a function-local import is an import that runs.
 """

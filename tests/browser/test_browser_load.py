@@ -8,14 +8,14 @@ its own four letters, move C and switch pages. Their actions are interleaved: al
 all three are awaited, so the server always has three reruns in flight at once.
 
 The short form of ``bench/bench_load.py`` (ten sessions, round-trip latency, server CPU and
-memory); both drive their sessions with :mod:`harness.load_tour`. No timing assertions.
+memory); both drive their sessions with :mod:`bench.harness.load_tour`. No timing assertions.
 """
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from harness.load_tour import TOUR, Own, Session, run_interleaved, session_letters, session_text
+from bench.harness.load_tour import TOUR, Own, Session, run_interleaved, session_letters, session_text
 
 
 SESSIONS = 3
@@ -73,8 +73,8 @@ def test_an_upload_leaves_the_server_once_its_session_has_closed(browser, tmp_pa
     import time
     from pathlib import Path
 
-    from harness.browser import open_app, playout_file, tree_facts, wait_idle
-    from harness.server import REPO, start_streamlit, stop_streamlit
+    from bench.harness.browser import open_app, playout_file, tree_facts, wait_idle
+    from bench.harness.server import REPO, start_streamlit, stop_streamlit
 
     upload = playout_file(tmp_path / "big.txt", 1_000_000, seed=3, moves="wxyz")  # 32 MiB
     size_mib = upload.stat().st_size / 2**20
@@ -105,8 +105,8 @@ def test_an_upload_leaves_the_server_once_its_session_has_closed(browser, tmp_pa
 def test_a_second_session_uploading_the_same_file_adds_the_file_once_not_twice(browser, tmp_path):
     from pathlib import Path
 
-    from harness.browser import open_app, playout_file, tree_facts, wait_idle
-    from harness.server import REPO, start_streamlit, stop_streamlit
+    from bench.harness.browser import open_app, playout_file, tree_facts, wait_idle
+    from bench.harness.server import REPO, start_streamlit, stop_streamlit
 
     upload = playout_file(tmp_path / "same.txt", 2_000_000, seed=4, moves="wxyz")  # 63 MiB
     size_mib = upload.stat().st_size / 2**20

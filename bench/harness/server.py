@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 OUTPUT = REPO / "test-output"
 CHROMIUM = os.environ.get("MCTS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -19,7 +19,7 @@ from mcts_core.drawing.tagged_svg import path_json
 
 GRAPH = "div.tv-root"  # the tree picture (a custom component; Playwright's CSS reaches into its shadow root)
 SLIDER = ".st-key-c input[type=range]"
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TABLE_CELLS = ".st-key-children_table table.tt-table"  # the Explorer's children (a custom component)
 LOAD_TIMEOUT = 60_000  # ms: a cold first run imports pandas, graphviz and the WASM layout
 EXCEPTION = '[data-testid="stException"]'  # a traceback box (a Python exception in the script)

@@ -24,7 +24,7 @@ from mcts_core.inputs.store import input_id
 from mcts_core.analysis.sweep import path_intervals
 from ui.navigation import PAGES
 
-from harness.browser import (
+from bench.harness.browser import (
     LOAD_TIMEOUT,
     Watched,
     eventually,

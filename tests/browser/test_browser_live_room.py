@@ -13,8 +13,8 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from .browser_support import LOAD_TIMEOUT, open_app, wait_for_graph, wait_idle, watch
-from .server import REPO, start_streamlit, stop_streamlit
+from bench.harness.browser import LOAD_TIMEOUT, open_app, wait_for_graph, wait_idle, watch
+from bench.harness.server import REPO, start_streamlit, stop_streamlit
 from .test_browser_drag import EXACT, choose_example
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from array import array
 
-from ...model.playouts import Playouts
+from ...model.playouts import Playouts, is_compact
 from ...simultaneous.joint import JointMoves, SimultaneousLog, joint_name
 from ...common.input_rules import MAX_MOVES, ParseError
+from .header import parse_header
 from .lines import arrow_pieces
-from .log import is_compact, parse_header
 
 
 # pyarrow reads the log in pieces of whole lines (lines.arrow_pieces), each with its own threads on

@@ -15,6 +15,9 @@
 //   pv:        node paths of the principal variation (the most visited line), or null: no marking,
 //   clickable: whether a click (or an arrow key) chooses a node,
 //   label_px:  the smallest label size on screen, in CSS px, the views zoom to (readable),
+//   compact:   every move is one character (a path is written without spaces),
+//   opening:   what the picture opens on: "path" (the root and the selected path) or "inspected"
+//              (the path down to the inspected node, and that node's children: Classroom's question),
 //   view_key:  the Python key, so pan/zoom survives a remount,
 //   follows_c: whether `selected` is the selected path at the page's C (it follows a drag), or a
 //              path that does not depend on C (Classroom's walk),
@@ -64,6 +67,13 @@ const INSPECTED_EVENT = "mcts-inspected"; // c_control.js ranks these children w
 const prefixes = (moves) => [[], ...moves.map((_, i) => moves.slice(0, i + 1))];
 const prefixKeys = (moves) => prefixes(moves).map(pathKey);
 
+// Whether two views show the same (to a tenth of a pixel).
+function sameView(a, b) {
+  if (!a || !b) return false;
+  const px = 0.1 / Math.max(a.scale, b.scale);
+  return Math.abs(a.cx - b.cx) < px && Math.abs(a.cy - b.cy) < px && Math.abs(a.scale - b.scale) < 1e-6 * a.scale;
+}
+
 // The smallest box holding both (either may be missing).
 function union(a, b) {
   if (!a) return b;
@@ -103,6 +113,7 @@ class TreeView {
     this.viewport = this.root.querySelector(".tv-viewport");
     this.tip = this.root.querySelector(".tv-tip");
     this.status = this.root.querySelector(".tv-status");
+    this.note = this.root.querySelector(".tv-note");
     this.pvButton = this.root.querySelector('[data-action="pv"]');
     this.layout = null;
     this.svg = null;
@@ -160,7 +171,10 @@ class TreeView {
     }
     if (!this.svg) return;
     this.applyHighlight();
-    if (this.autoFrame && this.view) this.setView(this.autoFrame());
+    // A computed view follows the path only when it leaves the view: a path that stays in view
+    // never moves the picture (each move lays out every label again).
+    if (this.autoFrame && this.view && !this.showsPath()) this.setView(this.autoFrame());
+    else this.describePath();
   }
 
   // The picture's height follows the window (CSS, below): here only its top is measured, in page
@@ -181,6 +195,8 @@ class TreeView {
     this.viewKey = data.view_key;
     this.followsC = data.follows_c !== false;
     this.labelPx = data.label_px || READABLE_LABEL_PX;
+    this.opening = data.opening || "path";
+    this.compact = data.compact !== false; // moves are one character each: a path is written without spaces
     this.followWindow();
     const live = this.livePaths.get("selected");
     const selected = live ? prefixes(live) : data.selected || [];
@@ -375,9 +391,13 @@ class TreeView {
   }
 
   // Px at the top that the toolbar covers: views keep what they show below it.
+  // The buttons only: the note beside them comes and goes with the view, which must not move it.
   topInset() {
     const bar = this.root.querySelector(".tv-toolbar");
-    return bar ? bar.offsetTop + bar.offsetHeight : 0;
+    if (!bar) return 0;
+    let bottom = 0;
+    for (const button of bar.querySelectorAll("button")) bottom = Math.max(bottom, button.offsetTop + button.offsetHeight);
+    return bar.offsetTop + bottom;
   }
 
   // Px at the bottom that lie below the window (a page whose controls push the picture down, at
@@ -462,15 +482,16 @@ class TreeView {
   }
 
   // The views that show a path (node keys, root first): one if it fits at readable scale, else
-  // consecutive stretches that each fit, sharing a node with the next, at readable scale.
+  // consecutive stretches that each fit, sharing a node with the next, at readable scale. A frame
+  // centres the path across and shows as much of the tree around it as readable labels allow
+  // (the other moves matter); along, it starts at the path's start when the tree does not fit.
   pathFrames(keys) {
     const drawn = keys.filter((key) => this.nodes.has(key));
     if (drawn.length === 0) return [];
     const box = this.boxOfKeys(drawn);
     if (this.fitsReadable(box)) {
-      // Framed with as much of the tree around it as readable labels allow (the other moves matter).
       const scale = Math.min(Math.max(this.fitScale(this.bounds), this.readableScale()), this.fitScale(box), this.largestScale());
-      return [{ keys: drawn, view: this.viewOfTarget(this.bounds, box, scale) }];
+      return [{ keys: drawn, view: this.viewOfPath(box, scale) }];
     }
     const frames = [];
     let i = 0;
@@ -485,6 +506,39 @@ class TreeView {
       if (j >= drawn.length) return frames;
       i = j - 1 > i ? j - 1 : j;
     }
+  }
+
+  // A view at ``scale`` of a path's box that fits: across the direction of growth the path is in
+  // the middle of the usable part (the tree's edge kept at the view's edge where it is nearer);
+  // along it the whole tree is centred if it fits, else the path's start is at the edge.
+  viewOfPath(box, scale) {
+    const { w, h } = this.size();
+    const top = this.topInset(), bottom = this.bottomInset();
+    const halfW = w / 2 / scale, halfH = h / 2 / scale, pad = VIEW_MARGIN / scale;
+    const usableTop = (top + VIEW_MARGIN) / scale, usableBottom = (bottom + VIEW_MARGIN) / scale;
+    const b = this.bounds;
+    // Centre [lo, hi] in a window of ``half`` each side whose usable part is [c - half + before, c + half - after];
+    // keep the tree's edges from leaving a blank band where the tree could fill it.
+    // (the usable part's middle is (before - after) / 2 past the window's)
+    const centre = (lo, hi, tlo, thi, half, before, after) => {
+      const c = (lo + hi) / 2 - (before - after) / 2;
+      if (thi - tlo <= 2 * half - before - after) return (tlo + thi) / 2 - (before - after) / 2;
+      return Math.min(Math.max(c, tlo - before + half), thi + after - half);
+    };
+    const along = (lo, hi, tlo, thi, half, before, after) =>
+      thi - tlo <= 2 * half - before - after ? (tlo + thi) / 2 - (before - after) / 2 : lo - before + half;
+    if (this.leftToRight) {
+      return {
+        cx: along(box.x0, box.x1, b.x0, b.x1, halfW, pad, pad),
+        cy: centre(box.y0, box.y1, b.y0, b.y1, halfH, usableTop, usableBottom),
+        scale,
+      };
+    }
+    return {
+      cx: centre(box.x0, box.x1, b.x0, b.x1, halfW, pad, pad),
+      cy: along(box.y0, box.y1, b.y0, b.y1, halfH, usableTop, usableBottom),
+      scale,
+    };
   }
 
   // The whole tree if it fits at readable scale, else its top levels: every node down to the
@@ -503,13 +557,73 @@ class TreeView {
     return this.viewOfTarget(box, rootBox);
   }
 
+  // The selected path's keys, root first.
+  pathKeys() {
+    return ["[]", ...this.selectedKeys.filter((key) => key !== "[]")];
+  }
+
   // Opening: the whole tree if it fits at readable scale, else the root and the selected path
-  // (the stretch holding the inspected node when the path is long: Playback's new node).
+  // (the stretch holding the inspected node when the path is long: Playback's new node); opening
+  // on the inspected node, else the path down to it and its children, or the node and its children.
   openingView() {
-    if (this.fitsReadable(this.bounds) || this.selectedKeys.length === 0) return this.fitView();
-    const frames = this.pathFrames(["[]", ...this.selectedKeys.filter((key) => key !== "[]")]);
+    if (this.fitsReadable(this.bounds)) return this.fitView();
+    if (this.opening === "inspected" && this.nodes.has(this.cursorKey)) {
+      const node = this.nodes.get(this.cursorKey);
+      const keys = [...prefixKeys(node.path), ...node.children.map((kid) => pathKey(kid.path))];
+      const box = this.boxOfKeys(keys);
+      if (this.fitsReadable(box)) return this.viewOfPath(box, Math.min(this.fitScale(box), this.largestScale()));
+      return this.inspectedView();
+    }
+    if (this.selectedKeys.length === 0) return this.fitView();
+    const frames = this.pathFrames(this.pathKeys());
     if (frames.length === 0) return this.fitView();
     return (frames.find((frame) => frame.keys.includes(this.cursorKey)) || frames[0]).view;
+  }
+
+  // How many of the selected path's drawn nodes are wholly in the usable part of the view, and the
+  // first unbroken run of them (indices into the path's drawn nodes).
+  pathInView() {
+    const keys = this.pathKeys().filter((key) => this.nodes.has(key));
+    const seen = { keys, shown: 0, first: -1, last: -1 };
+    if (!this.view) return seen;
+    const { w, h } = this.size();
+    const { cx, cy, scale } = this.view;
+    const x0 = cx - w / 2 / scale, y0 = cy - h / 2 / scale + this.topInset() / scale;
+    const x1 = cx + w / 2 / scale, y1 = cy + h / 2 / scale - this.bottomInset() / scale;
+    keys.forEach((key, index) => {
+      const b = this.nodeBox(this.nodes.get(key));
+      if (b.x0 < x0 || b.x1 > x1 || b.y0 < y0 || b.y1 > y1) return;
+      seen.shown++;
+      if (seen.first < 0) seen.first = seen.last = index;
+      else if (seen.last === index - 1) seen.last = index;
+    });
+    return seen;
+  }
+
+  // Whether every drawn node of the selected path is in view.
+  showsPath() {
+    const { keys, shown } = this.pathInView();
+    return shown === keys.length;
+  }
+
+  // The note beside the buttons: how much of the selected path is in view, and how to follow it.
+  describePath() {
+    const { keys, shown, first, last } = this.pathInView();
+    let text = "";
+    if (keys.length > 1 && shown < keys.length) {
+      const moves = this.selectedKeys.length - 1;
+      const follow = "Press “Selected path” to follow it.";
+      if (first < 0) text = "Selected path: out of view. Press “Selected path” to show it.";
+      else if (first === 0) {
+        let upTo = JSON.parse(keys[last]).join(this.compact ? "" : " ");
+        if (upTo.length > 60) upTo = `…${upTo.slice(-60)}`;
+        text = last === 0
+          ? `Selected path: the root in view, not its first move. ${follow}`
+          : `Selected path: its first ${last} of ${moves} move${moves === 1 ? "" : "s"} in view, up to ${upTo}. ${follow}`;
+      } else text = `Selected path: moves ${first}–${last} of ${moves} in view. ${follow}`;
+    }
+    if (text !== this.note.textContent) this.note.textContent = text;
+    this.note.hidden = !text;
   }
 
   // The inspected node and its children.
@@ -521,12 +635,15 @@ class TreeView {
   }
 
   // A path button frames the path; pressed again with the view untouched, it pans to the next stretch.
+  // Pressed while the view is already one of the path's frames (the opening view is the first),
+  // it moves on to the next: a press always changes what is shown, unless the path fits one view.
   showPath(action, keys) {
     const frames = this.pathFrames(keys);
     if (frames.length === 0) return;
     const last = this.lastFrame;
     const again = last && last.action === action && last.view === this.view;
-    const index = again ? (last.index + 1) % frames.length : 0;
+    const showing = frames.findIndex((frame) => sameView(frame.view, this.view));
+    const index = again ? (last.index + 1) % frames.length : showing >= 0 ? (showing + 1) % frames.length : 0;
     this.frameBy(() => {
       const now = this.pathFrames(keys);
       return now[Math.min(index, now.length - 1)].view;
@@ -615,6 +732,7 @@ class TreeView {
     const vw = w / scale, vh = h / scale;
     this.svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
     savedViews.set(this.viewKey, { layout: this.layout, ...this.view });
+    this.describePath();
   }
 
   // ---- interaction --------------------------------------------------------
@@ -637,7 +755,7 @@ class TreeView {
     if (!action || !this.view) return;
     if (action === "fit") this.frameBy(() => this.fitView());
     else if (action === "root") this.centreOn("[]");
-    else if (action === "path") this.showPath(action, ["[]", ...this.selectedKeys.filter((key) => key !== "[]")]);
+    else if (action === "path") this.showPath(action, this.pathKeys());
     else if (action === "pv" && this.pvKeys) this.showPath(action, ["[]", ...this.pvKeys.filter((key) => key !== "[]")]);
     else if (action === "inspected" && this.nodes.has(this.cursorKey)) this.frameBy(() => this.inspectedView());
   }

@@ -117,8 +117,8 @@ def tree_layout(
             line follows the first as far as it is drawn, and a node with a child on any of them
             lines up with that child (else with its most visited child).
         left_to_right: depth runs along x (else top down).
-        extra: named boxes (a colour key) stacked before the root, in its column, on the side
-            where its first children go.
+        extra: named boxes (a colour key) stacked in order before the root, in its column, on
+            the side where its first children go.
     """
     order = _breadth_first(tree, drawn)
     kids = {}
@@ -176,7 +176,7 @@ def tree_layout(
                     edge[depth + 1 + level] = line + outer[level]
     for depth, node in enumerate(spine):
         offset[node] = 0.0
-    for name, size in extra:
+    for name, size in reversed(extra):  # the last next to the root: they read in order
         half[name] = size[cross] / 2
         centre = upper[0] - NODE_GAP - half[name]
         offset[name] = centre

@@ -58,6 +58,10 @@ const DRAG_THRESHOLD = 4; // px a press may move and still count as a click
 // it rests (about 350 ms to bring 11,000 back, once).
 const HIDE_LABELS_FROM = 2000; // <text> elements
 const REST_MS = 200;
+// The note on the selected path goes beside the buttons when this much room is left there
+// (tree_view.css: its flex basis, 12rem), else on a row of its own under them (two lines).
+const NOTE_BESIDE_PX = 192;
+const NOTE_ROW_PX = 40;
 
 const pathKey = (path) => JSON.stringify(path);
 const C_DRAG_EVENT = "mcts-c-drag"; // c_control.js
@@ -390,29 +394,44 @@ class TreeView {
     return { w: this.viewport.clientWidth, h: this.viewport.clientHeight };
   }
 
-  // Px at the top that the toolbar covers: views keep what they show below it.
-  // The buttons only: the note beside them comes and goes with the view, which must not move it.
+  // Px at the top that the toolbar covers: views keep what they show below it. That is the
+  // buttons, and in a picture too narrow for the note beside them the row under them where the note
+  // goes, shown or not (the note comes and goes with the view, which must neither move for it nor
+  // lie under it), unless the whole tree fits without that row: its path is then always in view.
   topInset() {
     const bar = this.root.querySelector(".tv-toolbar");
     if (!bar) return 0;
-    let bottom = 0;
-    for (const button of bar.querySelectorAll("button")) bottom = Math.max(bottom, button.offsetTop + button.offsetHeight);
-    return bar.offsetTop + bottom;
+    let bottom = 0, right = 0;
+    for (const button of bar.querySelectorAll("button")) {
+      if (button.hidden) continue;
+      bottom = Math.max(bottom, button.offsetTop + button.offsetHeight);
+      right = Math.max(right, button.offsetLeft + button.offsetWidth);
+    }
+    const buttons = bar.offsetTop + bottom;
+    if (bar.clientWidth - right >= NOTE_BESIDE_PX || this.scaleToFit(this.bounds, buttons) >= this.readableScale() * (1 - 1e-9)) {
+      return buttons;
+    }
+    return buttons + NOTE_ROW_PX;
   }
 
   // Px at the bottom that lie below the window (a page whose controls push the picture down, at
   // least 280 px tall): views keep what they show above it, so a framed node is on screen. At least
   // MIN_VISIBLE_PX of the picture stay usable.
-  bottomInset() {
+  bottomInset(top = this.topInset()) {
     const { h } = this.size();
     const below = this.viewport.getBoundingClientRect().bottom - window.innerHeight;
-    return Math.min(Math.max(below, 0), Math.max(h - this.topInset() - MIN_VISIBLE_PX, 0));
+    return Math.min(Math.max(below, 0), Math.max(h - top - MIN_VISIBLE_PX, 0));
   }
 
   fitScale(box) {
+    return this.scaleToFit(box, this.topInset());
+  }
+
+  // The scale at which ``box`` fits the picture below ``top`` px.
+  scaleToFit(box, top) {
     const { w, h } = this.size();
     const sx = (w - 2 * VIEW_MARGIN) / Math.max(box.x1 - box.x0, 1);
-    const sy = (h - this.topInset() - this.bottomInset() - 2 * VIEW_MARGIN) / Math.max(box.y1 - box.y0, 1);
+    const sy = (h - top - this.bottomInset(top) - 2 * VIEW_MARGIN) / Math.max(box.y1 - box.y0, 1);
     return Math.max(Math.min(sx, sy), 1e-3);
   }
 

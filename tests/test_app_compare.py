@@ -123,7 +123,7 @@ def drawn_paths(app) -> set[tuple[str, ...]]:
     app.session_state["_tree_view_sent"] = {}
     app.run()
     svg = tree_view_data(app, "cmp_tree_view")["svg"]
-    return {tuple(json.loads(html.unescape(path))) for path in re.findall(r'<g [^>]*class="node" [^>]*data-path="([^"]*)"', svg)}
+    return {tuple(json.loads(html.unescape(path))) for path in re.findall(r"<g [^>]*class=\"node\" [^>]*data-path='([^']*)'", svg)}
 
 
 def prefixes(path: str) -> set[tuple[str, ...]]:

@@ -292,7 +292,7 @@ def _quote(value: str) -> str:
     """``graphviz.quoting.quote`` for the values we write (never HTML-like: labels are nohtml)."""
     if quoting.ID.match(value) and value.lower() not in quoting.KEYWORDS:
         return value
-    return f'"{quoting.ESCAPE_UNESCAPED_QUOTES(value)}"'
+    return f'"{quoting.ESCAPE_UNESCAPED_QUOTES(value)}"' if '"' in value else f'"{value}"'
 
 
 def _placed(centre: tuple[float, float], size: tuple[float, float]) -> dict[str, str]:

@@ -279,6 +279,6 @@ def _place(order, kids, depth_of, sizes, extra_sizes, half, offset, bend, left_t
 
 
 def _straight(curve: list[tuple[float, float]], to: tuple[float, float]) -> None:
-    """Continue a Bézier curve with a straight piece to ``to`` (control points on the segment)."""
-    (x0, y0), (x1, y1) = curve[-1], to
-    curve += [(x0 + (x1 - x0) / 3, y0 + (y1 - y0) / 3), (x0 + 2 * (x1 - x0) / 3, y0 + 2 * (y1 - y0) / 3), to]
+    """Continue a Bézier curve with a straight piece to ``to`` (its control points at its ends, as
+    graphviz writes one: the SVG then says it as a line)."""
+    curve += [curve[-1], to, to]

@@ -52,12 +52,13 @@ const MIN_VISIBLE_PX = 160; // px of the picture a view uses at least, however f
 // at 1366x768 the pictures start at y = 410-470 px, which leaves 280-340 px.
 const BOTTOM_GAP = 16; // px
 const DRAG_THRESHOLD = 4; // px a press may move and still count as a click
-// Chromium lays out every SVG <text> again whenever the view moves: with
-// 11,000 labels (5,000 nodes) a frame took 230 ms, 40 ms without them. Big
-// pictures drop their labels while a gesture goes on and get them back once
-// it rests (about 350 ms to bring 11,000 back, once).
-const HIDE_LABELS_FROM = 2000; // <text> elements
-const REST_MS = 200;
+// Chromium lays out every SVG <text> that is displayed when the picture first shows and whenever
+// the view moves: with 11,000 labels (5,000 nodes) a frame took 230 ms, 40 ms without them. A big
+// picture displays only the labels of the nodes in or near the view (one view's size around it),
+// none where they would be under LEAST_LABEL_PX, and changes only those that come or go. (Hiding
+// the far nodes' shapes too made each frame that moves the view lay out 40 ms instead of 2.)
+const LAZY_FROM = 1000; // <text> elements
+const LEAST_LABEL_PX = 4;
 // The note on the selected path goes beside the buttons when this much room is left there
 // (tree_view.css: its flex basis, 12rem), else on a row of its own under them (two lines).
 const NOTE_BESIDE_PX = 192;
@@ -76,6 +77,28 @@ function sameView(a, b) {
   if (!a || !b) return false;
   const px = 0.1 / Math.max(a.scale, b.scale);
   return Math.abs(a.cx - b.cx) < px && Math.abs(a.cy - b.cy) < px && Math.abs(a.scale - b.scale) < 1e-6 * a.scale;
+}
+
+// The box of a node group's outline, read from its attributes ({x, y, width, height} in the
+// group's units), or null when it has none we can read.
+function shapeBox(el) {
+  const shape = el.querySelector("path, polygon, ellipse");
+  if (!shape) return null;
+  if (shape.localName === "ellipse") {
+    const [cx, cy, rx, ry] = ["cx", "cy", "rx", "ry"].map((name) => parseFloat(shape.getAttribute(name)));
+    return { x: cx - rx, y: cy - ry, width: 2 * rx, height: 2 * ry };
+  }
+  const numbers = (shape.getAttribute(shape.localName === "path" ? "d" : "points") || "").match(/-?\d*\.?\d+(?:e-?\d+)?/g);
+  if (!numbers || numbers.length < 4) return null;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i + 1 < numbers.length; i += 2) {
+    const x = +numbers[i], y = +numbers[i + 1];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
 // The smallest box holding both (either may be missing).
@@ -131,11 +154,10 @@ class TreeView {
     this.autoFrame = null; // recomputes the view while nobody moved it by hand (window resizes, new paths)
     this.lastFrame = null; // {action, index, view}: pressing a path button again pans along the path
     this.cursorKey = null; // the inspected node; clicks and arrow keys move it before Python confirms
-    this.marked = []; // [element, class] currently set, so updates touch only those
+    this.marked = new Map(); // element -> the classes applyHighlight set on it, so updates touch only those
     this.pointers = new Map(); // pointerId -> {x, y} while pressed
     this.gesture = null;
     this.frame = 0;
-    this.restTimer = 0;
     this.tipFor = null; // node group whose tooltip shows
     this.liveC = null; // the C the control is dragged to, null: the committed one
     this.livePaths = new Map(); // role ("selected"/"second") -> moves the C control shows, not yet committed
@@ -244,20 +266,28 @@ class TreeView {
       this.setTriggerValue("need_layout", layout);
       return false;
     }
-    const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
-    const svg = parsed.documentElement;
-    if (svg.nodeName !== "svg" || parsed.querySelector("parsererror")) {
+    // The HTML parser reads an SVG of 5,000 nodes in a third of the XML parser's time (and the
+    // result needs no copy: it is adopted). Scripts in it would never run; it has none.
+    const template = document.createElement("template");
+    template.innerHTML = text;
+    const svg = template.content.firstElementChild;
+    if (svg?.localName !== "svg" || svg.namespaceURI !== "http://www.w3.org/2000/svg") {
       this.showStatus("The tree picture could not be read.");
       return false;
     }
     this.svg?.remove();
-    this.svg = document.importNode(svg, true);
+    this.svg = document.adoptNode(svg);
     this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    // Before it is shown: only the labels near the first view are ever laid out.
+    this.lazy = this.svg.querySelectorAll("text").length >= LAZY_FROM;
+    this.svg.classList.toggle("tv-lazy", this.lazy);
+    this.near = new Set(); // node elements whose labels show (tv-near), in a lazy picture
     this.viewport.prepend(this.svg);
     this.showStatus("");
     this.layout = layout;
-    this.marked = [];
+    this.marked = new Map();
     this.halos = [];
+    this.haloKey = null;
     this.boxes.clear();
     this.lastFrame = null;
     this.indexTree();
@@ -297,7 +327,6 @@ class TreeView {
     }
     this.rootNode = this.nodes.get("[]") || null;
     this.leftToRight = this.isLeftToRight();
-    this.heavy = this.svg.querySelectorAll("text").length >= HIDE_LABELS_FROM;
     // Label size in graph units: the smallest node label decides what "readable" means.
     const sizes = [...this.svg.querySelectorAll("g.node[data-path] text")]
       .map((t) => parseFloat(t.getAttribute("font-size")))
@@ -319,13 +348,15 @@ class TreeView {
     return spread("cx") < spread("cy");
   }
 
+  // The classes each element should carry now; only the differences from what it carries are
+  // written. While C is dragged a new path changes a dozen elements out of thousands: each class
+  // written restyles its element, each halo added or removed lays the picture out again.
   applyHighlight() {
-    for (const [el, cls] of this.marked) el.classList.remove(cls);
-    this.marked = [];
+    const wanted = new Map(); // element -> classes
     const mark = (el, cls) => {
       if (!el) return;
-      el.classList.add(cls);
-      this.marked.push([el, cls]);
+      if (!wanted.has(el)) wanted.set(el, new Set());
+      wanted.get(el).add(cls);
     };
     const second = new Set(this.secondKeys);
     for (const key of this.selectedKeys) {
@@ -339,22 +370,29 @@ class TreeView {
       mark(this.nodes.get(key)?.el, "tv-second");
       mark(this.edges.get(key), "tv-second");
     }
+    const inspected = this.cursorKey ? this.nodes.get(this.cursorKey)?.el : null;
+    mark(inspected, "tv-inspected");
+    const pv = (this.pvKeys || []).flatMap((key) => [this.nodes.get(key)?.el, this.edges.get(key)]).filter(Boolean);
+    for (const el of pv) mark(el, "tv-pv");
+    for (const [el, classes] of this.marked) {
+      const keep = wanted.get(el);
+      for (const cls of classes) if (!keep?.has(cls)) el.classList.remove(cls);
+    }
+    for (const [el, classes] of wanted) {
+      const had = this.marked.get(el);
+      for (const cls of classes) if (!had?.has(cls)) el.classList.add(cls);
+    }
+    this.marked = wanted;
+    // Halos follow the inspected node and the principal variation, never the path.
+    const haloKey = pathKey([this.cursorKey, this.pvKeys]);
+    if (haloKey === this.haloKey) return;
+    this.haloKey = haloKey;
     for (const halo of this.halos) halo.remove();
     this.halos = [];
-    const inspected = this.cursorKey ? this.nodes.get(this.cursorKey)?.el : null;
-    if (inspected) {
-      mark(inspected, "tv-inspected");
-      this.addHalo(inspected, "tv-inspected-halo");
-    }
-    for (const key of this.pvKeys || []) {
-      for (const el of [this.nodes.get(key)?.el, this.edges.get(key)]) {
-        if (!el) continue;
-        mark(el, "tv-pv");
-        // A wide band under the element's own line: it shows through whatever colour the line
-        // takes (red on the selected path), so both markings read at once.
-        this.addHalo(el, "tv-pv-halo");
-      }
-    }
+    if (inspected) this.addHalo(inspected, "tv-inspected-halo");
+    // A wide band under the element's own line: it shows through whatever colour the line takes
+    // (red on the selected path), so both markings read at once.
+    for (const el of pv) this.addHalo(el, "tv-pv-halo");
   }
 
   // A copy of the element's outline drawn just under it, styled by ``cls``.
@@ -380,13 +418,19 @@ class TreeView {
     return box;
   }
 
+  // From the shape's own coordinates: getBBox would lay out the whole picture, every label
+  // included, before its first frame.
   measureBox(node) {
-    const b = node.el.getBBox();
-    const m = this.graphMatrix;
-    const p = new DOMPoint(b.x, b.y).matrixTransform(m);
-    const q = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
-    const x0 = Math.min(p.x, q.x), x1 = Math.max(p.x, q.x);
-    const y0 = Math.min(p.y, q.y), y1 = Math.max(p.y, q.y);
+    return this.toGraph(shapeBox(node.el) || node.el.getBBox());
+  }
+
+  // A box in the group's units ({x, y, width, height}) in graph units (the SVG's viewBox).
+  toGraph(b) {
+    const { a, b: mb, c, d, e, f } = this.graphMatrix;
+    const px = a * b.x + c * b.y + e, py = mb * b.x + d * b.y + f;
+    const qx = a * (b.x + b.width) + c * (b.y + b.height) + e, qy = mb * (b.x + b.width) + d * (b.y + b.height) + f;
+    const x0 = Math.min(px, qx), x1 = Math.max(px, qx);
+    const y0 = Math.min(py, qy), y1 = Math.max(py, qy);
     return { x0, y0, x1, y1, cx: (x0 + x1) / 2, cy: (y0 + y1) / 2 };
   }
 
@@ -601,14 +645,16 @@ class TreeView {
 
   // How many of the selected path's drawn nodes are wholly in the usable part of the view, and the
   // first unbroken run of them (indices into the path's drawn nodes).
+  // The picture's size and insets are the last frame's: read here, mid-drag, right after the
+  // path's classes changed, they would make the browser restyle and lay out at once.
   pathInView() {
     const keys = this.pathKeys().filter((key) => this.nodes.has(key));
     const seen = { keys, shown: 0, first: -1, last: -1 };
-    if (!this.view) return seen;
-    const { w, h } = this.size();
+    if (!this.view || !this.rendered) return seen;
+    const { w, h, top, bottom } = this.rendered;
     const { cx, cy, scale } = this.view;
-    const x0 = cx - w / 2 / scale, y0 = cy - h / 2 / scale + this.topInset() / scale;
-    const x1 = cx + w / 2 / scale, y1 = cy + h / 2 / scale - this.bottomInset() / scale;
+    const x0 = cx - w / 2 / scale, y0 = cy - h / 2 / scale + top / scale;
+    const x1 = cx + w / 2 / scale, y1 = cy + h / 2 / scale - bottom / scale;
     keys.forEach((key, index) => {
       const b = this.nodeBox(this.nodes.get(key));
       if (b.x0 < x0 || b.x1 > x1 || b.y0 < y0 || b.y1 > y1) return;
@@ -721,12 +767,25 @@ class TreeView {
     this.setView({ cx: cx - dxPx / scale, cy: cy - dyPx / scale, scale });
   }
 
-  // Called by gestures (wheel, drag, pinch), not by jumps (buttons, keys).
-  moving() {
-    if (!this.heavy) return;
-    this.svg.classList.add("tv-moving");
-    clearTimeout(this.restTimer);
-    this.restTimer = setTimeout(() => this.svg.classList.remove("tv-moving"), REST_MS);
+  // A lazy picture: the labels of the nodes within one view's size of the view show, the others
+  // not; none when they would be too small to read. Only the nodes that come or go change.
+  // The region is kept while the view stays within half a view of where it was made (so a view
+  // that moves back and forth, following a drag's path, toggles nothing).
+  showNear(x, y, w, h) {
+    if (!this.lazy) return;
+    const tiny = this.view.scale * this.labelUnits < LEAST_LABEL_PX;
+    if (tiny !== this.svg.classList.contains("tv-tiny")) this.svg.classList.toggle("tv-tiny", tiny);
+    const region = this.nearRegion;
+    if (region && region.layout === this.layout && Math.abs(x - region.x) <= w / 2 && Math.abs(y - region.y) <= h / 2
+        && Math.abs(w / region.w - 1) < 0.2) return;
+    this.nearRegion = { layout: this.layout, x, y, w };
+    const x0 = x - w, x1 = x + 2 * w, y0 = y - h, y1 = y + 2 * h;
+    const meets = (b) => b.x1 > x0 && b.x0 < x1 && b.y1 > y0 && b.y0 < y1;
+    const near = new Set();
+    for (const node of this.nodes.values()) if (meets(this.nodeBox(node))) near.add(node.el);
+    for (const el of this.near) if (!near.has(el)) el.classList.remove("tv-near");
+    for (const el of near) if (!this.near.has(el)) el.classList.add("tv-near");
+    this.near = near;
   }
 
   // Many wheel/pointer events can arrive per frame: write the viewBox once.
@@ -747,10 +806,12 @@ class TreeView {
       if (framed) this.lastFrame.view = this.view;
     }
     this.framedSize = { w, h };
+    this.rendered = { w, h, top: this.topInset(), bottom: this.bottomInset() };
     const { cx, cy, scale } = this.view;
     const vw = w / scale, vh = h / scale;
     this.svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
     savedViews.set(this.viewKey, { layout: this.layout, ...this.view });
+    this.showNear(cx - vw / 2, cy - vh / 2, vw, vh);
     this.describePath();
   }
 
@@ -786,7 +847,6 @@ class TreeView {
     const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.size().h : 1;
     // Trackpad pinch arrives as ctrl+wheel with small deltas: zoom faster.
     const rate = event.ctrlKey ? 0.01 : 0.002;
-    this.moving();
     this.zoomAt(Math.exp(-event.deltaY * unit * rate), event.clientX, event.clientY);
   }
 
@@ -823,8 +883,7 @@ class TreeView {
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     const g = this.gesture;
     if (this.pointers.size >= 2 && g.pinch) {
-      this.moving();
-      const now = this.pinchState();
+        const now = this.pinchState();
       this.panBy(now.mx - g.pinch.mx, now.my - g.pinch.my);
       if (g.pinch.dist > 0) this.zoomAt(now.dist / g.pinch.dist, now.mx, now.my);
       g.pinch = now;
@@ -835,7 +894,6 @@ class TreeView {
       g.dragged = true;
       this.viewport.classList.add("tv-dragging");
     }
-    this.moving();
     this.panBy(event.clientX - previous.x, event.clientY - previous.y);
   }
 
@@ -932,7 +990,6 @@ class TreeView {
     this.listeners.abort();
     this.resizeObserver.disconnect();
     this.pageObserver.disconnect();
-    clearTimeout(this.restTimer);
     if (this.frame) cancelAnimationFrame(this.frame);
   }
 }

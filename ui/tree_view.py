@@ -1,14 +1,16 @@
-"""The interactive tree picture every page shows: laid out once on the server, highlighted in the browser.
+"""The interactive tree picture every page shows: laid out on the server, highlighted in the browser.
 
-graphviz's ``dot`` lays out the drawn nodes without any highlight (cached by the tree, the drawn set,
-the direction and the colouring), the SVG is tagged with each node's path
+The drawn nodes are laid out along the selected path, straight (:mod:`mcts_core.drawing.layout`),
+and graphviz draws them there without any highlight (cached by the tree, the drawn set, the
+direction, the colouring and that path); the SVG is tagged with each node's path
 (:mod:`mcts_core.drawing.tagged_svg`), and a Streamlit custom component (``ui/assets/tree_view.js``, no iframe,
 nothing loaded from the network) shows it with pan, zoom, fit/root/path/inspected buttons, hover
 tooltips and arrow keys, and moves CSS classes for the selected path and the inspected node. So a
-C change or a click sends only which paths to highlight: the layout is not computed again, and the
-SVG (megabytes for thousands of nodes) goes to the page once per layout, and each drawn node's value
-as a line in C (for hovers while C is dragged) once per layout and rule. Where ``dot`` is not
-installed, the same drawing goes to ``st.graphviz_chart`` with a note on installing graphviz.
+click, a drag of C and a commit that keeps the path send only which paths to highlight (a commit
+that changes the path brings the picture laid out along the new one), the SVG (megabytes for
+thousands of nodes) goes to the page once per layout, and each drawn node's value as a line in C
+(for hovers while C is dragged) once per drawing and rule. Where graphviz is not installed, the
+same drawing goes to ``st.graphviz_chart`` with a note on installing graphviz.
 """
 
 from __future__ import annotations

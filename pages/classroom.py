@@ -7,7 +7,7 @@ from mcts_core import RULES, ROOT, Scoring, score_children, selected_nodes
 from mcts_core.analysis import explain_choice, ucb1_latex
 from mcts_core.model import Playback
 from mcts_core.drawing import drawn_nodes
-from ui import c_control, selected_path, share, share_panel, sidebar, state
+from ui import c_control, live_room, selected_path, share, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes, mean_header
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
@@ -26,8 +26,11 @@ CLASS_TERMS = state.key("class_terms")  # the container of the terms' table (siz
 # instead of keeping the small-label view the normal picture was left at.
 CLASS_PROJECTOR_TREE = state.key("class_projector_tree_view")
 GUESS_BUTTON = state.key_family("class_guess_{}")
+GUESS_MENU = state.key("class_guess_menu")  # the guess among more children than buttons can show
 
 STORY_STEPS = 4
+MOST_BUTTONS = 12  # more children than this are guessed from a menu (a joint node can have thousands)
+MOST_REVEALED = 10  # the reveal's table shows the best children, and the guess wherever it ranks
 PROJECTOR_LABEL_PX = 18  # the picture's smallest label in the presentation view, as large as its text
 
 # Static CSS, no user text: bigger type for a projector. The reveal table is an st.table (HTML),
@@ -50,6 +53,7 @@ PRESENTATION_CSS = """
 def restart() -> None:
     st.session_state[PATH] = ""
     st.session_state[GUESS] = None
+    st.session_state[GUESS_MENU] = None
     st.session_state[SCORE] = (0, 0)
 
 
@@ -62,6 +66,13 @@ def guess(move: str, right: bool) -> None:
 def next_node(path_text: str) -> None:
     st.session_state[PATH] = path_text
     st.session_state[GUESS] = None
+    st.session_state[GUESS_MENU] = None
+
+
+def guess_from_menu(children) -> None:
+    move = st.session_state[GUESS_MENU]
+    if move is not None:
+        guess(move, next(child.selected for child in children if child.move == move))
 
 
 def open_linked_node(tree) -> None:
@@ -114,10 +125,25 @@ def ask(tree, node: int, choice, children, guessed: str | None, *, per_row: int)
         guess_buttons(children, guessed, per_row)
 
 
+def child_words(child) -> str:
+    """A child as a guess names it: its move, visits and mean (plain text)."""
+    return f"{child.move} · {plural(child.visits, 'visit')}" + (
+        f" · mean {child.terms['mean']:.3g}" if child.visits else " · unvisited")
+
+
 def guess_buttons(children, guessed: str | None, per_row: int) -> None:
-    """One button per child, in move order, never in rank order: the order must not give the answer away."""
-    st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
+    """One button per child, in move order, never in rank order: the order must not give the answer
+    away. More children than :data:`MOST_BUTTONS` are one menu (in move order too)."""
     by_move = sorted(children, key=lambda child: child.move)
+    if len(by_move) > MOST_BUTTONS:
+        words = {child.move: child_words(child) for child in by_move}
+        st.selectbox(
+            f"Choose the child you think UCB1 picks among its {len(by_move):,} children (type to find one):",
+            list(words), index=None, format_func=words.__getitem__, key=GUESS_MENU, placeholder="Your guess…",
+            on_change=guess_from_menu, args=(children,), disabled=guessed is not None,
+        )
+        return
+    st.markdown("Click the child you think UCB1 picks:" if guessed is None else "Your guess:")
     buttons = st.columns(min(len(by_move), per_row))
     for index, child in enumerate(by_move):
         chosen = child.move == guessed
@@ -150,6 +176,7 @@ def lesson(tree, node: int, choice, children, guessed: str | None, *, narrow: bo
             f"Next node: {escape(winner.move)} ▶", key=CLASS_NEXT, on_click=next_node,
             args=(tree.path(winner.node),), type="primary", width="stretch",
         )
+        shown = [child for child in children if child.rank <= MOST_REVEALED or child.move == guessed]  # best first
         with st.container(key=CLASS_TERMS):
             st.table(
                 pd.DataFrame(
@@ -160,9 +187,12 @@ def lesson(tree, node: int, choice, children, guessed: str | None, *, narrow: bo
                         "exploration": f"{child.terms['exploration']:.3f}",
                         "UCB1": f"{child.value:.3f}",
                     }
-                    for child in children
+                    for child in shown
                 ),
             )
+            if len(shown) < len(children):
+                st.caption(f"The best {MOST_REVEALED} of {len(children):,} children and your guess; the "
+                           "Explorer's table has them all.")
         st.markdown(why_sentence(choice))
     st.button("↺ Restart from the root", key=CLASS_RESTART, on_click=restart)
 
@@ -244,10 +274,14 @@ def story(tree, playouts) -> None:
 
 
 def presentation_toggle(setup, scoring) -> None:
-    toggle, share = st.columns([4, 1], vertical_alignment="center")
-    toggle.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
-    with share:
-        share_panel.render(setup.input, scoring, "classroom", inspected=setup.tree.split_path(st.session_state[PATH]))
+    """The toggle at the left, the room and share buttons at the right, each as wide as its label:
+    in the presentation view's larger type the buttons move under the toggle rather than be cut."""
+    with st.container(horizontal=True, horizontal_alignment="distribute", vertical_alignment="center"):
+        st.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
+        with st.container(horizontal=True, width="content", vertical_alignment="center"):
+            live_room.open_button(setup, setup.tree.find(st.session_state[PATH]), scoring.c)
+            live_room.join_box()
+            share_panel.render(setup.input, scoring, "classroom", inspected=setup.tree.split_path(st.session_state[PATH]))
 
 
 @st.fragment
@@ -298,6 +332,10 @@ def classroom_page(setup) -> None:
     story(tree, setup.input.playouts)
 
 
-setup = sidebar.require()
-st.caption("Predict which child UCB1 picks, then see the terms that decided, node by node down to a leaf.")
-classroom_page(setup)
+room = live_room.link_code()
+if room is not None:  # a live room's page: the teacher's view or a student's
+    live_room.show(room)
+else:
+    setup = sidebar.require()
+    st.caption("Predict which child UCB1 picks, then see the terms that decided, node by node down to a leaf.")
+    classroom_page(setup)

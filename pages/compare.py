@@ -32,6 +32,8 @@ COMPARE_DOWNLOAD_DOT = state.key("cmp_download_dot")
 COMPARE_TREE = state.key("cmp_tree_view")
 COMPARE_C_LIVE = state.key("cmp_c_live")  # B's slider that follows a drag in the browser
 
+B_DIGITS = 6  # significant digits of B's C in its box
+
 
 def set_c_b(c: float) -> None:
     st.session_state[COMPARE_C] = c
@@ -87,23 +89,26 @@ def b_slider_range(loaded, c_b: float) -> tuple[float, float]:
 def setting_b_panel(setup) -> Scoring:
     """B's rule, settings and C; returns B's scoring."""
     st.subheader("Setting B")
+    # B's C first, over its rule: on a 768-pixel projector it is on screen with the picture and the verdict.
+    c_slot = st.container()
     rule_b, settings_b = rule_panel.render(setup.input.annotations, set_c=set_c_b, prefix=RULE_B_PREFIX)
     max_c, step = b_slider_range(setup.input, st.session_state[COMPARE_C])
     scoring_b = Scoring(rule_b, st.session_state[COMPARE_C], settings_b)
-    if affine_problem(scoring_b) is None:  # dragged, B's path (teal) and the verdict follow before release
-        c_control.live_slider(setup.input, scoring_b, max_c=max_c, step=step, key=COMPARE_C_LIVE,
-                              on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)",
-                              path_label="Path B", verdict=True)
-    c_b = st.number_input(
-        Scoring(rule_b).spec.c_label + " (B)",
-        min_value=0.0,
-        # Made with B's C in effect: a box made with another value shows that one for a frame first.
-        value=st.session_state[COMPARE_C],
-        step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
-        format="%.6g",
-        key=COMPARE_C, persist_state="session",
-        help="Any C >= 0; type an exact value or step with +/-.",
-    )
+    with c_slot:
+        if affine_problem(scoring_b) is None:  # dragged, B's path (teal), the verdict and the box follow before release
+            c_control.live_slider(setup.input, scoring_b, max_c=max_c, step=step, key=COMPARE_C_LIVE,
+                                  on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)",
+                                  path_label="Path B", verdict=True, exact=COMPARE_C, exact_digits=B_DIGITS)
+        c_b = st.number_input(
+            Scoring(rule_b).spec.c_label + " (B)",
+            min_value=0.0,
+            # Made with B's C in effect: a box made with another value shows that one for a frame first.
+            value=st.session_state[COMPARE_C],
+            step=max_c / 100,  # coarser than the sidebar slider: the +/- buttons are for quick nudges
+            format=f"%.{B_DIGITS}g",
+            key=COMPARE_C, persist_state="session",
+            help="Any C >= 0; type an exact value or step with +/-.",
+        )
     return Scoring(rule_b, c_b, settings_b)
 
 
@@ -257,10 +262,11 @@ def compare_page(setup) -> None:
     # The settings beside the picture, not above it: on a 768-pixel projector the picture starts on screen.
     settings, drawing = st.columns([2, 3], gap="large")
     with settings:
-        with st.container(border=True):
-            setting_a_panel(setting_a)
+        # B first: A's rule and C are the sidebar's and the C control's above, B's are set here.
         with st.container(border=True):
             setting_b = setting_b_panel(setup)
+        with st.container(border=True):
+            setting_a_panel(setting_a)
     comparison = compare_paths(tree, setting_a, setting_b)
     with summary_slot:
         summary(tree, comparison, f"A: {setting_a.describe()}", f"B: {setting_b.describe()}")

@@ -12,12 +12,12 @@ from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, mean_hea
 from ui.markdown import code, escape
 from ui.metric_row import metric_row
 from ui.outline import show_outline
-from ui.term_table import Column, show_term_table
+from ui.term_table import Column, csv_text, show_term_table
 from ui.tree_view import show_tree
-from ui.wording import folded_caption, node_sentence, random_draw_warning, tree_counts, why_sentence
+from ui.wording import folded_caption, node_file_stem, node_sentence, random_draw_warning, tree_counts, why_sentence
 
 # Session-state keys this module owns.
-BUDGET = state.key("budget")  # a contract key (DESIGN.md)
+BUDGET = state.key("budget")  # a contract key (docs/DESIGN.md)
 MAX_DEPTH = state.key("max_depth")
 TOP_K = state.key("top_k")
 SHOW_UNVISITED = state.key("show_unvisited")
@@ -174,7 +174,7 @@ def table_columns(tree, inspected: int, table, rule) -> list[Column]:
 
 
 def children_panel(tree, inspected: int, children, scoring) -> None:
-    """The inspected node's children under the rule: the formula, the table, why, the CSV."""
+    """The inspected node's children under the rule: why the best won, the table, the formula, the CSV."""
     rule = scoring.spec
     st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
     # Why first, then the terms that say it: both above the fold on a projector; the formula after them.
@@ -186,18 +186,22 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
         if row_key in rows:  # a key the browser made up inspects nothing
             set_inspect(tree.path(rows[row_key]))
 
+    columns = table_columns(tree, inspected, table, rule)
     show_term_table(
-        table, table_columns(tree, inspected, table, rule), row_keys=list(rows),
+        table, columns, row_keys=list(rows),
         label=f"Children of {tree.path(inspected) or 'the root'} under {rule.name}",
         key=CHILDREN_TABLE, on_inspect=inspect_child,
     )
     st.latex(rule.formula)
     st.download_button(
         "Download table (CSV)",
-        lambda: table.to_csv(index=False),  # made on click
-        file_name=f"children_{tree.path(inspected) or 'root'}.csv",
+        lambda: csv_text(table, columns, extra=("rank", "selected")),  # made on click
+        file_name=f"children_{node_file_stem(tree.path(inspected))}.csv",
         mime="text/csv",
         key=DOWNLOAD_CSV,
+        # No rerun: Streamlit's button sends the click's rerun before it asks for a file made on click,
+        # and that run gives the file a new id; on a busy server the old one was gone (no download).
+        on_click="ignore",
     )
 
 

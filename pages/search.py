@@ -21,7 +21,7 @@ import streamlit as st
 
 from mcts_core import RULES, Scoring, defaults
 from mcts_core.inputs import input_id
-from mcts_core.search import format_moves, legal_moves, load_game, parse_moves, play_moves, search
+from mcts_core.search import format_moves, legal_moves, load_game, parse_moves, play_moves, position_picture, search
 from ui import input_panel, jobs, sidebar, state
 from ui.inputs import InputError, load
 from ui.jobs import BackgroundJob
@@ -62,6 +62,7 @@ MAX_SECONDS = 600.0
 POLL_SECONDS = 0.25  # the progress fragment's rerun interval while a search runs
 FIRST_WAIT = 0.4  # seconds the run that starts a search waits for it: small searches end at once
 GRID_ACTIONS = 150  # games with at most this many distinct actions get a full grid of buttons
+MAX_BUTTONS = 400  # move buttons drawn at most (Go 19x19 has 362 moves)
 TOP_BARS = 30  # root moves drawn in the visit-share chart
 
 sidebar.ensure_app_shell()
@@ -186,8 +187,13 @@ def board_layout(game: Any, position: Any) -> tuple[list[int], dict[int, str], s
 
 
 def board_buttons(layout: tuple[list[int], dict[int, str], set[int], int], played: list[int | str]) -> None:
-    """The move buttons, row by row; a click appends the move to the typed moves."""
+    """The move buttons, row by row; a click appends the move to the typed moves. A game with more
+    than :data:`MAX_BUTTONS` moves gets a sentence instead (thousands of buttons take minutes to draw)."""
     grid, labels, legal, columns = layout
+    if len(grid) > MAX_BUTTONS:
+        st.caption(f"{len(legal):,} legal moves, too many for buttons: type moves in “Moves from the start”, by "
+                   "name or action id.")
+        return
     for start in range(0, len(grid), columns):
         row = st.columns(columns, gap="small")
         for cell, action in zip(row, grid[start:start + columns]):
@@ -230,7 +236,7 @@ def position_panel(game: Any) -> Any | None:
     wide = layout is not None and layout[3] > 7  # e.g. hex's 11 columns: the buttons get the page's width
     picture, moves = (st.container(), st.container()) if wide else st.columns([2, 3], gap="medium")
     with picture:
-        st.code(str(position) or "(the game draws no picture of this state)", language=None)
+        st.code(position_picture(position) or "(the game draws no picture of this state)", language=None)
         undo, reset = st.columns(2) if not wide else st.columns([1, 1, 4])[:2]
         undo.button("Undo", key=SEARCH_UNDO, icon=":material/undo:", width="stretch",
                     disabled=not tokens, on_click=set_moves, args=(played[:-1] if played == tokens else played,))
@@ -258,17 +264,22 @@ def _playable(game: Any, tokens: list[int | str]) -> bool:
         return False
 
 
-def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
-    """Rule (the sidebar's), C, budget and seed; returns (scoring or None if bad, simulations, seconds, seed)."""
+def budget_panel() -> tuple[Scoring | None, int | None, float | None, int, Any]:
+    """Rule (the sidebar's), C, budget and seed; returns (scoring or None if bad, simulations, seconds, seed,
+    the place for the Run button at the end of their row)."""
     rule, settings = sidebar.rule_choice()
     st.session_state.setdefault(SEARCH_C, defaults.SEARCH_C)
     st.session_state.setdefault(SEARCH_BUDGET_KIND, "simulations")
     st.session_state.setdefault(SEARCH_SIMULATIONS, defaults.SEARCH_SIMULATIONS)
     st.session_state.setdefault(SEARCH_SECONDS, defaults.SEARCH_SECONDS)
     st.session_state.setdefault(SEARCH_SEED, defaults.SEARCH_SEED)
-    row = st.columns([2, 2, 2, 1], vertical_alignment="bottom")
+    # Run at the end of the row: below it, it was under a 768-pixel projector's fold.
+    row = st.columns([2, 2, 2, 1, 2], vertical_alignment="bottom")
+    # The boxes are made with the values in effect: a box made with another one shows that one first
+    # (its minimum: C = 0, Simulations = 1) each time the page opens.
     c = row[0].number_input(
-        RULES[rule].c_label if rule in RULES else "C", min_value=0.0, step=0.1, format="%.4g",
+        RULES[rule].c_label if rule in RULES else "C", min_value=0.0, value=st.session_state[SEARCH_C], step=0.1,
+        format="%.4g",
         key=SEARCH_C, persist_state="session",
         help="The exploration constant of this search. When the search is loaded, the C slider on the "
         "other pages starts at it too.",
@@ -279,20 +290,21 @@ def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
     )
     if kind == "seconds":
         seconds = row[2].number_input(
-            "Seconds", min_value=0.1, max_value=MAX_SECONDS, step=1.0, format="%g",
+            "Seconds", min_value=0.1, max_value=MAX_SECONDS, value=st.session_state[SEARCH_SECONDS], step=1.0, format="%g",
             key=SEARCH_SECONDS, persist_state="session",
             help=f"Stops after this long, or at {MAX_SIMULATIONS:,} simulations.",
         )
         simulations = MAX_SIMULATIONS
     else:
         simulations = row[2].number_input(
-            "Simulations", min_value=1, max_value=MAX_SIMULATIONS, step=500,
+            "Simulations", min_value=1, max_value=MAX_SIMULATIONS, value=st.session_state[SEARCH_SIMULATIONS], step=500,
             key=SEARCH_SIMULATIONS, persist_state="session",
             help=f"Up to {MAX_SIMULATIONS:,} here (the log is kept in memory). For longer searches run "
             "`python -m mcts_core search` and upload its log.",
         )
         seconds = None
-    seed = row[3].number_input("Seed", min_value=0, step=1, key=SEARCH_SEED, persist_state="session",
+    seed = row[3].number_input("Seed", min_value=0, value=st.session_state[SEARCH_SEED], step=1, key=SEARCH_SEED,
+                               persist_state="session",
                                help="The same seed and simulation budget give the same search, byte for byte.")
     st.checkbox("Solve (MCTS-Solver)", key=SEARCH_SOLVE, persist_state="session",
                 help="Prove won, lost and drawn positions from the game's ends, as OpenSpiel's MCTSBot(solve=True): "
@@ -302,13 +314,13 @@ def budget_panel() -> tuple[Scoring | None, int | None, float | None, int]:
         scoring = Scoring(rule, float(c), settings)
     except (ValueError, TypeError) as error:
         st.error(escape(f"The sidebar's rule settings cannot be used: {error}"), icon="⚠️")
-        return None, simulations, seconds, int(seed)
+        return None, simulations, seconds, int(seed), row[4]
     st.caption(
         f"Rule: **{escape(scoring.describe())}** (the sidebar's rule and settings; change them there). "
         "Each simulation selects down the tree, adds one node (and lists its moves as children not "
         "visited yet), plays random moves to the end, and backs the result up."
     )
-    return scoring, int(simulations), seconds, int(seed)
+    return scoring, int(simulations), seconds, int(seed), row[4]
 
 
 def start(game: str, position: Any, scoring: Scoring, simulations: int | None, seconds: float | None, seed: int) -> None:
@@ -454,10 +466,10 @@ if game_text is not None:
 if game is not None:
     position = position_panel(game)
 st.divider()
-scoring, simulations, seconds, seed = budget_panel()
+scoring, simulations, seconds, seed, run_slot = budget_panel()
 job = jobs.latest("search")
 busy = job is not None and job.running
-if st.button("Run the search", key=SEARCH_RUN, type="primary", icon=":material/play_arrow:",
+if run_slot.button("Run the search", key=SEARCH_RUN, type="primary", icon=":material/play_arrow:",
              disabled=busy or position is None or scoring is None):
     start(game_text, position, scoring, simulations, seconds, seed)
     jobs.latest("search").thread.join(FIRST_WAIT)

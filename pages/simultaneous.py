@@ -78,6 +78,22 @@ PLAYER_COLUMNS = 3  # player tables side by side at most
 # --- helpers -------------------------------------------------------------------------------------
 
 
+def in_effect(key: str, default):
+    """The value the widget keyed ``key`` is made with: the one in effect, else ``default``.
+
+    The page's widgets keep their values across page switches (``persist_state``) and are made with
+    the value in effect: a widget made with another one shows that first (a number box its minimum,
+    C = 0 and Simulations = 1, until the run's value arrives).
+    """
+    return st.session_state.get(key, default)
+
+
+def index_of(options: list, key: str) -> int:
+    """A select's index of the value in effect for ``key`` (the first option when there is none or it is gone)."""
+    value = in_effect(key, options[0])
+    return options.index(value) if value in options else 0
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def cached_matrix(name: str):
     """The payoffs of a matrix game (None when ``name`` is not one)."""
@@ -124,17 +140,21 @@ def page_rule_changed() -> None:
 
 def demo_controls() -> tuple[str, str, str, float, int, int]:
     """The demo search's game, algorithm, rule, C, simulations and seed."""
-    st.session_state.setdefault(SIM_DEMO_RULE, "ucb1")
-    st.session_state.setdefault(SIM_DEMO_C, 1.4)
-    st.session_state.setdefault(SIM_DEMO_SIMULATIONS, 5000)
-    row = st.columns([3, 2, 3, 2, 2, 1], vertical_alignment="bottom")
-    game = row[0].selectbox("Game", list(DEMO_GAMES), format_func=DEMO_GAMES.get, key=SIM_DEMO_GAME)
-    algorithm = row[1].selectbox("Search", list(ALGORITHM_NAMES), key=SIM_DEMO_ALGORITHM, format_func=ALGORITHM_NAMES.get)
-    rule = row[2].selectbox("Rule (each player)", list(ALL_RULES), format_func=lambda key: RULE_REGISTRY[key].name, key=SIM_DEMO_RULE,
-                            on_change=demo_rule_changed)
-    c = row[3].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, step=0.1, format="%.4g", key=SIM_DEMO_C)
-    simulations = row[4].number_input("Simulations", 1, DEMO_LIMIT, step=1000, key=SIM_DEMO_SIMULATIONS)
-    seed = row[5].number_input("Seed", min_value=0, value=0, step=1, key=SIM_DEMO_SEED)
+    games, algorithms, rules = list(DEMO_GAMES), list(ALGORITHM_NAMES), list(ALL_RULES)
+    # Two rows: on one, the selects were cut at 1366 px ("Rock-paper-scissors (mat", "Decoupled U").
+    row = st.columns([5, 3, 4], vertical_alignment="bottom")
+    game = row[0].selectbox("Game", games, index_of(games, SIM_DEMO_GAME), format_func=DEMO_GAMES.get, key=SIM_DEMO_GAME,
+                            persist_state="session")
+    algorithm = row[1].selectbox("Search", algorithms, index_of(algorithms, SIM_DEMO_ALGORITHM),
+                                 format_func=ALGORITHM_NAMES.get, key=SIM_DEMO_ALGORITHM, persist_state="session")
+    rule = row[2].selectbox("Rule (each player)", rules, index_of(rules, SIM_DEMO_RULE), format_func=lambda key: RULE_REGISTRY[key].name,
+                            key=SIM_DEMO_RULE, on_change=demo_rule_changed, persist_state="session")
+    row = st.columns(4, vertical_alignment="bottom")
+    c = row[0].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, value=in_effect(SIM_DEMO_C, 1.4), step=0.1, format="%.4g",
+                            key=SIM_DEMO_C, persist_state="session")
+    simulations = row[1].number_input("Simulations", 1, DEMO_LIMIT, in_effect(SIM_DEMO_SIMULATIONS, 5000), step=1000,
+                                      key=SIM_DEMO_SIMULATIONS, persist_state="session")
+    seed = row[2].number_input("Seed", min_value=0, value=in_effect(SIM_DEMO_SEED, 0), step=1, key=SIM_DEMO_SEED, persist_state="session")
     return game, algorithm, rule, float(c), int(simulations), int(seed)
 
 
@@ -218,15 +238,18 @@ def rule_settings(setup, simultaneous, rule: str) -> dict:
 def rule_panel(setup, simultaneous) -> JointScoring | None:
     """The rule every player uses here, its C (or γ) and settings; None (with the reason shown) when unusable."""
     row = st.columns([3, 2, 5], vertical_alignment="bottom")
-    rule = row[0].selectbox("Rule (each player, on its own moves)", list(ALL_RULES), format_func=lambda key: RULE_REGISTRY[key].name,
-                            key=SIM_RULE, on_change=page_rule_changed,
+    rules = list(ALL_RULES)
+    rule = row[0].selectbox("Rule (each player, on its own moves)", rules, index_of(rules, SIM_RULE),
+                            format_func=lambda key: RULE_REGISTRY[key].name,
+                            key=SIM_RULE, on_change=page_rule_changed, persist_state="session",
                             help="Every registered rule, applied per player, plus regret matching and EXP3, "
                             "which exist only at simultaneous nodes.")
     if rule in SIMULTANEOUS_RULES:
-        c = row[1].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, max_value=1.0, step=0.05, format="%.4g",
-                                key=SIM_GAMMA)
+        c = row[1].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, max_value=1.0, value=st.session_state[SIM_GAMMA],
+                                step=0.05, format="%.4g", key=SIM_GAMMA, persist_state="session")
     else:
-        c = row[1].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, step=0.1, format="%.4g", key=SIM_C)
+        c = row[1].number_input(RULE_REGISTRY[rule].c_label, min_value=0.0, value=st.session_state[SIM_C], step=0.1,
+                                format="%.4g", key=SIM_C, persist_state="session")
     try:
         scoring = JointScoring(rule, float(c), rule_settings(setup, simultaneous, rule))
     except (ValueError, TypeError) as error:
@@ -408,7 +431,7 @@ def matching_game(simultaneous):
     if len(fitting) == 1:
         return cached_matrix(fitting[0])
     chosen = st.selectbox("Which matrix game is this? (the input does not say; these fit its moves)", fitting,
-                          key=SIM_MATRIX_GAME)
+                          index_of(fitting, SIM_MATRIX_GAME), key=SIM_MATRIX_GAME, persist_state="session")
     return cached_matrix(chosen)
 
 
@@ -465,9 +488,10 @@ def sweep_controls(scoring: JointScoring) -> tuple[list[str], int]:
     st.session_state.setdefault(SIM_SWEEP_RULES, list(dict.fromkeys([scoring.rule, other])))
     st.session_state.setdefault(SIM_SWEEP_SIMULATIONS, 4000)
     row = st.columns([4, 2], vertical_alignment="bottom")
-    rules = row[0].multiselect("Rules", list(ALL_RULES), format_func=lambda key: RULE_REGISTRY[key].name, key=SIM_SWEEP_RULES)
-    simulations = row[1].number_input("Simulations per search", 100, SWEEP_LIMIT, step=1000,
-                                      key=SIM_SWEEP_SIMULATIONS)
+    rules = row[0].multiselect("Rules", list(ALL_RULES), st.session_state[SIM_SWEEP_RULES],
+                               format_func=lambda key: RULE_REGISTRY[key].name, key=SIM_SWEEP_RULES, persist_state="session")
+    simulations = row[1].number_input("Simulations per search", 100, SWEEP_LIMIT, st.session_state[SIM_SWEEP_SIMULATIONS],
+                                      step=1000, key=SIM_SWEEP_SIMULATIONS, persist_state="session")
     return rules, int(simulations)
 
 
@@ -531,7 +555,8 @@ def simultaneous_page(setup, simultaneous) -> None:
         return
     node_panel(simultaneous.decoupled, scoring)
     st.divider()
-    if st.toggle("Show the Smitsimax trees (one per player, side by side)", key=SIM_SMITSIMAX):
+    if st.toggle("Show the Smitsimax trees (one per player, side by side)", in_effect(SIM_SMITSIMAX, False), key=SIM_SMITSIMAX,
+                 persist_state="session"):
         smitsimax_panel(simultaneous, scoring)
     matrix_panel(simultaneous, scoring)
 

@@ -1,10 +1,14 @@
 """C and strength: our MCTS at each C plays games against an opponent; Elo, score and tree statistics vs C.
 
-Four modes share the settings: a C grid (Elo with its error bar vs C, W/D/L, LOS and the pairs'
-pentanomial; for one- and many-player games the mean return and win share), an SPRT per C (the
-LLR against games with both bounds), a budget x C map (a heatmap of Elo with each budget's best
-C), and a tuner (successive halving over the grid, its rounds shown while it runs). A Dask
-scheduler address in the Cluster field runs the games on that cluster.
+Four modes share the settings: a C grid (Elo with its 95% interval vs C, W/D/L, LOS and the pairs'
+pentanomial, the score with the curve fitted against log C and the best C it names; for one- and
+many-player games the mean return and win share), an SPRT per C (fishtest's LLR against games with
+both bounds, in logistic or normalised Elo), a budget x C map (a heatmap of Elo with each budget's
+best C, and each budget's fitted best C), and a tuner (successive halving over the grid, its rounds
+shown while it runs, then the fit over every C it played). A Dask
+scheduler address in the Cluster field runs the games on that cluster. Run folds the settings panel
+(a line beside Run sums them up) and scrolls back to the top, so that on a 1366x768 screen the
+progress, then the verdict or the first chart, sit in view right below it.
 
 The games run in a background thread (:class:`ArenaJob`, which runs :func:`mcts_core.strength.arena`
 with its worker processes) so the page stays responsive: a fragment polls it for the progress bar
@@ -29,9 +33,10 @@ from mcts_core import RULES, defaults, parse_c
 from mcts_core.common import StoreError
 from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import (
-    ArenaRow, ResultStore, SprtSettings, arena, columns, llr_curve, parse_budgets, plan, tune,
+    ArenaRow, BestC, FitError, HalvingRound, ResultStore, SprtSettings, arena, columns, describe, fits_by_budget,
+    games_each, llr_curve, parse_budgets, plan, tune, tune_rounds,
 )
-from ui import jobs, sidebar, state
+from ui import jobs, scroll_to_top, sidebar, state
 from ui.markdown import code, escape
 from ui.jobs import BackgroundJob
 from ui.wording import core_sentence
@@ -59,6 +64,9 @@ STRENGTH_SPRT_ELO0 = state.key("strength_sprt_elo0")
 STRENGTH_SPRT_ELO1 = state.key("strength_sprt_elo1")
 STRENGTH_SPRT_ALPHA = state.key("strength_sprt_alpha")
 STRENGTH_SPRT_BETA = state.key("strength_sprt_beta")
+STRENGTH_SPRT_MODEL = state.key("strength_sprt_model")
+STRENGTH_SETTINGS_OPEN = state.key("strength_settings_open")  # the settings panel is open (Run folds it)
+STRENGTH_TOP = state.key("strength_top")  # the component that scrolls to the top when a run starts
 
 
 # Two-player games of perfect information (the arena pits two players); others can be typed.
@@ -73,6 +81,7 @@ DEFAULT_C_VALUES = ", ".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
 DEFAULT_BUDGETS = "50, 100, 200"
 POLL_SECONDS = 0.5
 MODES = {"grid": "C grid", "sprt": "SPRT per C", "map": "Budget × C map", "tune": "Tuner"}
+ELO_MODELS = {"logistic": "Logistic", "normalized": "Normalised"}
 
 sidebar.ensure_app_shell()
 
@@ -100,7 +109,7 @@ class ArenaJob(BackgroundJob):
 
     def round_done(self, number: int, rounds: int, ranked: list[ArenaRow]) -> None:
         kept = ", ".join(f"{row.c:g}" for row in ranked[: -(-len(ranked) // 2)])
-        self.rounds.append(f"Round {number} of {rounds}: {len(ranked)} C values with {ranked[0].games:,} games each; "
+        self.rounds.append(f"Round {number} of {rounds}: {len(ranked)} C values with {games_each(ranked)} games each; "
                            f"best so far C = {ranked[0].c:g}" + (f"; going on: {kept}." if number < rounds else "."))
 
 
@@ -132,8 +141,8 @@ def take_last_search(game: str, moves: str) -> None:
     st.session_state[STRENGTH_MOVES] = moves
 
 
-def settings_panel() -> tuple[str, dict[str, Any]] | None:
-    """The mode, game, position and grid controls; ``(mode, the arena's settings)``, or None (the problem shown)."""
+def set_defaults() -> None:
+    """The settings' first values (the CLI's defaults), before the summary beside Run and the widgets read them."""
     for key, default in ((STRENGTH_GAME, next(iter(GAMES))), (STRENGTH_GAME_NAME, ""),
                          (STRENGTH_MOVES, ""), (STRENGTH_C_VALUES, DEFAULT_C_VALUES),
                          (STRENGTH_GAMES, defaults.ARENA_GAMES),
@@ -147,8 +156,36 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
                          (STRENGTH_SPRT_ELO0, defaults.ARENA_SPRT_ELO0),
                          (STRENGTH_SPRT_ELO1, defaults.ARENA_SPRT_ELO1),
                          (STRENGTH_SPRT_ALPHA, defaults.ARENA_SPRT_ALPHA),
-                         (STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA)):
+                         (STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA),
+                         (STRENGTH_SPRT_MODEL, defaults.ARENA_SPRT_MODEL)):
         st.session_state.setdefault(key, default)
+
+
+def settings_summary() -> str:
+    """The settings in one line, beside Run: what it plays, and with the panel folded what the results are of."""
+    state = st.session_state
+    mode, game = state[STRENGTH_MODE], state[STRENGTH_GAME]
+    parts = [MODES.get(mode, ""), escape(GAMES.get(game) or state[STRENGTH_GAME_NAME].strip() or "no game yet")]
+    if state[STRENGTH_MOVES].strip():
+        parts.append(f"after {escape(state[STRENGTH_MOVES].strip())}")
+    parts.append(f"C = {escape(state[STRENGTH_C_VALUES].strip())}")
+    games = int(state[STRENGTH_GAMES])
+    parts.append(f"{games:,} games in all" if mode == "tune" else f"at most {games:,} games per C" if mode == "sprt"
+                 else f"{games:,} games per C")
+    parts.append(f"budgets {escape(state[STRENGTH_BUDGETS].strip())}" if mode == "map"
+                 else f"{int(state[STRENGTH_SIMULATIONS]):,} simulations per move")
+    parts.append(f"against MCTS at C = {float(state[STRENGTH_OPPONENT_C]):g}" if state[STRENGTH_OPPONENT] == "mcts"
+                 else "against a random player")
+    return " · ".join(parts)
+
+
+def fold_settings() -> None:
+    """Run folds the settings away, so that the progress and then the results are in view."""
+    st.session_state[STRENGTH_SETTINGS_OPEN] = False
+
+
+def settings_panel() -> tuple[str, dict[str, Any]] | None:
+    """The mode, game, position and grid controls; ``(mode, the arena's settings)``, or None (the problem shown)."""
     persist = {"persist_state": "session"}
 
     mode = st.segmented_control(
@@ -193,7 +230,7 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         simulations = row[2].number_input("Simulations per move", 1, 100_000, step=50,
                                           key=STRENGTH_SIMULATIONS, **persist,
                                           help="Each search's budget, for every move of both MCTS players.")
-    row = st.columns([2, 2, 2, 2], vertical_alignment="bottom")
+    row = st.columns([5, 4, 4, 4], vertical_alignment="bottom")  # room for both opponents inside the panel at 1366 px
     kind = row[0].segmented_control(
         "Opponent", ["mcts", "random"], key=STRENGTH_OPPONENT, **persist, required=True,
         format_func=lambda kind: {"mcts": "MCTS at a fixed C", "random": "Random"}[kind],
@@ -216,13 +253,18 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     problems = []
     sprt = None
     if mode == "sprt":
-        row = st.columns(4, vertical_alignment="bottom")
-        elo0 = row[0].number_input("elo0 (H0)", step=5.0, key=STRENGTH_SPRT_ELO0, **persist)
-        elo1 = row[1].number_input("elo1 (H1)", step=5.0, key=STRENGTH_SPRT_ELO1, **persist)
-        alpha = row[2].number_input("alpha", step=0.01, format="%.3g", key=STRENGTH_SPRT_ALPHA, **persist)
-        beta = row[3].number_input("beta", step=0.01, format="%.3g", key=STRENGTH_SPRT_BETA, **persist)
+        row = st.columns([4, 3, 3, 3, 3], vertical_alignment="bottom")
+        model = row[0].segmented_control(
+            "Elo model", list(ELO_MODELS), key=STRENGTH_SPRT_MODEL, **persist, required=True, format_func=ELO_MODELS.get,
+            help="As fishtest: logistic Elo is the Elo of the expected score; normalised Elo is the score's "
+            "t-value ((score − ½) / its standard deviation per game × 800 / ln 10), which does not change "
+            "with the draw ratio. elo0 and elo1 are in the chosen model.")
+        elo0 = row[1].number_input("elo0 (H0)", step=5.0, key=STRENGTH_SPRT_ELO0, **persist)
+        elo1 = row[2].number_input("elo1 (H1)", step=5.0, key=STRENGTH_SPRT_ELO1, **persist)
+        alpha = row[3].number_input("alpha", step=0.01, format="%.3g", key=STRENGTH_SPRT_ALPHA, **persist)
+        beta = row[4].number_input("beta", step=0.01, format="%.3g", key=STRENGTH_SPRT_BETA, **persist)
         try:
-            sprt = SprtSettings(elo0=float(elo0), elo1=float(elo1), alpha=float(alpha), beta=float(beta))
+            sprt = SprtSettings(elo0=float(elo0), elo1=float(elo1), alpha=float(alpha), beta=float(beta), model=model)
         except ValueError as error:
             problems.append(str(error))
     rule, settings = sidebar.rule_choice()
@@ -281,17 +323,25 @@ def rows_frame(rows: list[ArenaRow], names: tuple[str, ...]) -> pd.DataFrame:
     return pd.DataFrame([{name: getattr(row, name) for name in names} for row in rows], columns=list(names))
 
 
-def c_axis(grid: list[float]) -> alt.X:
-    """C on a log axis over the whole grid (symlog when C = 0 is in it: log has no 0), ticks at its values.
+def c_domain(grid: list[float]) -> tuple[float, float]:
+    """The C axis's ends: the grid's with a margin (from 0 when C = 0 is in it)."""
+    low, high = min(grid), max(grid)
+    return (low / 1.3, high * 1.3) if low > 0 else (0.0, max(high, 0.1) * 1.3)
+
+
+def c_scale(grid: list[float]) -> alt.Scale:
+    """C on a log scale over the whole grid (symlog when C = 0 is in it: log has no 0).
 
     The domain is the grid's, not the finished rows', so the axis stays put while rows come in.
     """
-    low, high = min(grid), max(grid)
-    if low > 0:
-        scale = alt.Scale(type="log", domain=[low / 1.3, high * 1.3], nice=False)
-    else:
-        scale = alt.Scale(type="symlog", constant=0.1, domain=[0, max(high, 0.1) * 1.3], nice=False)
-    return alt.X("c:Q", scale=scale, title="C (log scale)", axis=alt.Axis(values=sorted(grid), format="~g"))
+    if min(grid) > 0:
+        return alt.Scale(type="log", domain=list(c_domain(grid)), nice=False)
+    return alt.Scale(type="symlog", constant=0.1, domain=list(c_domain(grid)), nice=False)
+
+
+def c_axis(grid: list[float]) -> alt.X:
+    """C on :func:`c_scale`'s axis, ticks at the grid's values."""
+    return alt.X("c:Q", scale=c_scale(grid), title="C (log scale)", axis=alt.Axis(values=sorted(grid), format="~g"))
 
 
 def interval_chart(frame: pd.DataFrame, grid: list[float], value: str, low: str, high: str, title: str,
@@ -306,10 +356,6 @@ def interval_chart(frame: pd.DataFrame, grid: list[float], value: str, low: str,
     bars = base.mark_errorbar(ticks=True).encode(y=alt.Y(f"{low}:Q", title=title), y2=f"{high}:Q", tooltip=tips)
     line = base.mark_line(point=alt.OverlayMarkDef(size=70, filled=True)).encode(y=f"{value}:Q", tooltip=tips)
     return alt.layer(bars, line).properties(height=320)
-
-
-def with_elo_interval(frame: pd.DataFrame) -> pd.DataFrame:
-    return frame.assign(elo_low=frame["elo"] - frame["elo_error"], elo_high=frame["elo"] + frame["elo_error"])
 
 
 def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
@@ -327,11 +373,79 @@ def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
     return alt.layer(band, even, line).properties(height=320)
 
 
+# Mid tones that read on the light and the dark theme alike.
+FIT_COLOUR, BEST_COLOUR, SAFE_COLOUR, POINT_COLOUR = "#f58518", "#2ca02c", "#b279a2", "#4a90d9"
+
+
+def fit_chart(frame: pd.DataFrame, grid: list[float], fit: BestC) -> alt.LayerChart:
+    """Each C's score with its 95% interval, the fitted curve with its 95% band, the fitted best C with its
+    interval (shaded, cut at the axis's ends) and the conservative C (a triangle on the curve)."""
+    x = c_axis(grid)
+    curve = pd.DataFrame(fit.curve.points(), columns=["c", "fit", "fit_low", "fit_high"])
+    fitted_tips = [alt.Tooltip("c:Q", title="C", format=".3~g"), alt.Tooltip("fit:Q", title="fitted score", format=".3f"),
+                   alt.Tooltip("fit_low:Q", title="95% band from", format=".3f"),
+                   alt.Tooltip("fit_high:Q", title="95% band to", format=".3f")]
+    layers = []
+    if fit.interior:
+        first, last = c_domain(grid)
+        shade = pd.DataFrame({"from": [max(fit.low, first if first > 0 else 0.0)], "to": [min(fit.high, last)],
+                              "best": [fit.best], "low": [fit.low], "high": [fit.high]})
+        best_tips = [alt.Tooltip("best:Q", title="fitted best C", format=".3~g"),
+                     alt.Tooltip("low:Q", title="95% interval from", format=".3~g"),
+                     alt.Tooltip("high:Q", title="95% interval to", format=".3~g")]
+        layers += [alt.Chart(shade).mark_rect(opacity=0.12, color=BEST_COLOUR).encode(
+                       x=alt.X("from:Q", scale=c_scale(grid)), x2="to:Q", tooltip=best_tips),
+                   alt.Chart(shade).mark_rule(color=BEST_COLOUR, strokeWidth=2).encode(
+                       x=alt.X("best:Q", scale=c_scale(grid)), tooltip=best_tips)]
+    even = alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="#888888").encode(y="y:Q")
+    score = alt.Scale(domain=[0, 1])
+    band = alt.Chart(curve).mark_area(opacity=0.2, color=FIT_COLOUR).encode(
+        x=x, y=alt.Y("fit_low:Q", title="score", scale=score), y2="fit_high:Q", tooltip=fitted_tips)
+    line = alt.Chart(curve).mark_line(color=FIT_COLOUR, strokeWidth=2).encode(
+        x=x, y=alt.Y("fit:Q", title="score", scale=score), tooltip=fitted_tips)
+    safe = pd.DataFrame({"c": [fit.conservative], "fit": [fit.curve.score_at(fit.conservative)[0]],
+                         "floor": [fit.conservative_low]})
+    triangle = alt.Chart(safe).mark_point(shape="triangle-up", size=160, filled=True, color=SAFE_COLOUR, opacity=1).encode(
+        x=x, y="fit:Q", tooltip=[alt.Tooltip("c:Q", title="conservative C", format=".3~g"),
+                                 alt.Tooltip("floor:Q", title="score at least (95%)", format=".3f")])
+    tips = [alt.Tooltip("c:Q", title="C", format="~g"), alt.Tooltip("games:Q"), alt.Tooltip("score:Q", format=".3f"),
+            alt.Tooltip("low:Q", title="95% interval from", format=".3f"),
+            alt.Tooltip("high:Q", title="95% interval to", format=".3f")]
+    bars = alt.Chart(frame).mark_errorbar(ticks=True, color=POINT_COLOUR).encode(
+        x=x, y=alt.Y("low:Q", title="score", scale=score), y2="high:Q", tooltip=tips)
+    points = alt.Chart(frame).mark_point(filled=True, size=70, color=POINT_COLOUR, opacity=1).encode(
+        x=x, y=alt.Y("score:Q", title="score", scale=score), tooltip=tips)
+    return alt.layer(*layers, even, band, line, bars, points, triangle).properties(height=320)
+
+
+def best_c_chart(fits: dict[int, BestC], grid: list[float]) -> alt.LayerChart:
+    """Each budget's fitted best C with its 95% interval (cut at the grid's ends), budgets on a log axis."""
+    first, last = c_domain(grid)
+    data = pd.DataFrame([{"simulations": budget, "best": fit.best, "from": max(fit.low, first), "to": min(fit.high, last),
+                          "low": fit.low, "high": fit.high} for budget, fit in fits.items()])
+    x = alt.X("simulations:Q", scale=alt.Scale(type="log", domain=[min(fits) / 1.3, max(fits) * 1.3], nice=False),
+              title="simulations per move", axis=alt.Axis(values=sorted(fits), format="~g"))
+    scale = alt.Scale(type="log", domain=[first, last], nice=False)
+    axis = alt.Axis(values=sorted(c for c in grid if c > 0), format="~g")
+    tips = [alt.Tooltip("simulations:Q"), alt.Tooltip("best:Q", title="fitted best C", format=".3~g"),
+            alt.Tooltip("low:Q", title="95% interval from", format=".3~g"),
+            alt.Tooltip("high:Q", title="95% interval to", format=".3~g")]
+    base = alt.Chart(data).encode(x=x, tooltip=tips)
+    bars = base.mark_errorbar(ticks=True, color=BEST_COLOUR).encode(
+        y=alt.Y("from:Q", scale=scale, axis=axis, title="fitted best C (log scale)"), y2="to:Q")
+    line = base.mark_line(color=BEST_COLOUR, point=alt.OverlayMarkDef(size=70, filled=True, color=BEST_COLOUR)).encode(
+        y=alt.Y("best:Q", scale=scale))
+    return alt.layer(bars, line).properties(height=240)
+
+
 def llr_chart(curves: pd.DataFrame, bounds: tuple[float, float]) -> alt.LayerChart:
-    """LLR against games played, one line per C, with the SPRT's lower and upper bounds."""
-    lines = alt.Chart(curves).mark_line().encode(
-        x=alt.X("games:Q", title="games played"), y=alt.Y("llr:Q", title="LLR"),
-        color=alt.Color("C:N"), tooltip=["C:N", "games:Q", alt.Tooltip("llr:Q", format=".3f")])
+    """LLR against games played, one line per C, with Wald's lower and upper bounds (the tooltip: those in effect)."""
+    tooltip = ["C:N", "games:Q", alt.Tooltip("llr:Q", title="LLR", format=".3f"),
+               alt.Tooltip("lower:Q", title="lower bound in effect", format=".3f"),
+               alt.Tooltip("upper:Q", title="upper bound in effect", format=".3f")]
+    lines = alt.Chart(curves).mark_line(point=alt.OverlayMarkDef(size=12, filled=True)).encode(
+        x=alt.X("games:Q", title="games played", axis=alt.Axis(format="d", tickMinStep=1)),  # whole games only
+        y=alt.Y("llr:Q", title="LLR"), color=alt.Color("C:N"), tooltip=tooltip)
     limits = pd.DataFrame({"llr": list(bounds), "bound": [f"lower {bounds[0]:.3f} (H0)", f"upper {bounds[1]:.3f} (H1)"]})
     rules = alt.Chart(limits).mark_rule(strokeDash=[6, 4], color="#d62728").encode(y="llr:Q", tooltip=["bound:N"])
     return alt.layer(rules, lines).properties(height=320)
@@ -348,13 +462,14 @@ def heatmap(frame: pd.DataFrame) -> alt.LayerChart:
     data = frame.assign(C=frame["c"].map(lambda c: f"{c:g}"), shown=frame["elo"].clip(-800, 800))
     order = [f"{c:g}" for c in sorted(frame["c"].unique())]
     encode = dict(x=alt.X("C:O", sort=order, title="C"), y=alt.Y("simulations:O", title="simulations per move"))
-    tips = ["C:N", "simulations:Q", alt.Tooltip("elo:Q", format=".1f"), alt.Tooltip("elo_error:Q", format=".1f"),
-            "games:Q"]
+    tips = ["C:N", "simulations:Q",
+            *(alt.Tooltip(f"{name}:Q", format="+.1f") for name in ("elo", "elo_low", "elo_high")), "games:Q"]
     cells = alt.Chart(data).mark_rect().encode(
         **encode, color=alt.Color("shown:Q", title="Elo", scale=alt.Scale(scheme="redblue", domainMid=0)), tooltip=tips)
     best = best_per_budget(data)
     stars = alt.Chart(best).mark_text(text="★", size=20, color="black").encode(**encode, tooltip=tips)
-    return alt.layer(cells, stars).properties(height=max(120, 60 * data["simulations"].nunique()))
+    # A band per budget: a fixed total height left the rows no room in Streamlit's fit-to-width chart (0 px tall).
+    return alt.layer(cells, stars).properties(height=alt.Step(40))
 
 
 STATISTICS = {
@@ -380,19 +495,47 @@ def stop_job(job: ArenaJob) -> None:
     job.stop.set()
 
 
-def plus_minus(value: float, error: float) -> str:
-    return f"{value:+.0f} ± {error:.0f}" if error != float("inf") else f"{value:+.0f} (no bound yet)"
+def signed_elo(value: float) -> str:
+    return "+∞" if value == float("inf") else "−∞" if value == -float("inf") else f"{value:+.0f}"
+
+
+def elo_and_interval(row: Any) -> str:
+    """A row's Elo and its 95% interval, "−120 [−388, +147]" (the score interval in Elo)."""
+    return f"{signed_elo(row.elo)} [{signed_elo(row.elo_low)}, {signed_elo(row.elo_high)}]"
+
+
+ELO_INTERVAL_HELP = "The 95% interval of the Elo: the score's 95% interval (score low to high) in Elo."
+COLUMNS = {
+    "c": st.column_config.NumberColumn("C", format="%g"),
+    "low": st.column_config.NumberColumn("score low", format="%.3f", help="The score's 95% Wilson interval."),
+    "high": st.column_config.NumberColumn("score high", format="%.3f", help="The score's 95% Wilson interval."),
+    "elo": st.column_config.NumberColumn("Elo", format="%+.1f"),
+    "elo_low": st.column_config.NumberColumn("Elo low", format="%+.1f", help=ELO_INTERVAL_HELP),
+    "elo_high": st.column_config.NumberColumn("Elo high", format="%+.1f", help=ELO_INTERVAL_HELP),
+    "los": st.column_config.NumberColumn("LOS", format="%.3f"),
+}
+# cutechess-cli's and fishtest's symmetric "±": in the CSV, not in the table, which shows one interval per row.
+CSV_ONLY = ("elo_error", "pair_elo_error")
+
+
+def rows_table(frame: pd.DataFrame) -> None:
+    """The rows as a table: the Elo interval next to the Elo, the symmetric "±" columns left to the CSV."""
+    order = [name for name in frame.columns if name not in (*CSV_ONLY, "elo_low", "elo_high")]
+    if "elo" in order:
+        order[order.index("elo") + 1:order.index("elo") + 1] = ["elo_low", "elo_high"]
+    st.dataframe(frame, hide_index=True, key=STRENGTH_TABLE, column_order=order, column_config=COLUMNS)
 
 
 def running(job: ArenaJob) -> None:
     """The progress bar, Stop and (for the tuner) the finished rounds."""
     bar, stop = st.columns([5, 1], vertical_alignment="center")
     elapsed = time.monotonic() - job.started
-    total = job.total or 0
-    what = "this round's" if job.mode == "tune" else "the"
-    bar.progress(min(job.done / total, 1.0) if total else 0.0,
-                 text=f"Playing: {job.done:,} of {what} {total:,} games, {elapsed:.0f} s "
-                      f"(games are stored as they finish)")
+    if job.total:  # known from the start of the games (the arena reports 0 of them first)
+        what = "this round's" if job.mode == "tune" else "the"
+        bar.progress(min(job.done / job.total, 1.0), text=f"Playing: {job.done:,} of {what} {job.total:,} games, "
+                     f"{elapsed:.0f} s (games are stored as they finish)")
+    else:  # the game is loading and the store is read: the games to play are not counted yet
+        bar.progress(0.0, text=f"Starting: loading the game and the games stored for these settings, {elapsed:.0f} s")
     stop.button("Stop", key=STRENGTH_STOP, icon=":material/stop:", on_click=stop_job, args=(job,),
                 width="stretch", disabled=job.stop.is_set(),
                 help="Cancels the games not finished; finished games stay stored and a new Run resumes.")
@@ -400,27 +543,60 @@ def running(job: ArenaJob) -> None:
         st.caption(sentence)
 
 
+def round_plan(planned: list[HalvingRound]) -> str:
+    """The rounds in words: "6 C values × 2 games, 3 × 6, then 2 × 8 and 2 more for the best so far"."""
+    parts = [f"{one.c_values} C values × {one.games:,} games" if number == 0 else f"{one.c_values} × {one.games:,}"
+             for number, one in enumerate(planned)]
+    last = planned[-1]
+    if last.extra:  # one group each, the best first (with one round: the first listed)
+        whom = "the first C listed" if len(planned) == 1 else "the best so far" if last.extra == 1 else (
+            f"the {last.extra} best so far")
+        parts[-1] += f" and {last.extra * last.players:,} more for {whom}"
+    return ", ".join(parts[:-1]) + (", then " if len(parts) > 1 else "") + parts[-1]
+
+
+def tuner_plan(settings: dict[str, Any]) -> None:
+    """What Run will play: every game asked for, round by round (or why it cannot)."""
+    try:
+        planned = tune_rounds(**{name: value for name, value in settings.items() if name != "sprt"})
+    except ValueError as error:
+        show_problem(str(error))
+        return
+    st.info(f"Run plays {settings['games']:,} games in all over {len(settings['c_values'])} C values at "
+            f"{settings['simulations']:,} simulations per move, in {len(planned)} successive-halving "
+            f"round{'s' if len(planned) > 1 else ''}: {round_plan(planned)}.", icon=":material/info:")
+
+
 def tuned(job: ArenaJob) -> None:
     """The tuner's answer: the best C with its interval, the games spent, and every C's row."""
     result = job.result
-    for sentence in job.rounds:
-        st.caption(sentence)
     if result is None or result.best is None:
         st.warning("Stopped before the first round ended; Run starts again from the stored games.",
                    icon=":material/stop:")
         return
-    best = result.best
+    best = result.best  # the answer first: in view below the folded settings
     if best.players == 2:
-        st.success(f"Best C = {best.c:g}: Elo {plus_minus(best.elo, best.elo_error)} against the opponent "
-                   f"(95% interval), score {best.score:.3f}, from {best.games:,} games; {result.games:,} games in all.",
+        st.success(f"Best C = {best.c:g}: Elo {elo_and_interval(best)} against the opponent (with its 95% interval), "
+                   f"score {best.score:.3f}, from {best.games:,} games; {result.games:,} games in all.",
                    icon=":material/emoji_events:")
     else:
         st.success(f"Best C = {best.c:g}: mean return {best.mean_return:.3f} (95% interval {best.return_low:.3f} "
                    f"to {best.return_high:.3f}) from {best.games:,} games; {result.games:,} games in all.",
                    icon=":material/emoji_events:")
+    if best.players == 2:
+        fit = fits_by_budget(result.rows)[best.simulations]
+        st.markdown(f"Fitted over every C's games: {escape(describe(fit))}." if isinstance(fit, BestC)
+                    else f"No fitted best C over every C's games: {escape(str(fit))}.")
+    for sentence in job.rounds:
+        st.caption(sentence)
     names = columns(best.players)
     frame = rows_frame(result.rows, names).assign(round=[result.rounds[row.c] for row in result.rows])
-    st.dataframe(frame.sort_values("c"), hide_index=True, key=STRENGTH_TABLE)
+    rows_table(frame.sort_values("c"))
+    if best.players == 2 and isinstance(fit, BestC):
+        st.altair_chart(fit_chart(frame, job.settings["c_values"], fit), width="stretch")
+        st.caption("The tuner's C values with their scores and 95% intervals (C values dropped early played fewer "
+                   "games), the score fitted against log C over all of them, its best C (green) and conservative C "
+                   "(purple triangle).")
 
 
 def results(choice: tuple[str, dict[str, Any]] | None) -> None:
@@ -437,9 +613,7 @@ def results(choice: tuple[str, dict[str, Any]] | None) -> None:
         if job is not None and not job.running and (job.mode, job.settings) == choice and job.error is None:
             tuned(job)
         elif not (job is not None and job.running):
-            st.info(f"Run shares {settings['games']:,} games among successive-halving rounds over "
-                    f"{len(settings['c_values'])} C values at {settings['simulations']:,} simulations per move.",
-                    icon=":material/info:")
+            tuner_plan(settings)
         return
     try:
         rows = stored_rows(settings)
@@ -456,8 +630,8 @@ def results(choice: tuple[str, dict[str, Any]] | None) -> None:
         return  # the progress bar says it all until the first C is done
     elif not rows:
         most = "at most " if mode == "sprt" else ""
-        st.info(f"Nothing stored for these settings yet: Run plays {most}{wanted * settings['games']:,} games "
-                f"({wanted} C values × {settings['games']:,}).", icon=":material/info:")
+        st.info(f"No C value is finished for these settings yet: Run plays {most}{wanted * settings['games']:,} "
+                f"games ({wanted} C values × {settings['games']:,}), none already stored again.", icon=":material/info:")
         return
     elif len(rows) < wanted and not (job is not None and job.running):
         st.info(f"{len(rows)} of {wanted} C values are stored for these settings; Run plays the other "
@@ -482,19 +656,29 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
         st.altair_chart(heatmap(frame), width="stretch")
         best = best_per_budget(frame)
         st.caption("★ marks each budget's best C: " + "; ".join(
-            f"{int(row.simulations):,} simulations: C = {row.c:g}, Elo {plus_minus(row.elo, row.elo_error)}"
-            for row in best.itertuples()) + " (95% intervals; colours clipped at ±800).")
+            f"{int(row.simulations):,} simulations: C = {row.c:g}, Elo {elo_and_interval(row)}"
+            for row in best.itertuples()) + " (with 95% intervals; colours clipped at ±800).")
+        fitted_per_budget(rows, grid)
+    if players == 2 and mode == "sprt":
+        sprt_section(settings, rows)  # the verdicts first: in view below the folded settings
     if players == 2:
         st.subheader(f"Elo against {opponent}")
-        st.altair_chart(interval_chart(with_elo_interval(frame), grid, "elo", "elo_low", "elo_high", "Elo",
-                                       ["elo", "elo_error", "los", "games"]), width="stretch")
-        st.caption("Error bars: the 95% interval of the Elo difference (cutechess-cli's rule, from W/D/L); an "
-                   "infinite end (all games won or lost) is left out. LOS, the draw ratio and the pairs' "
-                   "pentanomial view are in the table.")
-        if mode == "sprt":
-            sprt_section(settings, rows)
-        st.subheader(f"Score against {opponent}")
-        st.altair_chart(score_chart(frame, grid), width="stretch")
+        st.altair_chart(interval_chart(frame, grid, "elo", "elo_low", "elo_high", "Elo",
+                                       ["elo", "elo_low", "elo_high", "los", "games"]), width="stretch")
+        st.caption("Error bars: the 95% interval of the Elo difference, the score's 95% interval in Elo (so the "
+                   "two charts agree). It is wider towards a score of 0 or 1, and open only on a side where no "
+                   "game was lost (or none won): that end, like an infinite Elo, is left out. LOS, the draw ratio "
+                   "and the pairs' pentanomial view are in the table; the CSV adds cutechess-cli's symmetric ± "
+                   "(elo_error).")
+        fits = fits_by_budget(rows) if len(set(frame["simulations"])) == 1 else {}
+        fit = next(iter(fits.values()), None)
+        if isinstance(fit, BestC):
+            score_with_fit(frame, grid, fit, opponent)
+        else:
+            st.subheader(f"Score against {opponent}")
+            st.altair_chart(score_chart(frame, grid), width="stretch")
+            if isinstance(fit, FitError):
+                st.caption(f"No fitted best C: {escape(str(fit))}.")
     else:
         title = "Mean return" if players == 1 else f"Mean return and win share against {opponent}"
         st.subheader(title)
@@ -515,16 +699,33 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
         "(high entropy, shallow trees). Playing strength sits between the two."
     )
     st.subheader("The rows")
-    st.dataframe(
-        frame, hide_index=True, key=STRENGTH_TABLE,
-        column_config={
-            "c": st.column_config.NumberColumn("C", format="%g"),
-            "los": st.column_config.NumberColumn("LOS", format="%.3f"),
-            "elo_error": st.column_config.NumberColumn("Elo ±", format="%.1f"),
-        },
-    )
+    rows_table(frame)
     st.download_button("Download the rows (CSV)", frame.to_csv(index=False), file_name="c_strength.csv",
                        mime="text/csv", key=STRENGTH_CSV, on_click="ignore")
+
+
+def score_with_fit(frame: pd.DataFrame, grid: list[float], fit: BestC, opponent: str) -> None:
+    """The score chart with the fitted curve, and the fitted best C in words above it."""
+    st.subheader(f"Score against {opponent}, and the best C fitted to it")
+    st.markdown(f"**Fit: {escape(describe(fit))}.**")
+    st.altair_chart(fit_chart(frame, grid, fit), width="stretch")
+    st.caption(
+        "Dots: each C's score with its 95% interval. Orange: the score fitted against log C (a quadratic through a "
+        "logistic link, weighted by each C's games) with its 95% band. Green line and shading: where the fitted "
+        "score peaks, the best C, with its 95% interval (Fieller's: the C values where the curve's slope could be "
+        "0). Purple triangle: the conservative C, whose fitted score has the highest 95% lower bound. Uncertainty is "
+        "measured from the game pairs themselves; C = 0 is left out of the fit (log C).")
+
+
+def fitted_per_budget(rows: list[ArenaRow], grid: list[float]) -> None:
+    """The budget x C map's fitted best C for each budget: in words, and as a chart when two or more peak inside."""
+    fits = fits_by_budget(rows)
+    st.markdown("**Fitted best C per budget** (the score against log C at each budget):\n" + "".join(
+        f"\n- {budget:,} simulations: {escape(describe(fit)) if isinstance(fit, BestC) else f'no fit: {escape(str(fit))}'}."
+        for budget, fit in sorted(fits.items())))
+    inside = {budget: fit for budget, fit in fits.items() if isinstance(fit, BestC) and fit.interior}
+    if len(inside) >= 2:
+        st.altair_chart(best_c_chart(inside, grid), width="stretch")
 
 
 def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:
@@ -535,33 +736,48 @@ def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:
     curves = []
     for row in rows:
         games = [game for index, game in sorted(store.load(key, row.simulations, row.c).items()) if index < row.games]
-        curves.extend({"C": f"{row.c:g}", "games": games_played, "llr": llr}
-                      for games_played, llr in llr_curve(games, sprt))
-    st.subheader(f"SPRT: H0 Elo = {sprt.elo0:g} against H1 Elo = {sprt.elo1:g}")
-    st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr"]), sprt.bounds), width="stretch")
-    verdicts = {"H1": f"better than {sprt.elo0:g} Elo (H1)", "H0": f"not {sprt.elo1:g} Elo better (H0)",
-                "inconclusive": "no verdict within the most games"}
-    st.caption("Each line stops where its LLR reached a bound (alpha = "
-               f"{sprt.alpha:g}, beta = {sprt.beta:g}): " + "; ".join(
-                   f"C = {row.c:g}: {verdicts[row.sprt]} after {row.games:,} games" for row in rows) + ".")
+        curves.extend({"C": f"{row.c:g}", **point._asdict()} for point in llr_curve(games, sprt))
+    elo = "Elo" if sprt.model == "logistic" else "normalised Elo"
+    verdicts = {"H1": f"better than {sprt.elo0:g} {elo} (H1 accepted) after {{:,}} games",
+                "H0": f"not {sprt.elo1:g} {elo} better (H0 accepted) after {{:,}} games",
+                "inconclusive": "no verdict after {:,} games (the most allowed)"}
+    st.subheader(f"SPRT: H0 {elo} = {sprt.elo0:g} against H1 {elo} = {sprt.elo1:g}")
+    st.markdown("; ".join(f"C = {row.c:g}: {verdicts[row.sprt].format(row.games)}" for row in rows) + ".")
+    st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr", "lower", "upper"]), sprt.bounds),
+                    width="stretch")
+    st.caption(f"The exact generalised LLR of each C's game pairs after every pair, decided as fishtest decides "
+               f"(alpha = {sprt.alpha:g}, beta = {sprt.beta:g}): a line stops where it passes a bound. The LLR moves "
+               "in jumps, so fishtest moves each bound in by the overshoot it expects (estimated from the jumps to "
+               "the line's new highs or lows): a line can stop a little inside the dashed bound. The tooltip and the "
+               "table's llr_low and llr_high give the bounds in effect.")
 
 
 st.title("C and playing strength")
 st.caption(
-    "Our MCTS plays games at each C against an opponent, in pairs with the seats swapped: its Elo with a 95% "
-    "error bar, LOS and score, as engine testers measure them, and what the trees look like that explain it. "
-    "Finished games are stored, so settings you played before reappear at once and an interrupted run resumes."
+    "Our MCTS plays games at each C against an opponent, in pairs with the seats swapped: Elo with its 95% interval, "
+    "LOS and score, as engine testers measure them, and the trees that explain them. Finished games are stored: "
+    "settings played before reappear at once, a stopped run resumes."
 )
-choice = settings_panel()
+set_defaults()
 job = jobs.latest("strength")
+# Open until the first run of the session; Run folds it, so that the results fill the screen below it.
+# Its label stays "Settings": a label that changed with the settings would redraw the panel on every
+# commit, and the field the user had tabbed to would lose its focus and what was typed into it.
+with st.expander("Settings", expanded=job is None, key=STRENGTH_SETTINGS_OPEN, on_change="rerun",
+                 icon=":material/tune:"):
+    choice = settings_panel()
 busy = job is not None and job.running
-if st.button("Run", key=STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
-             disabled=busy or choice is None):
+run_row = st.container(horizontal=True, vertical_alignment="center", gap="medium")
+if run_row.button("Run", key=STRENGTH_RUN, type="primary", icon=":material/play_arrow:",
+                  disabled=busy or choice is None, on_click=fold_settings):
     job = ArenaJob(*choice)
     jobs.keep("strength", job)
     job.thread.join(0.3)
     if job.running:
         st.rerun()  # draw the page again with Run disabled, and poll
+run_row.caption(settings_summary())
+# A new run: back to the top, where its progress and results now sit under the folded settings.
+scroll_to_top.render(key=STRENGTH_TOP, mark=None if job is None else repr(job.started))
 
 
 @st.fragment(run_every=POLL_SECONDS)

@@ -377,7 +377,8 @@ def sweep_page(setup) -> None:
     strip_section(bands, scale, shown_c, c)
     why_section(tree, intervals, scale, shown_c)
     live_c_marker.render(
-        key=SWEEP_LIVE_C, c_from=c_from, c_to=c_to, containers=(SWEEP_STRIP_BOX, SWEEP_LINES_BOX), rule_layer=CURRENT_C_LAYER
+        key=SWEEP_LIVE_C, c_from=c_from, c_to=c_to, containers=(SWEEP_STRIP_BOX, SWEEP_LINES_BOX), rule_layer=CURRENT_C_LAYER,
+        value_below=(SWEEP_STRIP_BOX,),  # the strip's axis is on top: under the bands, the value covers no label
     )
     intervals_table(bands, interval_at(intervals, c))
     csv_download(bands)

@@ -150,3 +150,21 @@ def test_bad_input_shows_the_error_and_no_exception(app):
     assert not app.exception
     assert plain(app.error[0].value) == "Line 3: score must be a number, got 'x'"
     assert not guess_buttons(app)
+
+
+def test_a_node_with_more_children_than_buttons_is_guessed_from_a_menu_and_the_reveal_stays_short(app):
+    # 30 children (a joint node of a simultaneous game has thousands): one menu, not 30 buttons.
+    moves = [f"m{index:02d}" for index in range(30)]
+    text = "\n".join(f'{{"path": ["{move}"], "score": {index % 7}}}' for index, move in enumerate(moves))
+    app.text_area(key="playouts").input('{"mcts_log": 1}\n' + text + "\n").run()
+    assert not app.exception and not guess_buttons(app)
+    menu = app.selectbox(key="class_guess_menu")
+    assert menu.options == [f"{move} · 1 visit · mean {index % 7}" for index, move in enumerate(moves)]
+    menu.select("m00").run()  # a mean of 0: far from the best
+    assert not app.exception
+    assert plain(app.error[0].value).startswith("Not this time: you picked ` m00 `")
+    shown = app.table[0].value["move"].tolist()
+    assert len(shown) == 11 and shown[-1] == "` m00 `"  # the best 10, then the guess
+    assert any("The best 10 of 30 children and your guess" in plain(caption.value) for caption in app.caption)
+    app.button(key="class_restart").click().run()
+    assert app.selectbox(key="class_guess_menu").value is None and not app.table

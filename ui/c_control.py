@@ -32,8 +32,8 @@ from ui.inputs import LoadedInput
 from ui.markdown import code, escape
 
 # Session-state keys this module owns.
-C = state.key("c")  # a contract key (DESIGN.md)
-C_EXACT = state.key("c_exact")  # a contract key (DESIGN.md)
+C = state.key("c")  # a contract key (docs/DESIGN.md)
+C_EXACT = state.key("c_exact")  # a contract key (docs/DESIGN.md)
 C_EXACT_ERROR = state.key("_c_exact_error")
 C_LIVE = state.key("c_live")  # the live slider component (inside the container keyed C: class st-key-c)
 
@@ -219,6 +219,7 @@ def live_slider(
     reveal_at_rest: bool = True,
     verdict: bool = False,
     exact: str | None = None,
+    exact_digits: int | None = None,
 ) -> None:
     """The slider that follows a drag in the browser (module docstring), for a rule affine in C.
 
@@ -238,8 +239,10 @@ def live_slider(
         verdict: this control's path (role "second") is compared with the page's selected path,
             and the page's verdict (:data:`LIVE_VERDICT_VALUE`, :data:`LIVE_VERDICT_SENTENCE`)
             follows either control while it is dragged.
-        exact: the widget key of the text box holding this C as typed: while C is dragged it
-            shows the live C (rewritten in the browser), or None.
+        exact: the widget key of the box holding this C exactly: while C is dragged it shows the
+            live C (rewritten in the browser), or None.
+        exact_digits: the box is a number box showing C to this many significant digits
+            (``format="%.6g"`` for 6); None: a text box showing C as Python's repr writes it.
     """
     at_one = scoring.with_c(1.0)
     data = {
@@ -261,6 +264,7 @@ def live_slider(
     }
     if exact is not None:
         data["exact"] = f".st-key-{exact} input"
+        data["exact_digits"] = exact_digits
     if verdict:
         data["verdict"] = {
             "value": f".st-key-{LIVE_VERDICT_VALUE} [data-testid='stMetricValue']",

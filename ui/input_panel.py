@@ -34,8 +34,8 @@ from ui.markdown import escape
 from ui.wording import input_summary
 
 # Session-state keys this module owns.
-PLAYOUTS = state.key("playouts")  # a contract key (DESIGN.md)
-UPLOAD = state.key("upload")  # a contract key (DESIGN.md)
+PLAYOUTS = state.key("playouts")  # a contract key (docs/DESIGN.md)
+UPLOAD = state.key("upload")  # a contract key (docs/DESIGN.md)
 EXAMPLE = state.key("example")
 TEXT_DIGEST = state.key("_text_digest")
 UPLOAD_DIGEST = state.key("_upload_digest")

@@ -24,13 +24,21 @@ SVG_CHART = {"embedOptions": {"renderer": "svg"}}
 _component = asset_component("mcts_live_c_marker", "live_c_marker")
 
 
-def render(*, key: str, c_from: float, c_to: float, containers: Sequence[str], rule_layer: str, role: str = "selected") -> None:
+def render(
+    *, key: str, c_from: float, c_to: float, containers: Sequence[str], rule_layer: str, role: str = "selected",
+    value_below: Sequence[str] = (),
+) -> None:
     """Follow the drag of C (``role``: the page's C, or Compare's "second") over the charts in these
-    keyed ``containers``, whose C axis spans [c_from, c_to]; the marker itself takes no room."""
+    keyed ``containers``, whose C axis spans [c_from, c_to]; the marker itself takes no room.
+
+    The line's value sits at the top of the plot, or, in the charts of ``value_below`` (those of
+    ``containers`` with room under the plot and text marks in it), under the plot, off their text.
+    """
     data = {
         "c_from": c_from,
         "c_to": c_to,
         "charts": [f"st-key-{name}" for name in containers],
+        "value_below": [f"st-key-{name}" for name in value_below],
         "rule": f"{rule_layer}_marks",  # Vega-Lite names a layer's mark group "<name>_marks"
         "role": role,
         "colour": CURRENT_COLOUR,

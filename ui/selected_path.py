@@ -16,7 +16,7 @@ from mcts_core import Scoring, selected_nodes
 from ui import c_control, state
 
 # Session-state keys this module owns.
-SELECTED_PATH = state.key("selected_path")  # a contract key (DESIGN.md)
+SELECTED_PATH = state.key("selected_path")  # a contract key (docs/DESIGN.md)
 
 if TYPE_CHECKING:
     from ui.inputs import LoadedInput

@@ -3,7 +3,7 @@
 A module owns (writes) the keys it declares as module constants, ``NAME = state.key("name")``, or a
 family made from one pattern, ``NAME = state.key_family("name_{}")`` (``NAME.format(...)`` makes a
 member). Widgets own their keys through ``key=``. Other modules read a key through its owner's
-functions or, for the contract keys in DESIGN.md, by name. tests/test_structure.py reads the
+functions or, for the contract keys in docs/DESIGN.md, by name. tests/test_structure.py reads the
 declarations from the sources and checks that each key has one owner and only its owner writes it.
 :func:`first_run_for_input` is the one way a page notices a new input.
 """

@@ -81,6 +81,13 @@ def table_data(table: pd.DataFrame, columns: Sequence[Column], row_keys: Sequenc
     }
 
 
+def csv_text(table: pd.DataFrame, columns: Sequence[Column], extra: Sequence[str] = ()) -> str:
+    """``table`` as CSV: its ``columns`` in their order under their headers (as the table names them),
+    then the frame's ``extra`` columns under their own names; numbers in full."""
+    shown = table[[column.name for column in columns] + list(extra)]
+    return shown.set_axis([column.label for column in columns] + list(extra), axis=1).to_csv(index=False)
+
+
 def show_term_table(
     table: pd.DataFrame,
     columns: Sequence[Column],

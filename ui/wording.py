@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from mcts_core import ROOT, ChildScore, Scoring, Tree
@@ -66,6 +67,17 @@ def node_markdown(path: str, root: str = "**root**") -> str:
 def node_label(path: str) -> str:
     """A node as plain text (tables, metrics): its path, or ``(root)``."""
     return path or "(root)"
+
+
+FILE_STEM_LENGTH = 100  # characters of a node's path kept in a file name
+
+
+def node_file_stem(path: str) -> str:
+    """A node as part of a file name: its path with each run of characters other than ASCII letters,
+    digits, "." and "-" as one "_" (``o1 x2`` -> ``o1_x2``), at most :data:`FILE_STEM_LENGTH`
+    characters; ``root`` for the root."""
+    stem = re.sub(r"[^A-Za-z0-9.-]+", "_", path)
+    return (stem.strip("_") or stem)[:FILE_STEM_LENGTH] or "root"
 
 
 def described_with_bold_c(scoring: Scoring) -> str:

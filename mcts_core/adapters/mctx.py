@@ -12,7 +12,7 @@ The numbers follow mctx's own arithmetic (mctx 0.0.71):
   children_values`` (``_unbatched_qvalues``, mctx/_src/tree.py lines 137-142), computed in the
   arrays' own dtype: given mctx's float32 arrays it is bitwise the ``tree.qvalues`` mctx returns.
   It is from the view of the player to move at the parent, which is the player who moved into the
-  child, as DESIGN.md's perspective rule wants. An unvisited child's Q is 0 (all three arrays start
+  child, as docs/DESIGN.md's perspective rule wants. An unvisited child's Q is 0 (all three arrays start
   at 0), which is also our PUCT convention for unvisited children.
 - The root's ``value`` is ``node_values[root]``, as in ``Tree.summary()`` (tree.py line 101), from
   the view of the player to move at the root.
@@ -59,7 +59,7 @@ _FIELDS = (
 
 
 def tree_dump(tree, batch_index=0, *, action_names=None, c=None) -> dict:
-    """Converts one batch element of an mctx search tree into DESIGN.md's "MCTS tree, JSON" dict.
+    """Converts one batch element of an mctx search tree into docs/DESIGN.md's "MCTS tree, JSON" dict.
 
     See the module docstring for what each number is and the mctx source lines it follows.
 

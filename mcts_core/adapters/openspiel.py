@@ -35,11 +35,24 @@ CHANCE = -1  # pyspiel.PlayerId.CHANCE
 def child_names(state: Any, actions: Sequence[int]) -> list[str]:
     """Names the actions playable in ``state``, unique among themselves.
 
-    A name is ``state.action_to_string(state.current_player(), action)``; an empty name becomes the
-    action id, and names shared by several actions get `` #<action id>`` appended.
+    A name is :func:`action_name` for the player to move; an empty name becomes the action id, and
+    names shared by several actions get `` #<action id>`` appended.
     """
     player = state.current_player()
-    return unique_names([state.action_to_string(player, a) for a in actions], actions)
+    return unique_names([action_name(state, player, a) for a in actions], actions)
+
+
+def action_name(state: Any, player: int, action: int) -> str:
+    """``state.action_to_string(player, action)``, or "" when OpenSpiel's name is not UTF-8 text.
+
+    Some games spell a column as a byte counted from ``a``, which is not text past the 32nd column
+    (hex and breakthrough on wider boards); such a move is named by its action id (as an empty name
+    is), which ``--moves`` and the Search page's moves box read back as that action.
+    """
+    try:
+        return state.action_to_string(player, action)
+    except UnicodeDecodeError:
+        return ""
 
 
 def unique_names(names: Sequence[str], actions: Sequence[int]) -> list[str]:
@@ -271,7 +284,7 @@ def search_log(bot: Any, state: Any, out: TextIO, *, extras: bool = True) -> Any
     ``returns[player at its parent]``, the root's ``returns[player at the root]``), the log gives
     every node exactly the engine's ``explore_count`` and ``total_reward``.
 
-    With ``extras`` the log also carries keys DESIGN.md does not define: the header's ``"rule"``
+    With ``extras`` the log also carries keys docs/DESIGN.md does not define: the header's ``"rule"``
     (``"ucb1"`` or ``"puct"``, when the bot uses OpenSpiel's own function) and ``"outcome"``
     (returns per player) on a terminal node's facts and on a ``{"node": path, "outcome": [...]}``
     fact written after the simulation that proved that node. A node's facts may come in several

@@ -97,7 +97,8 @@ def play_series(series: list[Series], pool_factory: Callable[[], Any], *,
     """Plays the series' missing games, first series first, until each is done or ``should_stop``.
 
     The pool is opened only if there is something to play. ``progress(done, total)`` counts the
-    games finished in this call against those it may play (a stopping rule may need fewer).
+    games finished in this call against those it may play (a stopping rule may need fewer); it is
+    first called with done = 0, before the pool opens, so the total is known from the start.
 
     Raises:
         KeyboardInterrupt: after cancelling the games in flight and storing the finished ones.
@@ -107,6 +108,8 @@ def play_series(series: list[Series], pool_factory: Callable[[], Any], *,
     total = sum(sum(1 for i in range(one.games) if i not in one.results) for one in series if not one.done)
     if total == 0 or (should_stop is not None and should_stop()):
         return
+    if progress is not None:
+        progress(0, total)  # opening the pool takes a while (processes start, a cluster answers)
     finished, unsaved, saved_at = 0, [], time.monotonic()
     pool = pool_factory()
     in_flight: dict[Any, Series] = {}

@@ -40,7 +40,6 @@ from .browser_support import (
     watch_values,
 )
 
-pytestmark = pytest.mark.browser
 
 STATEMENT = "3 0.1\nbaa 30\nab 20\nbbb 4\n"  # what the app opens on
 # Five playouts that build 6 nodes (root, a, b, c, ab, ca); at C = 0.3 the path is "ab".
@@ -225,6 +224,44 @@ def test_downloads_are_valid_dot_and_csv(page, app_url, tmp_path):
     assert {"move", "visits", "mean"} <= set(table.columns)
     assert sorted(table.move) == ["a", "b"] and sorted(table.visits) == [1, 2]
     assert dict(zip(table.move, table["mean"].round(6))) == {"a": 20.0, "b": 17.0}
+    watched.assert_clean()
+
+
+def download_children_csv(page, folder) -> tuple[str, pd.DataFrame]:
+    """Download the inspected node's children as CSV: (the file's suggested name, its table)."""
+    with page.expect_download() as download:
+        page.locator(".st-key-download_csv button").click()
+    saved = folder / "children.csv"
+    download.value.save_as(saved)
+    return download.value.suggested_filename, pd.read_csv(saved, keep_default_na=False)
+
+
+def test_the_children_csv_is_named_after_the_node_s_moves_and_has_the_table_s_headers(page, app_url, tmp_path):
+    """It was `children_o1 x2.csv` (a space) and called UCB1's column `value`."""
+    log = tmp_path / "named_moves.jsonl"
+    log.write_text("\n".join(json.dumps(record) for record in [
+        {"mcts_log": 1}, *({"path": path, "score": score} for path, score in [
+            (["o1"], 1), (["o1", "x2"], 0), (["o1", "x2", "o3"], 1), (["o1", "x2", "x(1,1)"], 0), (["b"], 0),
+        ]),
+    ]) + "\n")
+    watched = open_app(page, app_url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    expect(tree_facts(page)).to_contain_text("The tree of 5 ", timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    name, table = download_children_csv(page, tmp_path)
+    assert name == "children_root.csv" and sorted(table["move"]) == ["b", "o1"]
+    inspect = page.locator(".st-key-inspect input")
+    inspect.fill("o1 x2")
+    inspect.press("Enter")
+    expect(page.locator(TABLE_CELLS).locator("tbody tr")).to_have_count(2)
+    wait_idle(page)
+    headers = list(table_rows(page)[0])
+    name, table = download_children_csv(page, tmp_path)
+    assert name == "children_o1_x2.csv"
+    # The table's headers in its order (UCB1's value is "UCB1"), then what only the CSV has.
+    assert "UCB1" in headers and "value" not in headers
+    assert list(table.columns) == [*headers, "rank", "selected"]
+    assert sorted(table["move"]) == ["o3", "x(1,1)"]
     watched.assert_clean()
 
 

@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 
 from .browser_support import LOAD_TIMEOUT, open_app, wait_idle, wait_rendered
 
-pytestmark = pytest.mark.browser
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
 # The tree picture: st.graphviz_chart's SVG, or the tree view component whose node groups carry data-path.
@@ -76,4 +75,20 @@ def test_stop_ends_a_long_search_and_keeps_what_it_found(page, app_url):
     expect(page.get_by_text("Stopped after")).to_be_visible(timeout=15_000)
     wait_idle(page)
     expect(page.locator('[data-testid="stSidebar"]').get_by_text("Using the search of connect_four")).to_be_visible()
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("game", [None, "Connect Four"])
+def test_run_the_search_is_on_a_projector_screen_without_scrolling(page, app_url, game):
+    """At 1366x768 it sat below the fold, under the budget's row."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, app_url, "/search")
+    if game is not None:
+        page.locator(".st-key-search_game").click()
+        page.get_by_role("option", name=game).click()
+        wait_idle(page)
+    run = page.locator(".st-key-search_run button")
+    expect(run).to_be_enabled()
+    box = run.bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= 768, f"Run the search at y = {box['y']:.0f} to {box['y'] + box['height']:.0f}"
     watched.assert_clean()

@@ -3,39 +3,27 @@ heatmap and the SPRT's LLR chart without a console error (Vega-Lite specs AppTes
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 
 from .browser_support import open_app, wait_idle
-from .server import REPO, start_streamlit, stop_streamlit
 
-pytestmark = pytest.mark.browser
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
 SETTINGS = dict(c_values=[0.5, 2.0], games=4, opponent="mcts:1.4", seed=1, workers=1)
+FIT_SETTINGS = dict(c_values=[0.02, 0.3, 3.0, 30.0], games=16)  # the score peaks inside this grid at 20 simulations
 
 
 @pytest.fixture(scope="module")
-def stored_app_url(tmp_path_factory):
-    """A server whose data folder already holds small tic-tac-toe grids at 10 and 20 simulations."""
+def stored_app_url(app_url):
+    """The app, its data folder (the session's, which its server reads) already holding small
+    tic-tac-toe grids at 10 and 20 simulations."""
     from mcts_core.strength import ResultStore, arena
 
-    folder = tmp_path_factory.mktemp("strength_data")
-    store = ResultStore(folder / "arena.sqlite3")
+    store = ResultStore()  # the data folder's own file, as the server finds it
     arena("tic_tac_toe", simulations=[10, 20], store=store, **SETTINGS)
-    previous = os.environ.get("MCTS_EXPLORER_DATA")
-    os.environ["MCTS_EXPLORER_DATA"] = str(folder)  # the server inherits it
-    try:
-        process, url = start_streamlit(REPO / "app.py", folder / "server.log", cwd=REPO)
-    finally:
-        if previous is None:
-            del os.environ["MCTS_EXPLORER_DATA"]
-        else:
-            os.environ["MCTS_EXPLORER_DATA"] = previous
-    yield url
-    stop_streamlit(process)
+    arena("tic_tac_toe", simulations=20, store=store, **{**SETTINGS, **FIT_SETTINGS})
+    return app_url
 
 
 def commit(page, key: str, value: str) -> None:
@@ -47,6 +35,14 @@ def commit(page, key: str, value: str) -> None:
 
 def charts(page):
     return page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg.marks')
+
+
+def axis_labels(page, title: str) -> list[str]:
+    """The tick labels of the chart axis with this title, once the chart has drawn them."""
+    axis = page.locator(f'[data-testid="stVegaLiteChart"] g.role-axis[aria-label*="titled \'{title}\'"]')
+    labels = axis.locator("g.role-axis-label text")
+    expect(labels.first).to_be_attached()
+    return labels.all_text_contents()
 
 
 def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored_app_url, output_dir):
@@ -67,10 +63,82 @@ def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored
     expect(page.get_by_text("Elo against MCTS at C = 1.4, budget × C")).to_be_visible()
     expect(page.get_by_text("★ marks each budget's best C", exact=False)).to_be_visible()
     expect(charts(page)).to_have_count(6)  # the heatmap first
+    cells = page.locator('[data-testid="stVegaLiteChart"]').first.locator("g.mark-rect.role-mark path")
+    expect(cells).to_have_count(4)  # 2 budgets x 2 C values
+    heights = [cells.nth(index).bounding_box()["height"] for index in range(4)]
+    assert min(heights) >= 30, heights  # each budget's row is a band, not a hairline
 
     page.locator(".st-key-strength_mode").get_by_text("SPRT per C").click()
     wait_idle(page)
     expect(page.get_by_text("SPRT: H0 Elo = 0 against H1 Elo = 50")).to_be_visible()
     expect(charts(page)).to_have_count(6)  # the LLR chart besides the grid's five
+    games_played = axis_labels(page, "games played")  # the pairs end at 2 and 4 games: ticks 2, 3, 4, not 2.0, 2.1, ...
+    assert games_played and all(label.isdigit() for label in games_played), games_played
     page.screenshot(path=output_dir / "strength_sprt.png", full_page=True)
+    watched.assert_clean()
+
+
+def test_the_fitted_curve_and_the_sprts_elo_model_draw_cleanly(page, stored_app_url, output_dir):
+    watched = open_app(page, stored_app_url, "/strength")
+    page.locator(".st-key-strength_game").click()
+    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
+    wait_idle(page)
+    commit(page, "strength_c_values", "0.02, 0.3, 3, 30")
+    commit(page, "strength_games", "16")
+    commit(page, "strength_simulations", "20")
+    expect(page.get_by_text("From the result store")).to_be_visible()
+    heading = page.get_by_role("heading", name="Score against MCTS at C = 1.4, and the best C fitted to it")
+    expect(heading).to_be_visible()
+    expect(page.get_by_text("Fit: best C ", exact=False)).to_be_visible()
+    expect(charts(page)).to_have_count(5)  # the fitted score chart in the score chart's place
+    assert axis_labels(page, "C (log scale)")[:4] == ["0.02", "0.3", "3", "30"]
+    heading.scroll_into_view_if_needed()
+    page.screenshot(path=output_dir / "strength_fit.png")
+
+    page.locator(".st-key-strength_mode").get_by_text("SPRT per C").click()
+    wait_idle(page)
+    page.locator(".st-key-strength_sprt_model").get_by_text("Normalised").click()
+    wait_idle(page)
+    expect(page.get_by_text("SPRT: H0 normalised Elo = 0 against H1 normalised Elo = 50")).to_be_visible()
+    expect(page.get_by_text("C = 30: ", exact=False)).to_be_visible()  # the verdicts, from the stored games
+    watched.assert_clean()
+
+
+def in_view(page, locator) -> bool:
+    """The element lies wholly inside the viewport (what a user sees without scrolling)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] and box["x"] >= 0 and (
+        box["x"] + box["width"] <= size["width"])
+
+
+@pytest.mark.parametrize("mode", ["C grid", "SPRT per C", "Tuner"])
+def test_after_a_run_its_results_are_in_view_on_a_1366x768_projector(page, stored_app_url, mode):
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, stored_app_url, "/strength")
+    page.locator(".st-key-strength_game").click()
+    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
+    wait_idle(page)
+    page.locator(".st-key-strength_mode").get_by_text(mode).click()
+    wait_idle(page)
+    commit(page, "strength_c_values", "0, 0.5, 2, 8" if mode == "Tuner" else "0.5, 2")
+    commit(page, "strength_games", "16" if mode == "Tuner" else "4")
+    commit(page, "strength_simulations", "12")  # not the stored grids' budgets
+    commit(page, "strength_workers", "1")
+    main = page.locator('[data-testid="stMain"]')  # the page's scrolling area
+    main.evaluate("area => area.scrollTo(0, area.scrollHeight)")  # scrolled down to every setting and Run
+    page.locator(".st-key-strength_run button").click()
+    if mode == "Tuner":
+        shown = [page.get_by_text("Best C = ", exact=False), page.locator('[data-testid="stDataFrame"]')]
+    else:
+        title = "SPRT: H0 Elo = 0 against H1 Elo = 50" if mode == "SPRT per C" else "Elo against MCTS at C = 1.4"
+        first_chart = page.locator('[data-testid="stVegaLiteChart"] svg.marks').first
+        shown = [page.get_by_role("heading", name=title), first_chart]
+        if mode == "SPRT per C":
+            shown.append(page.get_by_text("C = 0.5: ", exact=False))  # the verdicts
+    for element in shown:  # the run is over and its results are drawn
+        expect(element).to_be_visible(timeout=120_000)
+    expect(page.locator('[data-testid="stProgress"]')).to_have_count(0)
+    wait_idle(page)
+    assert [in_view(page, element) for element in shown] == [True] * len(shown)
     watched.assert_clean()

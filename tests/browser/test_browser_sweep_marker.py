@@ -178,3 +178,36 @@ def test_the_live_line_and_its_value_sit_on_the_plots_mid_drag(page, themed_app_
         page.screenshot(path=output_dir / f"sweep_marker_{theme}_{width}x{height}_{chart}.png")
     page.mouse.up()
     watched.assert_clean()
+
+
+BAND_TEXT = ".st-key-sweep_strip_box svg.marks .mark-text.role-mark text"  # the bands' labels ("aa", "b")
+
+
+def overlap(one: dict, other: dict) -> bool:
+    return (one["x"] < other["x"] + other["width"] and other["x"] < one["x"] + one["width"]
+            and one["y"] < other["y"] + other["height"] and other["y"] < one["y"] + one["height"])
+
+
+@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
+def test_the_live_value_covers_no_band_label(page, app_url, width, height):
+    """The red "C = 3.425" sat on the band strip's top edge, over the band's own label."""
+    page.set_viewport_size({"width": width, "height": height})
+    watched = open_flips(page, app_url)
+    left, right = plot_span(page, "sweep_strip_box")
+    texts = [box for box in page.locator(BAND_TEXT).evaluate_all(
+        "texts => texts.map(t => { const r = t.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })"
+    ) if box["width"] > 0]
+    assert len(texts) == 2  # "aa" and "b"
+    grab_thumb(page, page.locator(SLIDER))
+    covered = []
+    for text in texts:
+        # The line just left of the label, through its middle, and just right of it.
+        for x in (text["x"] - 3, text["x"] + text["width"] / 2, text["x"] + text["width"] + 3):
+            c = drag_to(page, (x - left) / (right - left))
+            label = live_line(page, "sweep_strip_box").locator("span")
+            expect(label).to_have_text(f"C = {shown(c)}")
+            value = label.bounding_box()
+            covered += [(shown(c), text) for text in texts if overlap(value, text)]
+    assert covered == []
+    page.mouse.up()
+    watched.assert_clean()

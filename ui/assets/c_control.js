@@ -25,9 +25,10 @@
 //   c_text:    a selector of the page's texts saying "C = x" for this control's C: they follow C,
 //   committed: a selector of the page's parts that only a commit of this control's C updates:
 //              dimmed while C moves and until the server has every C the control committed,
-//   exact:     a selector of the text box holding this control's C as typed (Exact C), or absent:
+//   exact:     a selector of the box holding this control's C exactly (Exact C), or absent:
 //              while C moves it shows the live C as Python writes it (the commit's rerun then
 //              writes the same text; a drag that ends where it started puts the box's text back),
+//   exact_digits: null: that box is a text box (Python's repr); n: a number box ("%.ng"),
 //   verdict:   (Compare's B, role "second") {value: a selector of the value of the page's metric
 //              saying whether this path and the selected one part, sentence: {shape: the class of
 //              the container of the sentence under it, when it has that shape}}: while either
@@ -268,7 +269,8 @@ class CControl {
     const box = this.exactBox();
     if (!box) return;
     if (this.exactBefore === undefined) this.exactBefore = box.value;
-    const text = pythonRepr(c);
+    const digits = this.data.exact_digits;
+    const text = digits ? String(Number(c.toPrecision(digits))) : pythonRepr(c);
     if (box.value !== text) box.value = text;
   }
 

@@ -11,6 +11,7 @@
 // data = {
 //   c_from, c_to: the charts' C axis (linear, not niced: [c_from, c_to] spans the plot's width),
 //   charts:       class names of the keyed containers holding the charts (st-key-...),
+//   value_below:  those of them whose line has its value under the plot (clear of the chart's text),
 //   rule:         the class of the committed C's rule mark group in each chart's SVG,
 //   role:         whose drag to follow ("selected": the page's C),
 //   colour:       the line's colour (the committed rule's),
@@ -41,7 +42,7 @@ function makeLine(colour) {
     `background:${colour};`;
   const label = document.createElement("span");
   label.style.cssText =
-    "position:absolute;top:2px;padding:0 4px;border-radius:3px;white-space:nowrap;color:#fff;" +
+    "position:absolute;padding:0 4px;border-radius:3px;white-space:nowrap;color:#fff;" +
     `background:${colour};font-size:12px;line-height:16px;font-weight:600;font-variant-numeric:tabular-nums;`;
   line.append(label);
   return line;
@@ -109,7 +110,10 @@ class LiveMarker {
     const label = line.firstChild;
     const text = `C = ${shown(this.c)}`;
     if (label.textContent !== text) label.textContent = text; // text, never markup
-    // Right of the line, or left of it near the plot's right end.
+    // At the top of the plot, or under it (a band strip's labels sit in its middle); right of the
+    // line, or left of it near the plot's right end.
+    const below = this.data.value_below.some((name) => box.classList.contains(name));
+    label.style.top = below ? "calc(100% + 2px)" : "2px";
     const right = share > 0.85;
     label.style.left = right ? "" : "5px";
     label.style.right = right ? "5px" : "";

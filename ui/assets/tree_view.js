@@ -441,7 +441,9 @@ class TreeView {
   // Px at the top that the toolbar covers: views keep what they show below it. That is the
   // buttons, and in a picture too narrow for the note beside them the row under them where the note
   // goes, shown or not (the note comes and goes with the view, which must neither move for it nor
-  // lie under it), unless the whole tree fits without that row: its path is then always in view.
+  // lie under it), unless the whole tree fits on screen at readable scale without that row: its
+  // path is then always in view (the margin kept above the tree, not below it: a 7-node tree on a
+  // projector is whole under the Classroom's question rather than cut for a note it never shows).
   topInset() {
     const bar = this.root.querySelector(".tv-toolbar");
     if (!bar) return 0;
@@ -452,10 +454,17 @@ class TreeView {
       right = Math.max(right, button.offsetLeft + button.offsetWidth);
     }
     const buttons = bar.offsetTop + bottom;
-    if (bar.clientWidth - right >= NOTE_BESIDE_PX || this.scaleToFit(this.bounds, buttons) >= this.readableScale() * (1 - 1e-9)) {
-      return buttons;
-    }
-    return buttons + NOTE_ROW_PX;
+    return bar.clientWidth - right >= NOTE_BESIDE_PX || this.wholeOnScreen(buttons) ? buttons : buttons + NOTE_ROW_PX;
+  }
+
+  // Whether the whole tree fits at readable scale below ``top`` px, on screen, with a margin around
+  // it except at its bottom.
+  wholeOnScreen(top) {
+    const { w, h } = this.size();
+    const readable = this.readableScale() * (1 - 1e-9);
+    const b = this.bounds;
+    return (w - 2 * VIEW_MARGIN) / (b.x1 - b.x0) >= readable
+      && (h - top - this.bottomInset(top) - VIEW_MARGIN) / (b.y1 - b.y0) >= readable;
   }
 
   // Px at the bottom that lie below the window (a page whose controls push the picture down, at
@@ -553,8 +562,7 @@ class TreeView {
     if (drawn.length === 0) return [];
     const box = this.boxOfKeys(drawn);
     if (this.fitsReadable(box)) {
-      const scale = Math.min(Math.max(this.fitScale(this.bounds), this.readableScale()), this.fitScale(box), this.largestScale());
-      return [{ keys: drawn, view: this.viewOfPath(box, scale) }];
+      return [{ keys: drawn, view: this.viewOfPath(box, this.aroundScale(box)) }];
     }
     const frames = [];
     let i = 0;
@@ -569,6 +577,12 @@ class TreeView {
       if (j >= drawn.length) return frames;
       i = j - 1 > i ? j - 1 : j;
     }
+  }
+
+  // The scale of a view of ``box`` (which fits at readable scale) that shows as much of the tree
+  // around it as readable labels allow: the whole tree if it fits, and never zoomed past largest.
+  aroundScale(box) {
+    return Math.min(Math.max(this.fitScale(this.bounds), this.readableScale()), this.fitScale(box), this.largestScale());
   }
 
   // A view at ``scale`` of a path's box that fits: across the direction of growth the path is in
@@ -634,7 +648,7 @@ class TreeView {
       const node = this.nodes.get(this.cursorKey);
       const keys = [...prefixKeys(node.path), ...node.children.map((kid) => pathKey(kid.path))];
       const box = this.boxOfKeys(keys);
-      if (this.fitsReadable(box)) return this.viewOfPath(box, Math.min(this.fitScale(box), this.largestScale()));
+      if (this.fitsReadable(box)) return this.viewOfPath(box, this.aroundScale(box));
       return this.inspectedView();
     }
     if (this.selectedKeys.length === 0) return this.fitView();

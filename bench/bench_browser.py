@@ -40,6 +40,9 @@ cProfile of runs over 100 ms).
    picture's ``data-selected-path``; target: all equal, over at least 200 C values); 10
    ArrowRight presses 50 ms apart -> the steps the committed C moved (target 10); and a commit:
    mouse release -> the run is over and the page shows the new C (target median <= 300 ms).
+   With ``--against DIR`` (issue 38): the drags and commits only, on this checkout's app and the
+   other's alternated, then the worst drag on each: the path changes on every frame (the control's
+   event with the slider's paths in turn, 120 frames): event -> that frame done, frame intervals.
 8. ``--sessions N`` (issue 20, only this): N pages (sessions) on one server drag C at once. Each
    page runs its own drag (``SCRIPTED_DRAG``: pointerdown and an "input" event every animation
    frame on ``.st-key-c input[type=range]`` for ``--drag-ms``, then pointerup), all pressed at one
@@ -70,6 +73,12 @@ cProfile of runs over 100 ms).
    ``--others-idle`` also puts them under SCHED_IDLE (they run only on a CPU nothing else wants),
    which is closer to machines of their own.
 
+9. ``--drawings`` (issue 38, only this): new drawings on a 200k-playout upload at 1366x768 -> the
+   new SVG painted, at budgets 1500, 1499, ... and 5000, 4999, ... (targets <= 0.6 s and <= 1.5 s),
+   for this checkout and, with ``--against DIR``, another checkout's app (its own server, same
+   chromium), trip by trip alternated so both see the same machine; then the Python cost of each
+   drawing here (this checkout only) and the load average around the run.
+
 Also the upload -> first picture time (20k, 200k, 2M) and, outside the browser, the Python cost of
 one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the page, the cost of the
 5000-node SVG alone (parse, import, layout, the viewer's JSON.parse of every ``data-path``).
@@ -77,7 +86,8 @@ one drawing (visible nodes, DOT, ``dot -Tsvg``, tagging, deflate) and, in the pa
     python bench/bench_browser.py [--rounds 15] [--clicks 10] [--c-trips 6] [--repeats 3]
         [--ladder 1000,2500,3500] [--no-2m | --no-big] [--variant runner.postScriptGC=false]
     python bench/bench_browser.py --outline 8
-    python bench/bench_browser.py --drag [--drags 5]
+    python bench/bench_browser.py --drag [--drags 5] [--against /path/to/other/checkout]
+    python bench/bench_browser.py --drawings [--repeats 3] [--against /path/to/other/checkout]
     python bench/bench_browser.py --sessions 10 [--rounds 3] [--sessions-input small|big] [--drag-ms 2000] [--pin]
         [--others-niced [--others-idle]]
 
@@ -319,6 +329,7 @@ SVG_PROFILE = """async () => {
 }"""
 
 TRIP_TIMEOUT = 180_000  # ms
+PROJECTOR = {"width": 1366, "height": 768}
 
 # Loaded by the benchmark's servers only (PYTHONPATH): every script run's wall time (and epoch end) in the server log,
 # and with --cprofile the top functions of each run that took longer than 100 ms. Not app code.
@@ -772,7 +783,7 @@ def python_layout_profile(tree, budget: int, c: float) -> dict:
     drawn = drawn_nodes(tree, visible, path, inspected=ROOT)
     direction = "TB" if fits_top_down(tree, visible) else "LR"
     t2 = time.perf_counter()
-    dot = render_tree(tree, drawn, direction=direction, tooltips=False).source
+    dot = render_tree(tree, drawn, direction=direction, tooltips=False, lines=(tuple(path), ())).source
     t3 = time.perf_counter()
     import graphviz
 
@@ -1056,6 +1067,68 @@ def drag_section(browser, url: str, tmp: Path, drags: int) -> None:
     steps = [key_steps(page) for _ in range(3)]
     print(f"10 ArrowRight 50 ms apart -> steps applied: {steps}", flush=True)
     page.close()
+
+
+# The worst drag: the path changes on every frame. The C control's own event (c_control.js) with
+# the slider's paths in turn, one per animation frame, 120 times: the time from the event to the
+# next frame's end (the picture's whole work: re-marking the path, any new view, its paint) and the
+# intervals between those frames.
+PATH_EVERY_FRAME = """async (paths) => {
+    const root = window.__tree().querySelector('.tv-root');
+    const times = [], stamps = [];
+    for (let i = 0; i < 120; i++) {
+        const start = performance.now();
+        window.dispatchEvent(new CustomEvent('mcts-c-drag', {detail: {c: 1, path: paths[i % paths.length], role: 'selected'}}));
+        await new Promise((done) => requestAnimationFrame((now) => { stamps.push(now); setTimeout(done, 0); }));
+        times.push(performance.now() - start);
+    }
+    window.dispatchEvent(new CustomEvent('mcts-c-drag', {detail: {c: 1, path: paths[0], role: 'selected', done: true}}));
+    return {times, intervals: stamps.slice(1).map((t, k) => t - stamps[k]), marked: root.getAttribute('data-selected-path')};
+}"""
+
+
+def drag_ab(browser, servers: dict[str, tuple[str, Path]], tmp: Path, drags: int) -> None:
+    """Section 7's drag on 1,500 drawn nodes for each server (``--drag --against``), drag by drag
+    alternated: frame intervals, messages sent mid-drag, paths checked, commits."""
+    log = playout_file(tmp / "p5k.txt", 5_000, seed=7)
+    tree = build_tree(parse_playouts(log.read_text()))
+    pages = {}
+    for name, (url, server_log) in servers.items():
+        SERVER_LOG["path"] = server_log
+        page = open_page(browser, url, sends=True)
+        upload_trip(page, log, 5_000)
+        budget_trip(page, 1500)
+        print(f"{name}: {page.locator(f'{GRAPH} svg g.node[data-path]').count()} drawn nodes", flush=True)
+        pages[name] = page
+    results = {name: [] for name in pages}
+    commits = {name: [] for name in pages}
+    for k in range(drags):
+        for name in (list(pages) if k % 2 == 0 else list(reversed(pages))):
+            SERVER_LOG["path"] = servers[name][1]
+            load = os.getloadavg()[0]
+            result = drag_across(pages[name])
+            results[name].append(result)
+            commits[name].append(release_trip(pages[name], 0.2 + 0.6 * k / max(1, drags - 1)))
+            print(f"  {name}: {result['frames']} frames, interval p50 {percentile(result['intervals'], 0.5):.1f} ms, "
+                  f"p95 {percentile(result['intervals'], 0.95):.1f} ms, max {max(result['intervals']):.1f} ms; "
+                  f"{result['paths']} paths; {result['sent']} sent mid-drag; load {load:.1f}", flush=True)
+    maximum = float(next(iter(pages.values())).locator(SLIDER).get_attribute("max"))
+    paths = [list(tree.split_path(part.path)) for part in path_intervals(tree, 0.0, maximum)]
+    for k in range(2):
+        for name in (list(pages) if k % 2 == 0 else list(reversed(pages))):
+            load = os.getloadavg()[0]
+            every = pages[name].evaluate(PATH_EVERY_FRAME, paths)
+            print(f"  {name}: the path changed on each of 120 frames ({len(paths)} paths in turn): event -> frame "
+                  f"done p50 {percentile(every['times'], 0.5):.1f} ms, p95 {percentile(every['times'], 0.95):.1f} ms; "
+                  f"frame interval p95 {percentile(every['intervals'], 0.95):.1f} ms; load {load:.1f}", flush=True)
+    for name in pages:
+        intervals = [ms for result in results[name] for ms in result["intervals"]]
+        samples = [sample for result in results[name] for sample in result["samples"]]
+        print(f"{name}: frame interval p50 {percentile(intervals, 0.5):.1f} ms, p95 {percentile(intervals, 0.95):.1f} ms "
+              f"over {len(intervals)} frames; sent mid-drag {sum(r['sent'] for r in results[name])}; "
+              f"paths wrong {len(wrong_paths(tree, samples))} of {len(samples)}; commit "
+              f"{fmt([r['painted'] for r in commits[name] if r])}", flush=True)
+        pages[name].close()
 
 
 # ---- 8. many sessions dragging C at once ------------------------------------------------------
@@ -1381,6 +1454,37 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
                   f"{fmt([t['painted'] for t in trips if t and not t['layout_changed']])}", flush=True)
 
 
+def drawings_section(browser, servers: dict[str, tuple[str, Path]], tmp: Path, repeats: int) -> None:
+    """Section 9: the 200k upload drawn anew at budgets near 1500 and 5000 on each server, alternated."""
+    log = playout_file(tmp / "p200k.txt", 200_000, seed=99)
+    tree = build_tree(parse_playouts(log.read_text()))
+    pages = {}
+    for name, (url, server_log) in servers.items():
+        SERVER_LOG["path"] = server_log
+        page = open_page(browser, url)
+        page.set_viewport_size(PROJECTOR)
+        result = upload_trip(page, log, 200_000)
+        print(f"{name}: upload 200k -> picture: {layout_note(result)}", flush=True)
+        pages[name] = page
+    summary: dict[str, list] = {}
+    for target in (1500, 5000):
+        for k in range(repeats):
+            names = list(pages) if k % 2 == 0 else list(reversed(pages))
+            for name in names:
+                SERVER_LOG["path"] = servers[name][1]
+                result = budget_trip(pages[name], target - k)
+                summary.setdefault(f"{name} budget {target}", []).append(result)
+                print(f"  {name} budget {target - k}: {layout_note(result)}", flush=True)
+    for page in pages.values():
+        page.close()
+    print("summary (painted ms, median (min..max, n)):")
+    for name, trips in summary.items():
+        print(f"  {name}: {fmt([t['painted'] for t in trips if t])}")
+    c = 1.0
+    for budget in (1500, 5000):
+        print_profile(f"this checkout, budget {budget}", python_layout_profile(tree, budget, c))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, help="interleaved slider round trips per app (default 15); "
@@ -1398,6 +1502,10 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="write every trip's report here")
     parser.add_argument("--drag", action="store_true", help="only section 7: dragging C on a 5k upload")
     parser.add_argument("--drags", type=int, default=5, help="drags across the slider (and releases) in section 7")
+    parser.add_argument("--drawings", action="store_true", help="only section 9: new drawings at budgets 1500 and 5000")
+    parser.add_argument("--against", type=Path,
+                        help="sections 7 and 9: also another checkout's app (A/B, alternated); section 7 then "
+                        "only drags on 1,500 drawn nodes and commits")
     parser.add_argument("--sessions", type=int, default=0, metavar="N",
                         help="only section 8: N sessions dragging C at once on one server (and one alone)")
     parser.add_argument("--sessions-input", choices=("small", "big"), default="small",
@@ -1459,9 +1567,29 @@ def main() -> None:
 
                 browser = launch()
                 print(f"chromium {browser.version}", flush=True)
-                if args.drag:
+                if args.drag and not args.against:
                     drag_section(browser, ours_url, tmp, args.drags)
                     browser.close()
+                    return
+                if args.drawings or args.drag:
+                    servers = {"this checkout": (ours_url, log_path)}
+                    other = None
+                    if args.against:
+                        os.environ["PYTHONPATH"] = str(tmp / "site")  # the other app's runs are timed too
+                        other, other_url = start_streamlit(Path("app.py"), tmp / "other.log", cwd=args.against)
+                        os.environ.clear()
+                        os.environ.update(plain_env)
+                        servers[str(args.against)] = (other_url, tmp / "other.log")
+                    try:
+                        if args.drag:
+                            drag_ab(browser, servers, tmp, args.drags)
+                        else:
+                            drawings_section(browser, servers, tmp, args.repeats)
+                    finally:
+                        if other is not None:
+                            stop_streamlit(other)
+                    browser.close()
+                    print(f"load average at the end: {os.getloadavg()}; trips timed out: {TIMEOUTS or 'none'}", flush=True)
                     return
                 if args.sessions:
                     sessions_section(browser, ours_url, ours.pid, tmp, sessions=args.sessions, what=args.sessions_input,

@@ -20,10 +20,11 @@ CHANGED_COLOURS = ("#fff3b0", "#111111")  # a rank that changed between A and B:
 # current C or k) and one blue only (Streamlit's default palette pairs a dark and a light blue).
 MOVE_PALETTE = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#eeca3b", "#72b7b2", "#9d755d", "#ff9da6", "#bab0ac"]
 CURRENT_COLOUR = "#d62728"  # the page's C or k, red as the selected path in the pictures
-# The drawing limits' (lowest, highest) values. At 5,000 drawn nodes graphviz's layout takes about 3 s
-# on this machine (1,500: 0.2 s), the picture about 5 s in all: the most that still draws in seconds.
+# The drawing limits' (lowest, highest) values. At 5,000 drawn nodes the layout and graphviz's drawing
+# take about 0.7 s of CPU (1,500: 0.2 s), the picture 3-6 s in all on this busy 2-core machine
+# (bench/RESULTS.md, issue 38): the most that still draws in seconds.
 LIMIT_RANGES = {"budget": (10, 5000), "depth": (0, 1000), "topk": (0, 100)}
-BUDGET_HELP = "At most this many nodes are drawn (the selected path and the inspected node always are); 5,000 take about 5 s."
+BUDGET_HELP = "At most this many nodes are drawn (the selected path and the inspected node always are); 5,000 take a few seconds."
 SELECTED_ROW = f"background-color: {SELECTED_ROW_COLOURS[0]}; color: {SELECTED_ROW_COLOURS[1]}; font-weight: bold"
 SECOND_ROW = f"background-color: {SECOND_ROW_COLOURS[0]}; color: {SECOND_ROW_COLOURS[1]}; font-weight: bold"
 CHANGED_CELL = f"background-color: {CHANGED_COLOURS[0]}; color: {CHANGED_COLOURS[1]}; font-weight: bold"

@@ -1,14 +1,16 @@
-"""The interactive tree picture every page shows: laid out once on the server, highlighted in the browser.
+"""The interactive tree picture every page shows: laid out on the server, highlighted in the browser.
 
-graphviz's ``dot`` lays out the drawn nodes without any highlight (cached by the tree, the drawn set,
-the direction and the colouring), the SVG is tagged with each node's path
+The drawn nodes are laid out along the selected path, straight (:mod:`mcts_core.drawing.layout`),
+and graphviz draws them there without any highlight (cached by the tree, the drawn set, the
+direction, the colouring and that path); the SVG is tagged with each node's path
 (:mod:`mcts_core.drawing.tagged_svg`), and a Streamlit custom component (``ui/assets/tree_view.js``, no iframe,
 nothing loaded from the network) shows it with pan, zoom, fit/root/path/inspected buttons, hover
 tooltips and arrow keys, and moves CSS classes for the selected path and the inspected node. So a
-C change or a click sends only which paths to highlight: the layout is not computed again, and the
-SVG (megabytes for thousands of nodes) goes to the page once per layout, and each drawn node's value
-as a line in C (for hovers while C is dragged) once per layout and rule. Where ``dot`` is not
-installed, the same drawing goes to ``st.graphviz_chart`` with a note on installing graphviz.
+click, a drag of C and a commit that keeps the path send only which paths to highlight (a commit
+that changes the path brings the picture laid out along the new one), the SVG (megabytes for
+thousands of nodes) goes to the page once per layout, and each drawn node's value as a line in C
+(for hovers while C is dragged) once per drawing and rule. Where graphviz is not installed, the
+same drawing goes to ``st.graphviz_chart`` with a note on installing graphviz.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ _HTML = """
     <button type="button" data-action="path" title="Show the selected path (press again to follow it)">Selected path</button>
     <button type="button" data-action="inspected" title="Show the inspected node and its children">Inspected node</button>
     <button type="button" data-action="pv" title="Show the most visited line (press again to follow it)" hidden>Principal variation</button>
+    <p class="tv-note" role="status" hidden></p>
   </div>
   <div class="tv-viewport" tabindex="0"
        aria-label="Tree picture: drag to pan, wheel to zoom, click a node to inspect it, arrow keys to move">
@@ -63,13 +66,17 @@ def _layouts() -> BoundedLRU:
     return BoundedLRU(256, LAYOUT_BYTES, len)
 
 
-def _layout(layout_key: str, drawn_key: str, direction: str, colouring: str, tree: Tree, drawn: frozenset) -> str:
-    """The tagged SVG of a drawing (no highlights, so C and clicks never need a new one)."""
-    key = (layout_key, drawn_key, direction, colouring)
+def _layout(
+    layout_key: str, drawn_key: str, direction: str, colouring: str, tree: Tree, drawn: frozenset,
+    lines: tuple[tuple[int, ...], ...],
+) -> str:
+    """The tagged SVG of a drawing with ``lines`` straight (no highlights: a click, or a C that
+    keeps the main line, never needs a new one)."""
+    key = (layout_key, drawn_key, direction, colouring, lines)
     svg = _layouts().get(key)
     if svg is None:
         with st.spinner("Laying out the tree…"):
-            dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False).source
+            dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False, lines=lines).source
             svg = tagged_svg(dot, node_infos(tree, drawn))
         _layouts().put(key, svg)
     return svg
@@ -148,6 +155,8 @@ def show_tree(
     scoring: Scoring | None = None,
     path_follows_c: bool = True,
     principal_variation: Sequence[int] | None = None,
+    line: Sequence[int] | None = None,
+    opening: str = "path",
     label_px: float = 12,
     height: int = 560,
     on_click: Callable[[int], None] | None = None,
@@ -173,6 +182,12 @@ def show_tree(
             while it is dragged; False for a path that does not depend on C (Classroom's walk).
         principal_variation: the most visited line's nodes, root first, marked with an orange band
             and framed by a "Principal variation" button; None marks nothing.
+        line: the nodes the layout keeps on one straight row (or column), root first, continued by
+            the most visited child; None: ``path``. Where it changes the picture is laid out again
+            (Classroom passes the selected path, whose prefix its walk is: one layout per C).
+        opening: what the picture opens on (and shows again when ``path`` changes, until the
+            view is moved by hand): ``"path"``, the root and the selected path; ``"inspected"``,
+            the path down to the inspected node and that node's children.
         label_px: the smallest label size, in CSS px, the picture's views zoom to (more on a projector).
         height: the picture's height in pixels without graphviz's ``dot``; the interactive picture
             fills the window below its top instead (at least 280 px).
@@ -186,7 +201,9 @@ def show_tree(
         _show_in_browser_layout(tree, drawn, path, second_path, inspected, direction, colouring, height)
         return
     drawn_key = _drawn_key(drawn)
-    svg = _layout(layout_key, drawn_key, direction, colouring, tree, drawn)
+    # Only the main line shapes the layout: Compare's B path (drawn whole) moves with B's C without one.
+    lines = (tuple(path if line is None else line),)
+    svg = _layout(layout_key, drawn_key, direction, colouring, tree, drawn, lines)
     layout = hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
     # The SVG goes to the page once per layout, the value lines once per layout and rule: later
     # runs only say what to highlight and the values at this C.
@@ -207,6 +224,8 @@ def show_tree(
         "follows_c": path_follows_c,
         "pv": None if principal_variation is None else [list(tree.path_moves(node)) for node in principal_variation],
         "label_px": label_px,
+        "opening": opening,
+        "compact": tree.compact,
         "clickable": on_click is not None,
         "view_key": key,
     }

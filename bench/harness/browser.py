@@ -165,9 +165,17 @@ def real_nodes(nodes: list[dict]) -> list[dict]:
     return [node for node in nodes if node["id"] is not None]
 
 
+def fold_text(node: dict) -> str:
+    """What a node's label says about its children left out of the picture ("+k more, v visits"),
+    however its lines wrap (left to right, each part has a line of its own); "" if nothing."""
+    lines = node["label"]
+    start = next((k for k, line in enumerate(lines) if re.match(r"\+\d+ (more|unvisited)", line)), len(lines))
+    return " ".join(lines[start:])
+
+
 def fold_nodes(nodes: list[dict]) -> list[dict]:
-    """Tree nodes whose last label line counts children left out of the picture ("+k more, v visits")."""
-    return [node for node in real_nodes(nodes) if re.match(r"\+\d+ (more|unvisited)", node["label"][-1])]
+    """Tree nodes whose label counts children left out of the picture ("+k more, v visits")."""
+    return [node for node in real_nodes(nodes) if fold_text(node)]
 
 
 def red_nodes(page: Page) -> set[str]:

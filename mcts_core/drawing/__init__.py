@@ -1,6 +1,7 @@
 """Drawing the tree: graphviz DOT with the selected path marked, laid out once and tagged for the viewer.
 
 :mod:`.dot` chooses what is drawn (budget, depth, top-k), writes the DOT and runs ``dot``;
+:mod:`.layout` places the nodes with the selected path straight, for graphviz to draw as placed;
 :mod:`.tagged_svg` tags the laid-out SVG with each node's path so a browser can highlight it
 without a new layout. Imports graphviz, so ``mcts_core`` does not import this package. May import
 model and selection.

@@ -19,8 +19,10 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 
 import graphviz
+from graphviz import quoting
 
 from ..model.tree import ROOT, Tree
+from .layout import Layout, box_size, tree_layout
 
 PATH_COLOR = "#d62728"
 PATH_FILL = "#fde0dd"
@@ -102,6 +104,7 @@ def render_tree(
     direction: str = "TB",
     colouring: str = "none",
     tooltips: bool = True,
+    lines: Sequence[Sequence[int]] | None = None,
 ) -> graphviz.Digraph:
     """Draw the visible nodes, the selected path(s) and the inspected node.
 
@@ -120,6 +123,11 @@ def render_tree(
         colouring: fill nodes by ``"mean"`` (a diverging palette), by ``"visits"``, or ``"none"``;
             a colouring adds a key of its colours.
         tooltips: give nodes graphviz tooltips (an interactive view brings its own).
+        lines: None: ``dot`` lays the drawing out. Else node paths from the root, most important
+            first, that the drawing keeps straight: the positions come from
+            :func:`.layout.tree_layout` (the first line is the main line) and graphviz only draws
+            them (``layout=nop2``: seconds faster on thousands of nodes). Left to right, a label
+            then puts one fact on each line, so the main line's boxes are narrow.
 
     Returns:
         A Digraph; node ids are ``n<index>`` (keys ``legend_<k>`` and ``key_<k>``), never user
@@ -131,11 +139,26 @@ def render_tree(
     on_second -= on_both
     drawn = drawn_nodes(tree, visible, path, second_path, inspected=inspected)
 
-    graph = graphviz.Digraph("mcts", graph_attr={"rankdir": direction, "nodesep": "0.15", "ranksep": "0.35"})
+    stacked = lines is not None and direction == "LR"
+    order = _depth_first_by_move(tree, drawn)
+    labels = {node: _label_lines(tree, node, decimals, _hidden_children(tree, node, drawn), stacked) for node in order}
+    fills = node_fills(tree, order, colouring)
+    key = colour_key(tree, order, colouring) if fills else []
+    layout = None
+    if lines is None:
+        graph = graphviz.Digraph("mcts", graph_attr={"rankdir": direction, "nodesep": "0.15", "ranksep": "0.35"})
+    else:
+        graph = graphviz.Digraph("mcts", graph_attr={"layout": "nop2"})
+        sizes = {node: box_size(text) for node, text in labels.items()}
+        layout = tree_layout(
+            tree, drawn, sizes, lines=lines,
+            left_to_right=direction == "LR",
+            extra=[(f"key_{k}", box_size([label], KEY_FONT_SIZE)) for k, (_, label) in enumerate(key)],
+        )
     graph.attr("node", shape="box", style="rounded,filled", fillcolor=NODE_FILL, fontname="Helvetica", fontsize="12")
     graph.attr("edge", color="#999999", arrowsize="0.6")
-    order = _depth_first_by_move(tree, drawn)
-    fills = node_fills(tree, order, colouring)
+    # The statements are written here rather than by graph.node/graph.edge, in their format: their
+    # per-attribute checks took half the time of a 5,000-node drawing.
     for node in order:
         attributes = _shape(tree, node)
         if node in fills:
@@ -150,15 +173,20 @@ def render_tree(
             attributes.update(SHARED_STYLE)
         if node == inspected:
             attributes.update(color=INSPECTED_COLOR, peripheries="2", penwidth="2")
-        label = _label(tree, node, decimals, _hidden_children_line(tree, node, drawn))
-        graph.node(f"n{node}", label=label, **attributes)
+        if layout is not None:
+            attributes.update(_placed(layout.centres[node], sizes[node]))
+        attributes["label"] = _label(labels[node])
+        graph.body.append(_statement(f"n{node}", attributes))
         if node != ROOT:
             parent = tree.parent[node]
-            graph.edge(f"n{parent}", f"n{node}", **_path_edge(parent, node, on_path, on_second, on_both))
+            edge = _path_edge(parent, node, on_path, on_second, on_both)
+            if layout is not None:
+                edge["pos"] = _edge_pos(*layout.edges[node])
+            graph.body.append(_statement(f"n{parent} -> n{node}", edge))
     if legend is not None:
         _draw_legend(graph, legend)
-    if fills:
-        _draw_colour_key(graph, tree, order, colouring)
+    if key:
+        _draw_colour_key(graph, key, layout)
     return graph
 
 
@@ -232,15 +260,50 @@ def colour_key(tree: Tree, nodes: Collection[int], colouring: str) -> list[tuple
     ]
 
 
-def _draw_colour_key(graph: graphviz.Digraph, tree: Tree, nodes: Collection[int], colouring: str) -> None:
-    """A boxed key of a colouring's colours, beside the tree."""
+KEY_FONT_SIZE = 11
+
+
+def _draw_colour_key(graph: graphviz.Digraph, entries: Sequence[tuple[str, str]], layout: Layout | None) -> None:
+    """A key of a colouring's colours: boxed beside the tree, or placed where the layout put it."""
+    if layout is not None:
+        for k, (colour, label) in enumerate(entries):
+            graph.node(f"key_{k}", label=label, fontsize=str(KEY_FONT_SIZE), fillcolor=colour, fontcolor=FILLED_TEXT,
+                       **{"class": "filled"}, **_placed(layout.centres[f"key_{k}"], box_size([label], KEY_FONT_SIZE)))
+        return
     with graph.subgraph(name="cluster_colour_key") as key:
         key.attr(label="Colour", fontname="Helvetica", fontsize="11", color="#cccccc", style="rounded")
-        entries = colour_key(tree, nodes, colouring)
         for k, (colour, label) in enumerate(entries):
-            key.node(f"key_{k}", label=label, fontsize="11", fillcolor=colour, fontcolor=FILLED_TEXT, **{"class": "filled"})
+            key.node(f"key_{k}", label=label, fontsize=str(KEY_FONT_SIZE), fillcolor=colour, fontcolor=FILLED_TEXT,
+                     **{"class": "filled"})
         for k in range(1, len(entries)):
             key.edge(f"key_{k - 1}", f"key_{k}", style="invis")
+
+
+def _statement(head: str, attributes: dict[str, str]) -> str:
+    """A DOT node or edge statement as graphviz.Digraph writes it: attributes sorted by name, the
+    label first, values quoted unless they are plain words or numbers."""
+    label = attributes.pop("label", None)
+    parts = [] if label is None else [f"label={_quote(label)}"]
+    parts += [f"{name}={_quote(value)}" for name, value in sorted(attributes.items())]
+    return f"\t{head} [{' '.join(parts)}]\n" if parts else f"\t{head}\n"
+
+
+def _quote(value: str) -> str:
+    """``graphviz.quoting.quote`` for the values we write (never HTML-like: labels are nohtml)."""
+    if quoting.ID.match(value) and value.lower() not in quoting.KEYWORDS:
+        return value
+    return f'"{quoting.ESCAPE_UNESCAPED_QUOTES(value)}"' if '"' in value else f'"{value}"'
+
+
+def _placed(centre: tuple[float, float], size: tuple[float, float]) -> dict[str, str]:
+    """A box's attributes at a given position (points) and size (graphviz wants inches)."""
+    return {"pos": f"{centre[0]:.2f},{centre[1]:.2f}", "width": f"{size[0] / 72:.4f}", "height": f"{size[1] / 72:.4f}",
+            "fixedsize": "true"}
+
+
+def _edge_pos(points: Sequence[tuple[float, float]], tip: tuple[float, float]) -> str:
+    """An edge's graphviz ``pos``: its arrowhead's point, then its Bézier points."""
+    return " ".join([f"e,{tip[0]:.2f},{tip[1]:.2f}", *(f"{x:.2f},{y:.2f}" for x, y in points)])
 
 
 def _path_edge(
@@ -279,19 +342,20 @@ def _depth_first_by_move(tree: Tree, drawn: set[int]) -> list[int]:
     return order
 
 
-def _hidden_children_line(tree: Tree, node: int, drawn: set[int]) -> str:
-    """The label line that counts a drawn node's children left out of the picture ("" if none)."""
+def _hidden_children(tree: Tree, node: int, drawn: Collection[int]) -> list[str]:
+    """The parts of the label line that counts a drawn node's children left out ([] if none):
+    "+k more, v visits" and "+u unvisited"."""
     hidden = [kid for kid in tree.children[node] if kid not in drawn]
     if not hidden:
-        return ""
+        return []
     visits = sum(tree.visits[kid] for kid in hidden)
     unvisited = sum(1 for kid in hidden if not tree.visits[kid])
     parts = []
     if len(hidden) > unvisited:
-        parts.append(f"+{len(hidden) - unvisited} more, {visits} visit{'s' if visits != 1 else ''}")
+        parts += [f"+{len(hidden) - unvisited} more", f"{visits} visit{'s' if visits != 1 else ''}"]
     if unvisited:
         parts.append(f"+{unvisited} unvisited")
-    return ", ".join(parts)
+    return parts
 
 
 def _shortened(text: str, limit: int) -> str:
@@ -299,9 +363,11 @@ def _shortened(text: str, limit: int) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… (+{len(text) - limit:,} characters)"
 
 
-def _label(tree: Tree, node: int, decimals: int, hidden_line: str = "") -> str:
-    # graphviz passes entities through to SVG: "&" must be "&amp;" or "&lt;" would show as "<".
-    name = "root" if node == ROOT else graphviz.escape(_shortened(tree.move[node], LABEL_MOVE_CHARACTERS)).replace("&", "&amp;")
+def _label_lines(tree: Tree, node: int, decimals: int, hidden: Sequence[str], stacked: bool) -> list[str]:
+    """A node's label as lines of plain text: its move and marks, visits and mean, the children left
+    out. ``stacked`` (left to right drawings, where a column is as wide as its widest box) puts one
+    fact on each line: the selected path's boxes follow each other across the page."""
+    name = "root" if node == ROOT else _shortened(tree.move[node], LABEL_MOVE_CHARACTERS)
     visits = tree.visits[node]
     mean = f"{tree.mean(node):.{decimals}f}" if visits else "–"
     marks = "  ■ end" if tree.is_terminal(node) else ""
@@ -309,10 +375,20 @@ def _label(tree: Tree, node: int, decimals: int, hidden_line: str = "") -> str:
     if outcome is not None:  # proven (a terminal's result, or backed up by a solver): for the mover
         word = "win" if outcome > 0 else "loss" if outcome < 0 else "draw"
         marks += f"  ✓ proven {word}" + (f" for P{tree.mover(node)}" if tree.players > 1 else "")
+    if not stacked:
+        return [f"{name}{marks}", f"n={visits}  μ={mean}"] + ([", ".join(hidden)] if hidden else [])
+    # Each fact on its own line; the parts of the "+k more" line keep their commas, so the lines
+    # read as that line does.
+    return [name, *([marks.strip()] if marks else []), f"n={visits}", f"μ={mean}",
+            *[part + ("," if k < len(hidden) - 1 else "") for k, part in enumerate(hidden)]]
+
+
+def _label(lines: Sequence[str]) -> str:
+    """Label lines as a graphviz label: escaped (moves are user text), never HTML-like."""
+    # graphviz passes entities through to SVG: "&" must be "&amp;" or "&lt;" would show as "<".
     # nohtml: a move like "<" must never turn the label into an HTML-like label.
     # "\\n" is graphviz's line break inside a label (a Python newline is not).
-    lines = [f"{name}{marks}", f"n={visits}  μ={mean}"] + ([hidden_line] if hidden_line else [])
-    return graphviz.nohtml("\\n".join(lines))
+    return graphviz.nohtml("\\n".join(graphviz.escape(line).replace("&", "&amp;") for line in lines))
 
 
 def _tooltip(tree: Tree, node: int) -> str:
@@ -342,14 +418,15 @@ def hidden_count(tree: Tree, drawn: Collection[int]) -> int:
     return len(tree) - len(drawn)
 
 
-def fits_top_down(tree: Tree, visible: Collection[int], *, max_rank_width: int = 12) -> bool:
-    """Whether a top-down drawing of ``visible`` stays readable once scaled to a page column.
+def fits_top_down(tree: Tree, visible: Collection[int], *, max_rank_width: int = 12, max_depth: int = 3) -> bool:
+    """Whether a top-down drawing of ``visible`` stays readable in a page column.
 
-    Browsers scale the picture to the column's width, so a level with many boxes shrinks every
-    label; such trees read better left to right, where depth runs across.
+    A level with many boxes is wider than a column, and a path of more than ``max_depth`` moves
+    taller than a picture beside the table at 1366x768 (four boxes down): such trees read better
+    left to right, where depth runs along the page's width.
     """
     width_at_depth = Counter(tree.depth[node] for node in visible)
-    return max(width_at_depth.values()) <= max_rank_width
+    return max(width_at_depth.values()) <= max_rank_width and max(width_at_depth) <= max_depth
 
 
 def dot_available() -> bool:

@@ -22,6 +22,7 @@ from bench.harness.browser import (
     TABLE_CELLS,
     eventually,
     fold_nodes,
+    fold_text,
     graph_nodes,
     metric_value,
     open_app,
@@ -177,7 +178,7 @@ def test_large_upload_draws_a_capped_tree(page, app_url, output_dir, tmp_path):
         moves = json.loads(node["id"])
         parent = tree.find("".join(moves))
         left_out = sum(1 for kid in tree.children[parent] if (*moves, tree.move[kid]) not in drawn)
-        assert node["label"][-1].startswith(f"+{left_out} more, "), (moves, node["label"])
+        assert fold_text(node).startswith(f"+{left_out} more, "), (moves, node["label"])
     eventually(lambda: red_nodes(page), path_ids(text, slider_c(page)), page=page)
     page.screenshot(path=output_dir / "explorer_large_upload.png", full_page=True)
     # The picture opens on the root with the selected path in view, however large the tree.

@@ -15,6 +15,9 @@
 //   pv:        node paths of the principal variation (the most visited line), or null: no marking,
 //   clickable: whether a click (or an arrow key) chooses a node,
 //   label_px:  the smallest label size on screen, in CSS px, the views zoom to (readable),
+//   compact:   every move is one character (a path is written without spaces),
+//   opening:   what the picture opens on: "path" (the root and the selected path) or "inspected"
+//              (the path down to the inspected node, and that node's children: Classroom's question),
 //   view_key:  the Python key, so pan/zoom survives a remount,
 //   follows_c: whether `selected` is the selected path at the page's C (it follows a drag), or a
 //              path that does not depend on C (Classroom's walk),
@@ -49,12 +52,17 @@ const MIN_VISIBLE_PX = 160; // px of the picture a view uses at least, however f
 // at 1366x768 the pictures start at y = 410-470 px, which leaves 280-340 px.
 const BOTTOM_GAP = 16; // px
 const DRAG_THRESHOLD = 4; // px a press may move and still count as a click
-// Chromium lays out every SVG <text> again whenever the view moves: with
-// 11,000 labels (5,000 nodes) a frame took 230 ms, 40 ms without them. Big
-// pictures drop their labels while a gesture goes on and get them back once
-// it rests (about 350 ms to bring 11,000 back, once).
-const HIDE_LABELS_FROM = 2000; // <text> elements
-const REST_MS = 200;
+// Chromium lays out every SVG <text> that is displayed when the picture first shows and whenever
+// the view moves: with 11,000 labels (5,000 nodes) a frame took 230 ms, 40 ms without them. A big
+// picture displays only the labels of the nodes in or near the view (one view's size around it),
+// none where they would be under LEAST_LABEL_PX, and changes only those that come or go. (Hiding
+// the far nodes' shapes too made each frame that moves the view lay out 40 ms instead of 2.)
+const LAZY_FROM = 1000; // <text> elements
+const LEAST_LABEL_PX = 4;
+// The note on the selected path goes beside the buttons when this much room is left there
+// (tree_view.css: its flex basis, 12rem), else on a row of its own under them (two lines).
+const NOTE_BESIDE_PX = 192;
+const NOTE_ROW_PX = 40;
 
 const pathKey = (path) => JSON.stringify(path);
 const C_DRAG_EVENT = "mcts-c-drag"; // c_control.js
@@ -63,6 +71,35 @@ const INSPECTED_EVENT = "mcts-inspected"; // c_control.js ranks these children w
 // Every node on a path of moves as its own moves, the root's first; and as keys.
 const prefixes = (moves) => [[], ...moves.map((_, i) => moves.slice(0, i + 1))];
 const prefixKeys = (moves) => prefixes(moves).map(pathKey);
+
+// Whether two views show the same (to a tenth of a pixel).
+function sameView(a, b) {
+  if (!a || !b) return false;
+  const px = 0.1 / Math.max(a.scale, b.scale);
+  return Math.abs(a.cx - b.cx) < px && Math.abs(a.cy - b.cy) < px && Math.abs(a.scale - b.scale) < 1e-6 * a.scale;
+}
+
+// The box of a node group's outline, read from its attributes ({x, y, width, height} in the
+// group's units), or null when it has none we can read.
+function shapeBox(el) {
+  const shape = el.querySelector("path, polygon, ellipse");
+  if (!shape) return null;
+  if (shape.localName === "ellipse") {
+    const [cx, cy, rx, ry] = ["cx", "cy", "rx", "ry"].map((name) => parseFloat(shape.getAttribute(name)));
+    return { x: cx - rx, y: cy - ry, width: 2 * rx, height: 2 * ry };
+  }
+  const numbers = (shape.getAttribute(shape.localName === "path" ? "d" : "points") || "").match(/-?\d*\.?\d+(?:e-?\d+)?/g);
+  if (!numbers || numbers.length < 4) return null;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = 0; i + 1 < numbers.length; i += 2) {
+    const x = +numbers[i], y = +numbers[i + 1];
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
 
 // The smallest box holding both (either may be missing).
 function union(a, b) {
@@ -103,6 +140,7 @@ class TreeView {
     this.viewport = this.root.querySelector(".tv-viewport");
     this.tip = this.root.querySelector(".tv-tip");
     this.status = this.root.querySelector(".tv-status");
+    this.note = this.root.querySelector(".tv-note");
     this.pvButton = this.root.querySelector('[data-action="pv"]');
     this.layout = null;
     this.svg = null;
@@ -116,11 +154,10 @@ class TreeView {
     this.autoFrame = null; // recomputes the view while nobody moved it by hand (window resizes, new paths)
     this.lastFrame = null; // {action, index, view}: pressing a path button again pans along the path
     this.cursorKey = null; // the inspected node; clicks and arrow keys move it before Python confirms
-    this.marked = []; // [element, class] currently set, so updates touch only those
+    this.marked = new Map(); // element -> the classes applyHighlight set on it, so updates touch only those
     this.pointers = new Map(); // pointerId -> {x, y} while pressed
     this.gesture = null;
     this.frame = 0;
-    this.restTimer = 0;
     this.tipFor = null; // node group whose tooltip shows
     this.liveC = null; // the C the control is dragged to, null: the committed one
     this.livePaths = new Map(); // role ("selected"/"second") -> moves the C control shows, not yet committed
@@ -160,7 +197,10 @@ class TreeView {
     }
     if (!this.svg) return;
     this.applyHighlight();
-    if (this.autoFrame && this.view) this.setView(this.autoFrame());
+    // A computed view follows the path only when it leaves the view: a path that stays in view
+    // never moves the picture (each move lays out every label again).
+    if (this.autoFrame && this.view && !this.showsPath()) this.setView(this.autoFrame());
+    else this.describePath();
   }
 
   // The picture's height follows the window (CSS, below): here only its top is measured, in page
@@ -181,6 +221,8 @@ class TreeView {
     this.viewKey = data.view_key;
     this.followsC = data.follows_c !== false;
     this.labelPx = data.label_px || READABLE_LABEL_PX;
+    this.opening = data.opening || "path";
+    this.compact = data.compact !== false; // moves are one character each: a path is written without spaces
     this.followWindow();
     const live = this.livePaths.get("selected");
     const selected = live ? prefixes(live) : data.selected || [];
@@ -224,20 +266,28 @@ class TreeView {
       this.setTriggerValue("need_layout", layout);
       return false;
     }
-    const parsed = new DOMParser().parseFromString(text, "image/svg+xml");
-    const svg = parsed.documentElement;
-    if (svg.nodeName !== "svg" || parsed.querySelector("parsererror")) {
+    // The HTML parser reads an SVG of 5,000 nodes in a third of the XML parser's time (and the
+    // result needs no copy: it is adopted). Scripts in it would never run; it has none.
+    const template = document.createElement("template");
+    template.innerHTML = text;
+    const svg = template.content.firstElementChild;
+    if (svg?.localName !== "svg" || svg.namespaceURI !== "http://www.w3.org/2000/svg") {
       this.showStatus("The tree picture could not be read.");
       return false;
     }
     this.svg?.remove();
-    this.svg = document.importNode(svg, true);
+    this.svg = document.adoptNode(svg);
     this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    // Before it is shown: only the labels near the first view are ever laid out.
+    this.lazy = this.svg.querySelectorAll("text").length >= LAZY_FROM;
+    this.svg.classList.toggle("tv-lazy", this.lazy);
+    this.near = new Set(); // node elements whose labels show (tv-near), in a lazy picture
     this.viewport.prepend(this.svg);
     this.showStatus("");
     this.layout = layout;
-    this.marked = [];
+    this.marked = new Map();
     this.halos = [];
+    this.haloKey = null;
     this.boxes.clear();
     this.lastFrame = null;
     this.indexTree();
@@ -277,7 +327,6 @@ class TreeView {
     }
     this.rootNode = this.nodes.get("[]") || null;
     this.leftToRight = this.isLeftToRight();
-    this.heavy = this.svg.querySelectorAll("text").length >= HIDE_LABELS_FROM;
     // Label size in graph units: the smallest node label decides what "readable" means.
     const sizes = [...this.svg.querySelectorAll("g.node[data-path] text")]
       .map((t) => parseFloat(t.getAttribute("font-size")))
@@ -299,13 +348,15 @@ class TreeView {
     return spread("cx") < spread("cy");
   }
 
+  // The classes each element should carry now; only the differences from what it carries are
+  // written. While C is dragged a new path changes a dozen elements out of thousands: each class
+  // written restyles its element, each halo added or removed lays the picture out again.
   applyHighlight() {
-    for (const [el, cls] of this.marked) el.classList.remove(cls);
-    this.marked = [];
+    const wanted = new Map(); // element -> classes
     const mark = (el, cls) => {
       if (!el) return;
-      el.classList.add(cls);
-      this.marked.push([el, cls]);
+      if (!wanted.has(el)) wanted.set(el, new Set());
+      wanted.get(el).add(cls);
     };
     const second = new Set(this.secondKeys);
     for (const key of this.selectedKeys) {
@@ -319,22 +370,29 @@ class TreeView {
       mark(this.nodes.get(key)?.el, "tv-second");
       mark(this.edges.get(key), "tv-second");
     }
+    const inspected = this.cursorKey ? this.nodes.get(this.cursorKey)?.el : null;
+    mark(inspected, "tv-inspected");
+    const pv = (this.pvKeys || []).flatMap((key) => [this.nodes.get(key)?.el, this.edges.get(key)]).filter(Boolean);
+    for (const el of pv) mark(el, "tv-pv");
+    for (const [el, classes] of this.marked) {
+      const keep = wanted.get(el);
+      for (const cls of classes) if (!keep?.has(cls)) el.classList.remove(cls);
+    }
+    for (const [el, classes] of wanted) {
+      const had = this.marked.get(el);
+      for (const cls of classes) if (!had?.has(cls)) el.classList.add(cls);
+    }
+    this.marked = wanted;
+    // Halos follow the inspected node and the principal variation, never the path.
+    const haloKey = pathKey([this.cursorKey, this.pvKeys]);
+    if (haloKey === this.haloKey) return;
+    this.haloKey = haloKey;
     for (const halo of this.halos) halo.remove();
     this.halos = [];
-    const inspected = this.cursorKey ? this.nodes.get(this.cursorKey)?.el : null;
-    if (inspected) {
-      mark(inspected, "tv-inspected");
-      this.addHalo(inspected, "tv-inspected-halo");
-    }
-    for (const key of this.pvKeys || []) {
-      for (const el of [this.nodes.get(key)?.el, this.edges.get(key)]) {
-        if (!el) continue;
-        mark(el, "tv-pv");
-        // A wide band under the element's own line: it shows through whatever colour the line
-        // takes (red on the selected path), so both markings read at once.
-        this.addHalo(el, "tv-pv-halo");
-      }
-    }
+    if (inspected) this.addHalo(inspected, "tv-inspected-halo");
+    // A wide band under the element's own line: it shows through whatever colour the line takes
+    // (red on the selected path), so both markings read at once.
+    for (const el of pv) this.addHalo(el, "tv-pv-halo");
   }
 
   // A copy of the element's outline drawn just under it, styled by ``cls``.
@@ -360,13 +418,19 @@ class TreeView {
     return box;
   }
 
+  // From the shape's own coordinates: getBBox would lay out the whole picture, every label
+  // included, before its first frame.
   measureBox(node) {
-    const b = node.el.getBBox();
-    const m = this.graphMatrix;
-    const p = new DOMPoint(b.x, b.y).matrixTransform(m);
-    const q = new DOMPoint(b.x + b.width, b.y + b.height).matrixTransform(m);
-    const x0 = Math.min(p.x, q.x), x1 = Math.max(p.x, q.x);
-    const y0 = Math.min(p.y, q.y), y1 = Math.max(p.y, q.y);
+    return this.toGraph(shapeBox(node.el) || node.el.getBBox());
+  }
+
+  // A box in the group's units ({x, y, width, height}) in graph units (the SVG's viewBox).
+  toGraph(b) {
+    const { a, b: mb, c, d, e, f } = this.graphMatrix;
+    const px = a * b.x + c * b.y + e, py = mb * b.x + d * b.y + f;
+    const qx = a * (b.x + b.width) + c * (b.y + b.height) + e, qy = mb * (b.x + b.width) + d * (b.y + b.height) + f;
+    const x0 = Math.min(px, qx), x1 = Math.max(px, qx);
+    const y0 = Math.min(py, qy), y1 = Math.max(py, qy);
     return { x0, y0, x1, y1, cx: (x0 + x1) / 2, cy: (y0 + y1) / 2 };
   }
 
@@ -374,25 +438,53 @@ class TreeView {
     return { w: this.viewport.clientWidth, h: this.viewport.clientHeight };
   }
 
-  // Px at the top that the toolbar covers: views keep what they show below it.
+  // Px at the top that the toolbar covers: views keep what they show below it. That is the
+  // buttons, and in a picture too narrow for the note beside them the row under them where the note
+  // goes, shown or not (the note comes and goes with the view, which must neither move for it nor
+  // lie under it), unless the whole tree fits on screen at readable scale without that row: its
+  // path is then always in view (the margin kept above the tree, not below it: a 7-node tree on a
+  // projector is whole under the Classroom's question rather than cut for a note it never shows).
   topInset() {
     const bar = this.root.querySelector(".tv-toolbar");
-    return bar ? bar.offsetTop + bar.offsetHeight : 0;
+    if (!bar) return 0;
+    let bottom = 0, right = 0;
+    for (const button of bar.querySelectorAll("button")) {
+      if (button.hidden) continue;
+      bottom = Math.max(bottom, button.offsetTop + button.offsetHeight);
+      right = Math.max(right, button.offsetLeft + button.offsetWidth);
+    }
+    const buttons = bar.offsetTop + bottom;
+    return bar.clientWidth - right >= NOTE_BESIDE_PX || this.wholeOnScreen(buttons) ? buttons : buttons + NOTE_ROW_PX;
+  }
+
+  // Whether the whole tree fits at readable scale below ``top`` px, on screen, with a margin around
+  // it except at its bottom.
+  wholeOnScreen(top) {
+    const { w, h } = this.size();
+    const readable = this.readableScale() * (1 - 1e-9);
+    const b = this.bounds;
+    return (w - 2 * VIEW_MARGIN) / (b.x1 - b.x0) >= readable
+      && (h - top - this.bottomInset(top) - VIEW_MARGIN) / (b.y1 - b.y0) >= readable;
   }
 
   // Px at the bottom that lie below the window (a page whose controls push the picture down, at
   // least 280 px tall): views keep what they show above it, so a framed node is on screen. At least
   // MIN_VISIBLE_PX of the picture stay usable.
-  bottomInset() {
+  bottomInset(top = this.topInset()) {
     const { h } = this.size();
     const below = this.viewport.getBoundingClientRect().bottom - window.innerHeight;
-    return Math.min(Math.max(below, 0), Math.max(h - this.topInset() - MIN_VISIBLE_PX, 0));
+    return Math.min(Math.max(below, 0), Math.max(h - top - MIN_VISIBLE_PX, 0));
   }
 
   fitScale(box) {
+    return this.scaleToFit(box, this.topInset());
+  }
+
+  // The scale at which ``box`` fits the picture below ``top`` px.
+  scaleToFit(box, top) {
     const { w, h } = this.size();
     const sx = (w - 2 * VIEW_MARGIN) / Math.max(box.x1 - box.x0, 1);
-    const sy = (h - this.topInset() - this.bottomInset() - 2 * VIEW_MARGIN) / Math.max(box.y1 - box.y0, 1);
+    const sy = (h - top - this.bottomInset(top) - 2 * VIEW_MARGIN) / Math.max(box.y1 - box.y0, 1);
     return Math.max(Math.min(sx, sy), 1e-3);
   }
 
@@ -462,15 +554,15 @@ class TreeView {
   }
 
   // The views that show a path (node keys, root first): one if it fits at readable scale, else
-  // consecutive stretches that each fit, sharing a node with the next, at readable scale.
+  // consecutive stretches that each fit, sharing a node with the next, at readable scale. A frame
+  // centres the path across and shows as much of the tree around it as readable labels allow
+  // (the other moves matter); along, it starts at the path's start when the tree does not fit.
   pathFrames(keys) {
     const drawn = keys.filter((key) => this.nodes.has(key));
     if (drawn.length === 0) return [];
     const box = this.boxOfKeys(drawn);
     if (this.fitsReadable(box)) {
-      // Framed with as much of the tree around it as readable labels allow (the other moves matter).
-      const scale = Math.min(Math.max(this.fitScale(this.bounds), this.readableScale()), this.fitScale(box), this.largestScale());
-      return [{ keys: drawn, view: this.viewOfTarget(this.bounds, box, scale) }];
+      return [{ keys: drawn, view: this.viewOfPath(box, this.aroundScale(box)) }];
     }
     const frames = [];
     let i = 0;
@@ -485,6 +577,45 @@ class TreeView {
       if (j >= drawn.length) return frames;
       i = j - 1 > i ? j - 1 : j;
     }
+  }
+
+  // The scale of a view of ``box`` (which fits at readable scale) that shows as much of the tree
+  // around it as readable labels allow: the whole tree if it fits, and never zoomed past largest.
+  aroundScale(box) {
+    return Math.min(Math.max(this.fitScale(this.bounds), this.readableScale()), this.fitScale(box), this.largestScale());
+  }
+
+  // A view at ``scale`` of a path's box that fits: across the direction of growth the path is in
+  // the middle of the usable part (the tree's edge kept at the view's edge where it is nearer);
+  // along it the whole tree is centred if it fits, else the path's start is at the edge.
+  viewOfPath(box, scale) {
+    const { w, h } = this.size();
+    const top = this.topInset(), bottom = this.bottomInset();
+    const halfW = w / 2 / scale, halfH = h / 2 / scale, pad = VIEW_MARGIN / scale;
+    const usableTop = (top + VIEW_MARGIN) / scale, usableBottom = (bottom + VIEW_MARGIN) / scale;
+    const b = this.bounds;
+    // Centre [lo, hi] in a window of ``half`` each side whose usable part is [c - half + before, c + half - after];
+    // keep the tree's edges from leaving a blank band where the tree could fill it.
+    // (the usable part's middle is (before - after) / 2 past the window's)
+    const centre = (lo, hi, tlo, thi, half, before, after) => {
+      const c = (lo + hi) / 2 - (before - after) / 2;
+      if (thi - tlo <= 2 * half - before - after) return (tlo + thi) / 2 - (before - after) / 2;
+      return Math.min(Math.max(c, tlo - before + half), thi + after - half);
+    };
+    const along = (lo, hi, tlo, thi, half, before, after) =>
+      thi - tlo <= 2 * half - before - after ? (tlo + thi) / 2 - (before - after) / 2 : lo - before + half;
+    if (this.leftToRight) {
+      return {
+        cx: along(box.x0, box.x1, b.x0, b.x1, halfW, pad, pad),
+        cy: centre(box.y0, box.y1, b.y0, b.y1, halfH, usableTop, usableBottom),
+        scale,
+      };
+    }
+    return {
+      cx: centre(box.x0, box.x1, b.x0, b.x1, halfW, pad, pad),
+      cy: along(box.y0, box.y1, b.y0, b.y1, halfH, usableTop, usableBottom),
+      scale,
+    };
   }
 
   // The whole tree if it fits at readable scale, else its top levels: every node down to the
@@ -503,13 +634,75 @@ class TreeView {
     return this.viewOfTarget(box, rootBox);
   }
 
+  // The selected path's keys, root first.
+  pathKeys() {
+    return ["[]", ...this.selectedKeys.filter((key) => key !== "[]")];
+  }
+
   // Opening: the whole tree if it fits at readable scale, else the root and the selected path
-  // (the stretch holding the inspected node when the path is long: Playback's new node).
+  // (the stretch holding the inspected node when the path is long: Playback's new node); opening
+  // on the inspected node, else the path down to it and its children, or the node and its children.
   openingView() {
-    if (this.fitsReadable(this.bounds) || this.selectedKeys.length === 0) return this.fitView();
-    const frames = this.pathFrames(["[]", ...this.selectedKeys.filter((key) => key !== "[]")]);
+    if (this.fitsReadable(this.bounds)) return this.fitView();
+    if (this.opening === "inspected" && this.nodes.has(this.cursorKey)) {
+      const node = this.nodes.get(this.cursorKey);
+      const keys = [...prefixKeys(node.path), ...node.children.map((kid) => pathKey(kid.path))];
+      const box = this.boxOfKeys(keys);
+      if (this.fitsReadable(box)) return this.viewOfPath(box, this.aroundScale(box));
+      return this.inspectedView();
+    }
+    if (this.selectedKeys.length === 0) return this.fitView();
+    const frames = this.pathFrames(this.pathKeys());
     if (frames.length === 0) return this.fitView();
     return (frames.find((frame) => frame.keys.includes(this.cursorKey)) || frames[0]).view;
+  }
+
+  // How many of the selected path's drawn nodes are wholly in the usable part of the view, and the
+  // first unbroken run of them (indices into the path's drawn nodes).
+  // The picture's size and insets are the last frame's: read here, mid-drag, right after the
+  // path's classes changed, they would make the browser restyle and lay out at once.
+  pathInView() {
+    const keys = this.pathKeys().filter((key) => this.nodes.has(key));
+    const seen = { keys, shown: 0, first: -1, last: -1 };
+    if (!this.view || !this.rendered) return seen;
+    const { w, h, top, bottom } = this.rendered;
+    const { cx, cy, scale } = this.view;
+    const x0 = cx - w / 2 / scale, y0 = cy - h / 2 / scale + top / scale;
+    const x1 = cx + w / 2 / scale, y1 = cy + h / 2 / scale - bottom / scale;
+    keys.forEach((key, index) => {
+      const b = this.nodeBox(this.nodes.get(key));
+      if (b.x0 < x0 || b.x1 > x1 || b.y0 < y0 || b.y1 > y1) return;
+      seen.shown++;
+      if (seen.first < 0) seen.first = seen.last = index;
+      else if (seen.last === index - 1) seen.last = index;
+    });
+    return seen;
+  }
+
+  // Whether every drawn node of the selected path is in view.
+  showsPath() {
+    const { keys, shown } = this.pathInView();
+    return shown === keys.length;
+  }
+
+  // The note beside the buttons: how much of the selected path is in view, and how to follow it.
+  describePath() {
+    const { keys, shown, first, last } = this.pathInView();
+    let text = "";
+    if (keys.length > 1 && shown < keys.length) {
+      const moves = this.selectedKeys.length - 1;
+      const follow = "Press “Selected path” to follow it.";
+      if (first < 0) text = "Selected path: out of view. Press “Selected path” to show it.";
+      else if (first === 0) {
+        let upTo = JSON.parse(keys[last]).join(this.compact ? "" : " ");
+        if (upTo.length > 60) upTo = `…${upTo.slice(-60)}`;
+        text = last === 0
+          ? `Selected path: the root in view, not its first move. ${follow}`
+          : `Selected path: its first ${last} of ${moves} move${moves === 1 ? "" : "s"} in view, up to ${upTo}. ${follow}`;
+      } else text = `Selected path: moves ${first}–${last} of ${moves} in view. ${follow}`;
+    }
+    if (text !== this.note.textContent) this.note.textContent = text;
+    this.note.hidden = !text;
   }
 
   // The inspected node and its children.
@@ -521,12 +714,15 @@ class TreeView {
   }
 
   // A path button frames the path; pressed again with the view untouched, it pans to the next stretch.
+  // Pressed while the view is already one of the path's frames (the opening view is the first),
+  // it moves on to the next: a press always changes what is shown, unless the path fits one view.
   showPath(action, keys) {
     const frames = this.pathFrames(keys);
     if (frames.length === 0) return;
     const last = this.lastFrame;
     const again = last && last.action === action && last.view === this.view;
-    const index = again ? (last.index + 1) % frames.length : 0;
+    const showing = frames.findIndex((frame) => sameView(frame.view, this.view));
+    const index = again ? (last.index + 1) % frames.length : showing >= 0 ? (showing + 1) % frames.length : 0;
     this.frameBy(() => {
       const now = this.pathFrames(keys);
       return now[Math.min(index, now.length - 1)].view;
@@ -585,12 +781,25 @@ class TreeView {
     this.setView({ cx: cx - dxPx / scale, cy: cy - dyPx / scale, scale });
   }
 
-  // Called by gestures (wheel, drag, pinch), not by jumps (buttons, keys).
-  moving() {
-    if (!this.heavy) return;
-    this.svg.classList.add("tv-moving");
-    clearTimeout(this.restTimer);
-    this.restTimer = setTimeout(() => this.svg.classList.remove("tv-moving"), REST_MS);
+  // A lazy picture: the labels of the nodes within one view's size of the view show, the others
+  // not; none when they would be too small to read. Only the nodes that come or go change.
+  // The region is kept while the view stays within half a view of where it was made (so a view
+  // that moves back and forth, following a drag's path, toggles nothing).
+  showNear(x, y, w, h) {
+    if (!this.lazy) return;
+    const tiny = this.view.scale * this.labelUnits < LEAST_LABEL_PX;
+    if (tiny !== this.svg.classList.contains("tv-tiny")) this.svg.classList.toggle("tv-tiny", tiny);
+    const region = this.nearRegion;
+    if (region && region.layout === this.layout && Math.abs(x - region.x) <= w / 2 && Math.abs(y - region.y) <= h / 2
+        && Math.abs(w / region.w - 1) < 0.2) return;
+    this.nearRegion = { layout: this.layout, x, y, w };
+    const x0 = x - w, x1 = x + 2 * w, y0 = y - h, y1 = y + 2 * h;
+    const meets = (b) => b.x1 > x0 && b.x0 < x1 && b.y1 > y0 && b.y0 < y1;
+    const near = new Set();
+    for (const node of this.nodes.values()) if (meets(this.nodeBox(node))) near.add(node.el);
+    for (const el of this.near) if (!near.has(el)) el.classList.remove("tv-near");
+    for (const el of near) if (!this.near.has(el)) el.classList.add("tv-near");
+    this.near = near;
   }
 
   // Many wheel/pointer events can arrive per frame: write the viewBox once.
@@ -611,10 +820,13 @@ class TreeView {
       if (framed) this.lastFrame.view = this.view;
     }
     this.framedSize = { w, h };
+    this.rendered = { w, h, top: this.topInset(), bottom: this.bottomInset() };
     const { cx, cy, scale } = this.view;
     const vw = w / scale, vh = h / scale;
     this.svg.setAttribute("viewBox", `${cx - vw / 2} ${cy - vh / 2} ${vw} ${vh}`);
     savedViews.set(this.viewKey, { layout: this.layout, ...this.view });
+    this.showNear(cx - vw / 2, cy - vh / 2, vw, vh);
+    this.describePath();
   }
 
   // ---- interaction --------------------------------------------------------
@@ -637,7 +849,7 @@ class TreeView {
     if (!action || !this.view) return;
     if (action === "fit") this.frameBy(() => this.fitView());
     else if (action === "root") this.centreOn("[]");
-    else if (action === "path") this.showPath(action, ["[]", ...this.selectedKeys.filter((key) => key !== "[]")]);
+    else if (action === "path") this.showPath(action, this.pathKeys());
     else if (action === "pv" && this.pvKeys) this.showPath(action, ["[]", ...this.pvKeys.filter((key) => key !== "[]")]);
     else if (action === "inspected" && this.nodes.has(this.cursorKey)) this.frameBy(() => this.inspectedView());
   }
@@ -649,7 +861,6 @@ class TreeView {
     const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? this.size().h : 1;
     // Trackpad pinch arrives as ctrl+wheel with small deltas: zoom faster.
     const rate = event.ctrlKey ? 0.01 : 0.002;
-    this.moving();
     this.zoomAt(Math.exp(-event.deltaY * unit * rate), event.clientX, event.clientY);
   }
 
@@ -686,8 +897,7 @@ class TreeView {
     this.pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     const g = this.gesture;
     if (this.pointers.size >= 2 && g.pinch) {
-      this.moving();
-      const now = this.pinchState();
+        const now = this.pinchState();
       this.panBy(now.mx - g.pinch.mx, now.my - g.pinch.my);
       if (g.pinch.dist > 0) this.zoomAt(now.dist / g.pinch.dist, now.mx, now.my);
       g.pinch = now;
@@ -698,7 +908,6 @@ class TreeView {
       g.dragged = true;
       this.viewport.classList.add("tv-dragging");
     }
-    this.moving();
     this.panBy(event.clientX - previous.x, event.clientY - previous.y);
   }
 
@@ -795,7 +1004,6 @@ class TreeView {
     this.listeners.abort();
     this.resizeObserver.disconnect();
     this.pageObserver.disconnect();
-    clearTimeout(this.restTimer);
     if (this.frame) cancelAnimationFrame(this.frame);
   }
 }

@@ -38,7 +38,7 @@ from mcts_core import Scoring, selected_nodes  # noqa: E402
 from mcts_core.drawing.dot import drawn_nodes, fits_top_down, render_tree, visible_nodes  # noqa: E402
 from mcts_core.inputs import read_input  # noqa: E402
 from mcts_core.search import search  # noqa: E402
-from tests.browser.browser_support import playout_file  # noqa: E402
+from bench.harness.browser import playout_file  # noqa: E402
 
 PICTURE_1366 = (857, 245)  # px usable in the Explorer's left-to-right picture at 1366x768
 

@@ -1,9 +1,8 @@
 """AppTest of the C control: what the live slider is sent, and the fallback for rules not affine in C."""
 
 from apptest_support import c_slider, set_c, tree_view_data
-from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, solve
+from mcts_core import ROOT, RULES, Scoring, build_tree, parse_playouts, score_children, solve
 from mcts_core.analysis import child_lines, path_intervals
-from mcts_core.analysis import rule_lines
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
 
@@ -20,7 +19,7 @@ def test_the_live_slider_is_sent_where_the_path_changes_over_its_range(app):
 
 
 def test_a_rule_not_affine_in_c_keeps_the_commit_on_release_slider_and_says_so(app, monkeypatch):
-    monkeypatch.delitem(rule_lines.SHAPES, "ucb1_tuned")  # as if UCB1-Tuned were not known to be affine
+    monkeypatch.setattr(type(RULES["ucb1_tuned"]), "value_form", None)  # as if UCB1-Tuned were not known to be affine
     app.selectbox(key="rule").select("ucb1_tuned").run()
     assert not app.exception
     assert app.slider(key="c").value == c_slider(app).value == app.session_state["c"]

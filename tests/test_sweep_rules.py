@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 
 from mcts_core import Scoring, build_tree, parse_playouts, select_path
 from mcts_core.analysis import affine_problem, child_lines, node_envelope, path_intervals
-from mcts_core.analysis import rule_lines
 from mcts_core.analysis.envelope import rounding_band, twins_may_tie
 from mcts_core.inputs.formats.tree_json import parse_tree_json
 from mcts_core.selection import RULES, score_children, selected_nodes
@@ -85,7 +84,7 @@ def trees(draw):
 MOVE_VALUES = st.dictionaries(st.sampled_from(MOVES), st.sampled_from([-1.0, 0.0, 0.1, 0.5, 2.0]))
 SCORINGS = st.one_of(
     # Every rule the sweep knows, at its defaults (a rule added to the registry with a shape is checked too).
-    st.sampled_from([Scoring.of(rule) for rule in RULES if rule in rule_lines.SHAPES]),
+    st.sampled_from([Scoring.of(rule) for rule, spec in RULES.items() if spec.value_form is not None]),
     st.builds(lambda cap: Scoring.of("ucb1_tuned", cap=cap), st.sampled_from([0.25, 1.0, 100.0])),
     st.builds(
         lambda normalise, priors: Scoring.of("puct", normalise=normalise, **({"priors": priors} if priors else {})),
@@ -348,7 +347,7 @@ def test_every_registered_rule_is_swept_or_refused_with_a_sentence(monkeypatch):
                 select_path(tree, scoring.with_c(part.c_from)) for part in intervals
             ]
     # A rule whose value is not affine in C (none is registered yet) is refused by name.
-    monkeypatch.delitem(rule_lines.SHAPES, "puct")
+    monkeypatch.setattr(type(RULES["puct"]), "value_form", None)
     assert affine_problem(Scoring.of("puct")) == (
         "PUCT (AlphaZero) is not known to be affine in C: its path is recomputed when C is committed, not while dragging."
     )

@@ -112,7 +112,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def _search_commands(commands) -> None:
     """The ``search`` and ``arena`` subcommands: our MCTS on OpenSpiel games (no stdin)."""
-    from ..selection.registry import REGRET_MATCHING, SIMULTANEOUS_RULES
+    from ..selection.registry import SIMULTANEOUS_RULES
+    from ..selection.rule import GAMMA
 
     def game_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--game", required=True,
@@ -136,7 +137,7 @@ def _search_commands(commands) -> None:
     search_parser.add_argument(
         "--c", type=_c_argument,
         help=f"exploration constant (default {defaults.SEARCH_C:g}; for {' and '.join(SIMULTANEOUS_RULES)} it is "
-        f"γ, default {SIMULTANEOUS_RULES[REGRET_MATCHING].defaults['c']:g})")
+        f"γ, default {GAMMA.default:g})")
     search_parser.add_argument("--seed", type=int, default=defaults.SEARCH_SEED,
                                help=f"seed of every random choice (default {defaults.SEARCH_SEED})")
     search_parser.add_argument(

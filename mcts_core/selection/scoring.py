@@ -18,8 +18,9 @@ from typing import Any
 
 from ..common.numbers import is_valid_c
 from ..model.tree import ROOT, Tree
-from .formulas import PROBABILITY, Siblings, Terms
-from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, Rule
+from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES
+from .rule import Rule
+from .terms import PROBABILITY, Siblings, Terms
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,10 @@ class Scoring:
     def setting(self, name: str) -> Any:
         """A setting's value, or its default."""
         return self.settings.get(name, self.spec.defaults.get(name))
+
+    def resolved_settings(self) -> dict[str, Any]:
+        """Every setting but C: the given ones, the others at their defaults."""
+        return {setting.name: self.setting(setting.name) for setting in self.spec.settings[1:]}
 
     def with_c(self, c: float) -> Scoring:
         """The same rule and settings at another C."""

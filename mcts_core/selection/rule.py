@@ -72,8 +72,8 @@ class Setting:
                 return f"{name} must be >= {self.low:g}, got {value!r}"
         elif self.kind == "choice" and value not in self.choices:
             return f"{name} must be one of {', '.join(self.choices)}, got {value!r}"
-        elif self.kind == "move_values":
-            if not isinstance(value, dict) or not all(
+        elif self.kind == "move_values" and value is not None:  # None: none given, as the default
+            if not isinstance(value, Mapping) or not all(
                 isinstance(move, str) and move and is_finite_number(x) for move, x in value.items()
             ):
                 return f"{name} must be an object {{move: number}}, got {value!r}"
@@ -171,9 +171,10 @@ class Rule:
     def settings_problem(self, settings: Mapping[str, Any]) -> str | None:
         """Why ``settings`` cannot be this rule's settings (besides C), as a sentence; None when they can.
 
-        Only this rule's settings; numbers for number settings (whole numbers for ``int``, at
-        least ``low``), one of the choices for a choice, an object ``{move: number}`` for per-move
-        values; then what the rule asks of them together (:meth:`_combined_problem`).
+        The one check every reader of settings applies (a Scoring, a header, a link, a bundle):
+        only this rule's settings; numbers for number settings (whole numbers for ``int``, at
+        least ``low``), one of the choices for a choice, an object ``{move: number}`` (or None)
+        for per-move values; then what the rule asks of them together (:meth:`_combined_problem`).
         """
         known = {setting.name: setting for setting in self.settings[1:]}
         for name, value in settings.items():

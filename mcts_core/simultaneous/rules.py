@@ -41,12 +41,7 @@ class JointScoring(Scoring):
         spec = RULE_REGISTRY.get(self.rule)
         if spec is None:
             raise ValueError(f"unknown rule {self.rule!r}; known: {', '.join(ALL_RULES)}")
-        if not spec.simultaneous_only:
-            super()._check()
-            return
-        problem = spec.c_problem(self.c) or spec.settings_problem(self.settings)
-        if problem is not None:
-            raise ValueError(problem)
+        self._check_with(spec)
 
     @property
     def regret_based(self) -> bool:

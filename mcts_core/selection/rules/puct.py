@@ -45,13 +45,11 @@ def puct(
         siblings: the children of the node choosing (input).
         prior: the prior the log declared for this child (input), None if none.
         priors: P per move, or None for uniform.
-        normalise: ``"raw"`` or ``"minmax"``.
+        normalise: ``"raw"`` or ``"minmax"`` (the rule's settings check refuses anything else).
 
     Returns:
         ``mean``, ``q``, ``prior``, ``exploration`` and ``value``.
     """
-    if normalise not in NORMALISATIONS:
-        raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
     mean = total / visits if visits else math.nan
     if not visits:
         q = 0.0
@@ -151,8 +149,6 @@ class PUCT(Rule):
 
     def fast_values(self, c: float, settings: Mapping[str, Any]) -> TreeLoop:
         normalise, priors = settings.get("normalise", "raw"), settings.get("priors")
-        if normalise not in NORMALISATIONS:
-            raise ValueError(f"normalise must be one of {NORMALISATIONS}, got {normalise!r}")
         return lambda tree, node, kids: puct_values(tree, node, c, normalise=normalise, priors=priors)
 
 

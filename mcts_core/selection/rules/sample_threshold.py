@@ -73,7 +73,7 @@ def sample_threshold(
         t: the sample threshold T.
         t2: where the ramp ends, T2 (no ramp when T2 <= T).
         c0: the exploration constant at T.
-        fallback: ``"random"`` or ``"heuristic"``.
+        fallback: ``"random"`` or ``"heuristic"`` (the rule's settings check refuses anything else).
         w: the progressive-bias weight W (0: plain UCB1).
         heuristic: H per move, for the bias and the heuristic fallback.
 
@@ -81,8 +81,6 @@ def sample_threshold(
         Below T: ``mean``, ``heuristic``, ``probability``, ``value``. From T on: ``mean``, ``bias``,
         ``effective_c``, ``exploration``, ``value``.
     """
-    if fallback not in FALLBACKS:
-        raise ValueError(f"fallback must be one of {FALLBACKS}, got {fallback!r}")
     if parent_visits >= t:
         c_now = ramped_c(parent_visits, c=c, c0=c0, t=t, t2=t2)
         terms = progressive_bias(

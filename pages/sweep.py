@@ -359,7 +359,7 @@ def sweep_page(setup) -> None:
     intro()
     selected = selected_path.select(setup)
     c = selected.scoring.c
-    max_c = c_control.slider_range(setup.input, c, ucb1=True)[0]
+    max_c = c_control.slider_range(setup.input, c, selected.scoring)[0]
     if state.first_run_for_input("sweep", setup.input.key):
         reset_range(max_c)  # a new input: sweep the slider's range, as the slider shows it
     rule_note(selected.scoring)

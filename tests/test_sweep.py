@@ -27,6 +27,7 @@ from mcts_core.analysis.sweep import (
     Interval,
     breakpoints,
     breakpoints_of,
+    intervals_below,
     neighbouring_intervals,
     node_envelope,
     path_intervals,
@@ -555,6 +556,20 @@ def test_each_rule_sweep_interval_is_the_path_the_command_selects_in_it(monkeypa
             c_from, c_to, path = line.split(" ", 2)
             for c in (float(c_from), (float(c_from) + float(c_to)) / 2, math.nextafter(float(c_to), BELOW)):
                 assert cli_output(monkeypatch, capsys, log, *chosen, "--c", repr(c)) == path + "\n", (rule, c)
+
+
+def test_a_sweep_cut_at_a_smaller_end_is_the_sweep_of_the_smaller_range():
+    # The C control sweeps once over a few score spreads and cuts that sweep at the slider's end.
+    rng = random.Random(11)
+    for _ in range(40):
+        tree = tree_of(random_puzzle(rng))
+        for scoring in (Scoring(), Scoring.of("puct"), Scoring.of("sample_threshold", t=5, t2=40, c0=0.5)):
+            wide = path_intervals(tree, 0.0, 100.0, scoring)
+            ends = [part.c_from for part in wide[1:]] + [rng.uniform(0.0, 100.0), 1e-9]
+            for end in ends:
+                assert intervals_below(wide, end) == path_intervals(tree, 0.0, end, scoring), end
+    assert intervals_below([Interval(0.0, 1.0, "a"), Interval(1.0, 2.0, "b")], 1.5) == [
+        Interval(0.0, 1.0, "a"), Interval(1.0, 1.5, "b")]
 
 
 def test_neighbouring_intervals_name_the_changes_around_c():

@@ -23,6 +23,7 @@ from .sweep import (
     breakpoints,
     breakpoints_of,
     interval_at,
+    intervals_below,
     neighbouring_intervals,
     node_envelope,
     range_problem,
@@ -34,6 +35,6 @@ __all__ = [
     "ONLY_CHILD", "TIE", "UNVISITED",
     "OutlineRow", "affine_problem", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "drag_payload", "explain_choice", "fit_to_breakpoints", "inspected_terms",
-    "interval_at", "json_number", "key_step", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
+    "interval_at", "intervals_below", "json_number", "key_step", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
     "path_intervals", "principal_variation", "range_problem", "suggest_c_range", "ucb1_latex",
 ]

@@ -487,3 +487,29 @@ def test_annotation_errors_carry_the_input_line_number():
     with pytest.raises(ParseError) as error:
         annotated_values("#heuristic a 1\nab 3\n#heuristic a 2\n", "heuristic")
     assert error.value.line == 3
+
+
+def test_no_code_outside_a_rules_module_branches_on_a_rule():
+    # A rule is one object: code elsewhere asks it (its line in C, its fast loop, its check) instead of
+    # testing which rule it is (`rule == "ucb1"` made the C sweep page, the C control and the command
+    # line UCB1-only). Naming a key as data (a default, a preset, a link) is fine; comparing is not.
+    import ast
+
+    from apptest_support import REPO
+
+    keys = set(RULE_REGISTRY)
+    rules_folder = REPO / "mcts_core" / "selection" / "rules"
+    sources = [*(REPO / "mcts_core").rglob("*.py"), *(REPO / "ui").glob("*.py"), *(REPO / "pages").glob("*.py"), REPO / "app.py"]
+    branches = []
+    for path in sources:
+        if rules_folder in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                parts = [node.left, *node.comparators]
+                named = [part.value for part in parts if isinstance(part, ast.Constant) and part.value in keys]
+                named += [element.value for part in parts if isinstance(part, (ast.Tuple, ast.List, ast.Set))
+                          for element in part.elts if isinstance(element, ast.Constant) and element.value in keys]
+                if named:
+                    branches.append(f"{path.relative_to(REPO)}:{node.lineno} compares with {named}")
+    assert branches == []

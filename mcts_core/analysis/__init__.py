@@ -13,7 +13,8 @@ from .c_range import LARGEST_C, fit_to_breakpoints, key_step, nice_ceiling, sugg
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
 from .drag_payload import drag_payload, inspected_terms
 from .drawn_values import DrawnValues, json_number
-from .explain import ONLY_CHILD, TIE, UNVISITED, Choice, explain_choice, ucb1_latex
+from ..selection import ucb1_latex  # UCB1's formula with the numbers filled in, for the Classroom's why
+from .explain import ONLY_CHILD, TIE, UNVISITED, Choice, explain_choice
 from .outline import OutlineRow, outline_children, principal_variation
 from .rule_lines import affine_problem, child_lines
 from .sweep import (

@@ -247,6 +247,7 @@ def _scoring(arguments: argparse.Namespace, read):
 
 def _simultaneous(arguments: argparse.Namespace, read) -> int:
     """A simultaneous-move input: the path each player's rule selects (joint moves as ``R|P``), or the dump."""
+    from ..selection import DEFAULT_RULE
     from ..simultaneous import JointScoring, joint_name, selected_path, sequential_choice
 
     simultaneous = read.simultaneous
@@ -256,7 +257,7 @@ def _simultaneous(arguments: argparse.Namespace, read) -> int:
     if arguments.rule is not None and arguments.rule != simultaneous.rule:
         rule, settings = arguments.rule, {}
     else:
-        rule, settings = simultaneous.rule or "ucb1", simultaneous.settings
+        rule, settings = simultaneous.rule or DEFAULT_RULE, simultaneous.settings
     try:
         scoring = JointScoring(rule, c, settings)
     except ValueError as error:

@@ -14,7 +14,7 @@ from .rule import AVERAGE, Rule, SamplingRule, Setting
 from .rules.progressive_bias import progressive_bias
 from .rules.puct import puct
 from .rules.sample_threshold import ramped_c, sample_threshold
-from .rules.ucb1 import ucb1
+from .rules.ucb1 import ucb1, ucb1_latex
 from .rules.ucb1_tuned import ucb1_tuned
 from .scoring import (
     ChildScore,
@@ -58,6 +58,7 @@ __all__ = [
     "selection_key",
     "siblings_of",
     "ucb1",
+    "ucb1_latex",
     "ucb1_tuned",
     "under_threshold",
     "settings_problem",

@@ -56,6 +56,31 @@ def ucb1_values(parent_visits: int, visits: Sequence[int], total: Sequence[float
     return values
 
 
+def ucb1_latex(parent_visits: int, visits: int | None = None, total: float | None = None, *, c: float) -> str:
+    """The UCB1 formula with the current numbers substituted, as LaTeX (no user text in it).
+
+    With only the parent's visits it substitutes N.v and C; with a child's visits and total it
+    substitutes everything and shows the two terms and their sum, computed as :func:`ucb1` does.
+    """
+    number = _latex_number
+    if visits is None or total is None:
+        return rf"\frac{{M.s}}{{M.v}} + {number(c)}\sqrt{{\frac{{\ln {parent_visits}}}{{M.v}}}}"
+    terms = ucb1(parent_visits, visits, total, c=c)
+    return (
+        rf"\frac{{{number(total)}}}{{{visits}}} + {number(c)}\sqrt{{\frac{{\ln {parent_visits}}}{{{visits}}}}}"
+        rf" = {number(terms['mean'])} + {number(terms['exploration'])} = {number(terms['value'])}"
+    )
+
+
+def _latex_number(value: float) -> str:
+    """A float for LaTeX: 4 significant digits, scientific notation as a power of ten."""
+    text = f"{value:.4g}"
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Plain(ValueForm):
     """``mean + c * slope``: UCB1 and UCB1-Tuned (the exploration term is ``c * slope``)."""

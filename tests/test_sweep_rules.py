@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from mcts_core import Scoring, build_tree, parse_playouts, select_path
 from mcts_core.cli.main import main
-from mcts_core.analysis import affine_problem, child_lines, node_envelope, path_intervals
+from mcts_core.analysis import Interval, affine_problem, child_lines, node_envelope, path_intervals
 from mcts_core.analysis.envelope import rounding_band, twins_may_tie
 from mcts_core.inputs.formats.tree_json import parse_tree_json
 from mcts_core.selection import RULES, score_children, selected_nodes
@@ -236,9 +236,14 @@ def test_each_line_is_bit_for_bit_the_value_the_rule_computes(tree, scoring, cs)
 @given(tree=trees(), span=st.sampled_from(RANGES), data=st.data())
 def test_each_swept_interval_is_the_path_selection_takes_at_its_ends_and_midpoint(rule, tree, span, data):
     scoring = Scoring(rule, 1.0, data.draw(rule_settings(rule)))
-    for part in path_intervals(tree, *span, scoring):
-        for c in (part.c_from, (part.c_from + part.c_to) / 2, math.nextafter(part.c_to, BELOW)):
+    intervals = path_intervals(tree, *span, scoring)
+    referee = Referee(tree, scoring, intervals, span[1])
+    for part in intervals:
+        for c in (part.c_from, math.nextafter(part.c_to, BELOW)):  # both ends are floats the sweep checked
             assert moves_at(tree, scoring, c) == part.moves, (c, part)
+        # The midpoint too, unless the whole interval lies within the rounding band of a crossing (a
+        # few 1e-15 wide next to C = 0 where two children tie: about 1 check in 3,000 on these trees).
+        referee.check((part.c_from + part.c_to) / 2, part.moves)
 
 
 def command_output(text: str, *args: str) -> str:
@@ -257,15 +262,21 @@ def command_output(text: str, *args: str) -> str:
 @given(document=tree_documents(), rule=st.sampled_from(list(RULES)), span=st.sampled_from(RANGES), data=st.data())
 def test_the_sweep_command_gives_each_interval_the_path_the_command_selects_in_it(document, rule, span, data):
     # The rule and its settings come from the dump's header, as a user's file brings them.
-    text = json.dumps({**document, "rule": rule, "settings": data.draw(rule_settings(rule))})
+    settings_ = data.draw(rule_settings(rule))
+    text = json.dumps({**document, "rule": rule, "settings": settings_})
     tree, *_ = parse_tree_json(text)
     lo, hi = span
+    swept = []
     for line in command_output(text, "sweep", "--c-min", repr(lo), "--c-max", repr(hi)).splitlines():
         c_from, c_to, path = line.split(" ", 2)
-        swept = tree.split_path(path) if path else ()
-        for c in (float(c_from), (float(c_from) + float(c_to)) / 2, math.nextafter(float(c_to), BELOW)):
+        swept.append((float(c_from), float(c_to), tree.split_path(path) if path else ()))
+    referee = Referee(tree, Scoring(rule, 1.0, settings_), [Interval(a, b, "", moves) for a, b, moves in swept], hi)
+    for c_from, c_to, moves in swept:
+        for c in (c_from, (c_from + c_to) / 2, math.nextafter(c_to, BELOW)):
             selected = command_output(text, "--c", repr(c)).rstrip("\n")  # JSON input: moves joined by spaces
-            assert (tuple(selected.split(" ")) if selected else ()) == swept, (line, c)
+            if (tuple(selected.split(" ")) if selected else ()) != moves:
+                assert c == (c_from + c_to) / 2, (c_from, c_to, moves, c)  # the ends are exact
+                referee.check(c, moves)  # the midpoint: only within a crossing's rounding band
 
 
 def test_random_trees_hold_every_case_the_sweep_must_handle():

@@ -5,7 +5,7 @@ Registers the pages, draws the sidebar every page shares, runs the page.
 
 import streamlit as st
 
-from ui import closed_sessions, heap, page_style, share, sidebar
+from ui import closed_sessions, heap, live_room, page_style, share, sidebar
 
 # The arena's worker processes are spawned, and a spawned process first re-runs the parent's main
 # script (under Streamlit, this file) as "__mp_main__": it must not build the app there.
@@ -25,9 +25,14 @@ if __name__ != "__mp_main__":
         st.Page("pages/strength.py", title="C and strength", icon=":material/trending_up:", url_path="strength"),
         st.Page("pages/simultaneous.py", title="Simultaneous", icon=":material/group:", url_path="simultaneous"),
     ]
-    navigation = st.navigation(pages)
+    # A live room's page (/classroom?room=CODE) is the room's alone: no page menu, no sidebar.
+    room = live_room.link_code()
+    navigation = st.navigation(pages, position="hidden" if room is not None else "sidebar")
     share.read_link()  # a reload, a copied link or the back button: the URL's view comes first
-    sidebar.render()
+    if room is not None and navigation.url_path == "classroom":
+        live_room.enter()
+    else:
+        sidebar.render()
     wanted = share.take("page")  # a bundle names its page
     if wanted is not None and wanted != navigation.url_path:
         st.switch_page(next(page for page in pages if page.url_path == wanted))

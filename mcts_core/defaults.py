@@ -27,5 +27,12 @@ ARENA_SPRT_ELO1 = 50.0
 # SPRT error rates (cutechess's and fishtest's usual 5 %).
 ARENA_SPRT_ALPHA = 0.05
 ARENA_SPRT_BETA = 0.05
+# SPRT Elo model: fishtest's logistic Elo (the score's); "normalized" is its normalised Elo (the score's t-value).
+ARENA_SPRT_MODEL = "logistic"
 # Environment variable naming a Dask scheduler (tcp://HOST:8786): set, the games run on that cluster.
 ARENA_CLUSTER_VARIABLE = "MCTS_EXPLORER_CLUSTER"
+# Seconds a cluster run waits while the scheduler has no live worker (all died or left) before it gives
+# up with a sentence, the finished games stored: long enough for a worker to restart or a new one to join.
+ARENA_CLUSTER_WAIT = 60.0
+# Environment variable overriding ARENA_CLUSTER_WAIT (the CLI's --cluster-wait overrides both).
+ARENA_CLUSTER_WAIT_VARIABLE = "MCTS_EXPLORER_CLUSTER_WAIT"

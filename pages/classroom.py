@@ -7,7 +7,7 @@ from mcts_core import RULES, ROOT, Scoring, score_children
 from mcts_core.analysis import explain_choice, ucb1_latex
 from mcts_core.model import Playback
 from mcts_core.drawing import drawn_nodes
-from ui import c_control, selected_path, share, share_panel, sidebar, state
+from ui import c_control, live_room, selected_path, share, share_panel, sidebar, state
 from ui.drawing import cached_visible_nodes, mean_header
 from ui.tree_view import show_tree
 from ui.markdown import code, escape
@@ -270,10 +270,14 @@ def story(tree, playouts) -> None:
 
 
 def presentation_toggle(setup, scoring) -> None:
-    toggle, share = st.columns([4, 1], vertical_alignment="center")
-    toggle.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
-    with share:
-        share_panel.render(setup.input, scoring, "classroom", inspected=setup.tree.split_path(st.session_state[PATH]))
+    """The toggle at the left, the room and share buttons at the right, each as wide as its label:
+    in the presentation view's larger type the buttons move under the toggle rather than be cut."""
+    with st.container(horizontal=True, horizontal_alignment="distribute", vertical_alignment="center"):
+        st.toggle("Presentation view (large text for a projector)", key=CLASS_PRESENTATION, persist_state="session")
+        with st.container(horizontal=True, width="content", vertical_alignment="center"):
+            live_room.open_button(setup, setup.tree.find(st.session_state[PATH]), scoring.c)
+            live_room.join_box()
+            share_panel.render(setup.input, scoring, "classroom", inspected=setup.tree.split_path(st.session_state[PATH]))
 
 
 @st.fragment
@@ -324,6 +328,10 @@ def classroom_page(setup) -> None:
     story(tree, setup.input.playouts)
 
 
-setup = sidebar.require()
-st.caption("Predict which child UCB1 picks, then see the terms that decided, node by node down to a leaf.")
-classroom_page(setup)
+room = live_room.link_code()
+if room is not None:  # a live room's page: the teacher's view or a student's
+    live_room.show(room)
+else:
+    setup = sidebar.require()
+    st.caption("Predict which child UCB1 picks, then see the terms that decided, node by node down to a leaf.")
+    classroom_page(setup)

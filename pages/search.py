@@ -21,7 +21,7 @@ import streamlit as st
 
 from mcts_core import RULES, Scoring, defaults
 from mcts_core.inputs import input_id
-from mcts_core.search import format_moves, legal_moves, load_game, parse_moves, play_moves, search
+from mcts_core.search import format_moves, legal_moves, load_game, parse_moves, play_moves, position_picture, search
 from ui import input_panel, jobs, sidebar, state
 from ui.inputs import InputError, load
 from ui.jobs import BackgroundJob
@@ -62,6 +62,7 @@ MAX_SECONDS = 600.0
 POLL_SECONDS = 0.25  # the progress fragment's rerun interval while a search runs
 FIRST_WAIT = 0.4  # seconds the run that starts a search waits for it: small searches end at once
 GRID_ACTIONS = 150  # games with at most this many distinct actions get a full grid of buttons
+MAX_BUTTONS = 400  # move buttons drawn at most (Go 19x19 has 362 moves)
 TOP_BARS = 30  # root moves drawn in the visit-share chart
 
 sidebar.ensure_app_shell()
@@ -186,8 +187,13 @@ def board_layout(game: Any, position: Any) -> tuple[list[int], dict[int, str], s
 
 
 def board_buttons(layout: tuple[list[int], dict[int, str], set[int], int], played: list[int | str]) -> None:
-    """The move buttons, row by row; a click appends the move to the typed moves."""
+    """The move buttons, row by row; a click appends the move to the typed moves. A game with more
+    than :data:`MAX_BUTTONS` moves gets a sentence instead (thousands of buttons take minutes to draw)."""
     grid, labels, legal, columns = layout
+    if len(grid) > MAX_BUTTONS:
+        st.caption(f"{len(legal):,} legal moves, too many for buttons: type moves in “Moves from the start”, by "
+                   "name or action id.")
+        return
     for start in range(0, len(grid), columns):
         row = st.columns(columns, gap="small")
         for cell, action in zip(row, grid[start:start + columns]):
@@ -230,7 +236,7 @@ def position_panel(game: Any) -> Any | None:
     wide = layout is not None and layout[3] > 7  # e.g. hex's 11 columns: the buttons get the page's width
     picture, moves = (st.container(), st.container()) if wide else st.columns([2, 3], gap="medium")
     with picture:
-        st.code(str(position) or "(the game draws no picture of this state)", language=None)
+        st.code(position_picture(position) or "(the game draws no picture of this state)", language=None)
         undo, reset = st.columns(2) if not wide else st.columns([1, 1, 4])[:2]
         undo.button("Undo", key=SEARCH_UNDO, icon=":material/undo:", width="stretch",
                     disabled=not tokens, on_click=set_moves, args=(played[:-1] if played == tokens else played,))

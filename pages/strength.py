@@ -1,9 +1,11 @@
 """C and strength: our MCTS at each C plays games against an opponent; Elo, score and tree statistics vs C.
 
 Four modes share the settings: a C grid (Elo with its 95% interval vs C, W/D/L, LOS and the pairs'
-pentanomial; for one- and many-player games the mean return and win share), an SPRT per C (the
-LLR against games with both bounds), a budget x C map (a heatmap of Elo with each budget's best
-C), and a tuner (successive halving over the grid, its rounds shown while it runs). A Dask
+pentanomial, the score with the curve fitted against log C and the best C it names; for one- and
+many-player games the mean return and win share), an SPRT per C (fishtest's LLR against games with
+both bounds, in logistic or normalised Elo), a budget x C map (a heatmap of Elo with each budget's
+best C, and each budget's fitted best C), and a tuner (successive halving over the grid, its rounds
+shown while it runs, then the fit over every C it played). A Dask
 scheduler address in the Cluster field runs the games on that cluster. Run folds the settings panel
 (a line beside Run sums them up) and scrolls back to the top, so that on a 1366x768 screen the
 progress, then the verdict or the first chart, sit in view right below it.
@@ -31,8 +33,8 @@ from mcts_core import RULES, defaults, parse_c
 from mcts_core.common import StoreError
 from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import (
-    ArenaRow, HalvingRound, ResultStore, SprtSettings, arena, columns, games_each, llr_curve, parse_budgets, plan, tune,
-    tune_rounds,
+    ArenaRow, BestC, FitError, HalvingRound, ResultStore, SprtSettings, arena, columns, describe, fits_by_budget,
+    games_each, llr_curve, parse_budgets, plan, tune, tune_rounds,
 )
 from ui import jobs, scroll_to_top, sidebar, state
 from ui.markdown import code, escape
@@ -62,6 +64,7 @@ STRENGTH_SPRT_ELO0 = state.key("strength_sprt_elo0")
 STRENGTH_SPRT_ELO1 = state.key("strength_sprt_elo1")
 STRENGTH_SPRT_ALPHA = state.key("strength_sprt_alpha")
 STRENGTH_SPRT_BETA = state.key("strength_sprt_beta")
+STRENGTH_SPRT_MODEL = state.key("strength_sprt_model")
 STRENGTH_SETTINGS_OPEN = state.key("strength_settings_open")  # the settings panel is open (Run folds it)
 STRENGTH_TOP = state.key("strength_top")  # the component that scrolls to the top when a run starts
 
@@ -78,6 +81,7 @@ DEFAULT_C_VALUES = ", ".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
 DEFAULT_BUDGETS = "50, 100, 200"
 POLL_SECONDS = 0.5
 MODES = {"grid": "C grid", "sprt": "SPRT per C", "map": "Budget × C map", "tune": "Tuner"}
+ELO_MODELS = {"logistic": "Logistic", "normalized": "Normalised"}
 
 sidebar.ensure_app_shell()
 
@@ -152,7 +156,8 @@ def set_defaults() -> None:
                          (STRENGTH_SPRT_ELO0, defaults.ARENA_SPRT_ELO0),
                          (STRENGTH_SPRT_ELO1, defaults.ARENA_SPRT_ELO1),
                          (STRENGTH_SPRT_ALPHA, defaults.ARENA_SPRT_ALPHA),
-                         (STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA)):
+                         (STRENGTH_SPRT_BETA, defaults.ARENA_SPRT_BETA),
+                         (STRENGTH_SPRT_MODEL, defaults.ARENA_SPRT_MODEL)):
         st.session_state.setdefault(key, default)
 
 
@@ -248,13 +253,18 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     problems = []
     sprt = None
     if mode == "sprt":
-        row = st.columns(4, vertical_alignment="bottom")
-        elo0 = row[0].number_input("elo0 (H0)", step=5.0, key=STRENGTH_SPRT_ELO0, **persist)
-        elo1 = row[1].number_input("elo1 (H1)", step=5.0, key=STRENGTH_SPRT_ELO1, **persist)
-        alpha = row[2].number_input("alpha", step=0.01, format="%.3g", key=STRENGTH_SPRT_ALPHA, **persist)
-        beta = row[3].number_input("beta", step=0.01, format="%.3g", key=STRENGTH_SPRT_BETA, **persist)
+        row = st.columns([4, 3, 3, 3, 3], vertical_alignment="bottom")
+        model = row[0].segmented_control(
+            "Elo model", list(ELO_MODELS), key=STRENGTH_SPRT_MODEL, **persist, required=True, format_func=ELO_MODELS.get,
+            help="As fishtest: logistic Elo is the Elo of the expected score; normalised Elo is the score's "
+            "t-value ((score − ½) / its standard deviation per game × 800 / ln 10), which does not change "
+            "with the draw ratio. elo0 and elo1 are in the chosen model.")
+        elo0 = row[1].number_input("elo0 (H0)", step=5.0, key=STRENGTH_SPRT_ELO0, **persist)
+        elo1 = row[2].number_input("elo1 (H1)", step=5.0, key=STRENGTH_SPRT_ELO1, **persist)
+        alpha = row[3].number_input("alpha", step=0.01, format="%.3g", key=STRENGTH_SPRT_ALPHA, **persist)
+        beta = row[4].number_input("beta", step=0.01, format="%.3g", key=STRENGTH_SPRT_BETA, **persist)
         try:
-            sprt = SprtSettings(elo0=float(elo0), elo1=float(elo1), alpha=float(alpha), beta=float(beta))
+            sprt = SprtSettings(elo0=float(elo0), elo1=float(elo1), alpha=float(alpha), beta=float(beta), model=model)
         except ValueError as error:
             problems.append(str(error))
     rule, settings = sidebar.rule_choice()
@@ -313,17 +323,25 @@ def rows_frame(rows: list[ArenaRow], names: tuple[str, ...]) -> pd.DataFrame:
     return pd.DataFrame([{name: getattr(row, name) for name in names} for row in rows], columns=list(names))
 
 
-def c_axis(grid: list[float]) -> alt.X:
-    """C on a log axis over the whole grid (symlog when C = 0 is in it: log has no 0), ticks at its values.
+def c_domain(grid: list[float]) -> tuple[float, float]:
+    """The C axis's ends: the grid's with a margin (from 0 when C = 0 is in it)."""
+    low, high = min(grid), max(grid)
+    return (low / 1.3, high * 1.3) if low > 0 else (0.0, max(high, 0.1) * 1.3)
+
+
+def c_scale(grid: list[float]) -> alt.Scale:
+    """C on a log scale over the whole grid (symlog when C = 0 is in it: log has no 0).
 
     The domain is the grid's, not the finished rows', so the axis stays put while rows come in.
     """
-    low, high = min(grid), max(grid)
-    if low > 0:
-        scale = alt.Scale(type="log", domain=[low / 1.3, high * 1.3], nice=False)
-    else:
-        scale = alt.Scale(type="symlog", constant=0.1, domain=[0, max(high, 0.1) * 1.3], nice=False)
-    return alt.X("c:Q", scale=scale, title="C (log scale)", axis=alt.Axis(values=sorted(grid), format="~g"))
+    if min(grid) > 0:
+        return alt.Scale(type="log", domain=list(c_domain(grid)), nice=False)
+    return alt.Scale(type="symlog", constant=0.1, domain=list(c_domain(grid)), nice=False)
+
+
+def c_axis(grid: list[float]) -> alt.X:
+    """C on :func:`c_scale`'s axis, ticks at the grid's values."""
+    return alt.X("c:Q", scale=c_scale(grid), title="C (log scale)", axis=alt.Axis(values=sorted(grid), format="~g"))
 
 
 def interval_chart(frame: pd.DataFrame, grid: list[float], value: str, low: str, high: str, title: str,
@@ -355,12 +373,79 @@ def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
     return alt.layer(band, even, line).properties(height=320)
 
 
+# Mid tones that read on the light and the dark theme alike.
+FIT_COLOUR, BEST_COLOUR, SAFE_COLOUR, POINT_COLOUR = "#f58518", "#2ca02c", "#b279a2", "#4a90d9"
+
+
+def fit_chart(frame: pd.DataFrame, grid: list[float], fit: BestC) -> alt.LayerChart:
+    """Each C's score with its 95% interval, the fitted curve with its 95% band, the fitted best C with its
+    interval (shaded, cut at the axis's ends) and the conservative C (a triangle on the curve)."""
+    x = c_axis(grid)
+    curve = pd.DataFrame(fit.curve.points(), columns=["c", "fit", "fit_low", "fit_high"])
+    fitted_tips = [alt.Tooltip("c:Q", title="C", format=".3~g"), alt.Tooltip("fit:Q", title="fitted score", format=".3f"),
+                   alt.Tooltip("fit_low:Q", title="95% band from", format=".3f"),
+                   alt.Tooltip("fit_high:Q", title="95% band to", format=".3f")]
+    layers = []
+    if fit.interior:
+        first, last = c_domain(grid)
+        shade = pd.DataFrame({"from": [max(fit.low, first if first > 0 else 0.0)], "to": [min(fit.high, last)],
+                              "best": [fit.best], "low": [fit.low], "high": [fit.high]})
+        best_tips = [alt.Tooltip("best:Q", title="fitted best C", format=".3~g"),
+                     alt.Tooltip("low:Q", title="95% interval from", format=".3~g"),
+                     alt.Tooltip("high:Q", title="95% interval to", format=".3~g")]
+        layers += [alt.Chart(shade).mark_rect(opacity=0.12, color=BEST_COLOUR).encode(
+                       x=alt.X("from:Q", scale=c_scale(grid)), x2="to:Q", tooltip=best_tips),
+                   alt.Chart(shade).mark_rule(color=BEST_COLOUR, strokeWidth=2).encode(
+                       x=alt.X("best:Q", scale=c_scale(grid)), tooltip=best_tips)]
+    even = alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="#888888").encode(y="y:Q")
+    score = alt.Scale(domain=[0, 1])
+    band = alt.Chart(curve).mark_area(opacity=0.2, color=FIT_COLOUR).encode(
+        x=x, y=alt.Y("fit_low:Q", title="score", scale=score), y2="fit_high:Q", tooltip=fitted_tips)
+    line = alt.Chart(curve).mark_line(color=FIT_COLOUR, strokeWidth=2).encode(
+        x=x, y=alt.Y("fit:Q", title="score", scale=score), tooltip=fitted_tips)
+    safe = pd.DataFrame({"c": [fit.conservative], "fit": [fit.curve.score_at(fit.conservative)[0]],
+                         "floor": [fit.conservative_low]})
+    triangle = alt.Chart(safe).mark_point(shape="triangle-up", size=160, filled=True, color=SAFE_COLOUR, opacity=1).encode(
+        x=x, y="fit:Q", tooltip=[alt.Tooltip("c:Q", title="conservative C", format=".3~g"),
+                                 alt.Tooltip("floor:Q", title="score at least (95%)", format=".3f")])
+    tips = [alt.Tooltip("c:Q", title="C", format="~g"), alt.Tooltip("games:Q"), alt.Tooltip("score:Q", format=".3f"),
+            alt.Tooltip("low:Q", title="95% interval from", format=".3f"),
+            alt.Tooltip("high:Q", title="95% interval to", format=".3f")]
+    bars = alt.Chart(frame).mark_errorbar(ticks=True, color=POINT_COLOUR).encode(
+        x=x, y=alt.Y("low:Q", title="score", scale=score), y2="high:Q", tooltip=tips)
+    points = alt.Chart(frame).mark_point(filled=True, size=70, color=POINT_COLOUR, opacity=1).encode(
+        x=x, y=alt.Y("score:Q", title="score", scale=score), tooltip=tips)
+    return alt.layer(*layers, even, band, line, bars, points, triangle).properties(height=320)
+
+
+def best_c_chart(fits: dict[int, BestC], grid: list[float]) -> alt.LayerChart:
+    """Each budget's fitted best C with its 95% interval (cut at the grid's ends), budgets on a log axis."""
+    first, last = c_domain(grid)
+    data = pd.DataFrame([{"simulations": budget, "best": fit.best, "from": max(fit.low, first), "to": min(fit.high, last),
+                          "low": fit.low, "high": fit.high} for budget, fit in fits.items()])
+    x = alt.X("simulations:Q", scale=alt.Scale(type="log", domain=[min(fits) / 1.3, max(fits) * 1.3], nice=False),
+              title="simulations per move", axis=alt.Axis(values=sorted(fits), format="~g"))
+    scale = alt.Scale(type="log", domain=[first, last], nice=False)
+    axis = alt.Axis(values=sorted(c for c in grid if c > 0), format="~g")
+    tips = [alt.Tooltip("simulations:Q"), alt.Tooltip("best:Q", title="fitted best C", format=".3~g"),
+            alt.Tooltip("low:Q", title="95% interval from", format=".3~g"),
+            alt.Tooltip("high:Q", title="95% interval to", format=".3~g")]
+    base = alt.Chart(data).encode(x=x, tooltip=tips)
+    bars = base.mark_errorbar(ticks=True, color=BEST_COLOUR).encode(
+        y=alt.Y("from:Q", scale=scale, axis=axis, title="fitted best C (log scale)"), y2="to:Q")
+    line = base.mark_line(color=BEST_COLOUR, point=alt.OverlayMarkDef(size=70, filled=True, color=BEST_COLOUR)).encode(
+        y=alt.Y("best:Q", scale=scale))
+    return alt.layer(bars, line).properties(height=240)
+
+
 def llr_chart(curves: pd.DataFrame, bounds: tuple[float, float]) -> alt.LayerChart:
-    """LLR against games played, one line per C, with the SPRT's lower and upper bounds."""
-    lines = alt.Chart(curves).mark_line().encode(
+    """LLR against games played, one line per C, with Wald's lower and upper bounds (the tooltip: those in effect)."""
+    tooltip = ["C:N", "games:Q", alt.Tooltip("llr:Q", title="LLR", format=".3f"),
+               alt.Tooltip("lower:Q", title="lower bound in effect", format=".3f"),
+               alt.Tooltip("upper:Q", title="upper bound in effect", format=".3f")]
+    lines = alt.Chart(curves).mark_line(point=alt.OverlayMarkDef(size=12, filled=True)).encode(
         x=alt.X("games:Q", title="games played", axis=alt.Axis(format="d", tickMinStep=1)),  # whole games only
-        y=alt.Y("llr:Q", title="LLR"),
-        color=alt.Color("C:N"), tooltip=["C:N", "games:Q", alt.Tooltip("llr:Q", format=".3f")])
+        y=alt.Y("llr:Q", title="LLR"), color=alt.Color("C:N"), tooltip=tooltip)
     limits = pd.DataFrame({"llr": list(bounds), "bound": [f"lower {bounds[0]:.3f} (H0)", f"upper {bounds[1]:.3f} (H1)"]})
     rules = alt.Chart(limits).mark_rule(strokeDash=[6, 4], color="#d62728").encode(y="llr:Q", tooltip=["bound:N"])
     return alt.layer(rules, lines).properties(height=320)
@@ -498,11 +583,20 @@ def tuned(job: ArenaJob) -> None:
         st.success(f"Best C = {best.c:g}: mean return {best.mean_return:.3f} (95% interval {best.return_low:.3f} "
                    f"to {best.return_high:.3f}) from {best.games:,} games; {result.games:,} games in all.",
                    icon=":material/emoji_events:")
+    if best.players == 2:
+        fit = fits_by_budget(result.rows)[best.simulations]
+        st.markdown(f"Fitted over every C's games: {escape(describe(fit))}." if isinstance(fit, BestC)
+                    else f"No fitted best C over every C's games: {escape(str(fit))}.")
     for sentence in job.rounds:
         st.caption(sentence)
     names = columns(best.players)
     frame = rows_frame(result.rows, names).assign(round=[result.rounds[row.c] for row in result.rows])
     rows_table(frame.sort_values("c"))
+    if best.players == 2 and isinstance(fit, BestC):
+        st.altair_chart(fit_chart(frame, job.settings["c_values"], fit), width="stretch")
+        st.caption("The tuner's C values with their scores and 95% intervals (C values dropped early played fewer "
+                   "games), the score fitted against log C over all of them, its best C (green) and conservative C "
+                   "(purple triangle).")
 
 
 def results(choice: tuple[str, dict[str, Any]] | None) -> None:
@@ -536,8 +630,8 @@ def results(choice: tuple[str, dict[str, Any]] | None) -> None:
         return  # the progress bar says it all until the first C is done
     elif not rows:
         most = "at most " if mode == "sprt" else ""
-        st.info(f"Nothing stored for these settings yet: Run plays {most}{wanted * settings['games']:,} games "
-                f"({wanted} C values × {settings['games']:,}).", icon=":material/info:")
+        st.info(f"No C value is finished for these settings yet: Run plays {most}{wanted * settings['games']:,} "
+                f"games ({wanted} C values × {settings['games']:,}), none already stored again.", icon=":material/info:")
         return
     elif len(rows) < wanted and not (job is not None and job.running):
         st.info(f"{len(rows)} of {wanted} C values are stored for these settings; Run plays the other "
@@ -564,6 +658,7 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
         st.caption("★ marks each budget's best C: " + "; ".join(
             f"{int(row.simulations):,} simulations: C = {row.c:g}, Elo {elo_and_interval(row)}"
             for row in best.itertuples()) + " (with 95% intervals; colours clipped at ±800).")
+        fitted_per_budget(rows, grid)
     if players == 2 and mode == "sprt":
         sprt_section(settings, rows)  # the verdicts first: in view below the folded settings
     if players == 2:
@@ -575,8 +670,15 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
                    "game was lost (or none won): that end, like an infinite Elo, is left out. LOS, the draw ratio "
                    "and the pairs' pentanomial view are in the table; the CSV adds cutechess-cli's symmetric ± "
                    "(elo_error).")
-        st.subheader(f"Score against {opponent}")
-        st.altair_chart(score_chart(frame, grid), width="stretch")
+        fits = fits_by_budget(rows) if len(set(frame["simulations"])) == 1 else {}
+        fit = next(iter(fits.values()), None)
+        if isinstance(fit, BestC):
+            score_with_fit(frame, grid, fit, opponent)
+        else:
+            st.subheader(f"Score against {opponent}")
+            st.altair_chart(score_chart(frame, grid), width="stretch")
+            if isinstance(fit, FitError):
+                st.caption(f"No fitted best C: {escape(str(fit))}.")
     else:
         title = "Mean return" if players == 1 else f"Mean return and win share against {opponent}"
         st.subheader(title)
@@ -602,6 +704,30 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
                        mime="text/csv", key=STRENGTH_CSV, on_click="ignore")
 
 
+def score_with_fit(frame: pd.DataFrame, grid: list[float], fit: BestC, opponent: str) -> None:
+    """The score chart with the fitted curve, and the fitted best C in words above it."""
+    st.subheader(f"Score against {opponent}, and the best C fitted to it")
+    st.markdown(f"**Fit: {escape(describe(fit))}.**")
+    st.altair_chart(fit_chart(frame, grid, fit), width="stretch")
+    st.caption(
+        "Dots: each C's score with its 95% interval. Orange: the score fitted against log C (a quadratic through a "
+        "logistic link, weighted by each C's games) with its 95% band. Green line and shading: where the fitted "
+        "score peaks, the best C, with its 95% interval (Fieller's: the C values where the curve's slope could be "
+        "0). Purple triangle: the conservative C, whose fitted score has the highest 95% lower bound. Uncertainty is "
+        "measured from the game pairs themselves; C = 0 is left out of the fit (log C).")
+
+
+def fitted_per_budget(rows: list[ArenaRow], grid: list[float]) -> None:
+    """The budget x C map's fitted best C for each budget: in words, and as a chart when two or more peak inside."""
+    fits = fits_by_budget(rows)
+    st.markdown("**Fitted best C per budget** (the score against log C at each budget):\n" + "".join(
+        f"\n- {budget:,} simulations: {escape(describe(fit)) if isinstance(fit, BestC) else f'no fit: {escape(str(fit))}'}."
+        for budget, fit in sorted(fits.items())))
+    inside = {budget: fit for budget, fit in fits.items() if isinstance(fit, BestC) and fit.interior}
+    if len(inside) >= 2:
+        st.altair_chart(best_c_chart(inside, grid), width="stretch")
+
+
 def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:
     """The LLR of each C's pairs against games played, with both bounds, and the verdicts."""
     sprt: SprtSettings = settings["sprt"]
@@ -610,15 +736,20 @@ def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:
     curves = []
     for row in rows:
         games = [game for index, game in sorted(store.load(key, row.simulations, row.c).items()) if index < row.games]
-        curves.extend({"C": f"{row.c:g}", "games": games_played, "llr": llr}
-                      for games_played, llr in llr_curve(games, sprt))
-    verdicts = {"H1": f"better than {sprt.elo0:g} Elo (H1 accepted) after {{:,}} games",
-                "H0": f"not {sprt.elo1:g} Elo better (H0 accepted) after {{:,}} games",
+        curves.extend({"C": f"{row.c:g}", **point._asdict()} for point in llr_curve(games, sprt))
+    elo = "Elo" if sprt.model == "logistic" else "normalised Elo"
+    verdicts = {"H1": f"better than {sprt.elo0:g} {elo} (H1 accepted) after {{:,}} games",
+                "H0": f"not {sprt.elo1:g} {elo} better (H0 accepted) after {{:,}} games",
                 "inconclusive": "no verdict after {:,} games (the most allowed)"}
-    st.subheader(f"SPRT: H0 Elo = {sprt.elo0:g} against H1 Elo = {sprt.elo1:g}")
+    st.subheader(f"SPRT: H0 {elo} = {sprt.elo0:g} against H1 {elo} = {sprt.elo1:g}")
     st.markdown("; ".join(f"C = {row.c:g}: {verdicts[row.sprt].format(row.games)}" for row in rows) + ".")
-    st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr"]), sprt.bounds), width="stretch")
-    st.caption(f"A line stops where its LLR reaches a bound (alpha = {sprt.alpha:g}, beta = {sprt.beta:g}).")
+    st.altair_chart(llr_chart(pd.DataFrame(curves, columns=["C", "games", "llr", "lower", "upper"]), sprt.bounds),
+                    width="stretch")
+    st.caption(f"The exact generalised LLR of each C's game pairs after every pair, decided as fishtest decides "
+               f"(alpha = {sprt.alpha:g}, beta = {sprt.beta:g}): a line stops where it passes a bound. The LLR moves "
+               "in jumps, so fishtest moves each bound in by the overshoot it expects (estimated from the jumps to "
+               "the line's new highs or lows): a line can stop a little inside the dashed bound. The tooltip and the "
+               "table's llr_low and llr_high give the bounds in effect.")
 
 
 st.title("C and playing strength")

@@ -1,6 +1,7 @@
 """Shared fixtures. Helpers live in importable modules (apptest_support, cases, reference)."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -32,3 +33,14 @@ def app(monkeypatch, request):
         app.text_area(key="playouts").input(text).run()
         assert not app.exception
     return app
+
+
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+
+
+def pytest_collection_modifyitems(items):
+    """Every test under tests/browser drives chromium: marked ``browser``, so ``-m "not browser"``
+    is the quick run without them (README)."""
+    for item in items:
+        if BROWSER_TESTS in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from apptest_support import open_limits
+from apptest_support import open_limits, plain
 from ui.navigation import PAGES
 
 EXTREME = "a 1e308\nb -1e308\naa 1e308\n"
@@ -46,3 +46,15 @@ def test_page_settings_survive_a_visit_to_another_page(app):
     app.switch_page("pages/sweep.py").run()
     assert app.number_input(key="sweep_to").value == 3.0 and not app.error
     assert not app.exception
+
+
+def test_an_upload_that_is_not_utf8_is_refused_in_words_and_the_text_box_is_kept(app):
+    typed = app.text_area(key="playouts").value
+    app.file_uploader(key="upload").set_value(("latin.txt", b"\x80ab 1\n", "text/plain")).run()
+    assert not app.exception
+    assert [plain(error.value) for error in app.error] == [
+        "Line 1 in the uploaded file latin.txt: the input is not UTF-8 text (byte 0x80 at column 1)"]
+    assert app.text_area(key="playouts").value == typed
+    # What to do next fits the file: fixing the line in the text box would not change the upload.
+    assert [plain(caption.value) for caption in app.main.caption][-1] == (
+        "Fix the file and upload it again, or use the text box; the page comes back.")

@@ -292,7 +292,51 @@ def test_cli_sprt_stops_each_c_at_its_verdict(tmp_path):
     for row in stopped:
         assert int(row["games"]) < 400
         llr = float(row["llr"])
-        assert llr >= float(row["llr_high"]) if row["sprt"] == "H1" else llr <= float(row["llr_low"])
+        assert llr > float(row["llr_high"]) if row["sprt"] == "H1" else llr < float(row["llr_low"])
+
+
+def test_cli_sprt_model_normalized_takes_the_llr_in_normalised_elo(tmp_path):
+    from mcts_core.strength.llr import llr_logistic, llr_normalized
+
+    common = ("--game", "tic_tac_toe", "--c", "0.3", "--games", "40", "--simulations", "10", "--sprt",
+              "--sprt-elo1", "150", "--workers", "1")
+    rows = {}
+    for model in ("logistic", "normalized"):
+        status, out, err = run_cli(tmp_path, *common, "--sprt-model", model)
+        assert (status, err) == (0, "")
+        (rows[model],) = csv.DictReader(io.StringIO(out))
+    for model, exact in (("logistic", llr_logistic), ("normalized", llr_normalized)):
+        row = rows[model]
+        counts = [int(row[name]) for name in ("ll", "ld", "dd_wl", "wd", "ww")]
+        assert float(row["llr"]) == pytest.approx(exact(0.0, 150.0, counts), rel=1e-12)
+    assert rows["logistic"]["llr"] != rows["normalized"]["llr"]
+
+
+def test_cli_fit_adds_the_fitted_curve_and_each_budgets_best_c(tmp_path):
+    from mcts_core.strength import arena
+    from mcts_core.strength.best_c import FIT_COLUMNS, describe, fit_best_c, points_from_rows
+
+    settings = ["--game", "tic_tac_toe", "--c", "0,0.2,1,5", "--games", "12", "--simulations", "8,16", "--workers", "1"]
+    status, out, err = run_cli(tmp_path, *settings, "--fit")
+    assert status == 0
+    header = out.splitlines()[0].split(",")
+    assert header[-len(FIT_COLUMNS):] == list(FIT_COLUMNS)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    played = arena("tic_tac_toe", c_values=[0, 0.2, 1, 5], games=12, simulations=[8, 16], workers=1)
+    for budget in (8, 16):
+        fit = fit_best_c(points_from_rows([row for row in played if row.simulations == budget]))
+        assert f"fit: {budget:,} simulations: {describe(fit)}" in err.splitlines()
+        for row in (row for row in rows if row["simulations"] == str(budget)):
+            assert float(row["fit_best_c"]) == pytest.approx(fit.best) and float(row["fit_safe_c"]) == pytest.approx(
+                fit.conservative)
+            if row["c"] == "0.0":
+                assert row["fit_score"] == "nan"  # log 0: outside the fit
+            else:
+                low, score, high = (float(row[name]) for name in ("fit_low", "fit_score", "fit_high"))
+                assert low <= score <= high and score == pytest.approx(fit.curve.score_at(float(row["c"]))[0])
+    status, plain, _ = run_cli(tmp_path, *settings)
+    assert status == 0 and [line.split(",")[:len(header) - 7] for line in out.splitlines()] == [
+        line.split(",") for line in plain.splitlines()]  # --fit only adds columns
 
 
 def test_cli_several_budgets_print_one_row_per_budget_and_c(tmp_path):
@@ -311,6 +355,7 @@ def test_cli_tune_names_the_best_c_and_the_round_each_c_reached(tmp_path):
     assert [row["round"] for row in rows].count("2") == 2 and [row["best"] for row in rows].count("1") == 1
     best = next(row for row in rows if row["best"] == "1")
     assert best["round"] == "2" and f"tune: best C = {float(best['c']):g} after 16 games" in err
+    assert "tune: fitted over every C's games: " in err  # the fit over all four C values' games, in words
     assert sum(int(row["games"]) for row in rows) == 16
 
 
@@ -318,10 +363,20 @@ def test_cli_tune_names_the_best_c_and_the_round_each_c_reached(tmp_path):
     (["--sprt", "--sprt-elo0", "10", "--sprt-elo1", "5"], "error: elo0 (10.0) must be smaller than elo1 (5.0)."),
     (["--sprt", "--sprt-alpha", "1.5"], "error: alpha (1.5) must be between 0 and 1, both excluded."),
     (["--sprt", "--sprt-beta", "0"], "error: beta (0.0) must be between 0 and 1, both excluded."),
+    (["--sprt", "--sprt-model", "bayeselo"], "error: argument --sprt-model: invalid choice: 'bayeselo'"),
+    (["--sprt", "--sprt-model", "normalized", "--sprt-elo1", "300"],
+     "error: normalized elo0 and elo1 (0, 300) must be between -200 and 200"),
     (["--simulations", ",".join(str(n) for n in range(1, 31)), "--c", ",".join(str(c) for c in range(10))],
      "error: 30 budgets x 10 C values make 300 series; the limit is 200"),
     (["--simulations", "10,x"], "error: simulation budget 'x' is not a whole number"),
     (["--game", "goofspiel"], "error: goofspiel is a simultaneous-move game"),
+    (["--fit", "--c", "0,1,2"], "error: fitting the best C needs at least 3 C values above 0 (log C has no 0)"),
+    (["--fit", "--c", "1,2,3", "--game", "catch"], "error: the fit follows the score of two-player games; catch() "
+     "has 1 player"),
+    (["--game", "go(board_size=500)"], "error: OpenSpiel cannot set up go(board_size=500): The current Go "
+     "implementation supports board size up to 19"),
+    (["--game", "connect_four(rows=0)"], "error: OpenSpiel crashed (SIGSEGV) setting up connect_four(rows=0)"),
+    (["--cluster-wait", "0"], "error: the cluster wait must be a number of seconds > 0, got 0.0"),
     (["--games", "5"], "error: games (5) must be a multiple of 2"),
 ])
 def test_cli_bad_settings_exit_2_with_one_line(tmp_path, args, message):
@@ -337,7 +392,8 @@ def test_cli_help_states_the_defaults_and_names_sprt_and_cluster():
     text = " ".join(result.stdout.split())
     from mcts_core import defaults
 
-    assert "--sprt" in text and "--cluster" in text
+    assert "--sprt" in text and "--cluster" in text and "--sprt-model {logistic,normalized}" in text
+    assert f"(default {defaults.ARENA_SPRT_MODEL})" in text
     assert f"default {defaults.ARENA_GAMES}" in text and f"default {defaults.ARENA_SIMULATIONS}" in text
     assert f"default {defaults.ARENA_OPPONENT}" in text
     assert "default " + ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES) in text

@@ -1,4 +1,8 @@
-"""The arena's SPRT stops at the first pair whose LLR reaches a bound; the tuner halves the C grid by score."""
+"""The arena's SPRT stops at the first pair whose LLR passes a bound, as fishtest decides; the tuner halves the C
+grid by score."""
+
+import json
+from pathlib import Path
 
 import pytest
 
@@ -6,12 +10,14 @@ pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (require
 
 from mcts_core.strength import ResultStore, SprtSettings, arena, llr_curve, plan, tune  # noqa: E402
 from mcts_core.strength.elo import sprt_status, CONTINUE  # noqa: E402
+from mcts_core.strength.rows import pair_bins  # noqa: E402
 from mcts_core.strength.tuner import HalvingRound, halving_rounds  # noqa: E402
 
 SPRT = SprtSettings(elo0=0.0, elo1=200.0, alpha=0.1, beta=0.1)
+FISHTEST = json.loads((Path(__file__).parent / "fixtures" / "fishtest" / "fishtest_reference.json").read_text())
 
 
-def test_sprt_stops_at_the_first_pair_whose_llr_reaches_a_bound(tmp_path):
+def test_sprt_stops_at_the_first_pair_whose_llr_passes_a_bound(tmp_path):
     store = ResultStore(tmp_path / "arena.sqlite3")
     settings = dict(c_values=[0.0, 3.0], games=300, simulations=15, opponent="mcts:1.4", seed=2)
     rows = arena("tic_tac_toe", sprt=SPRT, workers=1, store=store, **settings)
@@ -19,15 +25,37 @@ def test_sprt_stops_at_the_first_pair_whose_llr_reaches_a_bound(tmp_path):
     decided = 0
     for row in rows:
         curve = llr_curve(list(store.load(key, 15, row.c).values()), SPRT)
-        crossing = next((games for games, llr in curve if sprt_status(llr, SPRT.bounds) != CONTINUE), None)
+        crossing = next((point.games for point in curve
+                         if sprt_status(point.llr, (point.lower, point.upper)) != CONTINUE), None)
         if row.sprt == "inconclusive":
             assert crossing is None or crossing > 300
             assert row.games == 300
         else:
             decided += 1
             assert row.games == crossing < 300  # not a pair later
-            assert dict(curve)[row.games] == pytest.approx(row.llr)
+            assert (curve[-1].llr, curve[-1].lower, curve[-1].upper) == pytest.approx((row.llr, row.llr_low, row.llr_high))
+            assert (row.llr > row.llr_high) if row.sprt == "H1" else (row.llr < row.llr_low)
     assert decided  # a 200 Elo question settles well within 300 games for at least one of them
+
+
+def test_the_arena_rows_of_issue_36_are_fishtests_verdicts(tmp_path):
+    # arena --game tic_tac_toe --c 0.1,10 --opponent random --simulations 30 --sprt: the normal approximation
+    # stopped both C values after 6 pairs with H1 (LLR 3.990 and 3.254, fishtest 0.801 and 0.668). fishtest's
+    # update_SPRT, fed the same pairs one by one (the fixture), decides at the rows' last pair and not before.
+    store = ResultStore(tmp_path / "arena.sqlite3")
+    rows = arena("tic_tac_toe", c_values=[0.1, 10.0], opponent="random", simulations=30, games=100,
+                 sprt=SprtSettings(elo0=0.0, elo1=50.0), workers=1, store=store)
+    key = plan("tic_tac_toe", opponent="random").key()
+    verdicts = {"accepted": "H1", "rejected": "H0"}
+    for row in rows:
+        (reference,) = [run for run in FISHTEST["sprt"] if run["name"] == f"tic_tac_toe random 30 sims C={row.c:g}"
+                        and run["model"] == "logistic" and run["elo1"] == 50.0]
+        played = "".join(map(str, pair_bins(list(store.load(key, 30, row.c).values()))))
+        assert reference["bins"].startswith(played[: row.games // 2])  # the same games as when it was made
+        llr, lower, upper, state = reference["steps"][-1]
+        assert row.games == 2 * len(reference["steps"]) > 12
+        assert (row.llr, row.llr_low, row.llr_high) == pytest.approx((llr, lower, upper), rel=1e-9)
+        assert row.sprt == verdicts[state]
 
 
 def test_sprt_stops_at_the_same_pair_whatever_plays_the_games():

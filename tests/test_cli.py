@@ -1,6 +1,7 @@
 """``python -m mcts_core``: output, exit codes and the one-line error format."""
 
 import io
+import os
 import random
 import subprocess
 import sys
@@ -30,13 +31,24 @@ def test_statement_example_prints_a():
     [
         (b"3 0.1\nbaa 30\nab x\nbbb 4\n", b"error: line 3: score must be a number, got 'x'\n"),
         (b"", b"error: line 1: no playouts found: expected lines like `baa 30` (moves, then score)\n"),
-        (b"1 0.1\nb\xffaa 30\n", b"error: line 2: the text is not valid UTF-8\n"),
+        (b"1 0.1\nb\xffaa 30\n", b"error: line 2: the input is not UTF-8 text (byte 0xff at column 2)\n"),
         (b"ab 1\n", b"error: line 1: no header `N C` and no C given: add a header line like `3 0.1`\n"),
     ],
 )
 def test_bad_input_exits_2_with_one_line_on_stderr(stdin, message):
     result = run_cli(stdin)
     assert (result.returncode, result.stdout, result.stderr) == (2, b"", message)
+
+
+@pytest.mark.parametrize("command", [[], ["sweep", "--c-max", "3"], ["tree"], ["export", "--out", "bundle.zip"]])
+def test_a_file_that_is_not_utf8_is_refused_in_words_by_every_command(command, tmp_path):
+    latin1 = "2 0.5\nab 1\n\u00e9a 2\n".encode("latin-1")  # é as one byte, 0xe9: not UTF-8
+    for data, message in ((b"\x80" + latin1, "line 1: the input is not UTF-8 text (byte 0x80 at column 1)"),
+                          (latin1, "line 3: the input is not UTF-8 text (byte 0xe9 at column 1)")):
+        result = subprocess.run([sys.executable, "-m", "mcts_core", *command], input=data, capture_output=True,
+                                cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+        assert (result.returncode, result.stdout, result.stderr.decode()) == (2, b"", f"error: {message}\n")
+    assert not (tmp_path / "bundle.zip").exists()
 
 
 def test_c_option_overrides_header_and_serves_headerless_input():

@@ -1,7 +1,8 @@
 """The arena on a real Dask cluster (a `dask scheduler` and `dask worker` processes on 127.0.0.1).
 
 Same seeds give the same rows as local processes; a worker killed mid-run has its games played
-by another; Stop cancels the games on the cluster; an unreachable scheduler is one sentence.
+by another; Stop cancels the games on the cluster; an unreachable scheduler is one sentence; a
+cluster whose every worker died gives up after its wait with one sentence, the finished games stored.
 """
 
 import csv
@@ -18,7 +19,7 @@ import pytest
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 pytest.importorskip("distributed", reason="dask distributed is a requirement (requirements.txt)")
 
-from dask_processes import REPO, dask_cluster, start_worker, stop, wait_for_workers  # noqa: E402
+from dask_processes import REPO, dask_cluster, start_scheduler, start_worker, stop, wait_for_workers  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from mcts_core.strength import ResultStore, arena, plan  # noqa: E402
@@ -86,11 +87,10 @@ def test_stop_cancels_the_games_left_on_the_cluster_and_keeps_the_finished_ones(
 
 
 def test_an_unreachable_scheduler_is_one_sentence():
-    started = time.monotonic()
     with pytest.raises(ValueError) as error:
         arena("tic_tac_toe", c_values=[1.0], games=2, simulations=5, cluster="tcp://127.0.0.1:9")
     assert str(error.value).startswith("cannot reach the Dask scheduler at tcp://127.0.0.1:9")
-    assert "\n" not in str(error.value) and time.monotonic() - started < 30
+    assert "\n" not in str(error.value)
 
 
 def cli(tmp_path, *args, environment=()):
@@ -126,7 +126,7 @@ def test_the_page_runs_the_grid_on_the_cluster_named_in_its_field(cluster, tmp_p
     app.number_input(key="strength_simulations").set_value(20).run()
     app.text_input(key="strength_cluster").input(cluster).run()
     app.button(key="strength_run").click().run()
-    job = wait_for_job(app, "_strength_job", timeout=120)
+    job = wait_for_job(app, "_strength_job")
     assert job.error is None
     local = arena("connect_four", c_values=[0.5, 2.0], games=6, simulations=20, workers=1)
     table = app.dataframe[0].value
@@ -153,3 +153,81 @@ def test_cli_ctrl_c_cancels_the_cluster_games_and_exits_130(cluster, tmp_path):
         while any(client.processing().values()):
             assert time.monotonic() < deadline, "games were left running on the cluster"
             time.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def scheduler_alone(tmp_path_factory):
+    """A scheduler without workers: each test starts its own and kills them all."""
+    scheduler, address = start_scheduler(tmp_path_factory.mktemp("scheduler"))
+    yield address
+    stop([scheduler])
+
+
+def start_workers(address: str, count: int = 2) -> list[subprocess.Popen]:
+    started = [start_worker(address, f"doomed-{number}") for number in range(count)]
+    wait_for_workers(address, count)
+    return started
+
+
+def kill(workers: list[subprocess.Popen]) -> None:
+    for worker in workers:
+        worker.kill()
+    for worker in workers:
+        worker.wait()
+
+
+def test_cli_gives_up_when_every_worker_died_and_keeps_the_finished_games(scheduler_alone, tmp_path):
+    workers = start_workers(scheduler_alone)
+    try:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mcts_core", "arena", "--game", "tic_tac_toe", "--c", "0.5,1,2", "--games", "400",
+             "--simulations", "100", "--cluster", scheduler_alone, "--cluster-wait", "3", "--progress"],
+            cwd=REPO, env={**os.environ, "MCTS_EXPLORER_DATA": str(tmp_path)}, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        seen = ""
+        while not re.search(r"arena: [1-9]", seen):  # games are coming back from the cluster (not just "0/...")
+            char = process.stderr.read(1)
+            assert char, f"the arena ended before a game came back: {seen}"
+            seen += char
+        kill(workers)
+        out, err = process.communicate(timeout=120)  # waits on the arena's own exit
+    finally:
+        stop(workers)
+    assert (process.returncode, out) == (2, "")
+    said = [line for line in err.splitlines() if line and not line.startswith("arena: ")]  # besides the progress
+    assert said == [(f"error: the Dask cluster at {scheduler_alone} has had no live worker for 3 s (every worker died "
+                    f"or left): the finished games are stored and a rerun resumes from them; start workers with "
+                    f"`dask worker {scheduler_alone}` and run again")]
+    reported = max(int(line.split()[1].split("/")[0].replace(",", "")) for line in (seen + err).splitlines()
+                   if line.startswith("arena: ") and line != "arena: ")  # the progress lines (\r reads as a line end)
+    store = ResultStore(tmp_path / "arena.sqlite3")
+    key = plan("tic_tac_toe").key()
+    assert sum(len(store.load(key, 100, c)) for c in (0.5, 1.0, 2.0)) >= reported > 0
+
+
+def test_the_page_says_so_when_every_worker_of_its_cluster_died(scheduler_alone, tmp_path, monkeypatch):
+    from apptest_support import plain, start_app, wait_for_job
+
+    monkeypatch.setenv("MCTS_EXPLORER_DATA", str(tmp_path))
+    monkeypatch.setenv("MCTS_EXPLORER_CLUSTER_WAIT", "3")
+    workers = start_workers(scheduler_alone)
+    try:
+        app = start_app(monkeypatch, "pages/strength.py")
+        app.selectbox(key="strength_game").select("tic_tac_toe").run()
+        app.text_input(key="strength_c_values").input("0.5, 1, 2").run()
+        app.number_input(key="strength_games").set_value(400).run()
+        app.text_input(key="strength_cluster").input(scheduler_alone).run()
+        app.button(key="strength_run").click().run()
+        job = app.session_state["_strength_job"]
+        deadline = time.monotonic() + 60
+        while not job.done:  # games are coming back from the cluster
+            assert job.running and time.monotonic() < deadline, job.error
+            time.sleep(0.02)
+        kill(workers)
+        wait_for_job(app, "_strength_job")
+    finally:
+        stop(workers)
+    assert job.error.startswith(f"the Dask cluster at {scheduler_alone} has had no live worker for 3 s")
+    shown = [plain(error.value) for error in app.error]
+    assert any(text.startswith(f"The Dask cluster at {scheduler_alone} has had no live worker for 3 s") and
+               "the finished games are stored" in text for text in shown), shown

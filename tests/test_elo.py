@@ -1,5 +1,7 @@
 """Elo, error bar, LOS, SPRT and mean intervals against hand computations from the published formulas.
 
+(The LLR against fishtest's own code: tests/test_sprt_fishtest.py.)
+
 The expected numbers are worked out here with plain arithmetic (never by calling the module), and a
 few are cross-checked with what cutechess-cli and fastchess print for the same counts.
 """
@@ -205,38 +207,69 @@ def test_sprt_bounds_at_one_percent_match_cutechess():
     assert lower == pytest.approx(math.log(0.01 / 0.99))
 
 
-def test_llr_of_sixty_twenty_twenty_by_hand():
-    # N = 100, mu = 0.7, var = 0.16 (see test_sixty_twenty_twenty_by_hand)
-    expected = 100 * (S1 - S0) * (2 * 0.7 - S0 - S1) / (2 * 0.16)  # 100 * 0.00719 * 0.3928 / 0.32 = 0.883
-    assert llr_games(Outcomes(60, 20, 20), SPRT_0_5) == pytest.approx(expected)
-    assert 0.88 < expected < 0.89
+def hand_trinomial_llr(losses, draws, wins, elo0, elo1):
+    """The GSPRT of W/D/L worked out from its definition, with a quadratic instead of a root finder.
+
+    Empty bins count 1e-3 (fishtest's regularisation); q the frequencies of the scores 0, 1/2, 1.
+    Under "the expected score is s" the likeliest distribution is p_i = q_i / (1 + x b_i) with
+    b_i = a_i - s and sum q_i b_i / (1 + x b_i) = 0 (Van den Bergh, Proposition 1.1). With three
+    outcomes, times (1 + x b_0)(1 + x b_1)(1 + x b_2) that is A x^2 + B x + C = 0, with A = b0 b1 b2,
+    B = sum_i q_i b_i (sum of the other two b), C = sum_i q_i b_i; x is its root between -1/b_2 and
+    -1/b_0. LLR = N sum_i q_i log(p1_i / p0_i).
+    """
+    counts = [count if count else 1e-3 for count in (losses, draws, wins)]
+    n = sum(counts)
+    q = [count / n for count in counts]
+
+    def likeliest(elo):
+        s = 1 / (1 + 10 ** (-elo / 400))
+        b = [0 - s, 0.5 - s, 1 - s]
+        a_ = b[0] * b[1] * b[2]
+        b_ = sum(q[i] * b[i] * (sum(b) - b[i]) for i in range(3))
+        c_ = sum(q[i] * b[i] for i in range(3))
+        if a_ == 0:  # s = 1/2: a draw's b is 0 and the equation is linear
+            roots = [-c_ / b_]
+        else:
+            roots = [(-b_ + sign * math.sqrt(b_ * b_ - 4 * a_ * c_)) / (2 * a_) for sign in (1, -1)]
+        (x,) = [root for root in roots if -1 / b[2] < root < -1 / b[0]]
+        return [q[i] / (1 + x * b[i]) for i in range(3)]
+
+    p0, p1 = likeliest(elo0), likeliest(elo1)
+    return n * sum(q[i] * math.log(p1[i] / p0[i]) for i in range(3))
 
 
-def test_llr_of_an_even_score_leans_to_h0():
-    # mu = 0.5, var = 0.05: LLR = 100 (s1 - s0)(1 - s0 - s1) / 0.1 = -100 (s1 - 0.5)^2 / 0.1
-    expected = -100 * (S1 - 0.5) ** 2 / 0.1
-    assert llr_games(Outcomes(10, 80, 10), SPRT_0_5) == pytest.approx(expected)
-    assert expected == pytest.approx(100 * (S1 - S0) * (2 * 0.5 - S0 - S1) / (2 * 0.05))
+@pytest.mark.parametrize("wins, draws, losses", [(60, 20, 20), (10, 80, 10), (3, 5, 2), (1, 0, 0), (23, 0, 0),
+                                                 (0, 50, 0), (0, 0, 40), (4, 0, 4)])
+def test_llr_of_games_is_the_gsprt_worked_out_by_hand(wins, draws, losses):
+    for elo0, elo1 in ((0.0, 5.0), (0.0, 50.0), (-30.0, 10.0)):
+        expected = hand_trinomial_llr(losses, draws, wins, elo0, elo1)
+        assert llr_games(Outcomes(wins, draws, losses), SprtSettings(elo0=elo0, elo1=elo1)) == pytest.approx(
+            expected, rel=1e-9, abs=1e-12)
 
 
-def test_llr_is_zero_without_games_or_without_spread():
+def test_llr_of_sixty_twenty_twenty_is_the_exact_one_not_the_normal_approximation():
+    exact = llr_games(Outcomes(60, 20, 20), SPRT_0_5)
+    approximation = 100 * (S1 - S0) * (2 * 0.7 - S0 - S1) / (2 * 0.16)  # fishtest's LLR_alt2: 0.883
+    assert exact == pytest.approx(0.7072, abs=1e-4) and approximation == pytest.approx(0.883, abs=1e-3)
+
+
+def test_llr_is_zero_without_games_but_only_wins_or_only_draws_have_one():
     assert llr_games(Outcomes(0, 0, 0), SPRT_0_5) == 0.0
-    assert llr_games(Outcomes(0, 50, 0), SPRT_0_5) == 0.0  # all draws: var = 0
-    assert llr_games(Outcomes(30, 0, 0), SPRT_0_5) == 0.0  # all wins: var = 0 too
     assert llr_pairs(Pentanomial(0, 0, 0, 0, 0), SPRT_0_5) == 0.0
-    assert llr_pairs(Pentanomial(0, 0, 7, 0, 0), SPRT_0_5) == 0.0
-
-
-def test_llr_of_pairs_by_hand():
-    tally = pentanomial_from_pairs([(1, 1), (1, 0.5), (0.5, 0.5), (1, 0), (0, 0.5), (1, 1)])
-    mu = 4 / 6
-    var = (2 * (1 - mu) ** 2 + (0.75 - mu) ** 2 + 2 * (0.5 - mu) ** 2 + (0.25 - mu) ** 2) / 6
-    assert llr_pairs(tally, SPRT_0_5) == pytest.approx(6 * (S1 - S0) * (2 * mu - S0 - S1) / (2 * var))
+    fifty = SprtSettings(elo0=0.0, elo1=50.0)
+    # All wins: an empty bin counts 1e-3 of a game, and the LLR grows by about 0.134 a win: the normal
+    # approximation had no variance there and stayed at 0 for ever.
+    assert llr_games(Outcomes(22, 0, 0), fifty) == pytest.approx(2.939, abs=1e-3)
+    assert llr_games(Outcomes(23, 0, 0), fifty) == pytest.approx(3.073, abs=1e-3)
+    assert llr_pairs(Pentanomial(0, 0, 0, 0, 23), fifty) == pytest.approx(3.073, abs=1e-3)
+    assert llr_games(Outcomes(0, 0, 23), fifty) == pytest.approx(-llr_games(Outcomes(23, 0, 0), SprtSettings(
+        elo0=-50.0, elo1=0.0)))  # mirrored: all losses against the mirrored hypotheses
+    assert llr_games(Outcomes(0, 50, 0), fifty) < 0 and llr_pairs(Pentanomial(0, 0, 7, 0, 0), fifty) < 0  # even
 
 
 def test_llr_matches_fastchess_exact_gsprt_at_fishtest_sizes():
     # fastchess app/tests/sprt_test.cpp, "logistic" model (the exact GSPRT, = fishtest's LLR_logistic),
-    # stated to 0.01; the normal approximation lands within that.
+    # stated to 0.01.
     trinomial = SprtSettings(elo0=0.5, elo1=2.5)
     assert llr_games(Outcomes(wins=21404, draws=40708, losses=21184), trinomial) == pytest.approx(-1.57, abs=0.01)
     assert llr_games(Outcomes(wins=57433, draws=106593, losses=57030), SprtSettings(elo0=0, elo1=2)) == pytest.approx(
@@ -249,14 +282,26 @@ def test_llr_matches_fastchess_exact_gsprt_at_fishtest_sizes():
     )
 
 
-def test_sprt_status_stops_on_or_beyond_a_bound():
+def test_sprt_status_stops_only_beyond_a_bound_as_fishtest():
     bounds = (math.log(0.05 / 0.95), math.log(0.95 / 0.05))
-    assert sprt_status(bounds[1], bounds) == H1_ACCEPTED
+    assert sprt_status(bounds[1], bounds) == CONTINUE  # fishtest: llr > upper accepts, llr == upper goes on
+    assert sprt_status(math.nextafter(bounds[1], 10.0), bounds) == H1_ACCEPTED
     assert sprt_status(10.0, bounds) == H1_ACCEPTED
-    assert sprt_status(bounds[0], bounds) == H0_ACCEPTED
+    assert sprt_status(bounds[0], bounds) == CONTINUE
+    assert sprt_status(math.nextafter(bounds[0], -10.0), bounds) == H0_ACCEPTED
     assert sprt_status(-10.0, bounds) == H0_ACCEPTED
     assert sprt_status(0.0, bounds) == CONTINUE
     assert sprt_status(math.nan, bounds) == CONTINUE
+
+
+def test_the_elo_model_is_logistic_or_normalized_within_200():
+    assert SprtSettings(elo0=0.0, elo1=5.0).model == "logistic"
+    with pytest.raises(ValueError, match=re.escape("""the Elo model ('bayeselo') must be "logistic" or "normalized".""")):
+        SprtSettings(elo0=0.0, elo1=5.0, model="bayeselo")
+    with pytest.raises(ValueError, match=re.escape("normalized elo0 and elo1 (0, 250) must be between -200 and 200")):
+        SprtSettings(elo0=0.0, elo1=250.0, model="normalized")
+    widest = SprtSettings(elo0=-200.0, elo1=200.0, model="normalized")  # the fit still has a solution there
+    assert widest.llr((1, 2, 3, 4, 5)) > 0 > widest.llr((5, 4, 3, 2, 1))
 
 
 def test_elo0_must_be_smaller_than_elo1():
@@ -338,16 +383,18 @@ def test_swapping_wins_and_losses_negates_elo_and_mirrors_los(wins, draws, losse
     assert 0.0 <= ours.los <= 1.0 and ours.error >= 0.0
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(counts, counts, counts, st.floats(-300, 300), st.floats(0.5, 50))
-def test_llr_sign_follows_the_score_against_the_midpoint_of_s0_and_s1(wins, draws, losses, elo0, width):
+def test_llr_favours_the_hypothesis_on_the_side_of_the_score(wins, draws, losses, elo0, width):
+    # With no empty bin (nothing regularised) the score mu is the data's: beyond s1 the data fit H1 better
+    # than H0 (LLR > 0), below s0 worse (the least-information fit moves away from mu monotonically).
+    assume(min(wins, draws, losses) > 0)
     games = Outcomes(wins, draws, losses)
-    assume(sum(count > 0 for count in (wins, draws, losses)) >= 2)  # some spread: var > 0
     settings_ = SprtSettings(elo0=elo0, elo1=elo0 + width)
-    midpoint = (1 / (1 + 10 ** (-elo0 / 400)) + 1 / (1 + 10 ** (-(elo0 + width) / 400))) / 2
+    s0, s1 = (1 / (1 + 10 ** (-elo / 400)) for elo in (elo0, elo0 + width))
     mu = (wins + draws / 2) / games.games
-    assume(abs(mu - midpoint) > 1e-9)
-    assert (llr_games(games, settings_) > 0) == (mu > midpoint)
+    assume(not s0 - 1e-9 < mu < s1 + 1e-9)
+    assert (llr_games(games, settings_) > 0) == (mu > s1)
 
 
 @settings(max_examples=300, deadline=None)

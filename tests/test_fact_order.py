@@ -1,7 +1,6 @@
 """A node's facts may stand anywhere in a log: before, among or after the simulations, the tree is the same."""
 
 import json
-import random
 from array import array
 
 from hypothesis import given, settings

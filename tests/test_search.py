@@ -12,6 +12,7 @@ import random
 import struct
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -187,8 +188,10 @@ def test_progress_ends_at_the_budget_and_a_time_budget_stops_the_search():
     calls = []
     search("tic_tac_toe", scoring=Scoring("ucb1", 1.0), simulations=500, progress=lambda d, t: calls.append((d, t)))
     assert calls[-1] == (500, 500) and all(d <= t for d, t in calls)
-    timed = search("connect_four", scoring=Scoring("ucb1", 1.0), seconds=0.3)
-    assert 0.3 <= timed.elapsed < 2.0 and timed.simulations > 10
+    ticks = iter(range(10**6))  # a clock that moves 10 ms each time the search reads it
+    timed = search("connect_four", scoring=Scoring("ucb1", 1.0), seconds=0.3, clock=lambda: next(ticks) / 100)
+    # Read at the start (0.00 s) and after each simulation: the 30th reads 0.30 s, the budget's end.
+    assert timed.simulations == 30 and timed.elapsed == 0.31 and not timed.stopped
 
 
 def random_live_tree(rng: random.Random, children: int, *, priors: bool) -> LiveTree:
@@ -316,6 +319,63 @@ def test_cli_search_errors_exit_2_with_one_line(args, message):
     result = run_cli("search", *args)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and message in result.stderr
+
+
+# Game strings OpenSpiel refuses, crashes on (in a child process, so the command still answers), or
+# whose first position cannot be searched: one sentence each, before anything is written.
+ODD_GAMES = [
+    ("go(board_size=500)", "error: OpenSpiel cannot set up go(board_size=500): The current Go implementation "
+     "supports board size up to 19. Provided: 500"),
+    ("breakthrough(rows=0)", "error: OpenSpiel cannot set up breakthrough(rows=0): its check `rows_ > 1` failed"),
+    ("connect_four(rows=0)", "error: OpenSpiel crashed (SIGSEGV) setting up connect_four(rows=0)"),
+    ("breakthrough(rows=100000,columns=100000)", "error: OpenSpiel ran out of memory setting up"),
+    ("connect_four(columns=0)", "error: connect_four(columns=0) cannot be played: its first position has no legal moves"),
+    ("connect_four(rows=99999999999999999999)", "error: connect_four's parameter 'rows' is 99999999999999999999; "
+     "OpenSpiel takes whole numbers from -2,147,483,648 to 2,147,483,647"),
+    ("connect_four(rows)", "error: connect_four's parameters are written key=value"),
+    ("connect_four(rows=", "error: the game string 'connect_four(rows=' must end with ')'"),
+    ("tic_tac_toe(players=3)", "error: tic_tac_toe has no parameter 'players'"),
+    ("", "error: no game given"),
+    ("breakthrough(rows=1000,columns=1000)", "error: this position has 2,998 moves; a search log lists at most 1,000"),
+]
+
+
+@pytest.mark.parametrize("game, message", ODD_GAMES, ids=[game or "empty" for game, _ in ODD_GAMES])
+def test_cli_search_answers_every_game_string_with_one_sentence(game, message):
+    result = run_cli("search", "--game", game, "--simulations", "5")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(message), result.stderr
+
+
+def test_moves_openspiel_cannot_name_as_text_are_named_by_their_action_id():
+    # breakthrough spells columns past the 31st with bytes that are not UTF-8: those moves get their ids.
+    game = "breakthrough(rows=4,columns=40)"
+    result = run_cli("search", "--game", game, "--simulations", "50")
+    assert (result.returncode, result.stderr) == (0, "")
+    log = read_input(result.stdout)
+    root_moves = [log.tree.move[kid] for kid in log.tree.children[ROOT]]
+    by_id = [move for move in root_moves if move.isdigit()]
+    assert by_id and len(set(root_moves)) == len(root_moves) == 118
+    # An id name is the action: --moves plays it, and the position after it is searched.
+    after = run_cli("search", "--game", game, "--moves", by_id[0], "--simulations", "5")
+    assert after.returncode == 0, after.stderr
+
+
+def test_stop_and_the_time_budget_end_a_search_whose_random_games_never_end():
+    # One random game of breakthrough on a 1000 x 300 board lasts hours: the search ends within its
+    # second anyway, says that no simulation finished, and its log is still read.
+    result = subprocess.run([sys.executable, "-m", "mcts_core", "search", "--game", "breakthrough(rows=1000,columns=300)",
+                             "--seconds", "1"], capture_output=True, cwd=REPO, timeout=120, text=True)
+    assert result.returncode == 0 and result.stderr.startswith("search: no simulation finished in time")
+    assert read_input(result.stdout).tree.visits[ROOT] == 0
+    # Stop (the Search page's button) is heard during the rollout too: asked a second time, it ends the search.
+    asked, found = [], []
+    run = threading.Thread(target=lambda: found.append(search(
+        "breakthrough(rows=1000,columns=300)", scoring=Scoring("ucb1", 1.4), simulations=10,
+        should_stop=lambda: asked.append(1) or len(asked) > 1)), daemon=True)
+    run.start()
+    run.join(timeout=120)
+    assert found and found[0].stopped and found[0].simulations == 0
 
 
 def test_a_puzzle_run_imports_neither_pyspiel_nor_numpy():

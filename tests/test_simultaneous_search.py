@@ -27,7 +27,6 @@ from mcts_core.simultaneous import (  # noqa: E402
     matrix_game,
     replay,
     score_own_moves,
-    select_joint,
 )
 
 BRPS_EQUILIBRIUM = {"Rock": 1 / 16, "Paper": 10 / 16, "Scissors": 5 / 16}

@@ -13,6 +13,7 @@ import streamlit as st
 
 from ui import c_control, input_panel, recent, rule_panel, selected_path, share, state
 from ui.inputs import InputError, LoadedInput
+from ui.input_panel import TEXT_BOX
 from ui.markdown import escape
 from ui.routing import run_app_shell_instead
 
@@ -86,7 +87,8 @@ def require(*, joint_tree_note: bool = True) -> Setup:
     if isinstance(setup, InputError):
         selected_path.clear()
         st.error(escape(setup.message()), icon="⚠️")
-        st.caption("Your text is kept in the sidebar; fix the line and the page comes back.")
+        st.caption("Your text is kept in the sidebar; fix the line and the page comes back." if setup.source == TEXT_BOX
+                   else "Fix the file and upload it again, or use the text box; the page comes back.")
         st.stop()
     if joint_tree_note and setup.input.read.simultaneous is not None:
         note, link = st.columns([4, 1], vertical_alignment="center")

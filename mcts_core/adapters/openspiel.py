@@ -35,11 +35,24 @@ CHANCE = -1  # pyspiel.PlayerId.CHANCE
 def child_names(state: Any, actions: Sequence[int]) -> list[str]:
     """Names the actions playable in ``state``, unique among themselves.
 
-    A name is ``state.action_to_string(state.current_player(), action)``; an empty name becomes the
-    action id, and names shared by several actions get `` #<action id>`` appended.
+    A name is :func:`action_name` for the player to move; an empty name becomes the action id, and
+    names shared by several actions get `` #<action id>`` appended.
     """
     player = state.current_player()
-    return unique_names([state.action_to_string(player, a) for a in actions], actions)
+    return unique_names([action_name(state, player, a) for a in actions], actions)
+
+
+def action_name(state: Any, player: int, action: int) -> str:
+    """``state.action_to_string(player, action)``, or "" when OpenSpiel's name is not UTF-8 text.
+
+    Some games spell a column as a byte counted from ``a``, which is not text past the 32nd column
+    (hex and breakthrough on wider boards); such a move is named by its action id (as an empty name
+    is), which ``--moves`` and the Search page's moves box read back as that action.
+    """
+    try:
+        return state.action_to_string(player, action)
+    except UnicodeDecodeError:
+        return ""
 
 
 def unique_names(names: Sequence[str], actions: Sequence[int]) -> list[str]:

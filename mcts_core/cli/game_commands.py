@@ -12,8 +12,12 @@
   players). Finished games are stored in the data folder
   (:func:`mcts_core.inputs.data_folder.data_folder`) unless ``--no-store``: a rerun with the same
   settings prints them at once and plays only the rest. ``--cluster`` (or the environment
-  variable named in :mod:`mcts_core.defaults`) runs the games on a Dask cluster; ``--sprt`` stops
-  each C at its SPRT's verdict; ``--tune`` runs successive halving over the C values.
+  variable named in :mod:`mcts_core.defaults`) runs the games on a Dask cluster, which exits 2
+  with one line once the cluster has had no live worker for ``--cluster-wait`` seconds (default
+  60), the finished games stored; ``--sprt`` stops each C at its SPRT's verdict; ``--tune`` runs
+  successive halving over the C values (and says on stderr the best C fitted over every C's
+  games); ``--fit`` fits the score against log C per budget (:mod:`mcts_core.strength.best_c`):
+  its columns last, and the best C in words on stderr.
 
 ``--moves`` takes action ids or names separated by spaces (a token of digits is an action id), or
 a JSON array for names with spaces in them: ``--moves '["roll", "Roll 3"]'``. Progress goes to
@@ -111,6 +115,9 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
         return INTERRUPTED
     if _progress_wanted(arguments):
         print(file=sys.stderr)
+    if result.simulations == 0:
+        print("search: no simulation finished in time (a random game from this position did not end), so the log "
+              "holds none", file=sys.stderr)
     if result.sampled:
         print(f"search: the position is a chance node; the search drew {', '.join(result.sampled)} (seed "
               f"{arguments.seed}) and searched the position after it, the log's root", file=sys.stderr)
@@ -120,22 +127,29 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
 def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     from .. import defaults
     from ..strength import ResultStore, SprtSettings, arena, check_grid, columns, parse_budgets, plan
+    from ..strength.best_c import FIT_COLUMNS, check_fit, describe, fit_cells, fits_by_budget
     from ..strength.tuner import games_each, tune
 
+    progress_line = False  # a progress line is on stderr, without its line end yet
+
     def progress(done: int, total: int) -> None:
+        nonlocal progress_line
+        progress_line = True
         print(f"\rarena: {done:,}/{total:,} games", end="", file=sys.stderr, flush=True)
 
     budgets = parse_budgets(arguments.simulations)
     cluster = arguments.cluster if arguments.cluster is not None else os.environ.get(defaults.ARENA_CLUSTER_VARIABLE)
     sprt = SprtSettings(elo0=arguments.sprt_elo0, elo1=arguments.sprt_elo1, alpha=arguments.sprt_alpha,
-                        beta=arguments.sprt_beta) if arguments.sprt else None
+                        beta=arguments.sprt_beta, model=arguments.sprt_model) if arguments.sprt else None
     if arguments.tune and (sprt is not None or len(budgets) > 1):
         raise ValueError("--tune finds the best C at one budget: give one --simulations and no --sprt")
     shared = dict(moves=moves, rule=rule, opponent=arguments.opponent, seed=arguments.seed,
-                  workers=arguments.workers, cluster=cluster)
+                  workers=arguments.workers, cluster=cluster, cluster_wait=arguments.cluster_wait)
     checked = plan(arguments.game, **shared)
     check_grid(checked, [float(c) for c in arguments.c_values], arguments.games, budgets[:1] if arguments.tune else budgets)
     players = checked.players  # all checked before the store is opened: bad input leaves no file behind
+    if arguments.fit:
+        check_fit(checked.game, players, arguments.c_values)
     store = None if arguments.no_store else ResultStore()
     shown = progress if _progress_wanted(arguments) else None
     extra: dict[float, tuple[int, int]] = {}
@@ -160,13 +174,22 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
         kept = f"; finished games are stored in {store.path} and a rerun resumes" if store else ""
         _stopped(arguments, f"interrupted{kept}")
         return INTERRUPTED
+    except ValueError:  # a cluster left without workers: its sentence goes on a line of its own
+        if progress_line:
+            print(file=sys.stderr)
+        raise
     if _progress_wanted(arguments):
         print(file=sys.stderr)
+    fits = fits_by_budget(rows) if players == 2 and (arguments.fit or arguments.tune) else {}
+    for simulations, fit in fits.items():  # the tuner always says what the fit over its rows finds
+        where = "tune: fitted over every C's games" if arguments.tune else f"fit: {simulations:,} simulations"
+        print(f"{where}: {describe(fit) if not isinstance(fit, ValueError) else f'no fit: {fit}'}", file=sys.stderr)
     names = columns(players, sprt is not None)
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow([*names, *(("round", "best") if arguments.tune else ())])
+    writer.writerow([*names, *(("round", "best") if arguments.tune else ()), *(FIT_COLUMNS if arguments.fit else ())])
     for row in rows:
-        writer.writerow([getattr(row, column) for column in names] + list(extra.get(row.c, ())))
+        writer.writerow([getattr(row, column) for column in names] + list(extra.get(row.c, ()))
+                        + (fit_cells(fits.get(row.simulations), row.c) if arguments.fit else []))
     return 0
 
 

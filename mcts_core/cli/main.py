@@ -1,6 +1,7 @@
-"""Command line: ``python -m mcts_core`` solves the puzzle read from stdin.
+"""Command line: ``mcts-explorer`` (installed) or ``python -m mcts_core`` solves the puzzle read from stdin.
 
-Every command reads any accepted input on stdin: puzzle text, a JSON Lines log or a JSON tree dump.
+Usage and help name the command as it was invoked. ``mcts-explorer app`` serves the app
+(:mod:`.app_command`); help lists it with the others. Every command reads any accepted input on stdin: puzzle text, a JSON Lines log or a JSON tree dump.
 
 * ``python -m mcts_core [--c C] [--rule R]``: the selected path. Puzzle text prints the moves run
   together (the puzzle's answer); JSON input prints them joined by single spaces; a simultaneous-
@@ -24,7 +25,7 @@ Every command reads any accepted input on stdin: puzzle text, a JSON Lines log o
   smitsimax search simultaneous-move games; ``--solve`` proves outcomes (MCTS-Solver). Defaults:
   :mod:`mcts_core.defaults`. See :mod:`mcts_core.cli.game_commands`.
 * ``python -m mcts_core arena --game G [--c 0.1,1,10] [--games N] [--simulations N[,N...]] [--opponent
-  random|mcts:C] [--seed K] [--workers W] [--cluster tcp://HOST:8786] [--sprt ...] [--tune] [--no-store]
+  random|mcts:C] [--seed K] [--workers W] [--cluster tcp://HOST:8786] [--sprt ...] [--tune] [--fit] [--no-store]
   [--progress]``: playing strength at each C (and budget), as CSV with a header row (see
   :mod:`mcts_core.cli.game_commands`). Ctrl-C stops it with exit status 130.
 
@@ -43,6 +44,8 @@ import sys
 from .. import defaults
 from ..common.input_rules import ParseError, decode_text
 from ..common.numbers import parse_c
+
+INSTALLED_COMMAND = "mcts-explorer"  # pyproject's [project.scripts] name; `python -m mcts_core` says its own
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,10 +82,12 @@ def _selection_options(parser: argparse.ArgumentParser, *, c: bool = True, subco
     parser.add_argument("--rule", default=default, help=_rule_help())
 
 
-def _arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = _Parser(prog="python -m mcts_core", description="Solve the MCTS exercise (or read a search) from stdin.")
+def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
+    parser = _Parser(prog=prog, description="Solve the MCTS exercise (or read a search) from stdin.")
     _selection_options(parser)
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    # Listed for --help only: main() hands `app` and everything after it to Streamlit before parsing.
+    commands.add_parser("app", add_help=False, help="serve the app in a browser; Streamlit's options follow")
     sweep_parser = commands.add_parser(
         "sweep",
         description="Print the intervals of C over which the selected path is constant, under the rule "
@@ -110,6 +115,8 @@ def _arguments(argv: list[str] | None) -> argparse.Namespace:
     export_parser.add_argument("--out", required=True, help="the zip file to write")
     _search_commands(commands)
     arguments = parser.parse_args(argv)
+    if arguments.command == "app":
+        parser.error(f"`app` comes first, before any option: {prog} app [Streamlit's options]")
     if arguments.command == "sweep" and not arguments.c_min < arguments.c_max:
         parser.error(
             f"--c-min must be smaller than --c-max, got {arguments.c_min!r} and {arguments.c_max!r}"
@@ -172,7 +179,7 @@ def _search_commands(commands) -> None:
         "c,games,wins,draws,losses,score,low,high,elo,elo_error,los,draw_ratio, the pentanomial pairs "
         "(pairs,ll,ld,dd_wl,wd,ww,pair_elo,pair_elo_error,pair_los), elo_low,elo_high (the score interval low..high "
         "in Elo: infinite only where it reaches a score of 0 or 1), with --sprt llr,llr_low,llr_high,sprt, "
-        "then simulations,entropy,depth,top_share. One-player games: c,games,mean_return,return_low,return_high; "
+        "then simulations,entropy,depth,top_share (then round,best with --tune, the fit's columns with --fit). One-player games: c,games,mean_return,return_low,return_high; "
         "three or more players (seats rotated) add win_share,win_low,win_high; then the same last four.",
         allow_abbrev=False,
     )
@@ -183,6 +190,7 @@ def _search_commands(commands) -> None:
 def _arena_options(parser: argparse.ArgumentParser) -> None:
     """The arena's own options; their defaults are the app's (:mod:`mcts_core.defaults`)."""
     from .. import defaults
+    from ..strength.best_c import FIT_COLUMNS
 
     grid = ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
     parser.add_argument("--c", dest="c_values", type=_c_list, default=list(defaults.ARENA_C_VALUES),
@@ -202,8 +210,13 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cluster", default=None,
                         help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
                         f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
+    parser.add_argument("--cluster-wait", type=float, metavar="SECONDS",
+                        help="with --cluster: give up (exit 2, the finished games stored) once the cluster has had no "
+                        f"live worker for this long (default ${defaults.ARENA_CLUSTER_WAIT_VARIABLE} if set, else "
+                        f"{defaults.ARENA_CLUSTER_WAIT:g})")
     parser.add_argument("--sprt", action="store_true",
-                        help="SPRT: each C stops as soon as the LLR of its pairs reaches a bound (two players)")
+                        help="SPRT: each C stops as soon as the LLR of its pairs passes a bound (two players), "
+                        "decided as fishtest decides (the exact GSPRT after every pair, its overshoot correction)")
     parser.add_argument("--sprt-elo0", type=float, default=defaults.ARENA_SPRT_ELO0,
                         help=f"SPRT's H0 Elo (default {defaults.ARENA_SPRT_ELO0:g})")
     parser.add_argument("--sprt-elo1", type=float, default=defaults.ARENA_SPRT_ELO1,
@@ -212,6 +225,16 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         help=f"SPRT's false H1 rate (default {defaults.ARENA_SPRT_ALPHA:g})")
     parser.add_argument("--sprt-beta", type=float, default=defaults.ARENA_SPRT_BETA,
                         help=f"SPRT's false H0 rate (default {defaults.ARENA_SPRT_BETA:g})")
+    parser.add_argument("--sprt-model", choices=("logistic", "normalized"), default=defaults.ARENA_SPRT_MODEL,
+                        help="SPRT's Elo model, as fishtest's: logistic (elo0 and elo1 are Elo of the score) or "
+                        "normalized (normalised Elo: the score's t-value, the same whatever the draw ratio) "
+                        f"(default {defaults.ARENA_SPRT_MODEL})")
+    parser.add_argument("--fit", action="store_true",
+                        help="fit the score against log C (a quadratic through a logistic link, weighted by the "
+                        "games) for each budget: adds the columns " + ",".join(FIT_COLUMNS) + " (the fitted score "
+                        "at the row's C with its 95%% band, the budget's best C with its 95%% interval, nan when "
+                        "there is no peak inside the grid, and the conservative C) and says the best C on stderr "
+                        "(two players, at least 3 C values above 0)")
     parser.add_argument("--tune", action="store_true",
                         help="find the best C among --c by successive halving with --games games in all; "
                         "adds the columns round (the last round a C played) and best")
@@ -310,14 +333,14 @@ def _export(out_path: str, data: bytes, read, scoring) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; returns the exit status."""
+def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int:
+    """Run the CLI; returns the exit status. ``prog`` is how the user invoked it (usage and help say so)."""
     given = sys.argv[1:] if argv is None else argv
     if given[:1] == ["app"]:  # the app takes Streamlit's own options, not ours
         from .app_command import run_app
 
         return run_app(given[1:])
-    arguments = _arguments(argv)
+    arguments = _arguments(argv, prog)
     if arguments.command in ("search", "arena"):
         from . import game_commands
 

@@ -20,10 +20,20 @@ def decode_text(data: bytes) -> str:
     """Decode uploaded or piped bytes as UTF-8 (a BOM is allowed).
 
     Raises:
-        ParseError: naming the line of the first byte that is not UTF-8.
+        ParseError: naming the line and column of the first byte that is not UTF-8.
     """
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise ParseError(line, "the text is not valid UTF-8") from None
+        raise not_utf8(error) from None
+
+
+def not_utf8(error: UnicodeDecodeError, first_line: int = 1) -> ParseError:
+    """The one sentence for bytes that are not UTF-8, e.g. ``line 3: the input is not UTF-8 text (byte
+    0x80 at column 5)``: the first bad byte, its line (counted from ``first_line``) and its column
+    (characters, as an editor counts them)."""
+    data, start = error.object, error.start  # the bytes decoded (after any BOM), the first bad one
+    line_start = data.rfind(b"\n", 0, start) + 1
+    column = len(data[line_start:start].decode("utf-8", "replace")) + 1
+    line = first_line + data.count(b"\n", 0, start)
+    return ParseError(line, f"the input is not UTF-8 text (byte 0x{data[start]:02x} at column {column})")

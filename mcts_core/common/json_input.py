@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from .input_rules import ParseError
+from .input_rules import ParseError, not_utf8
 
 KEY_END = re.compile(r'"\s*:')  # every key of an object ends so (a string value may too)
 
@@ -65,8 +65,8 @@ def load_json(text: str | bytes, *, line: int = 1, flat: bool = False, too_deep:
         return value
     except json.JSONDecodeError as error:
         raise ParseError(line + error.lineno - 1, f"not valid JSON: {error.msg} (column {error.colno})") from None
-    except UnicodeDecodeError:
-        raise ParseError(line, "not valid JSON: the text is not UTF-8") from None
+    except UnicodeDecodeError as error:  # bytes given
+        raise not_utf8(error, line) from None
     except _RepeatedKey as repeated:
         raise ParseError(line, f'key "{key_text(repeated.key)}" is given twice in one object; give each key once') from None
     except RecursionError:

@@ -7,7 +7,7 @@ simultaneous and model; ``pyspiel`` only when a game is loaded, so importing thi
 
 from .budget import MAX_SECONDS, MAX_SIMULATIONS
 from .decoupled_search import OwnMoveResult, SimultaneousResult, search_simultaneous
-from .games import format_moves, legal_moves, load_game, parse_moves, play_moves
+from .games import format_moves, legal_moves, load_game, parse_moves, play_moves, position_picture
 from .sequential_search import RootChild, SearchResult, search, search_state
 from .strategy_sweep import default_c_values, strategy_sweep
 
@@ -24,6 +24,7 @@ __all__ = [
     "load_game",
     "parse_moves",
     "play_moves",
+    "position_picture",
     "search",
     "search_simultaneous",
     "search_state",

@@ -42,8 +42,9 @@ class SearchBudget:
 
     def __init__(self, simulations: int | None, seconds: float | None,
                  progress: Callable[[int, int | None], None] | None = None,
-                 should_stop: Callable[[], bool] | None = None):
-        self.start = time.perf_counter()
+                 should_stop: Callable[[], bool] | None = None, clock: Callable[[], float] = time.perf_counter):
+        self.clock = clock  # seconds, read once per simulation (a test may give its own)
+        self.start = clock()
         self.deadline = self.start + seconds if seconds is not None else math.inf
         self.simulations = simulations
         self.limit = simulations if simulations is not None else MAX_SIMULATIONS
@@ -58,7 +59,7 @@ class SearchBudget:
     def spent(self) -> bool:
         """Count a finished simulation; True when the search must stop now (time, or asked to)."""
         self.done += 1
-        now = time.perf_counter()
+        now = self.clock()
         if now >= self.deadline:
             return True
         if self.should_stop is not None and self.should_stop():
@@ -69,9 +70,18 @@ class SearchBudget:
             self.next_report = now + PROGRESS_INTERVAL
         return False
 
+    def interrupted(self) -> bool:
+        """Whether the search must end before the simulation under way finishes (time, or asked to)."""
+        if self.clock() >= self.deadline:
+            return True
+        if self.should_stop is not None and self.should_stop():
+            self.stopped = True
+            return True
+        return False
+
     def finish(self) -> float:
         """The last progress report; returns the seconds the search took."""
-        elapsed = time.perf_counter() - self.start
+        elapsed = self.clock() - self.start
         if self.progress is not None:
             self.progress(self.done, self.simulations)
         return elapsed

@@ -42,7 +42,7 @@ from ..simultaneous.joint import ALGORITHMS, joint_name
 from ..simultaneous.names import own_move_names
 from ..simultaneous.rules import JointScoring, update
 from .budget import SearchBudget, check_budget
-from .games import chance_outcomes, load_game, play_moves
+from .games import chance_outcomes, check_log_width, load_game, play_moves
 from .live_tree import LiveTree
 from .log_writer import LogWriter
 from .own_moves import OwnMoves, own_chooser
@@ -168,7 +168,8 @@ def search_simultaneous(
         out: where the log goes, line by line; None keeps it in ``SimultaneousResult.log``.
         log: False writes no log at all (faster; for sweeps).
         progress: called as ``progress(done, simulations)`` about every 0.1 s and at the end.
-        should_stop: polled after every simulation; True ends the search.
+        should_stop: polled after every simulation (and every 1,000 moves of a rollout); True ends the
+            search (a simulation under way is dropped).
 
     Raises:
         ValueError: an unknown or sequential game, a bad position or budget, an unknown algorithm.
@@ -181,6 +182,8 @@ def search_simultaneous(
     state = play_moves(loaded, moves)
     if state.is_terminal():
         raise ValueError("the game is over in this position: there is nothing to search")
+    if log:
+        check_log_width(state)
     # A rule may need the game's range of returns (EXP3 maps them to [0, 1]): written in the header
     # for the log's readers.
     settings = scoring.spec.for_returns(scoring.settings, loaded.min_utility(), loaded.max_utility())

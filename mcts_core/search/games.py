@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..adapters.openspiel import child_names
+from ..adapters.openspiel import action_name, child_names
+from ..common.input_rules import MAX_MOVES
 from ..simultaneous.joint import joint_name
 from ..simultaneous.names import own_move_names
+from .game_probe import game_problem, spiel_reason
 
 SHOWN_NAMES = 20  # legal moves listed in an error message
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # OpenSpiel's int parameters
 
 
 class SimultaneousGameError(ValueError):
@@ -37,7 +41,8 @@ def load_game(game: Any, *, simultaneous: bool = False) -> Any:
     Raises:
         SimultaneousGameError: a simultaneous-move game for the sequential search.
         ValueError: an unknown name (the message lists close names), an unknown or mistyped
-            parameter, or a game this search cannot play (for the sequential search: imperfect
+            parameter, a game OpenSpiel cannot set up or crashes on (:mod:`.game_probe`), or a
+            game this search cannot play (for the sequential search: imperfect
             information; for the decoupled ones: no simultaneous moves).
     """
     import pyspiel
@@ -78,11 +83,16 @@ def opened(game: Any) -> Any:
 
 
 def _load(pyspiel: Any, text: str) -> Any:
-    """``pyspiel.load_game(text)`` after checking the name and parameters ourselves.
-
-    OpenSpiel prints its own message on stderr before raising, so the checks come first.
+    """``pyspiel.load_game(text)`` after checking the name and parameters ourselves, and setting the
+    game up in a child process (:mod:`.game_probe`): OpenSpiel crashes on some parameters, and prints
+    its own message on stderr before raising on others.
     """
     name = text.split("(", 1)[0].strip()
+    if not name:
+        raise ValueError("no game given: type an OpenSpiel game's name, like tic_tac_toe or connect_four(rows=5)")
+    if not text.isascii() or not text.isprintable():
+        raise ValueError(f"the game string {text!r} holds a character OpenSpiel does not take: game strings "
+                         "are plain ASCII, like connect_four(rows=5)")
     known = {kind.short_name: kind for kind in pyspiel.registered_games()}
     if name not in known:
         close = difflib.get_close_matches(name, list(known), n=5)
@@ -90,10 +100,11 @@ def _load(pyspiel: Any, text: str) -> Any:
         raise ValueError(f"unknown game {name!r}{hint}")
     if "(" in text and not text.rstrip().endswith(")"):
         raise ValueError(f"the game string {text!r} must end with ')', like connect_four(rows=5)")
+    _check_parameter_syntax(name, text)
     try:
         given = pyspiel.game_parameters_from_string(text) if "(" in text else {}
     except pyspiel.SpielError as error:
-        raise ValueError(f"cannot read the game string {text!r}: {error}") from None
+        raise ValueError(f"cannot read the game string {text!r}: {spiel_reason(error)}") from None
     defaults = known[name].parameter_specification
     for key, value in given.items():
         if key == "name":
@@ -104,10 +115,37 @@ def _load(pyspiel: Any, text: str) -> Any:
         expected = type(defaults[key])
         if not isinstance(value, expected) and not (expected is float and isinstance(value, int)):
             raise ValueError(f"{name}'s parameter {key!r} must be of type {expected.__name__}, got {value!r}")
+    problem = game_problem(text)
+    if problem is not None:
+        raise ValueError(problem)
     try:
         return pyspiel.load_game(text)
     except pyspiel.SpielError as error:
-        raise ValueError(f"cannot load {text!r}: {error}") from None
+        raise ValueError(f"cannot load {text!r}: {spiel_reason(error)}") from None
+
+
+def _check_parameter_syntax(name: str, text: str) -> None:
+    """Each parameter is ``key=value``, and a whole number fits OpenSpiel's 32 bits (its parser
+    prints a failed check on stderr for larger ones, and reads ``rows`` alone as a key ``rows)``).
+
+    Raises:
+        ValueError: the first parameter that is neither.
+    """
+    inside = text.strip()[len(name) + 1:-1] if "(" in text else ""
+    depth, start, pieces = 0, 0, []
+    for at, char in enumerate(inside):  # split at the commas outside nested games' brackets
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            pieces.append(inside[start:at])
+            start = at + 1
+    pieces.append(inside[start:])
+    for piece in filter(str.strip, pieces):
+        key, equals, value = piece.partition("=")
+        if not equals or not key.strip():
+            raise ValueError(f"{name}'s parameters are written key=value, like connect_four(rows=5); got {piece.strip()!r}")
+        if re.fullmatch(r"\s*[-+]?\d+\s*", value) and not INT_MIN <= int(value) <= INT_MAX:
+            raise ValueError(f"{name}'s parameter {key.strip()!r} is {value.strip()}; OpenSpiel takes whole numbers "
+                             f"from {INT_MIN:,} to {INT_MAX:,}")
 
 
 def chance_outcomes(state: Any) -> tuple[list[int], list[str], list[float]]:
@@ -123,6 +161,33 @@ def legal_moves(state: Any) -> tuple[list[int], list[str]]:
         return chance_outcomes(state)[:2]
     actions = state.legal_actions()
     return actions, child_names(state, actions)
+
+
+def check_log_width(state: Any) -> None:
+    """A search from ``state`` lists its moves in the log's first node fact, and the log's readers
+    take at most :data:`~mcts_core.common.input_rules.MAX_MOVES` moves at a node.
+
+    Raises:
+        ValueError: a position with more moves than that (said before anything is written).
+    """
+    if state.is_simultaneous_node():
+        width = max(len(state.legal_actions(player)) for player in range(state.num_players()))
+    elif state.is_chance_node():
+        width = len(state.chance_outcomes())
+    else:
+        width = len(state.legal_actions())
+    if width > MAX_MOVES:
+        raise ValueError(f"this position has {width:,} moves; a search log lists at most {MAX_MOVES:,} at a node "
+                         "(the most the app and the command line read back), so this game is too wide to search here")
+
+
+def position_picture(state: Any) -> str:
+    """The game's own picture of ``state`` (``str(state)``; "" when it draws none), or a note when
+    the picture is not UTF-8 text (breakthrough draws boards wider than 31 columns with such bytes)."""
+    try:
+        return str(state)
+    except UnicodeDecodeError:
+        return "(OpenSpiel's picture of this position is not UTF-8 text, so it cannot be shown)"
 
 
 def play_moves(game: Any, moves: Iterable[Any] = ()) -> Any:
@@ -202,7 +267,7 @@ def _action(state: Any, player: int, move: int | str, actions: Sequence[int], na
         return None
     if move in names:
         return actions[names.index(move)]
-    spelled = [a for a in actions if state.action_to_string(player, a) == move]
+    spelled = [a for a in actions if action_name(state, player, a) == move]
     return spelled[0] if len(spelled) == 1 else None
 
 

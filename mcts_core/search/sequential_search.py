@@ -42,6 +42,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
@@ -52,7 +53,7 @@ from ..selection import Scoring
 from ..selection.terms import value_of
 from .budget import SearchBudget, check_budget
 from .choosers import chooser_for
-from .games import chance_outcomes, load_game, play_moves
+from .games import chance_outcomes, check_log_width, load_game, play_moves
 from .live_tree import LiveTree
 from .log_writer import LogWriter
 from .skeleton import run_simulations
@@ -137,8 +138,9 @@ def search(game: Any, *, moves: Iterable[int | str] = (), out: TextIO | None = N
             ``seconds``, ``seed``, ``rollout``, ``progress``, ``should_stop``, ``solve``.
 
     Raises:
-        ValueError: an unknown game, a simultaneous-move or imperfect-information game, an
-            illegal move, a finished position, or a budget that is missing, <= 0 or too large.
+        ValueError: an unknown game, a game OpenSpiel cannot set up, a simultaneous-move or
+            imperfect-information game, an illegal move, a finished position, a position with more
+            moves than a log lists, or a budget that is missing, <= 0 or too large.
     """
     state = play_moves(load_game(game), moves)
     sink = out if out is not None else io.StringIO()
@@ -158,6 +160,7 @@ def search_state(
     progress: Callable[[int, int | None], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
     solve: bool = False,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> SearchResult:
     """MCTS from an OpenSpiel state (left unchanged) with ``scoring``'s rule; no log at all when ``out`` is None.
 
@@ -170,12 +173,15 @@ def search_state(
         out: where the log is written, line by line.
         rollout: the simulation policy; ``"random"`` (uniform over legal actions).
         progress: called as ``progress(done, simulations)`` about every 0.1 s and at the end.
-        should_stop: polled after every simulation; returning True ends the search.
+        should_stop: polled after every simulation (and every 1,000 moves of a rollout); returning True
+            ends the search (a simulation under way is dropped).
         solve: prove outcomes (MCTS-Solver, see the module's docstring); the search ends early
             when the root is proven.
+        clock: what ``seconds`` are measured by (seconds, read once per simulation).
 
     Raises:
-        ValueError: a finished position, a bad budget or an unknown rollout.
+        ValueError: a finished position, a bad budget, an unknown rollout, or (with ``out``) a
+            position with more moves than a log lists.
     """
     check_budget(simulations, seconds)
     if rollout not in ROLLOUTS:
@@ -184,13 +190,15 @@ def search_state(
         raise ValueError("the game is over in this position: there is nothing to search")
     rng = random.Random(seed)
     state, sampled = _past_chance(state, rng)
+    if out is not None:  # the arena's searches write no log: any width plays
+        check_log_width(state)
     players = state.get_game().num_players()
     write = LogWriter(out) if out is not None else None
     search = _Sequential(state, scoring, write, solve)
     if write is not None:
         write.header(players, scoring.c, rule=scoring.rule, settings=scoring.settings)
     search.expand(ROOT, state, [])
-    budget = SearchBudget(simulations, seconds, progress, should_stop)
+    budget = SearchBudget(simulations, seconds, progress, should_stop, clock)
     run_simulations(search, state, rng, budget, write)
     elapsed = budget.finish()
     return replace(_result(search.tree, budget.done, elapsed, budget.stopped), sampled=sampled)

@@ -8,7 +8,9 @@ One simulation, with the puzzle's rule of one new node per simulation:
    terminal node.
 2. **Expand**: that child, reached for the first time, learns what it is from its state
    (:meth:`Specialisation.expand`: its children or own moves, its facts written to the log).
-3. **Simulate**: :func:`~mcts_core.search.rollout.random_rollout` to the end of the game.
+3. **Simulate**: :func:`~mcts_core.search.rollout.random_rollout` to the end of the game (a
+   Stop or the end of the time budget during a long rollout drops that simulation and ends the
+   search).
 4. **Backpropagate**: the simulation's path and returns go to the log, then
    :meth:`Specialisation.backpropagate` adds the returns along the path (and writes what they
    prove, with the MCTS-Solver); it may end the search (a proven root).
@@ -76,7 +78,9 @@ def run_simulations(search: Specialisation, state: Any, rng: random.Random, budg
             if not visits[kid]:  # the one new node of this simulation
                 expand(kid, working, elements)
                 break
-        returns = random_rollout(working, rng, simultaneous)
+        returns = random_rollout(working, rng, simultaneous, budget.interrupted)
+        if returns is None:  # Stop or the time budget came during a rollout: that simulation is dropped
+            break
         if write is not None:
             write.simulation(elements, returns)
         finished = backpropagate(path, elements, returns)

@@ -137,7 +137,9 @@ def smitsimax_search(state: Any, scoring: JointScoring, simulations: int | None,
             elements.append(names)
             if fresh:
                 break
-        returns = random_rollout(working, rng, simultaneous=True)
+        returns = random_rollout(working, rng, simultaneous=True, interrupted=budget.interrupted)
+        if returns is None:  # Stop or the time budget came during a rollout: that simulation is dropped
+            break
         for player, tree in enumerate(trees):
             r = returns[player]
             path = paths[player]

@@ -54,13 +54,9 @@ def matrix_game(game: Any) -> MatrixGame:
     Raises:
         ValueError: a game that is not one simultaneous move of two players.
     """
-    import pyspiel
+    from ..search.games import opened  # a log's game string may be anything: the one loader checks it
 
-    if isinstance(game, str):
-        try:
-            game = pyspiel.load_game(game)
-        except pyspiel.SpielError as error:
-            raise ValueError(f"cannot load {game!r}: {error}") from None
+    game = opened(game)
     name = str(game)
     state = game.new_initial_state()
     if game.num_players() != 2 or not state.is_simultaneous_node():

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..adapters.openspiel import unique_names
+from ..adapters.openspiel import action_name, unique_names
 
 _TAG = re.compile(r"^\[P\d+\]\s*")  # OpenSpiel prefixes some action strings with the player: "[P0]Bid: 3"
 
@@ -14,8 +14,8 @@ _TAG = re.compile(r"^\[P\d+\]\s*")  # OpenSpiel prefixes some action strings wit
 def own_move_names(state: Any, player: int, actions: Sequence[int]) -> list[str]:
     """Names of ``player``'s ``actions`` in ``state``, unique among themselves.
 
-    A name is ``state.action_to_string(player, action)`` without a leading ``[Pn]`` tag (the table
+    A name is :func:`~mcts_core.adapters.openspiel.action_name` without a leading ``[Pn]`` tag (the table
     already says whose move it is); an empty name becomes the action id, and names shared by
     several actions get `` #<action id>`` appended.
     """
-    return unique_names([_TAG.sub("", state.action_to_string(player, a)) for a in actions], actions)
+    return unique_names([_TAG.sub("", action_name(state, player, a)) for a in actions], actions)

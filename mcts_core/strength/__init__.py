@@ -5,7 +5,8 @@ alone, so the same task gives the same game in any process or machine); :mod:`.p
 chunks of games here, in local processes or on a Dask cluster (:mod:`.cluster`); :mod:`.schedule`
 feeds a pool series by series; :mod:`.rows` and :mod:`.elo` turn games into Elo, LOS, pentanomial
 and mean-return rows; :mod:`.arena` checks settings and runs a grid (budgets x C, or SPRTs);
-:mod:`.tuner` finds the best C by successive halving; :mod:`.result_store` keeps finished games in
+:mod:`.tuner` finds the best C by successive halving; :mod:`.best_c` fits the score against log C
+and names the best C with its interval; :mod:`.result_store` keeps finished games in
 SQLite so a rerun resumes. May import search, selection and inputs (the data folder).
 """
 
@@ -13,6 +14,7 @@ from .arena import (
     MAX_GAMES, MAX_SERIES, MAX_TOTAL_GAMES, MAX_WORKERS, arena, check_grid, parse_budgets, parse_opponent, plan,
 )
 from .arena_games import GameResult, GameTask, game_tasks, play_chunk, play_game
+from .best_c import BestC, FitError, describe, fit_best_c, fits_by_budget
 from .elo import SprtSettings
 from .result_store import ArenaKey, ResultStore
 from .rows import ArenaRow, columns, wilson_interval
@@ -20,7 +22,8 @@ from .sprt import llr_curve
 from .tuner import HalvingRound, TuneResult, games_each, tune, tune_rounds
 
 __all__ = [
-    "MAX_GAMES", "MAX_SERIES", "MAX_TOTAL_GAMES", "MAX_WORKERS", "ArenaKey", "ArenaRow", "GameResult", "GameTask",
+    "MAX_GAMES", "MAX_SERIES", "MAX_TOTAL_GAMES", "MAX_WORKERS", "ArenaKey", "ArenaRow", "BestC", "FitError",
+    "GameResult", "GameTask", "describe", "fit_best_c", "fits_by_budget",
     "ResultStore", "SprtSettings", "arena", "check_grid", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
     "plan", "play_chunk", "play_game", "HalvingRound", "TuneResult", "games_each", "tune", "tune_rounds",
     "wilson_interval",

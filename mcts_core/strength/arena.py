@@ -12,6 +12,7 @@ it ties the largest, a loss otherwise. The score counts a draw as half a win.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -66,6 +67,7 @@ class ArenaPlan:
     seed: int
     workers: int
     cluster: str | None
+    cluster_wait: float = defaults.ARENA_CLUSTER_WAIT  # seconds without a live worker before a cluster run gives up
 
     @property
     def opponent(self) -> str:
@@ -92,16 +94,31 @@ class ArenaPlan:
         return one
 
     def play(self, series: list[Series], *, store: ResultStore | None, progress, should_stop) -> None:
-        """Plays what the series miss (see :func:`.schedule.play_series`), storing each game."""
+        """Plays what the series miss (see :func:`.schedule.play_series`), storing each game.
+
+        Raises:
+            ValueError: a cluster without a live worker for ``cluster_wait`` seconds (the finished
+                games are stored first).
+        """
+        from .cluster import NoLiveWorkers
+
         key = self.key()
-        play_series(series, lambda: open_pool(self.workers, self.cluster), progress=progress,
-                    should_stop=should_stop, save=(lambda results: store.save(key, results)) if store else None)
+        try:
+            play_series(series, lambda: open_pool(self.workers, self.cluster, self.cluster_wait), progress=progress,
+                        should_stop=should_stop, save=(lambda results: store.save(key, results)) if store else None)
+        except NoLiveWorkers as lost:
+            # No path: the page shows this sentence too, and server paths stay off the page.
+            kept = ("the finished games are stored and a rerun resumes from them" if store
+                    else "without a result store the finished games are lost")
+            raise ValueError(f"{lost}: {kept}; start workers with `dask worker {self.cluster}` and run again") from None
 
 
 def plan(game: Any, *, moves: Iterable[int | str] = (), rule: str = "ucb1", settings: Mapping[str, Any] | None = None,
          opponent: str = defaults.ARENA_OPPONENT, seed: int = defaults.ARENA_SEED,
-         workers: int = defaults.ARENA_WORKERS, cluster: str | None = None) -> ArenaPlan:
-    """Checks the settings every series shares.
+         workers: int = defaults.ARENA_WORKERS, cluster: str | None = None,
+         cluster_wait: float | None = None) -> ArenaPlan:
+    """Checks the settings every series shares. ``cluster_wait`` None: $MCTS_EXPLORER_CLUSTER_WAIT if
+    set, else :data:`~mcts_core.defaults.ARENA_CLUSTER_WAIT`.
 
     Raises:
         ValueError: bad settings (the message says which).
@@ -117,7 +134,27 @@ def plan(game: Any, *, moves: Iterable[int | str] = (), rule: str = "ucb1", sett
     if cluster is not None and not cluster.strip():
         cluster = None
     return ArenaPlan(str(game), tuple(start.history()), game.num_players(), rule, settings, opponent_c, seed,
-                     workers, cluster.strip() if cluster else None)
+                     workers, cluster.strip() if cluster else None, _cluster_wait(cluster_wait))
+
+
+def _cluster_wait(given: float | None) -> float:
+    """Seconds a cluster run waits without a live worker: ``given``, else the environment's, else the default.
+
+    Raises:
+        ValueError: a wait that is not a number of seconds > 0.
+    """
+    import os
+
+    variable = defaults.ARENA_CLUSTER_WAIT_VARIABLE
+    text = os.environ.get(variable, "").strip()
+    where, value = ("the cluster wait", given) if given is not None else (f"${variable}", text)
+    try:
+        seconds = float(value) if value != "" else defaults.ARENA_CLUSTER_WAIT
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise ValueError(f"{where} must be a number of seconds > 0, got {value!r}")
+    return seconds
 
 
 def check_grid(arena_plan: ArenaPlan, c_values: Sequence[float], games: int, budgets: Sequence[int]) -> None:
@@ -163,6 +200,7 @@ def arena(
     seed: int = defaults.ARENA_SEED,
     workers: int = defaults.ARENA_WORKERS,
     cluster: str | None = None,
+    cluster_wait: float | None = None,
     sprt: SprtSettings | None = None,
     progress: Callable[[int, int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
@@ -181,6 +219,8 @@ def arena(
         seed: with the group's number, seeds each game.
         workers: local processes playing games; 1 plays them in this process.
         cluster: a Dask scheduler address (``tcp://HOST:8786``): the games run there instead.
+        cluster_wait: seconds the cluster may have no live worker before the run gives up (None:
+            :func:`plan`'s default).
         sprt: two players only: each series stops as soon as its LLR reaches a bound (``games`` is then the cap).
         progress: called as ``progress(games done, games it may play)``.
         should_stop: polled while games run; True cancels the games not finished and returns the
@@ -189,11 +229,12 @@ def arena(
             settings are not played again, and finished games are saved as they come.
 
     Raises:
-        ValueError: bad settings, an unreachable scheduler (the message says which).
+        ValueError: bad settings, an unreachable scheduler, a cluster left without workers (the
+            message says which; the finished games are stored).
         KeyboardInterrupt: after cancelling the games in flight and storing the finished ones.
     """
     arena_plan = plan(game, moves=moves, rule=rule, settings=settings, opponent=opponent, seed=seed,
-                      workers=workers, cluster=cluster)
+                      workers=workers, cluster=cluster, cluster_wait=cluster_wait)
     budgets = [simulations] if isinstance(simulations, int) else list(simulations)
     c_values = [float(c) for c in c_values]
     check_grid(arena_plan, c_values, games, budgets)

@@ -76,6 +76,11 @@ class GameResult:
         return 1 / self.returns.count(top) if self.mine == top else 0.0
 
 
+def game_score(result: GameResult) -> float:
+    """1 for a win, 0.5 for a draw, 0 for a loss (the MCTS side's view)."""
+    return (result.outcome + 1) / 2
+
+
 def game_tasks(game: str, moves: Iterable[int], rule: str, settings: Mapping[str, Any], c: float,
                opponent_c: float | None, simulations: int, seed: int, players: int,
                indices: Iterable[int]) -> list[GameTask]:

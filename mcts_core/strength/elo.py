@@ -1,20 +1,20 @@
 """Playing strength from game results, measured as engine testers do: Elo, error bar, LOS, SPRT.
 
-Pure math on counts. Imports the standard library only (math, operator, dataclasses, collections.abc):
-no numpy, no scipy, nothing from the app. Where each formula comes from:
+Pure math on counts. Imports the standard library only (math, operator, dataclasses, collections.abc)
+and :mod:`.llr` (the same): no numpy, no scipy, nothing from the app. Where each formula comes from:
 
 - Elo of a score, the 95 % error bar and the LOS of W/D/L counts: cutechess-cli
   (``projects/lib/src/elo.cpp``), with the exact normal quantile instead of its approximate one.
 - Pentanomial (game pairs) score and error bar: fishtest (``server/fishtest/stats/stat_util.py``,
   ``get_elo``), the same as fastchess's ``elo_pentanomial.cpp``; their LOS, Phi((mu - 0.5) / stdev).
-- SPRT bounds: Wald's, as in cutechess (``sprt.cpp``) and fishtest (``stats/sprt.py``), including
-  cutechess's closed comparison (LLR on a bound stops the test).
-- LLR: the normal approximation of the generalized LLR, fishtest's ``LLR_alt2``
-  (``stats/LLRcalc.py``). fishtest and fastchess report the exact GSPRT (``LLR_logistic``, which
-  needs a root finder); at fishtest sizes the two agree to 0.01. cutechess's own SPRT uses the
-  older BayesElo model, so only its bounds are shared here.
+- SPRT bounds: Wald's, as in cutechess (``sprt.cpp``) and fishtest (``stats/stat_util.py``), with
+  fishtest's strict comparison (the LLR must pass a bound; :mod:`.sprt` adds fishtest's overshoot).
+- LLR: the exact generalised LLR (GSPRT) as fishtest's ``update_SPRT`` computes it, in the logistic
+  or the normalised Elo model (:mod:`.llr`). cutechess's own SPRT uses the older BayesElo model, so
+  only its bounds are shared here.
 
-Scores are from our side's view: a win is 1, a draw 0.5, a loss 0. Elo is logistic Elo.
+Scores are from our side's view: a win is 1, a draw 0.5, a loss 0. Elo is logistic Elo (an SPRT
+may take normalised Elo, :class:`SprtSettings`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import math
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from .llr import llr_logistic, llr_normalized
 
 # Phi^-1(0.975), exact to double precision. cutechess approximates erf^-1 and gets 1.9572, which
 # moves its printed error bars by about 0.1 % of their size.
@@ -306,10 +308,17 @@ def sprt_bounds(*, alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
 
 
+ELO_MODELS = ("logistic", "normalized")
+MAX_NORMALIZED_ELO = 200.0  # t = 0.58 per game; the pentanomial fit fails from about 220 (see .llr)
+
+
 @dataclass(frozen=True, kw_only=True)
 class SprtSettings:
-    """An SPRT of H0: Elo = elo0 against H1: Elo = elo1 (logistic Elo, elo0 < elo1).
+    """An SPRT of H0: Elo = elo0 against H1: Elo = elo1 (elo0 < elo1), in fishtest's Elo models.
 
+    model "logistic" (the default): elo0 and elo1 are logistic Elo, the expected score's
+    1 / (1 + 10^(-elo/400)). "normalized": they are normalised Elo, the t-value of the score
+    ((mu - 1/2) / sigma per game) times 800 / ln 10, which does not move with the draw ratio.
     alpha is the chance of accepting H1 when elo0 is true, beta that of accepting H0 when elo1 is.
     Invalid settings raise ValueError with one sentence naming the value.
     """
@@ -318,6 +327,7 @@ class SprtSettings:
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
+    model: str = "logistic"
 
     def __post_init__(self) -> None:
         for name in ("elo0", "elo1"):
@@ -329,64 +339,56 @@ class SprtSettings:
         _check_probability("beta", self.beta)
         if self.alpha + self.beta >= 1.0:  # then lower >= 0 >= upper: the bounds cross
             raise ValueError(f"alpha + beta ({self.alpha + self.beta}) must be smaller than 1.")
+        if self.model not in ELO_MODELS:
+            raise ValueError(f"the Elo model ({self.model!r}) must be \"logistic\" or \"normalized\".")
+        if self.model == "normalized" and max(abs(self.elo0), abs(self.elo1)) > MAX_NORMALIZED_ELO:
+            raise ValueError(f"normalized elo0 and elo1 ({self.elo0:g}, {self.elo1:g}) must be between "
+                             f"-{MAX_NORMALIZED_ELO:g} and {MAX_NORMALIZED_ELO:g}: {MAX_NORMALIZED_ELO:g} is "
+                             "already a score 0.58 standard deviations above even, and fishtest's fit has no "
+                             "solution much beyond it.")
 
     @property
     def bounds(self) -> tuple[float, float]:
         """(lower, upper), see :func:`sprt_bounds`."""
         return sprt_bounds(alpha=self.alpha, beta=self.beta)
 
-
-def _normal_llr(n: int, score: float, variance: float, settings: SprtSettings) -> float:
-    """LLR = N (s1 - s0) (2 s - s0 - s1) / (2 var), s0 and s1 the scores of elo0 and elo1."""
-    if n == 0 or variance == 0.0:
-        return 0.0
-    s0, s1 = score_from_elo(settings.elo0), score_from_elo(settings.elo1)
-    return n * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
+    def llr(self, counts: tuple[int, ...]) -> float:
+        """The GLR of these results in this model: 3 counts (L, D, W) or 5 (pairs), see :mod:`.llr`."""
+        exact = llr_logistic if self.model == "logistic" else llr_normalized
+        return exact(self.elo0, self.elo1, counts)
 
 
 def llr_games(outcomes: Outcomes, settings: SprtSettings) -> float:
-    """Log-likelihood ratio of H1 against H0 from W/D/L counts (fishtest's normal approximation).
-
-    LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var), with mu and the per-game variance var as in
-    :func:`elo_estimate` and s0, s1 = :func:`score_from_elo` of elo0, elo1. It is positive when mu
-    is above (s0 + s1) / 2. The approximation is close to the exact GSPRT for scores near s0 and
-    s1 over many games; far from them it overstates |LLR|, so the test stops sooner there.
+    """Log-likelihood ratio of H1 against H0 from W/D/L counts: the exact GSPRT, fishtest's
+    ``LLR_logistic`` (or ``LLR_normalized``) of the trinomial (L, D, W).
 
     Returns:
-        The LLR; 0 with no games or no spread (all games the same result): the approximation
-        needs a variance, so a run of only wins never stops the test. Cap the games.
+        The LLR; 0 with no games. An empty bin counts as 1e-3 of a game (fishtest's regularisation),
+        so all wins or all draws have an LLR too: 22 wins give 2.94 and 23 give 3.07 (elo0 = 0, elo1 = 50).
     """
-    if outcomes.games == 0:
-        return 0.0
-    n, score, variance = _mean_and_variance(GAME_SCORES, (outcomes.losses, outcomes.draws, outcomes.wins))
-    return _normal_llr(n, score, variance, settings)
+    return settings.llr((outcomes.losses, outcomes.draws, outcomes.wins))
 
 
 def llr_pairs(pentanomial: Pentanomial, settings: SprtSettings) -> float:
-    """Log-likelihood ratio of H1 against H0 from game pairs (fishtest's normal approximation).
-
-    LLR = P (s1 - s0) (2 mu - s0 - s1) / (2 var), with P pairs, mu and var the mean and variance
-    over pairs of pair score / 2, and s0, s1 the per-game scores of elo0, elo1.
+    """Log-likelihood ratio of H1 against H0 from game pairs: the exact GSPRT of the pentanomial, as
+    fishtest's ``update_SPRT`` computes it (``LLR_logistic`` or ``LLR_normalized``).
 
     Returns:
-        The LLR; 0 with no pairs or when every pair scores the same (see :func:`llr_games`).
+        The LLR; 0 with no pairs; empty bins as in :func:`llr_games`.
     """
-    if pentanomial.pairs == 0:
-        return 0.0
-    n, score, variance = _mean_and_variance(_HALF_PAIR_SCORES, pentanomial.counts)
-    return _normal_llr(n, score, variance, settings)
+    return settings.llr(pentanomial.counts)
 
 
 def sprt_status(llr: float, bounds: tuple[float, float]) -> str:
-    """:data:`H1_ACCEPTED` when llr >= upper, :data:`H0_ACCEPTED` when llr <= lower, else :data:`CONTINUE`.
+    """:data:`H1_ACCEPTED` when llr > upper, :data:`H0_ACCEPTED` when llr < lower, else :data:`CONTINUE`.
 
-    Closed bounds, as cutechess-cli (fishtest stops only beyond them). A nan LLR continues.
+    Strict, as fishtest's ``update_SPRT`` (an LLR exactly on a bound goes on). A nan LLR continues.
     """
     lower, upper = bounds
-    if llr >= upper:
-        return H1_ACCEPTED
-    if llr <= lower:
+    if llr < lower:
         return H0_ACCEPTED
+    if llr > upper:
+        return H1_ACCEPTED
     return CONTINUE
 
 

@@ -84,8 +84,9 @@ class ProcessPool:
         self._pending.clear()
 
 
-def open_pool(workers: int, cluster: str | None) -> Any:
-    """The Dask pool when a scheduler address is given, else local processes (inline for one worker).
+def open_pool(workers: int, cluster: str | None, cluster_wait: float) -> Any:
+    """The Dask pool when a scheduler address is given (giving up after ``cluster_wait`` seconds
+    without a live worker), else local processes (inline for one worker).
 
     Raises:
         ValueError: the scheduler cannot be reached or has no workers.
@@ -93,7 +94,7 @@ def open_pool(workers: int, cluster: str | None) -> Any:
     if cluster:
         from .cluster import DaskPool
 
-        return DaskPool(cluster)
+        return DaskPool(cluster, cluster_wait)
     return InlinePool() if workers == 1 else ProcessPool(workers)
 
 

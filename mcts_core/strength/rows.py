@@ -2,7 +2,7 @@
 
 Two players: W/D/L, score with its 95 % Wilson interval and that interval in Elo, Elo with
 cutechess-cli's symmetric 95 % error bar, LOS and draw ratio by cutechess-cli's rules, and the
-pentanomial view of the game pairs (fishtest's); with an SPRT, its LLR, bounds and verdict. One
+pentanomial view of the game pairs (fishtest's); with an SPRT, its LLR, the bounds in effect and its verdict. One
 player: the mean return with its 95 % interval. Three or more: the mean return and the win share (a
 win shared by k seats counts 1/k), with intervals. Quantities that do not apply to a game's number
 of players are nan (counts 0).
@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from .arena_games import GameResult
 from .elo import (
-    CONTINUE, H0_ACCEPTED, H1_ACCEPTED, Outcomes, SprtSettings, Z_95, elo_estimate, elo_estimate_pairs,
-    elo_interval, llr_pairs, mean_interval, pentanomial_from_pairs,
+    CONTINUE, H0_ACCEPTED, H1_ACCEPTED, Outcomes, Pentanomial, SprtSettings, Z_95, elo_estimate, elo_estimate_pairs,
+    elo_interval, mean_interval,
 )
+from .sprt import SprtTest, pair_bin
 
 NAN = math.nan
 # The sprt column's words for elo.py's verdicts (short, for a CSV cell).
@@ -56,7 +57,9 @@ class ArenaRow:
             interval the app shows, infinite only on a side where the score interval reaches 0 or 1.
         pairs, ll, ld, dd_wl, wd, ww: game pairs by pair score (0, 0.5, 1, 1.5, 2).
         pair_elo, pair_elo_error, pair_los: fishtest's estimate from those pairs.
-        llr, llr_low, llr_high, sprt: the SPRT's LLR over the pairs, its bounds, its verdict ("" without).
+        llr, llr_low, llr_high, sprt: the SPRT's LLR over the pairs, the bounds in effect at the last pair
+            (Wald's, moved in by fishtest's overshoot estimate, :mod:`.sprt`) and its verdict ("" without):
+            H1 exactly when llr > llr_high, H0 when llr < llr_low.
         mean_return, return_low, return_high: the MCTS side's mean return and its 95 % interval.
         win_share, win_low, win_high: its mean share of the wins and the 95 % Wilson interval.
         entropy, depth, top_share: means over its first search of each game (root visit entropy in
@@ -128,11 +131,6 @@ def wilson_interval(successes: float, n: int, z: float = Z_95) -> tuple[float, f
     return low, high
 
 
-def game_score(result: GameResult) -> float:
-    """1 for a win, 0.5 for a draw, 0 for a loss (the MCTS side's view)."""
-    return (result.outcome + 1) / 2
-
-
 def make_row(c: float, simulations: int, players: int, results: Sequence[GameResult],
              sprt: SprtSettings | None = None) -> ArenaRow:
     """The row of these games (in index order: a pair is two consecutive games, seats swapped)."""
@@ -173,18 +171,23 @@ def _two_player(results: Sequence[GameResult], sprt: SprtSettings | None) -> dic
         row.update(dict(zip(("ll", "ld", "dd_wl", "wd", "ww"), pentanomial.counts)), pairs=pentanomial.pairs,
                    pair_elo=pairs.elo, pair_elo_error=pairs.error, pair_los=pairs.los)
     if sprt is not None:
-        from .elo import sprt_status
-
-        llr = llr_pairs(pentanomial, sprt)
-        row.update(llr=llr, llr_low=sprt.bounds[0], llr_high=sprt.bounds[1],
-                   sprt=VERDICTS[sprt_status(llr, sprt.bounds)])
+        test = SprtTest(sprt)
+        for pair in pair_bins(results):
+            test.add(pair)
+        row.update(llr=test.llr, llr_low=test.bounds[0], llr_high=test.bounds[1], sprt=VERDICTS[test.verdict])
     return row
 
 
-def pair_tally(results: Sequence[GameResult]):
-    """The pentanomial of the complete pairs among these games (game 2k and 2k + 1 form pair k)."""
+def pair_bins(results: Sequence[GameResult]) -> list[int]:
+    """The pentanomial bin (0 for LL to 4 for WW) of each complete pair among these games, in index
+    order (game 2k and 2k + 1 form pair k)."""
     by_index = {r.index: r for r in results}
-    return pentanomial_from_pairs(
-        (game_score(by_index[i]), game_score(by_index[i + 1]))
-        for i in sorted(by_index) if i % 2 == 0 and i + 1 in by_index
-    )
+    return [pair_bin(by_index[i], by_index[i + 1]) for i in sorted(by_index) if i % 2 == 0 and i + 1 in by_index]
+
+
+def pair_tally(results: Sequence[GameResult]) -> Pentanomial:
+    """The pentanomial of the complete pairs among these games."""
+    counts = [0] * 5
+    for pair in pair_bins(results):
+        counts[pair] += 1
+    return Pentanomial(*counts)

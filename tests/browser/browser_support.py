@@ -11,6 +11,8 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from mcts_core import Scoring, build_tree, parse_playouts, selected_nodes
 from mcts_core.drawing.tagged_svg import path_json
@@ -66,6 +68,35 @@ def watch(page: Page) -> Watched:
     return watched
 
 
+READABILITY = """() => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    const shown = (e) => e.offsetParent !== null;
+    // Cut: its text (any element inside) is wider than the room it has (Streamlit ends it with "…").
+    const cut = (e) => [e, ...e.querySelectorAll('*')].some(x => x.clientWidth > 0 && x.scrollWidth > x.clientWidth + 1);
+    const text = (e) => e.innerText.trim();
+    const buttons = [...main.querySelectorAll('button')].filter(shown);
+    return {
+        scroll: main.scrollWidth - main.clientWidth,
+        buttons: buttons.filter(cut).map(text),
+        metrics: [...main.querySelectorAll('[data-testid="stMetricValue"]')].filter(cut).map(text),
+        labels: [...main.querySelectorAll('[data-testid="stMetricLabel"]')].filter(shown).filter(cut).map(text),
+        // Squeezed into a column of letters (one line of a button is about 40 px).
+        tall: buttons.filter(b => b.getBoundingClientRect().height > 60).map(text),
+    };
+}"""
+
+
+def cut_off(page: Page) -> list[str]:
+    """What a projector's viewer would find hard to read on the page now: a sideways scroll, a cut
+    button label, metric value or metric label, a button squeezed into a column of letters (none: [])."""
+    found = page.evaluate(READABILITY)
+    problems = [f"the page scrolls sideways by {found['scroll']} px"] if found["scroll"] > 1 else []
+    problems += [f"cut button label {label!r}" for label in found["buttons"]]
+    problems += [f"cut metric value {value!r}" for value in found["metrics"]]
+    problems += [f"cut metric label {label!r}" for label in found["labels"]]
+    return problems + [f"button squeezed to a column {label!r}" for label in found["tall"]]
+
+
 def wait_idle(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
     """Connected and the script is not running (Streamlit's own e2e tests wait on these attributes)."""
     app = page.locator('[data-testid="stApp"]')
@@ -105,6 +136,17 @@ def eventually(read, expected, *, timeout: float = 15.0, page: Page):
         value = read()
     assert value == expected, f"after {timeout} s: {value!r} != {expected!r}"
     return value
+
+
+def settled_screenshot(locator, timeout: float = 15.0) -> bytes:
+    """A screenshot of ``locator`` once it has stopped changing (two in a row alike): a canvas such
+    as st.dataframe's draws after the run that made it."""
+    deadline = time.monotonic() + timeout
+    shot, previous = locator.screenshot(), None
+    while shot != previous:
+        assert time.monotonic() < deadline, f"{locator} kept changing for {timeout} s"
+        previous, shot = shot, locator.screenshot()
+    return shot
 
 
 def graph_nodes(page: Page) -> list[dict]:
@@ -219,3 +261,63 @@ def playout_file(path: Path, count: int, *, seed: int = 1, moves: str = "abcdefg
         lines.append(f"{word} {rng.uniform(-50, 100):.3f}")
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+class ServerMessages:
+    """What the server tells a page, read off the page's websocket: which script runs ended, whether
+    one is running, and the fragments it asked the page to rerun on a timer.
+
+    A short run can start and end within one render, so the page's ``data-test-script-state`` may
+    never show it; these messages always arrive. Create it before the page opens the app.
+    """
+
+    def __init__(self, page: Page):
+        self.page = page
+        self.finished = 0  # script runs that ended (not those cut short for a rerun)
+        self.fragment_runs = 0  # of them, runs of a fragment alone
+        self.running = False
+        self.timers: dict[str, float] = {}  # fragment id -> the interval (s) the page reruns it at
+        self.socket = None
+        page.on("websocket", self._listen)
+
+    def _listen(self, socket) -> None:
+        if socket.url.endswith("/_stcore/stream"):
+            self.socket = socket
+            socket.on("framereceived", self._frame)
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, str):
+            return
+        message = ForwardMsg()
+        message.ParseFromString(payload)
+        kind = message.WhichOneof("type")
+        if kind == "new_session" and not message.metadata.run.fragment_ids:
+            self.timers.clear()  # a whole run: the page drops its timers, the run asks again for those it keeps
+        elif kind == "session_status_changed":
+            self.running = message.session_status_changed.script_is_running
+        elif kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            self.finished += 1
+            self.fragment_runs += message.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+        elif kind == "auto_rerun":
+            self.timers[message.auto_rerun.fragment_id] = message.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            for fragment in message.stop_auto_rerun.fragment_ids:
+                self.timers.pop(fragment, None)
+
+    def until(self, condition, timeout: float = LOAD_TIMEOUT, what: str = "the server's messages") -> None:
+        """Read the server's messages as they come until ``condition()`` holds (``timeout`` in ms)."""
+        deadline = time.monotonic() + timeout / 1000
+        while not condition():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"after {timeout / 1000:.0f} s: {what}")
+            try:
+                self.socket.wait_for_event("framereceived", timeout=left * 1000)
+            except PlaywrightTimeoutError:
+                pass
+
+    def run(self, action, timeout: float = LOAD_TIMEOUT) -> None:
+        """Do ``action`` (a click, a choice) and wait until the script run it started has ended."""
+        before = self.finished
+        action()
+        self.until(lambda: self.finished > before and not self.running, timeout, "the run did not end")

@@ -22,13 +22,12 @@ def app_url(tmp_path_factory) -> str:
     stop_streamlit(process)
 
 
-@pytest.fixture(scope="session")
-def dark_app_url(tmp_path_factory) -> str:
-    """The same app served in the dark theme."""
-    log_path = tmp_path_factory.mktemp("streamlit_dark") / "server.log"
-    process, url = start_streamlit(Path("app.py"), log_path, cwd=REPO, options=("--theme.base", "dark"))
-    yield url
-    stop_streamlit(process)
+@pytest.fixture
+def dark_app_url(app_url, page) -> str:
+    """The same app in the dark theme, on the same server: the page's system theme is dark, which the
+    app follows (it configures none), as a user's browser set to dark would."""
+    page.emulate_media(color_scheme="dark")
+    return app_url
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ from mcts_core.analysis import path_intervals
 from .browser_support import GRAPH, SLIDER, eventually, open_app, wait_for_graph, wait_idle
 from .test_browser_drag import DIMMED, EXACT, FLIPS, choose_example, grab_thumb, slider_value, thumb_point
 
-pytestmark = pytest.mark.browser
 
 PRESENTATION = ".st-key-class_presentation label"
 QUESTION = ".st-key-at_committed_c_selected_question"

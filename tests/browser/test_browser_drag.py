@@ -207,7 +207,8 @@ def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp
             eventually(lambda: shown_path(page), expected, page=page)
     # (Scripted input events are not a drag: when the page takes longer than the 150 ms rest between
     # two of them, each rest commits. That nothing is sent during a real drag is the mouse test's.)
-    page.wait_for_timeout(400)  # the last rest's commit lands before C is typed below
+    # The last rest commits the slider's C: its run writes it into the URL.
+    expect(page).to_have_url(re.compile(rf"[?&]c={re.escape(repr(held))}(&|$)"))
     wait_idle(page)
     # Exactly at a breakpoint (typed: the range input cannot hold every float) the control already
     # shows the new path, as the core does.
@@ -267,7 +268,7 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     before = len(sent)
     for _ in range(10):
         page.keyboard.press("ArrowRight")
-        page.wait_for_timeout(50)
+        page.wait_for_timeout(50)  # time is the behaviour here: presses 50 ms apart, under the 150 ms rest
     assert len(sent) == before, "keys 50 ms apart do not rest: nothing is committed yet"
     c = round(0.5 + 10 * step, 12)
     # Read together, so no rerun comes in between: the table is still at C = 0.5 (dimmed), while the
@@ -409,7 +410,7 @@ def test_a_drag_back_to_the_committed_c_commits_nothing_and_dims_nothing_after(p
     expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", "1")
     expect(page.locator(EXACT)).to_have_value("0.5")
     expect(metric_value(page, "Selected path")).to_have_text("aa")
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(300)  # time is the behaviour here: past the 150 ms rest, nothing was sent
     assert len(sent) == before, "a drag that ends where it started commits nothing"
     watched.assert_clean()
 

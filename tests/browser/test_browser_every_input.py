@@ -3,10 +3,12 @@
 The inputs: the puzzle statement (the text box), a 5,000-playout upload, an OpenSpiel MCTSBot log with
 unvisited children (made with our adapter), an OpenSpiel tree dump, our own ``search`` log of a
 two-player game, a simultaneous-move log (``--algorithm duct``) and a 200,000-playout upload. Each
-input is opened once; then every page is visited from the menu (as a user goes from page to page)
-and every rule the page offers is chosen. A step fails on a traceback, a component that failed in
-the browser, an error box, a page error or a console error; every failing step of an input is
-reported together. Where a page cannot show an input it must say so in a sentence.
+input is opened once, on a screen of its own (1366x768 or 1920x1080, light or dark: every page is
+seen at each); then every page is visited from the menu (as a user goes from page to page) and every
+rule the page offers is chosen. A step fails on a traceback, a component that failed in the browser,
+an error box, a page error, a console error, a page that scrolls sideways or a label cut off, or a
+request to another origin; every failing step of an input is reported together. Where a page cannot
+show an input it must say so in a sentence. Each page's first look is saved in test-output/.
 """
 
 from __future__ import annotations
@@ -15,20 +17,18 @@ import io
 import json
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from mcts_core import RULES
 from mcts_core.adapters.openspiel import search_log, tree_dump
 from mcts_core.selection import RULE_REGISTRY
 from mcts_core.simultaneous import ALL_RULES
+from ui.navigation import PAGES
 
 from .browser_support import (
     COMPONENT_ERROR,
@@ -36,20 +36,33 @@ from .browser_support import (
     GRAPH,
     LOAD_TIMEOUT,
     REPO,
+    ServerMessages,
+    cut_off,
     open_app,
     playout_file,
     wait_idle,
     wait_rendered,
 )
 
-pytestmark = pytest.mark.browser
 
 SIDEBAR_RULES = [RULES[key].name for key in RULES]
 SIMULTANEOUS_PAGE_RULES = [RULE_REGISTRY[key].name for key in ALL_RULES]
 ERROR_BOX = '[data-testid="stAlertContentError"]'
 BIG_UPLOAD_TIMEOUT = 300_000  # ms: 200,000 playouts are read and built on a busy 2-core machine
+PAGE_PATHS = {page.title: f"/{page.url_path}".rstrip("/") for page in PAGES}  # the Explorer's is the root
 INPUT_NAMES = ["statement", "5,000 playouts", "OpenSpiel MCTSBot log", "OpenSpiel tree dump", "our search log",
                "simultaneous log", "200,000 playouts"]
+
+
+# Each input's screen (width, height, theme): the first four see every size in both themes, and they
+# also visit the pages no input changes (Search, C and strength).
+SCREENS = {
+    "statement": (1366, 768, "light"), "5,000 playouts": (1920, 1080, "light"),
+    "OpenSpiel MCTSBot log": (1366, 768, "dark"), "OpenSpiel tree dump": (1920, 1080, "dark"),
+    "our search log": (1366, 768, "light"), "simultaneous log": (1366, 768, "dark"),
+    "200,000 playouts": (1366, 768, "light"),
+}
+INPUT_FREE_PAGES = ("Search", "C and strength")
 
 
 @dataclass(frozen=True)
@@ -113,58 +126,38 @@ def user_inputs(tmp_path_factory) -> dict[str, UserInput]:
 
 
 class Tour:
-    """One browser tab going through the app, remembering every step that went wrong.
+    """One browser tab going through the app, remembering every step that went wrong. A step waits
+    on the server's own word that its script run ended (:class:`ServerMessages`)."""
 
-    A step waits on the server's own word that its script run ended: Streamlit's messages on the
-    page's websocket (a run can be too short for the page's "running" attribute to show it).
-    """
-
-    def __init__(self, page: Page):
-        self.page = page
+    def __init__(self, page: Page, shots: Path, name: str):
+        self.page, self.shots, self.name = page, shots, name
         self.problems: list[str] = []
-        self.finished = 0  # script runs that ended (not those cut short for a rerun)
-        self.running = False
-        self.socket = None
-        page.on("websocket", self._listen)
-
-    def _listen(self, socket) -> None:
-        if socket.url.endswith("/_stcore/stream"):
-            self.socket = socket
-            socket.on("framereceived", self._frame)
-
-    def _frame(self, payload) -> None:
-        if isinstance(payload, str):
-            return
-        message = ForwardMsg()
-        message.ParseFromString(payload)
-        kind = message.WhichOneof("type")
-        if kind == "session_status_changed":
-            self.running = message.session_status_changed.script_is_running
-        elif kind == "script_finished" and message.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-            self.finished += 1
+        self.server = ServerMessages(page)
+        self.requests: list[str] = []
+        page.on("request", lambda request: self.requests.append(request.url))
 
     def open(self, url: str) -> None:
+        self.origin = url.rstrip("/")
         self.watched = open_app(self.page, url)
         self.settle()
 
-    def _until(self, condition, timeout: float, what: str) -> None:
-        """Wait for the server's messages until ``condition()`` holds (each frame is read as it comes)."""
-        deadline = time.monotonic() + timeout / 1000
-        while not condition():
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"after {timeout / 1000:.0f} s: {what}")
-            try:
-                self.socket.wait_for_event("framereceived", timeout=left * 1000)
-            except PlaywrightTimeoutError:
-                pass
+    def look(self, title: str) -> None:
+        """A page's first look: nothing cut off or sideways, the same page in the URL, a screenshot."""
+        self.problems += [f"{title}: {problem}" for problem in cut_off(self.page)]
+        if not self.page.url.split("?")[0].rstrip("/").endswith(PAGE_PATHS[title]):
+            self.problems.append(f"{title}: the URL left the page ({self.page.url})")
+        width, height, theme = SCREENS[self.name]
+        stem = f"every_{self.name}_{title}_{width}x{height}_{theme}".lower().replace(" ", "_").replace(",", "")
+        self.page.screenshot(path=self.shots / f"{stem}.png")
+
+    def foreign_requests(self) -> list[str]:
+        """Requests to anywhere but the app (a deployment's CSP says default-src 'self')."""
+        return sorted({url for url in self.requests if not url.startswith((self.origin, "data:", "blob:"))})
 
     def act(self, action, timeout: float = LOAD_TIMEOUT) -> None:
         """Do ``action`` (a click, a choice), then wait until the script run it started has ended and
         every picture and chart on the page is drawn."""
-        before = self.finished
-        action()
-        self._until(lambda: self.finished > before and not self.running, timeout, "the run did not end")
+        self.server.run(action, timeout)
         self.settle(timeout)
 
     def settle(self, timeout: float = LOAD_TIMEOUT) -> None:
@@ -173,7 +166,7 @@ class Tour:
             expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=timeout)
         for chart in self.page.locator('[data-testid="stVegaLiteChart"]').all():
             expect(chart.locator("canvas, svg").first).to_be_visible(timeout=timeout)
-        self._until(lambda: not self.running, timeout, "a run the page asked for did not end")  # e.g. a layout
+        self.server.until(lambda: not self.server.running, timeout, "a run the page asked for did not end")  # a layout
         wait_idle(self.page, timeout)
 
     def check(self, where: str) -> None:
@@ -190,6 +183,7 @@ class Tour:
         self.act(lambda: self.page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click(),
                  timeout)
         self.check(title)
+        self.look(title)
 
     def choose(self, key: str, option: str, where: str, timeout: float = LOAD_TIMEOUT) -> None:
         """Choose ``option`` in the selectbox with widget key ``key`` (if it is not chosen already)."""
@@ -211,15 +205,23 @@ def visit_with_every_sidebar_rule(tour: Tour, page_title: str, timeout: float, a
 
 
 @pytest.mark.parametrize("input_name", INPUT_NAMES)
-def test_every_page_shows_this_input_with_every_rule_without_an_error(page, app_url, user_inputs, input_name):
+def test_every_page_shows_this_input_with_every_rule_without_an_error(page, app_url, output_dir, user_inputs, input_name):
     given = user_inputs[input_name]
     timeout = BIG_UPLOAD_TIMEOUT if "200,000" in input_name else LOAD_TIMEOUT
-    page.set_viewport_size({"width": 1366, "height": 768})
-    tour = Tour(page)
+    width, height, theme = SCREENS[input_name]
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=theme)  # the app follows the system's theme (none is configured)
+    tour = Tour(page, output_dir, input_name)
     tour.open(app_url)
     if given.file is not None:
         tour.act(lambda: page.locator('.st-key-upload input[type="file"]').set_input_files(given.file), timeout)
     tour.check("opening the input")
+    tour.look("Explorer")
+    table = page.locator(".st-key-children_table .tbl-box")
+    if table.count():  # the children table shows every column without a sideways scroll
+        scroll, room = table.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        if scroll > room:
+            tour.problems.append(f"Explorer: the children table scrolls sideways ({scroll} px in {room} px)")
 
     # The Explorer: both tabs, every rule.
     def both_tabs(rule: str) -> None:
@@ -247,6 +249,10 @@ def test_every_page_shows_this_input_with_every_rule_without_an_error(page, app_
             tour.choose("sim_rule", rule, f"Simultaneous with {rule}", timeout)
     else:
         expect(page.get_by_text("no simultaneous moves", exact=False).first).to_be_visible()
+    if INPUT_NAMES.index(input_name) < 4:
+        for title in INPUT_FREE_PAGES:
+            tour.go(title, timeout)
     tour.settle(timeout)
     tour.check("the end")
     assert not tour.problems, "\n".join(tour.problems)
+    assert tour.foreign_requests() == []

@@ -39,7 +39,6 @@ from .browser_support import (
     watch_values,
 )
 
-pytestmark = pytest.mark.browser
 
 STATEMENT = "3 0.1\nbaa 30\nab 20\nbbb 4\n"  # what the app opens on
 # Five playouts that build 6 nodes (root, a, b, c, ab, ca); at C = 0.3 the path is "ab".

@@ -1,8 +1,7 @@
-"""Every page at a projector's 1366x768 and at 1920x1080, light and dark: nothing cut off, screenshots taken.
-
-Checks what a teacher on a projector would notice: no horizontal scroll in the page, no button
-whose label is cut, the tree picture inside the window. The screenshots (test-output/layout_*)
-are for people to look at.
+"""Layouts a teacher on a projector would notice beyond a page's first look: big numbers, the
+presentation view, the dark theme's selected row, Share's popover, the sweep's digits. Every page's
+first look, at 1366x768 and 1920x1080, light and dark (no sideways scroll, no cut label), is checked
+by the every-input tour (test_browser_every_input.py). Screenshots go to test-output/.
 """
 
 from __future__ import annotations
@@ -12,43 +11,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from ui.navigation import PAGES
-
-from .browser_support import GRAPH, LOAD_TIMEOUT, TABLE_CELLS, open_app, playout_file, tree_facts, wait_idle
+from .browser_support import (
+    LOAD_TIMEOUT, TABLE_CELLS, cut_off, open_app, playout_file, settled_screenshot, tree_facts, wait_idle,
+)
 from .test_browser_drag import choose_example, open_flips_example
-
-pytestmark = pytest.mark.browser
-
-SIZES = {"1366x768": (1366, 768), "1920x1080": (1920, 1080)}
-OVERFLOW = """() => {
-    const main = document.querySelector('[data-testid="stMain"]');
-    // A label is cut when its text (any element inside the button) is wider than the room it has.
-    const cut = [...document.querySelectorAll('[data-testid="stMain"] button')]
-        .filter(b => b.offsetParent !== null)
-        .filter(b => [b, ...b.querySelectorAll('*')].some(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1))
-        .map(b => b.innerText.trim());
-    // A metric's value is cut when Streamlit ellipsizes it ("20,…" for 20,000).
-    const metrics = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetricValue"]')]
-        .filter(m => [m, ...m.querySelectorAll('*')].some(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1))
-        .map(m => m.innerText.trim());
-    return {scroll: main.scrollWidth - main.clientWidth, cut, metrics};
-}"""
-
-
-def check_page(page, url: str, stem: str, size: str, theme: str, output_dir) -> None:
-    width, height = SIZES[size]
-    page.set_viewport_size({"width": width, "height": height})
-    watched = open_app(page, url, f"/{stem}" if stem else "/")
-    for picture in page.locator(GRAPH).all():
-        expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
-    wait_idle(page)
-    page.wait_for_timeout(300)  # charts and the grid settle after the run
-    layout = page.evaluate(OVERFLOW)
-    page.screenshot(path=output_dir / f"layout_{stem or 'explorer'}_{size}_{theme}.png")
-    assert layout["scroll"] <= 1, f"{stem} at {size}: the page scrolls sideways by {layout['scroll']} px"
-    assert not layout["cut"], f"{stem} at {size}: cut button labels {layout['cut']}"
-    assert not layout["metrics"], f"{stem} at {size}: cut metric values {layout['metrics']}"
-    watched.assert_clean()
 
 
 def test_large_numbers_in_the_metrics_are_not_cut_on_a_projector(page, app_url, output_dir, tmp_path):
@@ -62,21 +28,9 @@ def test_large_numbers_in_the_metrics_are_not_cut_on_a_projector(page, app_url, 
             page.locator('[data-testid="stSidebarNav"] a', has_text=stem.capitalize()).click()
             expect(page.locator('[data-testid="stMetricValue"]', has_text="/ 20,000")).to_be_visible(timeout=LOAD_TIMEOUT)
         wait_idle(page)
-        layout = page.evaluate(OVERFLOW)
         page.screenshot(path=output_dir / f"layout_{stem}_20k_1366x768.png")
-        assert not layout["metrics"], f"{stem}: cut metric values {layout['metrics']}"
+        assert cut_off(page) == [], stem
     watched.assert_clean()
-
-
-@pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("stem", [page.url_path for page in PAGES])
-def test_pages_fit_the_window_in_the_light_theme(page, app_url, output_dir, stem, size):
-    check_page(page, app_url, stem, size, "light", output_dir)
-
-
-@pytest.mark.parametrize("stem", [page.url_path for page in PAGES])
-def test_pages_fit_a_projector_in_the_dark_theme(page, dark_app_url, output_dir, stem):
-    check_page(page, dark_app_url, stem, "1366x768", "dark", output_dir)
 
 
 def test_the_classroom_presentation_view_fits_a_projector(page, app_url, output_dir):
@@ -89,9 +43,8 @@ def test_the_classroom_presentation_view_fits_a_projector(page, app_url, output_
     buttons.first.click()  # guess: the reveal table and "Next node" appear
     wait_idle(page)
     expect(page.locator(".st-key-class_next button")).to_be_in_viewport()  # above the fold
-    layout = page.evaluate(OVERFLOW)
     page.screenshot(path=output_dir / "layout_classroom_presentation_1366x768.png")
-    assert layout["scroll"] <= 1 and not layout["cut"], layout
+    assert cut_off(page) == []
     # The reveal table's UCB1 column is on screen, not cut off at the right edge.
     ucb1 = page.locator('[data-testid="stTable"] th', has_text="UCB1")
     expect(ucb1).to_be_in_viewport()
@@ -151,8 +104,8 @@ def test_the_sweep_table_shows_every_digit_of_a_breakpoint(page, app_url, output
     watched = open_flips_example(page, app_url, "/sweep")
     grid = page.locator('[data-testid="stDataFrame"]').last
     grid.scroll_into_view_if_needed()
-    page.wait_for_timeout(300)  # the grid settles after the run
-    shot = Image.open(io.BytesIO(grid.screenshot())).convert("RGB")
+    wait_idle(page)
+    shot = Image.open(io.BytesIO(settled_screenshot(grid))).convert("RGB")
     shot.save(output_dir / "sweep_intervals_1366x768.png")
     # Header and two intervals: the second row is the lowest third; its first cell holds the breakpoint.
     row_height = shot.height // 3

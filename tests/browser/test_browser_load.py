@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from urllib.parse import parse_qs, urlparse
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from mcts_core import ROOT, Scoring, Tree, build_tree, parse_playouts, selected_nodes
@@ -46,7 +45,6 @@ from .browser_support import (
     watch,
 )
 
-pytestmark = pytest.mark.browser
 
 LETTERS = string.ascii_lowercase + string.ascii_uppercase
 MOVES_PER_SESSION = 4
@@ -391,7 +389,6 @@ def test_an_upload_leaves_the_server_once_its_session_has_closed(browser, tmp_pa
 
 
 def test_a_second_session_uploading_the_same_file_adds_the_file_once_not_twice(browser, tmp_path):
-    import time
     from pathlib import Path
 
     from .browser_support import open_app, playout_file, tree_facts, wait_idle

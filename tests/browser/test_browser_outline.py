@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from mcts_core import Scoring, selected_nodes
@@ -16,7 +15,6 @@ from mcts_core.inputs import deep_tree, read_input
 
 from .browser_support import GRAPH, MARKUP_MOVE, open_app, open_markup_log, wait_for_graph, wait_idle
 
-pytestmark = pytest.mark.browser
 
 ROWS = ".ol-table tr[data-key]"
 READ = "rows => rows.map(r => [r.dataset.key, r.querySelector('.ol-toggle').textContent])"

@@ -1,4 +1,6 @@
-"""Smoke test for every page app.py registers: it loads by URL without console errors or exceptions."""
+"""Pages as a whole: a page link opened first on a fresh server, the menu, Compare on a projector,
+number boxes right from their first frame. (Every page with every input a user brings, every rule,
+both themes and both screen sizes: test_browser_every_input.py.)"""
 
 from __future__ import annotations
 
@@ -9,32 +11,6 @@ from ui.navigation import PAGES
 
 from .browser_support import GRAPH, LOAD_TIMEOUT, REPO, open_app, shown_values, wait_idle, watch_values
 from .server import start_streamlit, stop_streamlit
-
-pytestmark = pytest.mark.browser
-
-# The default page (the Explorer, at "/") is covered in detail elsewhere.
-OTHER_PAGES = [page.url_path for page in PAGES if not page.default]
-
-
-def test_there_are_pages_besides_the_explorer():
-    assert len(OTHER_PAGES) >= 4
-
-
-@pytest.mark.parametrize("stem", OTHER_PAGES)
-def test_page_loads_cleanly(page, app_url, output_dir, stem):
-    watched = open_app(page, app_url, f"/{stem}")
-    main = page.locator('[data-testid="stMain"]')
-    expect(main).to_be_visible()
-    # Something page-specific was drawn (not just the sidebar) and the URL stayed on the page.
-    expect(main.locator('[data-testid="stElementContainer"]').first).to_be_visible()
-    assert page.url.split("?")[0].rstrip("/").endswith(f"/{stem}")  # the query holds the view
-    # Pictures draw after the run: the tree view into an <svg>, Vega-Lite into a canvas or svg.
-    for picture in page.locator(GRAPH).all():
-        expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
-    for chart in page.locator('[data-testid="stVegaLiteChart"]').all():
-        expect(chart.locator("canvas, svg").first).to_be_visible(timeout=LOAD_TIMEOUT)
-    page.screenshot(path=output_dir / f"page_{stem}.png", full_page=True)
-    watched.assert_clean()
 
 
 def test_a_page_link_opened_first_on_a_fresh_server_shows_the_whole_app(page, tmp_path):
@@ -61,19 +37,6 @@ def test_the_menu_lists_exactly_the_registered_pages_and_no_helper_is_a_route(pa
     page.goto(app_url.rstrip("/") + "/markdown")
     expect(page.locator('[data-testid="stSidebarNavLink"]')).to_have_count(len(PAGES))
     expect(page.get_by_text("Page not found")).to_be_visible(timeout=LOAD_TIMEOUT)
-
-
-def test_no_page_loads_anything_from_another_origin(page, app_url):
-    """What lets a deployment's Content-Security-Policy say default-src 'self' (README)."""
-    origin = app_url.rstrip("/")
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
-    for spec in PAGES:
-        open_app(page, app_url, f"/{spec.url_path}")
-        for picture in page.locator(GRAPH).all():
-            expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=LOAD_TIMEOUT)
-    foreign = sorted({url for url in requests if not url.startswith((origin, "data:", "blob:"))})
-    assert requests and foreign == [], foreign
 
 
 def test_compare_shows_its_picture_b_s_c_and_the_verdict_on_a_projector_screen_without_scrolling(page, app_url):

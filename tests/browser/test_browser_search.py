@@ -10,7 +10,6 @@ from playwright.sync_api import expect
 
 from .browser_support import LOAD_TIMEOUT, open_app, wait_idle, wait_rendered
 
-pytestmark = pytest.mark.browser
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
 # The tree picture: st.graphviz_chart's SVG, or the tree view component whose node groups carry data-path.

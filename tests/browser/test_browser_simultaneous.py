@@ -3,14 +3,12 @@ the first frame; at a projector's 1366x768 every select shows its whole chosen v
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from ui.navigation import PAGES
 
 from .browser_support import LOAD_TIMEOUT, open_app, shown_values, wait_idle, watch_values
 
-pytestmark = pytest.mark.browser
 
 OTHER_TITLES = [spec.title for spec in PAGES if spec.url_path != "simultaneous"]
 DEMO_BOXES = {key: f".st-key-{key} input" for key in ("sim_demo_c", "sim_demo_simulations")}

@@ -3,39 +3,27 @@ heatmap and the SPRT's LLR chart without a console error (Vega-Lite specs AppTes
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 
 from .browser_support import open_app, wait_idle
-from .server import REPO, start_streamlit, stop_streamlit
 
-pytestmark = pytest.mark.browser
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 
 SETTINGS = dict(c_values=[0.5, 2.0], games=4, opponent="mcts:1.4", seed=1, workers=1)
+FIT_SETTINGS = dict(c_values=[0.02, 0.3, 3.0, 30.0], games=16)  # the score peaks inside this grid at 20 simulations
 
 
 @pytest.fixture(scope="module")
-def stored_app_url(tmp_path_factory):
-    """A server whose data folder already holds small tic-tac-toe grids at 10 and 20 simulations."""
+def stored_app_url(app_url):
+    """The app, its data folder (the session's, which its server reads) already holding small
+    tic-tac-toe grids at 10 and 20 simulations."""
     from mcts_core.strength import ResultStore, arena
 
-    folder = tmp_path_factory.mktemp("strength_data")
-    store = ResultStore(folder / "arena.sqlite3")
+    store = ResultStore()  # the data folder's own file, as the server finds it
     arena("tic_tac_toe", simulations=[10, 20], store=store, **SETTINGS)
-    previous = os.environ.get("MCTS_EXPLORER_DATA")
-    os.environ["MCTS_EXPLORER_DATA"] = str(folder)  # the server inherits it
-    try:
-        process, url = start_streamlit(REPO / "app.py", folder / "server.log", cwd=REPO)
-    finally:
-        if previous is None:
-            del os.environ["MCTS_EXPLORER_DATA"]
-        else:
-            os.environ["MCTS_EXPLORER_DATA"] = previous
-    yield url
-    stop_streamlit(process)
+    arena("tic_tac_toe", simulations=20, store=store, **{**SETTINGS, **FIT_SETTINGS})
+    return app_url
 
 
 def commit(page, key: str, value: str) -> None:
@@ -87,6 +75,32 @@ def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored
     games_played = axis_labels(page, "games played")  # the pairs end at 2 and 4 games: ticks 2, 3, 4, not 2.0, 2.1, ...
     assert games_played and all(label.isdigit() for label in games_played), games_played
     page.screenshot(path=output_dir / "strength_sprt.png", full_page=True)
+    watched.assert_clean()
+
+
+def test_the_fitted_curve_and_the_sprts_elo_model_draw_cleanly(page, stored_app_url, output_dir):
+    watched = open_app(page, stored_app_url, "/strength")
+    page.locator(".st-key-strength_game").click()
+    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
+    wait_idle(page)
+    commit(page, "strength_c_values", "0.02, 0.3, 3, 30")
+    commit(page, "strength_games", "16")
+    commit(page, "strength_simulations", "20")
+    expect(page.get_by_text("From the result store")).to_be_visible()
+    heading = page.get_by_role("heading", name="Score against MCTS at C = 1.4, and the best C fitted to it")
+    expect(heading).to_be_visible()
+    expect(page.get_by_text("Fit: best C ", exact=False)).to_be_visible()
+    expect(charts(page)).to_have_count(5)  # the fitted score chart in the score chart's place
+    assert axis_labels(page, "C (log scale)")[:4] == ["0.02", "0.3", "3", "30"]
+    heading.scroll_into_view_if_needed()
+    page.screenshot(path=output_dir / "strength_fit.png")
+
+    page.locator(".st-key-strength_mode").get_by_text("SPRT per C").click()
+    wait_idle(page)
+    page.locator(".st-key-strength_sprt_model").get_by_text("Normalised").click()
+    wait_idle(page)
+    expect(page.get_by_text("SPRT: H0 normalised Elo = 0 against H1 normalised Elo = 50")).to_be_visible()
+    expect(page.get_by_text("C = 30: ", exact=False)).to_be_visible()  # the verdicts, from the stored games
     watched.assert_clean()
 
 

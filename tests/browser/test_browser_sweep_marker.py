@@ -193,7 +193,6 @@ def test_the_live_value_covers_no_band_label(page, app_url, width, height):
     """The red "C = 3.425" sat on the band strip's top edge, over the band's own label."""
     page.set_viewport_size({"width": width, "height": height})
     watched = open_flips(page, app_url)
-    maximum = float(page.locator(SLIDER).get_attribute("max"))
     left, right = plot_span(page, "sweep_strip_box")
     texts = [box for box in page.locator(BAND_TEXT).evaluate_all(
         "texts => texts.map(t => { const r = t.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; })"

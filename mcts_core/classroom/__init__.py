@@ -1,0 +1,41 @@
+"""Live classroom rooms: a teacher asks the room a question about a tree, students answer on their devices.
+
+:mod:`.room_codes` makes the short join codes, the teacher's secret and the digests the store keeps
+of secrets and students' tokens; :mod:`.questions` holds the questions (which child a rule picks at
+a node; at which C that choice flips), reading and judging an answer, and tallying a question's
+answers; :mod:`.room_store` keeps rooms, questions, students and answers in SQLite in the data
+folder (shared by the server's sessions and processes), with expiry and a limit on wrong codes;
+:mod:`.room_history` writes a room's questions and answer counts as CSV.
+May import common, inputs (the data folder), model, selection and analysis; no pandas, no drawing.
+"""
+
+from .questions import (
+    CHOICE,
+    FLIP,
+    FLIP_TOLERANCE,
+    Question,
+    Tally,
+    choice_question,
+    flip_question,
+    is_right,
+    read_answer,
+    tally,
+)
+from .room_codes import CODE_LENGTH, is_student_token, new_code, read_code
+from .room_history import HistoryRow, history_csv
+from .room_store import (
+    IDLE_HOURS,
+    WRONG_CODES_ALLOWED,
+    WRONG_CODES_MINUTES,
+    RoomRefused,
+    RoomState,
+    RoomStore,
+    TooManyWrongCodes,
+)
+
+__all__ = [
+    "CHOICE", "CODE_LENGTH", "FLIP", "FLIP_TOLERANCE", "IDLE_HOURS", "WRONG_CODES_ALLOWED", "WRONG_CODES_MINUTES",
+    "HistoryRow", "Question", "RoomRefused", "RoomState", "RoomStore", "Tally", "TooManyWrongCodes",
+    "choice_question", "flip_question", "history_csv", "is_right", "is_student_token", "new_code",
+    "read_answer", "read_code", "tally",
+]

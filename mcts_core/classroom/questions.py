@@ -1,0 +1,175 @@
+"""A room's questions: which child a rule picks at a node, or at which C that choice flips; answers judged.
+
+A question is made once, when the teacher asks it, from the tree, the node, the rule and C, and
+carries its own right answer, so nobody needs the tree to judge an answer or tally a question:
+
+* :data:`CHOICE`: "which child does the rule pick here?" The options are the node's children's moves,
+  in move order (never in rank order: the order must not give the answer away); the right answer
+  is the child selection picks (rank 1).
+* :data:`FLIP`: "at which C does the choice here flip?" From the question's C, the nearest C above
+  it where the node's choice changes (or, when it never changes above, the nearest below), taken
+  exactly from the node's envelope (:func:`mcts_core.analysis.node_envelope`). An answer is a
+  number; it is right within :data:`FLIP_TOLERANCE` of the breakpoint (relative).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..analysis import node_envelope
+from ..common.numbers import parse_number
+from ..model.tree import Tree
+from ..selection import Scoring, score_children
+
+CHOICE = "choice"
+FLIP = "flip"
+FLIP_TOLERANCE = 0.05  # a flip answer within 5% of the exact C is right: a class reads C off a slider
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question to the room.
+
+    Attributes:
+        kind: :data:`CHOICE` or :data:`FLIP`.
+        node: the node's moves from the root (() for the root).
+        rule, settings, c: the selection rule, its settings besides C, and C as asked.
+        options: the children's moves in move order (what a student chooses from).
+        answer: the move selection picks at ``c`` (both kinds: a flip question names it).
+        breakpoint: :data:`FLIP`: the exact C where the choice changes; None for :data:`CHOICE`.
+        flipped_to: :data:`FLIP`: the move picked on the breakpoint's far side from ``c``.
+        raise_c: :data:`FLIP`: the breakpoint is above ``c`` (True) or at or below it.
+    """
+
+    kind: str
+    node: tuple[str, ...]
+    rule: str
+    settings: Mapping[str, Any]
+    c: float
+    options: tuple[str, ...]
+    answer: str
+    breakpoint: float | None = None
+    flipped_to: str | None = None
+    raise_c: bool = True
+
+    @property
+    def scoring(self) -> Scoring:
+        """The rule, its settings and the question's C."""
+        return Scoring(self.rule, self.c, self.settings)
+
+    def to_json(self) -> str:
+        """The question as JSON (what the store keeps)."""
+        return json.dumps({
+            "kind": self.kind, "node": list(self.node), "rule": self.rule, "settings": _plain(self.settings),
+            "c": self.c, "options": list(self.options), "answer": self.answer, "breakpoint": self.breakpoint,
+            "flipped_to": self.flipped_to, "raise_c": self.raise_c,
+        }, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Question:
+        """A question :meth:`to_json` wrote."""
+        data = json.loads(text)
+        return cls(data["kind"], tuple(data["node"]), data["rule"], data["settings"], data["c"],
+                   tuple(data["options"]), data["answer"], data["breakpoint"], data["flipped_to"], data["raise_c"])
+
+
+def _plain(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings as JSON holds them (per-move values as plain objects), the unset ones left out."""
+    return {name: dict(value) if isinstance(value, Mapping) else value for name, value in settings.items() if value is not None}
+
+
+def choice_question(tree: Tree, node: int, scoring: Scoring) -> Question:
+    """"Which child does the rule pick at ``node``?" at ``scoring``'s C.
+
+    Raises:
+        ValueError: ``node`` is a leaf (nothing to pick).
+    """
+    children = score_children(tree, node, scoring)
+    if not children:
+        raise ValueError(f"{_node_words(tree, node)} is a leaf: there is no child to pick")
+    options = tuple(sorted(child.move for child in children))
+    return Question(CHOICE, tree.path_moves(node), scoring.rule, _plain(scoring.settings), scoring.c, options, children[0].move)
+
+
+def flip_question(tree: Tree, node: int, scoring: Scoring, c_max: float) -> Question:
+    """"At which C does the choice at ``node`` flip?": the nearest C above ``scoring``'s where the
+    node's choice changes, within [0, ``c_max``); when there is none above, the nearest at or below.
+
+    Raises:
+        ValueError: ``node`` is a leaf, the choice is the same for every C in the range, or the rule
+            is not affine in C (the core's sentence).
+    """
+    children = score_children(tree, node, scoring)
+    if not children:
+        raise ValueError(f"{_node_words(tree, node)} is a leaf: there is no choice to flip")
+    crossings = node_envelope(tree, node, 0.0, max(c_max, scoring.c), scoring).crossings
+    above = [point for point in crossings if point.c > scoring.c]
+    below = [point for point in crossings if point.c <= scoring.c]
+    if not above and not below:
+        raise ValueError(
+            f"the choice at {_node_words(tree, node)} is the same for every C from 0 to {max(c_max, scoring.c):g}")
+    point, raise_c = (above[0], True) if above else (below[-1], False)
+    flipped_to = point.after_move if raise_c else point.before_move
+    options = tuple(sorted(child.move for child in children))
+    return Question(FLIP, tree.path_moves(node), scoring.rule, _plain(scoring.settings), scoring.c, options,
+                    children[0].move, point.c, flipped_to, raise_c)
+
+
+def _node_words(tree: Tree, node: int) -> str:
+    return f"node {tree.path(node)}" if tree.path(node) else "the root"
+
+
+def read_answer(question: Question, text: str) -> str:
+    """A student's answer as the store keeps it: a child's move (:data:`CHOICE`), or a C written as
+    Python's ``repr`` of the float (:data:`FLIP`).
+
+    Raises:
+        ValueError: not one of the options, or not a number >= 0 (a sentence).
+    """
+    if question.kind == CHOICE:
+        if text not in question.options:
+            raise ValueError("that is not one of this node's children")
+        return text
+    value = parse_number(text.strip())
+    if value is None or not math.isfinite(value) or value < 0:
+        raise ValueError(f"C must be a finite number >= 0, got {text.strip()[:40]!r}")
+    return repr(value + 0.0)
+
+
+def is_right(question: Question, answer: str) -> bool:
+    """Whether an answer (as :func:`read_answer` keeps it) is right."""
+    if question.kind == CHOICE:
+        return answer == question.answer
+    value = parse_number(answer)
+    return value is not None and abs(value - question.breakpoint) <= FLIP_TOLERANCE * question.breakpoint
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A question's answers counted.
+
+    Attributes:
+        answered, right: how many students answered, and how many rightly.
+        counts: :data:`CHOICE`: (move, answers) for every option, in the options' order.
+        values: :data:`FLIP`: the answers, smallest first.
+    """
+
+    answered: int
+    right: int
+    counts: tuple[tuple[str, int], ...] = ()
+    values: tuple[float, ...] = ()
+
+
+def tally(question: Question, answers: Iterable[str]) -> Tally:
+    """Count ``answers`` (one per student, as :func:`read_answer` keeps them)."""
+    answers = list(answers)
+    right = sum(is_right(question, answer) for answer in answers)
+    if question.kind == CHOICE:
+        counted = Counter(answers)
+        return Tally(len(answers), right, tuple((move, counted[move]) for move in question.options))
+    return Tally(len(answers), right, values=tuple(sorted(float(answer) for answer in answers)))

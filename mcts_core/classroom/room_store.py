@@ -1,0 +1,402 @@
+"""Live rooms in SQLite under the data folder, shared by every session and process of the server.
+
+A room is a join code, the digest of the teacher's secret, the input it is about (an input store id:
+content only, no file name) and its questions; students are digests of tokens their browsers keep,
+and each answers the current question once (changing it until the reveal). Like the input store
+(:mod:`mcts_core.inputs.store`) the file runs in WAL mode, each call opens its own connection and
+every write is one transaction (``BEGIN IMMEDIATE``: writers queue instead of failing when two
+sessions answer at once), so a server restart keeps open rooms and a crash leaves no half-written
+answer. Failures reach the caller as :class:`~mcts_core.common.sqlite_files.StoreError` sentences;
+what a person may not do, as :class:`RoomRefused` sentences.
+
+Rules kept here, not in the pages: only the secret's holder asks, reveals and closes; an answer
+goes to the current question before its reveal; a room idle for :data:`IDLE_HOURS` is forgotten
+with everything in it; a client (an address) that tried :data:`WRONG_CODES_ALLOWED` wrong codes in
+:data:`WRONG_CODES_MINUTES` minutes is refused every code until the oldest try is that old.
+"""
+
+from __future__ import annotations
+
+import hmac
+import math
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..common.sqlite_files import StoreError, failure_words, use_wal
+from ..inputs.data_folder import data_folder
+from .questions import Question, read_answer, tally
+from .room_codes import digest, new_code, new_secret
+from .room_history import HistoryRow
+
+IDLE_HOURS = 4.0  # a room nobody asked, answered or joined in this long is forgotten
+WRONG_CODES_ALLOWED = 20  # wrong codes one client may try ...
+WRONG_CODES_MINUTES = 10  # ... in this many minutes
+MAX_STUDENTS = 1000  # students one room takes (a bound on what a forged token can add)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    code TEXT PRIMARY KEY,
+    secret TEXT NOT NULL,
+    input_id TEXT NOT NULL,
+    opened REAL NOT NULL,
+    touched REAL NOT NULL,
+    closed INTEGER NOT NULL DEFAULT 0,
+    number INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS questions (
+    code TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    spec TEXT NOT NULL,
+    asked REAL NOT NULL,
+    revealed REAL,
+    PRIMARY KEY (code, number)
+);
+CREATE TABLE IF NOT EXISTS students (
+    code TEXT NOT NULL,
+    student TEXT NOT NULL,
+    joined REAL NOT NULL,
+    PRIMARY KEY (code, student)
+);
+CREATE TABLE IF NOT EXISTS answers (
+    code TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    student TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    answered REAL NOT NULL,
+    PRIMARY KEY (code, number, student)
+);
+CREATE TABLE IF NOT EXISTS wrong_codes (client TEXT NOT NULL, tried REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS wrong_codes_by_client ON wrong_codes (client, tried);
+"""
+_ROOM_TABLES = ("answers", "students", "questions", "rooms")
+# A room as a poll reads it, in one statement (parameters: the student's digest or None, the code).
+_STATE = """
+SELECT rooms.input_id, rooms.closed, rooms.number, rooms.touched, questions.spec, questions.revealed,
+    (SELECT COUNT(*) FROM students WHERE students.code = rooms.code),
+    (SELECT COUNT(*) FROM answers WHERE answers.code = rooms.code AND answers.number = rooms.number),
+    (SELECT answer FROM answers WHERE answers.code = rooms.code AND answers.number = rooms.number AND answers.student = ?)
+FROM rooms JOIN questions ON questions.code = rooms.code AND questions.number = rooms.number
+WHERE rooms.code = ?
+"""
+_made: set[Path] = set()  # files whose tables this process has made (once per file, not per call)
+_making = threading.Lock()
+
+
+class RoomRefused(Exception):
+    """What a person asked of a room cannot be done; the message says why, as a sentence's end."""
+
+
+class TooManyWrongCodes(RoomRefused):
+    """This client tried too many wrong codes lately; ``wait`` seconds until it may try again."""
+
+    def __init__(self, wait: float):
+        minutes = max(1, math.ceil(wait / 60))
+        super().__init__(f"too many wrong room codes were tried from here: try again in {minutes} "
+                         f"minute{'s' if minutes > 1 else ''}")
+        self.wait = wait
+
+
+@dataclass(frozen=True)
+class RoomState:
+    """A room as one poll sees it.
+
+    Attributes:
+        code: the join code.
+        input_id: the input store id of the tree it is about.
+        closed: the teacher closed it.
+        number: the current question's number (1 for the first).
+        question: the current question.
+        revealed: the current question's answer is out.
+        joined: students who opened the room.
+        answered: students who answered the current question.
+        own_answer: the polling student's answer to it (None: none yet, or not a student's poll).
+    """
+
+    code: str
+    input_id: str
+    closed: bool
+    number: int
+    question: Question
+    revealed: bool
+    joined: int
+    answered: int
+    own_answer: str | None = None
+
+
+class RoomStore:
+    """The rooms (see the module docstring). ``clock`` gives the time in seconds (tests move it)."""
+
+    def __init__(self, path: Path | None = None, *, idle_hours: float = IDLE_HOURS,
+                 clock: Callable[[], float] = time.time):
+        self.path = path or data_folder() / "rooms.sqlite3"
+        self.idle_seconds = idle_hours * 3600
+        self.clock = clock
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit: transactions are the explicit BEGINs below.
+            connection = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"the room store at the data folder cannot be opened: {error}") from None
+        try:
+            self._prepare(connection)
+            yield connection
+        except sqlite3.Error as error:
+            raise StoreError(failure_words(error, "the room store", "answers")) from None
+        finally:
+            connection.close()
+
+    def _prepare(self, connection: sqlite3.Connection) -> None:
+        """WAL mode and the tables, once per file and process (a poll pays for neither again)."""
+        if self.path in _made and self.path.exists():
+            return
+        with _making:
+            use_wal(connection)
+            connection.executescript(_SCHEMA)
+            _made.add(self.path)
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taking the write lock at once (a deferred one that read first
+        fails with "database is locked" when another session wrote in between)."""
+        with self._connection() as connection:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield connection
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+    @contextmanager
+    def _read(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: its queries see one moment of the file."""
+        with self._connection() as connection:
+            connection.execute("BEGIN")
+            try:
+                yield connection
+            finally:
+                connection.execute("COMMIT")
+
+    # The teacher's side -------------------------------------------------------------------------
+
+    def open_room(self, input_id: str, question: Question) -> tuple[str, str]:
+        """Open a room on ``input_id`` asking ``question`` first; returns (join code, teacher's secret).
+
+        Raises:
+            StoreError: the store fails.
+        """
+        secret = new_secret()
+        now = self.clock()
+        with self._write() as connection:
+            self._forget_idle(connection, now)
+            code = new_code()
+            while connection.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone():
+                code = new_code()
+            connection.execute(
+                "INSERT INTO rooms (code, secret, input_id, opened, touched, number) VALUES (?, ?, ?, ?, ?, 1)",
+                (code, digest(secret), input_id, now, now),
+            )
+            connection.execute("INSERT INTO questions (code, number, spec, asked) VALUES (?, 1, ?, ?)",
+                               (code, question.to_json(), now))
+        return code, secret
+
+    def is_teacher(self, code: str, secret: str) -> bool:
+        """Whether ``secret`` is the secret of the open room ``code``."""
+        with self._read() as connection:
+            return self._teacher_row(connection, code, secret) is not None
+
+    def _teacher_row(self, connection: sqlite3.Connection, code: str, secret: str):
+        row = connection.execute("SELECT secret, number, closed, touched FROM rooms WHERE code = ?", (code,)).fetchone()
+        if row is None or row[2] or self._idle(row[3]) or not hmac.compare_digest(row[0], digest(secret or "")):
+            return None
+        return row
+
+    def _as_teacher(self, connection: sqlite3.Connection, code: str, secret: str, what: str) -> int:
+        """The current question's number, when ``secret`` is the open room's; else RoomRefused."""
+        row = self._teacher_row(connection, code, secret)
+        if row is None:
+            raise RoomRefused(f"only the teacher who opened room {code} can {what}, while it is open")
+        return row[1]
+
+    def ask(self, code: str, secret: str, question: Question) -> int:
+        """Ask the room the next question (the current one's answers stay in the history); returns its number.
+
+        Raises:
+            RoomRefused: not the teacher's secret, or the room is closed.
+        """
+        now = self.clock()
+        with self._write() as connection:
+            number = self._as_teacher(connection, code, secret, "ask a question") + 1
+            connection.execute("INSERT INTO questions (code, number, spec, asked) VALUES (?, ?, ?, ?)",
+                               (code, number, question.to_json(), now))
+            connection.execute("UPDATE rooms SET number = ?, touched = ? WHERE code = ?", (number, now, code))
+        return number
+
+    def reveal(self, code: str, secret: str, number: int) -> None:
+        """Reveal question ``number``'s answer (again: nothing changes; an older question: refused).
+
+        Raises:
+            RoomRefused: not the teacher's secret, the room is closed, or ``number`` is not current.
+        """
+        now = self.clock()
+        with self._write() as connection:
+            if self._as_teacher(connection, code, secret, "reveal the answer") != number:
+                raise RoomRefused(f"question {number} is no longer the room's question")
+            connection.execute("UPDATE questions SET revealed = COALESCE(revealed, ?) WHERE code = ? AND number = ?",
+                               (now, code, number))
+            connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
+
+    def close(self, code: str, secret: str) -> None:
+        """Close the room: students see that it closed; its history stays until it expires.
+
+        Raises:
+            RoomRefused: not the teacher's secret, or closed already.
+        """
+        now = self.clock()
+        with self._write() as connection:
+            self._as_teacher(connection, code, secret, "close the room")
+            connection.execute("UPDATE rooms SET closed = 1, touched = ? WHERE code = ?", (now, code))
+
+    def answers(self, code: str, secret: str, number: int) -> list[str]:
+        """Every answer to question ``number`` (the teacher's reveal counts them).
+
+        Raises:
+            RoomRefused: not the teacher's secret.
+        """
+        with self._read() as connection:
+            self._as_teacher(connection, code, secret, "see the answers")
+            return [row[0] for row in connection.execute(
+                "SELECT answer FROM answers WHERE code = ? AND number = ? ORDER BY answered", (code, number))]
+
+    def history(self, code: str, secret: str) -> list[HistoryRow]:
+        """Every question the room was asked, with its answers tallied (oldest first).
+
+        Raises:
+            RoomRefused: not the teacher's secret.
+        """
+        with self._read() as connection:
+            self._as_teacher(connection, code, secret, "download the history")
+            joined = connection.execute("SELECT joined FROM students WHERE code = ?", (code,)).fetchall()
+            rows = []
+            for number, spec, asked, revealed in connection.execute(
+                    "SELECT number, spec, asked, revealed FROM questions WHERE code = ? ORDER BY number", (code,)).fetchall():
+                question = Question.from_json(spec)
+                answers = [row[0] for row in connection.execute(
+                    "SELECT answer FROM answers WHERE code = ? AND number = ?", (code, number))]
+                # Joined: the students who had opened the room by the time the question ended (or now).
+                end = revealed if revealed is not None else math.inf
+                rows.append(HistoryRow(number, question, asked, revealed, sum(1 for (at,) in joined if at <= end),
+                                       tally(question, answers)))
+            return rows
+
+    # The students' side -------------------------------------------------------------------------
+
+    def join(self, code: str, token: str, client: str) -> RoomState:
+        """A student (``token``, from their browser) opens room ``code``: counted once as joined.
+
+        ``client`` names where the request comes from (an address): its wrong codes are limited.
+
+        Raises:
+            TooManyWrongCodes: this client tried too many wrong codes lately (checked first: even a
+                right code is refused then, or the limit would tell which codes exist).
+            RoomRefused: no open or closed room has this code (it never did, or it expired), or it is full.
+        """
+        now = self.clock()
+        with self._write() as connection:
+            self._check_wrong_codes(connection, client, now)
+            row = connection.execute("SELECT touched, closed FROM rooms WHERE code = ?", (code,)).fetchone()
+            missing = row is None or self._idle(row[0])
+            if missing:
+                # Committed although the join fails (refused below): the next wrong code counts it.
+                connection.execute("INSERT INTO wrong_codes (client, tried) VALUES (?, ?)", (client, now))
+            else:
+                student = digest(code, token)
+                known = connection.execute(
+                    "SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone()
+                if not known and not row[1]:
+                    if connection.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()[0] >= MAX_STUDENTS:
+                        raise RoomRefused(f"room {code} is full ({MAX_STUDENTS} students)")
+                    connection.execute("INSERT INTO students (code, student, joined) VALUES (?, ?, ?)", (code, student, now))
+                    connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
+                state = self._state(connection, code, student)
+        if missing:
+            raise RoomRefused(f"there is no room {code}: check the code, or ask for the link again")
+        return state
+
+    def _check_wrong_codes(self, connection: sqlite3.Connection, client: str, now: float) -> None:
+        window = WRONG_CODES_MINUTES * 60
+        connection.execute("DELETE FROM wrong_codes WHERE tried <= ?", (now - window,))
+        tries = [row[0] for row in connection.execute(
+            "SELECT tried FROM wrong_codes WHERE client = ? ORDER BY tried", (client,))]
+        if len(tries) >= WRONG_CODES_ALLOWED:
+            raise TooManyWrongCodes(tries[len(tries) - WRONG_CODES_ALLOWED] + window - now)
+
+    def answer(self, code: str, token: str, number: int, text: str) -> str:
+        """Student ``token`` answers question ``number`` (again: the new answer replaces the old);
+        returns the answer as kept.
+
+        Raises:
+            RoomRefused: the student has not joined, the room is closed or gone, the question is not
+                current or was revealed, or the answer is not one the question takes.
+        """
+        now = self.clock()
+        with self._write() as connection:
+            row = connection.execute("SELECT number, closed, touched FROM rooms WHERE code = ?", (code,)).fetchone()
+            if row is None or self._idle(row[2]):
+                raise RoomRefused(f"room {code} is gone")
+            if row[1]:
+                raise RoomRefused(f"room {code} is closed")
+            if row[0] != number:
+                raise RoomRefused("the teacher has asked a new question")
+            student = digest(code, token)
+            if not connection.execute("SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone():
+                raise RoomRefused(f"this page has not joined room {code}: reload it")
+            spec, revealed = connection.execute(
+                "SELECT spec, revealed FROM questions WHERE code = ? AND number = ?", (code, number)).fetchone()
+            if revealed is not None:
+                raise RoomRefused("the answer is out: this question takes no more answers")
+            try:
+                kept = read_answer(Question.from_json(spec), text)
+            except ValueError as error:
+                raise RoomRefused(str(error)) from None
+            connection.execute(
+                "INSERT INTO answers (code, number, student, answer, answered) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (code, number, student) DO UPDATE SET answer = excluded.answer, answered = excluded.answered",
+                (code, number, student, kept, now),
+            )
+            connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
+        return kept
+
+    # Both ---------------------------------------------------------------------------------------
+
+    def state(self, code: str, token: str | None = None) -> RoomState | None:
+        """The room now (a poll: reads only), with student ``token``'s answer to the current
+        question when given; None when the room is gone (never opened, or expired)."""
+        with self._connection() as connection:  # one statement: one moment of the file
+            return self._state(connection, code, None if token is None else digest(code, token))
+
+    def _state(self, connection: sqlite3.Connection, code: str, student: str | None) -> RoomState | None:
+        row = connection.execute(_STATE, (student, code)).fetchone()
+        if row is None or self._idle(row[3]):
+            return None
+        input_id, closed, number, _, spec, revealed, joined, answered, own = row
+        return RoomState(code, input_id, bool(closed), number, Question.from_json(spec), revealed is not None,
+                         joined, answered, own)
+
+    def _idle(self, touched: float) -> bool:
+        return self.clock() - touched > self.idle_seconds
+
+    def _forget_idle(self, connection: sqlite3.Connection, now: float) -> None:
+        """Forget the rooms idle too long, with their questions, students and answers."""
+        idle = [row[0] for row in connection.execute("SELECT code FROM rooms WHERE touched < ?", (now - self.idle_seconds,))]
+        for code in idle:
+            for table in _ROOM_TABLES:
+                connection.execute(f"DELETE FROM {table} WHERE code = ?", (code,))

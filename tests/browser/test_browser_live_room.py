@@ -1,0 +1,154 @@
+"""A live room in chromium: a teacher and 12 students, each its own browser context, on one server.
+
+The students' contexts are phones (360x740), the teacher's a projector (1366x768). Every wait is on
+what a page shows (the count, "Answer received", the verdict), never on the clock.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import zxingcpp
+from PIL import Image
+from playwright.sync_api import expect
+
+from .browser_support import LOAD_TIMEOUT, open_app, wait_for_graph, wait_idle, watch
+from .server import REPO, start_streamlit, stop_streamlit
+from .test_browser_drag import EXACT, choose_example
+
+
+STUDENTS = 12
+RIGHT_ANSWERS = 8  # students 0-7 answer a (UCB1's pick at C = 0.5), the others b
+PROJECTOR = {"width": 1366, "height": 768}
+PHONE = {"width": 360, "height": 740}
+COUNT = ".st-key-room_count"
+QR = ".st-key-room_qr img"
+REVEAL = ".st-key-room_reveal button"
+
+
+def open_room(page, url: str, example: str = "A larger C flips the choice", c: str = "0.5") -> str:
+    """The teacher's Classroom on ``example``, a live room opened; returns the join link."""
+    watched = open_app(page, url, "/classroom")
+    choose_example(page, example)
+    expect(page.locator(EXACT)).to_have_value(c)
+    wait_idle(page)
+    page.get_by_role("button", name="Open a live room").click()
+    expect(page.locator(COUNT)).to_have_text("0 of 0 answered", timeout=LOAD_TIMEOUT)
+    assert "/classroom?room=" in page.url
+    watched.assert_clean()
+    return page.url
+
+
+def student_page(browser, link: str):
+    """A phone in its own context (its own storage: its own student) on the join link: the page is
+    asked for, not waited for (several students' pages load at once, as in a classroom)."""
+    page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    watched = watch(page)
+    page.goto(link, wait_until="commit")
+    return page, watched
+
+
+def answer_button(page, move: str):
+    return page.get_by_role("button", name=move, exact=True)
+
+
+def test_twelve_students_join_answer_and_see_their_verdicts(page, app_url, browser):
+    page.set_viewport_size(PROJECTOR)
+    link = open_room(page, app_url)
+    code = link.split("room=")[1]
+    # The QR code on the projector reads as the join link, and is large enough to scan across a room.
+    qr = page.locator(QR)
+    expect(qr).to_be_visible()
+    box = qr.bounding_box()
+    assert box["width"] >= 240 and box["y"] + box["height"] <= PROJECTOR["height"], box
+    (decoded,) = zxingcpp.read_barcodes(Image.open(io.BytesIO(qr.screenshot())))
+    assert decoded.text == link
+    expect(page.get_by_text(code, exact=True)).to_be_visible()
+
+    students = [student_page(browser, link) for _ in range(STUDENTS)]
+    for student, _ in students:
+        expect(answer_button(student, "a")).to_be_visible(timeout=LOAD_TIMEOUT)
+    expect(page.locator(COUNT)).to_have_text(f"0 of {STUDENTS} answered")  # joined: the pages opened
+    first = students[0][0]
+    # A phone's page: the question and both buttons on screen, nothing of the teacher's.
+    expect(first.get_by_text("Which child does UCB1 pick at the root?")).to_be_visible()
+    assert [button.inner_text() for button in first.locator(".st-key-room_answers button").all()] == ["a", "b"]
+    for move in ("a", "b"):
+        button = answer_button(first, move).bounding_box()
+        assert button["x"] >= 0 and button["x"] + button["width"] <= PHONE["width"]
+        assert button["y"] + button["height"] <= PHONE["height"]
+    expect(first.get_by_role("button", name="Reveal")).to_have_count(0)
+    expect(first.locator(".st-key-c, [data-testid='stSidebar'], .st-key-room_count")).to_have_count(0)
+    wait_for_graph(first)
+
+    for index, (student, _) in enumerate(students):
+        answer_button(student, "a" if index < RIGHT_ANSWERS else "b").click()
+        expect(student.get_by_text("Answer received")).to_be_visible()
+    expect(page.locator(COUNT)).to_have_text(f"{STUDENTS} of {STUDENTS} answered")  # without a touch on the teacher's page
+    expect(page.get_by_text("right.", exact=False)).to_have_count(0)  # nothing revealed yet
+
+    # A student who reloads keeps their answer; the teacher who reloads keeps the room.
+    last = students[-1][0]
+    last.reload()
+    expect(last.get_by_text("Answer received: b")).to_be_visible(timeout=LOAD_TIMEOUT)
+    page.reload()
+    expect(page.locator(COUNT)).to_have_text(f"{STUDENTS} of {STUDENTS} answered", timeout=LOAD_TIMEOUT)
+    expect(page.locator(COUNT)).to_have_text(f"{STUDENTS} of {STUDENTS} answered")
+
+    expect(page.locator(REVEAL)).to_have_text("Reveal")
+    page.locator(REVEAL).click()
+    expect(page.get_by_text(f"{RIGHT_ANSWERS} of {STUDENTS} right.")).to_be_visible()
+    expect(page.locator(".st-key-room_distribution")).to_be_visible()
+    for index, (student, watched) in enumerate(students):
+        said = "is right" if index < RIGHT_ANSWERS else "is wrong"
+        expect(student.get_by_text(said)).to_be_visible()
+        expect(answer_button(student, "a")).to_be_disabled()
+        watched.assert_clean()
+        student.context.close()
+
+
+def test_two_rooms_keep_their_questions_and_counts_apart(page, app_url, browser):
+    page.set_viewport_size(PROJECTOR)
+    first_link = open_room(page, app_url)
+    other_teacher = browser.new_context(viewport=PROJECTOR).new_page()
+    second_link = open_room(other_teacher, app_url, "Statement example", "0.1")
+    assert first_link != second_link
+    student, watched = student_page(browser, second_link)
+    expect(student.get_by_text("C = 0.1. The root: 3 visits, mean 18.")).to_be_visible(timeout=LOAD_TIMEOUT)
+    answer_button(student, "b").click()
+    expect(student.get_by_text("Answer received")).to_be_visible()
+    expect(other_teacher.locator(COUNT)).to_have_text("1 of 1 answered")
+    expect(page.locator(COUNT)).to_have_text("0 of 0 answered")
+    other_teacher.locator(REVEAL).click()
+    expect(student.get_by_text("is wrong")).to_be_visible()
+    expect(page.locator(REVEAL)).to_be_visible()  # the first room's question is still open
+    watched.assert_clean()
+    other_teacher.context.close()
+    student.context.close()
+
+
+def test_a_server_restart_keeps_the_room_its_teacher_and_each_student_s_answer(page, browser, tmp_path):
+    process, url = start_streamlit(Path("app.py"), tmp_path / "first.log", cwd=REPO)
+    port = int(url.rsplit(":", 1)[1])
+    try:
+        page.set_viewport_size(PROJECTOR)
+        link = open_room(page, url)
+        before, _ = student_page(browser, link)
+        answer_button(before, "b").click()  # wrong at C = 0.5
+        expect(before.get_by_text("Answer received: b")).to_be_visible(timeout=LOAD_TIMEOUT)
+        expect(page.locator(COUNT)).to_have_text("1 of 1 answered")
+    finally:
+        stop_streamlit(process)
+    process, _ = start_streamlit(Path("app.py"), tmp_path / "second.log", cwd=REPO, port=port)  # same data folder
+    try:
+        # A student joining now is counted on the teacher's page: that page is the teacher's again on
+        # the new server (its browser kept the room's secret), and it polls by itself.
+        after, _ = student_page(browser, link)
+        expect(answer_button(after, "a")).to_be_visible(timeout=LOAD_TIMEOUT)
+        expect(page.locator(COUNT)).to_have_text("1 of 2 answered", timeout=LOAD_TIMEOUT)
+        page.locator(REVEAL).click()
+        expect(before.get_by_text("Your answer b is wrong")).to_be_visible()  # the answer given before the restart
+        expect(after.get_by_text("You did not answer")).to_be_visible()
+    finally:
+        stop_streamlit(process)

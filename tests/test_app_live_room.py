@@ -1,0 +1,231 @@
+"""AppTest of a live room: the teacher's view and the students' views, one AppTest per session.
+
+AppTest cannot poll in real time: each ``run()`` is one run of the page, as a poll of its
+fragment or a click makes. A student's browser reports its token (and a teacher's browser the
+secrets of its rooms) through a component; here the test sets that report as the browser would.
+"""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import app_test as app_test_module
+
+from apptest_support import REPO, NavigationPagesManager, plain, start_app
+from mcts_core import build_tree, parse_playouts
+from mcts_core.analysis import breakpoints
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
+
+PAGE = "pages/classroom.py"
+FLIP_AT = breakpoints(build_tree(parse_playouts(C_FLIPS_CHOICE)), 0.0, 10.0)[0].c  # about 2.70292
+BROWSER = "_room_browser"  # the room keeper component's state: what the browser reported
+
+
+def room_code(app) -> str:
+    code = app.query_params["room"]
+    return code[0] if isinstance(code, list) else code
+
+
+def open_session(monkeypatch, code: str | None, *, token: str = "a" * 32, rooms: dict | None = None,
+                 report: bool = True) -> AppTest:
+    """A new browser session on /classroom?room=code, its browser's report given (``report``)."""
+    monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
+    app = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
+    if code is not None:
+        app.query_params["room"] = code
+    if report:
+        app.session_state[BROWSER] = {"keys": {"student": token, "rooms": rooms or {}}}
+    app.switch_page(PAGE).run()
+    assert not app.exception
+    return app
+
+
+@pytest.fixture
+def teacher(monkeypatch):
+    """The Classroom on "A larger C flips the choice" (C = 0.5), a live room opened."""
+    app = start_app(monkeypatch, PAGE)
+    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+    app.button(key="room_open").click().run()
+    assert not app.exception
+    return app
+
+
+def texts(app) -> str:
+    return "\n".join(plain(element.value) for element in [
+        *app.markdown, *app.caption, *app.success, *app.error, *app.info, *app.warning, *app.subheader])
+
+
+def answer_buttons(app):
+    return [button for button in app.button if button.key and button.key.startswith("room_answer_")]
+
+
+def chart_rows(app) -> list[dict]:
+    """The rows the page's one chart draws (its datasets, as the browser gets them)."""
+    import pyarrow as pa
+
+    (chart,) = app.get("vega_lite_chart")
+    return [row for dataset in chart.proto.datasets for row in pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()]
+
+
+def count(app) -> str:
+    return next(header.value for header in app.subheader if "answered" in header.value)
+
+
+def test_the_teacher_opens_a_room_with_its_code_link_and_count_and_no_sidebar(teacher):
+    code = room_code(teacher)
+    assert dict(teacher.query_params) in ({"room": code}, {"room": [code]})  # the join link's query, nothing else
+    assert len(code) == 6
+    assert count(teacher) == "0 of 0 answered"
+    assert [button.label for button in teacher.button if button.key == "room_reveal"] == ["Reveal"]
+    assert "Which child does UCB1 pick at the root?" in texts(teacher)
+    assert any(element.value == f"/classroom?room={code}" for element in teacher.code)  # no browser: relative
+    assert f"# {code}" in [element.value for element in teacher.markdown]
+    assert len(teacher.get("image")) == 1  # the QR code
+    assert not teacher.sidebar.text_area and not teacher.sidebar.selectbox  # no input widgets for the room
+    assert teacher.text_input(key="c_exact").value == "0.5"  # the C control, for the next question
+
+
+def test_a_student_answers_with_a_button_per_child_and_the_teacher_counts_it(teacher, monkeypatch):
+    code = room_code(teacher)
+    student = open_session(monkeypatch, code)
+    assert [button.label for button in answer_buttons(student)] == ["a", "b"]  # named by the moves, in move order
+    assert "Which child does UCB1 pick at the root?" in texts(student)
+    assert not [button for button in student.button if button.label == "Reveal"]
+    assert not student.text_input and not student.get("bidi_component") or not any(
+        element.proto.id.endswith("-c_live") for element in student.get("bidi_component"))  # no C control
+    assert not student.sidebar.text_area
+    teacher.run()  # the count's poll
+    assert count(teacher) == "0 of 1 answered"  # joined when the page opened
+    answer_buttons(student)[1].click().run()
+    assert "Answer received: ` b `" in texts(student)
+    answer_buttons(student)[0].click().run()  # changed before the reveal
+    assert "Answer received: ` a `" in texts(student)
+    assert [button.proto.type for button in answer_buttons(student)] == ["primary", "secondary"]
+    teacher.run()
+    assert count(teacher) == "1 of 1 answered"
+    assert "right" not in texts(teacher) and not teacher.get("vega_lite_chart")  # hidden until the reveal
+
+
+def test_the_reveal_shows_the_teacher_the_distribution_and_each_student_right_or_wrong(teacher, monkeypatch):
+    code = room_code(teacher)
+    right, wrong, silent = (open_session(monkeypatch, code, token=token) for token in ("a" * 32, "b" * 32, "c" * 32))
+    right.button(key="room_answer_0").click().run()  # a: UCB1's pick at C = 0.5
+    wrong.button(key="room_answer_1").click().run()
+    teacher.run()
+    teacher.button(key="room_reveal").click().run()
+    assert not teacher.exception
+    assert "**1 of 2 right.** UCB1 picks ` a `." in texts(teacher)
+    assert "so **exploitation (the mean)** decided" in texts(teacher)  # the sentence why  # the sentence why
+    assert teacher.table[0].value["move"].tolist() == ["` a ` ✔", "` b `"]  # the terms, best first
+    assert chart_rows(teacher) == [{"move": "a", "answers": 1, "answer": "right"},  # a bar per child
+                                   {"move": "b", "answers": 1, "answer": "other"}]
+    assert not [button for button in teacher.button if button.key == "room_reveal"]
+    for student, words in ((right, "Your answer ` a ` is right. UCB1 picks ` a `."),
+                           (wrong, "Your answer ` b ` is wrong. UCB1 picks ` a `."),
+                           (silent, "You did not answer. UCB1 picks ` a `.")):
+        student.run()  # the poll
+        assert words in texts(student)
+        assert all(button.disabled for button in answer_buttons(student))
+
+
+def test_the_flip_question_takes_a_number_and_judges_it_against_the_exact_c(teacher, monkeypatch):
+    code = room_code(teacher)
+    close, far = open_session(monkeypatch, code, token="a" * 32), open_session(monkeypatch, code, token="b" * 32)
+    teacher.button(key="room_ask_flip").click().run()
+    assert "At which C does the choice at the root flip?" in texts(teacher)
+    for student, typed in ((close, "2.7"), (far, "1")):
+        student.run()  # the poll finds the new question
+        assert "At C = 0.5, UCB1 picks ` a ` there. Raise C" in texts(student)
+        student.text_input(key="room_answer_c").input(typed)
+        student.button(key="FormSubmitter:room_answer_form-Send").click().run()
+        assert not student.exception
+    assert "Answer received: C = 2.7" in texts(close)
+    teacher.run()
+    teacher.button(key="room_reveal").click().run()
+    rows = chart_rows(teacher)
+    assert sorted(row["C"] for row in rows if "answers" in row) == [1.0, 2.7]  # a dot per answer
+    assert [row["C"] for row in rows if "label" in row] == [FLIP_AT]  # the exact C, marked
+    assert f"The choice flips at C = {FLIP_AT:.6g}" in texts(teacher) and "**1 of 2 right.**" in texts(teacher)
+    close.run()
+    far.run()
+    assert "Your answer C = 2.7 is right (within 5%)" in texts(close)
+    assert "Your answer C = 1 is wrong" in texts(far)
+
+
+def test_a_student_page_waits_for_its_browser_before_joining(teacher, monkeypatch):
+    student = open_session(monkeypatch, room_code(teacher), report=False)
+    assert f"Opening room {room_code(teacher)}…" in texts(student) and not answer_buttons(student)
+    teacher.run()
+    assert count(teacher) == "0 of 0 answered"  # not joined yet: the browser has not said who it is
+
+
+def test_the_teacher_who_reloads_keeps_the_room_and_a_wrong_secret_is_a_student(teacher, monkeypatch):
+    code = room_code(teacher)
+    secret = teacher.session_state["_room_secrets"][code]
+    teacher.button(key="room_ask_flip").click().run()
+    reloaded = open_session(monkeypatch, code, token="d" * 32, rooms={code: secret})
+    assert [button.label for button in reloaded.button if button.key == "room_reveal"] == ["Reveal"]
+    assert "At which C does the choice at the root flip?" in texts(reloaded)
+    assert count(reloaded) == "0 of 0 answered"  # the teacher is not counted as a student
+    forger = open_session(monkeypatch, code, token="e" * 32, rooms={code: secret[:-1] + "x"})
+    assert not [button for button in forger.button if button.key == "room_reveal"]
+    assert forger.text_input(key="room_answer_c")  # a student's view
+
+
+def test_markup_in_moves_is_shown_as_text_on_the_buttons(monkeypatch):
+    app = start_app(monkeypatch, PAGE)
+    app.text_area(key="playouts").input("2 1\n*_ 1\n<b> 2\n").run()
+    app.button(key="room_open").click().run()
+    student = open_session(monkeypatch, room_code(app))
+    assert [button.label for button in answer_buttons(student)] == ["\\*", "\\<"]  # escaped markdown: * and <
+
+
+def test_a_link_without_a_room_says_so(monkeypatch):
+    for code, words in (("K7M", "“K7M” is not a room code"), ("K7M2QX", "There is no room K7M2QX")):
+        student = open_session(monkeypatch, code)
+        assert words in texts(student) and not answer_buttons(student)
+
+
+def test_closing_the_room_returns_the_teacher_to_the_classroom_and_tells_the_students(teacher, monkeypatch):
+    code = room_code(teacher)
+    student = open_session(monkeypatch, code)
+    teacher.button(key="room_close").click().run()
+    assert not teacher.exception and "room" not in dict(teacher.query_params)
+    assert "Which child does UCB1 pick at the root?" in texts(teacher)  # the single-screen exercise
+    assert teacher.session_state["selected_path"] == "aa"  # on the room's input, "A larger C flips the choice"
+    student.run()
+    assert f"The teacher closed room {code}" in texts(student) and not answer_buttons(student)
+
+
+def test_a_node_with_many_children_is_answered_from_a_menu_under_any_rule(monkeypatch):
+    # 30 children (a joint node of a simultaneous game has thousands), PUCT from the sidebar.
+    moves = [f"m{index:02d}" for index in range(30)]
+    log = "\n".join(f'{{"path": ["{move}"], "score": {index % 7}}}' for index, move in enumerate(moves))
+    app = start_app(monkeypatch, PAGE)
+    app.text_area(key="playouts").input('{"mcts_log": 1}\n' + log + "\n").run()
+    app.selectbox(key="rule").select("puct").run()
+    app.button(key="room_open").click().run()
+    assert not app.exception
+    assert "Which child does PUCT (AlphaZero) pick at the root?" in texts(app)
+    students = [open_session(monkeypatch, room_code(app), token=f"{index:032x}") for index in range(2)]
+    for index, student in enumerate(students):
+        assert not answer_buttons(student)
+        menu = student.selectbox(key="room_answer_menu")
+        assert menu.options == moves
+        menu.select(moves[index]).run()
+        assert f"Answer received: ` {moves[index]} `" in texts(student)
+    app.run()
+    app.button(key="room_reveal").click().run()
+    assert not app.exception
+    bars = {bar["move"]: (bar["answers"], bar["answer"]) for bar in chart_rows(app)}  # not 30 bars: the answered and the right one
+    right = app.session_state["selected_path"]
+    assert bars == {"m00": (1, "right" if right == "m00" else "other"), "m01": (1, "right" if right == "m01" else "other"),
+                    right: (int(right in ("m00", "m01")), "right")}
+
+
+def test_a_typed_code_joins_the_room(teacher, monkeypatch):
+    code = room_code(teacher)
+    student = open_session(monkeypatch, None)  # the Classroom page, no link
+    student.text_input(key="room_join_code").input(f" {code[:3].lower()}-{code[3:]} ").run()
+    student.button(key="room_join").click().run()
+    assert not student.exception and room_code(student) == code
+    assert [button.label for button in answer_buttons(student)] == ["a", "b"]
+    assert not [box for box in student.text_input if box.key == "room_join_code"]  # the room's page has no join box

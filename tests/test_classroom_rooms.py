@@ -1,0 +1,276 @@
+"""Live rooms in the core: questions and their answers, the room store's rules, codes, history CSV."""
+
+import csv
+import io
+import math
+
+import pytest
+
+from mcts_core import Scoring, build_tree, parse_playouts, score_children
+from mcts_core.analysis import breakpoints
+from mcts_core.classroom import (
+    CHOICE,
+    CODE_LENGTH,
+    FLIP,
+    WRONG_CODES_ALLOWED,
+    WRONG_CODES_MINUTES,
+    RoomRefused,
+    RoomStore,
+    TooManyWrongCodes,
+    choice_question,
+    flip_question,
+    history_csv,
+    is_right,
+    new_code,
+    read_answer,
+    read_code,
+    tally,
+)
+from mcts_core.classroom.room_codes import CODE_ALPHABET
+from mcts_core.inputs import read_input
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
+
+STUDENT_A, STUDENT_B = "a" * 32, "b" * 32
+INPUT_ID = "0" * 64
+
+
+def tree_of(text):
+    return build_tree(parse_playouts(text))
+
+
+class Clock:
+    """The store's time, moved by the test (expiry and the wrong-code window are hours and minutes)."""
+
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def store(tmp_path, clock):
+    return RoomStore(tmp_path / "rooms.sqlite3", clock=clock)
+
+
+def statement_question(c=0.1):
+    return choice_question(tree_of(STATEMENT_EXAMPLE), 0, Scoring("ucb1", c))
+
+
+# Questions ------------------------------------------------------------------------------------
+
+
+def test_a_choice_question_offers_the_children_in_move_order_and_knows_the_pick():
+    tree = tree_of("4 5\nb 10\nc 0\na 1\nc 3\n")
+    question = choice_question(tree, 0, Scoring("ucb1", 5.0))
+    assert question.kind == CHOICE and question.options == ("a", "b", "c")
+    assert question.answer == score_children(tree, 0, Scoring("ucb1", 5.0))[0].move
+    assert is_right(question, question.answer)
+    assert not any(is_right(question, move) for move in question.options if move != question.answer)
+
+
+def test_a_leaf_cannot_be_asked_about():
+    tree = tree_of(STATEMENT_EXAMPLE)
+    with pytest.raises(ValueError, match="leaf"):
+        choice_question(tree, tree.find("a"), Scoring("ucb1", 1.0))
+
+
+def test_the_flip_question_knows_the_exact_c_where_the_choice_changes():
+    tree = tree_of(C_FLIPS_CHOICE)
+    flip = breakpoints(tree, 0.0, 10.0)[0]
+    question = flip_question(tree, 0, Scoring("ucb1", 0.5), 10.0)
+    assert question.kind == FLIP and question.raise_c and question.breakpoint == flip.c
+    below = score_children(tree, 0, Scoring("ucb1", math.nextafter(flip.c, 0)))[0].move
+    at = score_children(tree, 0, Scoring("ucb1", flip.c))[0].move
+    assert (question.answer, question.flipped_to) == (below, at) and below != at
+    # Above the flip, the nearest flip is below C.
+    lowered = flip_question(tree, 0, Scoring("ucb1", 5.0), 10.0)
+    assert not lowered.raise_c and lowered.breakpoint == flip.c
+    assert (lowered.answer, lowered.flipped_to) == (at, below)
+
+
+def test_a_flip_answer_is_right_within_five_percent():
+    question = flip_question(tree_of(C_FLIPS_CHOICE), 0, Scoring("ucb1", 0.5), 10.0)
+    exact = question.breakpoint
+    assert is_right(question, read_answer(question, f"{exact * 1.04}"))
+    assert is_right(question, read_answer(question, f" {exact * 0.96} "))
+    assert not is_right(question, read_answer(question, f"{exact * 1.06}"))
+    assert not is_right(question, read_answer(question, "0"))
+
+
+def test_no_flip_question_where_the_choice_never_changes():
+    with pytest.raises(ValueError, match="the same for every C"):
+        flip_question(tree_of("2 1\na 1\na 1\n"), 0, Scoring("ucb1", 1.0), 10.0)  # one child
+
+
+@pytest.mark.parametrize("text", ["x", "-1", "nan", "inf", "1_0", ""])
+def test_a_flip_answer_must_be_a_number_c_can_be(text):
+    question = flip_question(tree_of(C_FLIPS_CHOICE), 0, Scoring("ucb1", 0.5), 10.0)
+    with pytest.raises(ValueError, match="C must be a finite number >= 0"):
+        read_answer(question, text)
+
+
+def test_a_choice_answer_must_be_a_child():
+    with pytest.raises(ValueError, match="not one of this node's children"):
+        read_answer(statement_question(), "z")
+
+
+def test_a_question_survives_the_store_s_json():
+    tree = tree_of(C_FLIPS_CHOICE)
+    question = flip_question(tree, 0, Scoring("puct", 0.5), 10.0)
+    assert type(question).from_json(question.to_json()) == question
+
+
+def test_tally_counts_every_option_and_the_right_answers():
+    question = statement_question()
+    counted = tally(question, ["b", "a", "b", "b"])
+    assert counted.counts == (("a", 1), ("b", 3)) and counted.answered == 4 and counted.right == 1
+    flip = flip_question(tree_of(C_FLIPS_CHOICE), 0, Scoring("ucb1", 0.5), 10.0)
+    counted = tally(flip, ["3.0", "2.7", "0.5"])
+    assert counted.values == (0.5, 2.7, 3.0) and counted.right == 1
+
+
+# Codes ----------------------------------------------------------------------------------------
+
+
+def test_codes_are_short_unambiguous_and_read_as_people_type_them():
+    codes = {new_code() for _ in range(200)}
+    assert len(codes) == 200 and all(len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET) for code in codes)
+    assert not set("01OIL") & set(CODE_ALPHABET)
+    assert read_code(" k7m-2qx ") == "K7M2QX"
+    assert read_code("k7m 2q") is None  # five characters
+    assert read_code("k7m 2qx9") is None  # seven
+    assert read_code("K7M2Q0") is None  # a zero is never in a code
+
+
+# The store ------------------------------------------------------------------------------------
+
+
+def test_students_answer_once_may_change_until_the_reveal_and_see_only_their_own(store):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    assert store.join(code, STUDENT_A, "here").joined == 1
+    store.join(code, STUDENT_B, "here")
+    store.join(code, STUDENT_A, "here")  # a reload counts once
+    store.answer(code, STUDENT_A, 1, "b")
+    store.answer(code, STUDENT_A, 1, "a")  # changed
+    store.answer(code, STUDENT_B, 1, "b")
+    a_view = store.state(code, STUDENT_A)
+    assert (a_view.joined, a_view.answered, a_view.own_answer, a_view.revealed) == (2, 2, "a", False)
+    assert store.state(code, STUDENT_B).own_answer == "b"
+    assert store.state(code).own_answer is None  # the teacher's poll names nobody's answer
+    store.reveal(code, secret, 1)
+    with pytest.raises(RoomRefused, match="takes no more answers"):
+        store.answer(code, STUDENT_B, 1, "a")
+    assert sorted(store.answers(code, secret, 1)) == ["a", "b"]
+
+
+def test_only_the_secret_reveals_asks_closes_or_reads_the_answers(store):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    code_b, secret_b = store.open_room(INPUT_ID, statement_question())
+    for wrong in ("", code, secret_b, secret[:-1]):  # the code is not the secret; another room's is not
+        assert not store.is_teacher(code, wrong)
+        with pytest.raises(RoomRefused, match="only the teacher"):
+            store.reveal(code, wrong, 1)
+        with pytest.raises(RoomRefused, match="only the teacher"):
+            store.ask(code, wrong, statement_question())
+        with pytest.raises(RoomRefused, match="only the teacher"):
+            store.answers(code, wrong, 1)
+        with pytest.raises(RoomRefused, match="only the teacher"):
+            store.history(code, wrong)
+        with pytest.raises(RoomRefused, match="only the teacher"):
+            store.close(code, wrong)
+    assert store.is_teacher(code, secret) and store.state(code).number == 1 and not store.state(code).closed
+
+
+def test_an_answer_goes_to_the_current_question_of_a_room_the_student_joined(store):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    with pytest.raises(RoomRefused, match="has not joined"):
+        store.answer(code, STUDENT_A, 1, "a")
+    store.join(code, STUDENT_A, "here")
+    with pytest.raises(RoomRefused, match="not one of this node's children"):
+        store.answer(code, STUDENT_A, 1, "z")
+    assert store.ask(code, secret, statement_question(c=5.0)) == 2
+    with pytest.raises(RoomRefused, match="new question"):
+        store.answer(code, STUDENT_A, 1, "a")
+    store.answer(code, STUDENT_A, 2, "a")
+    room = store.state(code, STUDENT_A)
+    assert (room.number, room.question.c, room.answered, room.revealed) == (2, 5.0, 1, False)
+    with pytest.raises(RoomRefused, match="no longer the room's question"):
+        store.reveal(code, secret, 1)
+
+
+def test_two_rooms_keep_their_students_and_answers_apart(store):
+    first, _ = store.open_room(INPUT_ID, statement_question())
+    second, _ = store.open_room(INPUT_ID, statement_question())
+    store.join(first, STUDENT_A, "here")
+    store.answer(first, STUDENT_A, 1, "a")
+    assert (store.state(second).joined, store.state(second).answered) == (0, 0)
+    assert store.state(second, STUDENT_A).own_answer is None
+    with pytest.raises(RoomRefused, match="has not joined"):
+        store.answer(second, STUDENT_A, 1, "a")
+
+
+def test_a_closed_room_takes_no_answers_and_tells_its_students(store):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    store.join(code, STUDENT_A, "here")
+    store.close(code, secret)
+    assert store.join(code, STUDENT_A, "here").closed and store.join(code, STUDENT_B, "here").joined == 1
+    with pytest.raises(RoomRefused, match="closed"):
+        store.answer(code, STUDENT_A, 1, "a")
+    with pytest.raises(RoomRefused, match="only the teacher"):
+        store.reveal(code, secret, 1)
+
+
+def test_a_room_outlives_its_store_object_and_expires_when_idle(tmp_path, clock):
+    code, secret = RoomStore(tmp_path / "rooms.sqlite3", clock=clock).open_room(INPUT_ID, statement_question())
+    restarted = RoomStore(tmp_path / "rooms.sqlite3", clock=clock)  # a server restart: a new process, the same file
+    restarted.join(code, STUDENT_A, "here")
+    restarted.answer(code, STUDENT_A, 1, "b")
+    clock.now += 3.9 * 3600  # idle, not long enough
+    assert restarted.state(code, STUDENT_A).own_answer == "b" and restarted.is_teacher(code, secret)
+    clock.now += 4.1 * 3600  # four hours after the last answer
+    assert restarted.state(code) is None and not restarted.is_teacher(code, secret)
+    with pytest.raises(RoomRefused, match=f"there is no room {code}"):
+        restarted.join(code, STUDENT_B, "here")
+    restarted.open_room(INPUT_ID, statement_question())  # opening a room forgets the idle ones
+    with restarted._read() as connection:
+        assert connection.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 0
+
+
+def test_wrong_codes_are_limited_per_client_even_before_a_right_one(store, clock):
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    wrong = "Z" * CODE_LENGTH if code != "Z" * CODE_LENGTH else "Y" * CODE_LENGTH
+    for _ in range(WRONG_CODES_ALLOWED):
+        with pytest.raises(RoomRefused, match="there is no room"):
+            store.join(wrong, STUDENT_A, "guesser")
+        clock.now += 1
+    with pytest.raises(TooManyWrongCodes, match="try again in 10 minutes"):
+        store.join(code, STUDENT_A, "guesser")  # the right code too: the limit must not tell which exist
+    assert store.join(code, STUDENT_B, "someone else").joined == 1
+    clock.now += WRONG_CODES_MINUTES * 60 - WRONG_CODES_ALLOWED + 1  # the first wrong try is that old now
+    assert store.join(code, STUDENT_A, "guesser").joined == 2
+
+
+def test_the_history_counts_every_question_and_is_safe_in_a_spreadsheet(store):
+    tree = read_input('{"mcts_log": 1}\n{"path": ["=1+1"], "score": 1}\n{"path": ["@x"], "score": 0}\n').tree
+    question = choice_question(tree, 0, Scoring("ucb1", 1.0))
+    code, secret = store.open_room(INPUT_ID, question)
+    store.join(code, STUDENT_A, "here")
+    store.join(code, STUDENT_B, "here")
+    store.answer(code, STUDENT_A, 1, "=1+1")
+    store.answer(code, STUDENT_B, 1, "@x")
+    store.reveal(code, secret, 1)
+    store.ask(code, secret, flip_question(tree_of(C_FLIPS_CHOICE), 0, Scoring("ucb1", 0.5), 10.0))
+    store.answer(code, STUDENT_A, 2, "2.7")
+    rows = list(csv.DictReader(io.StringIO(history_csv(store.history(code, secret)))))
+    assert [(row["question"], row["kind"], row["revealed"], row["joined"], row["answered"], row["right"]) for row in rows] == [
+        ("1", "choice", "yes", "2", "2", "1"), ("2", "flip", "no", "2", "1", "1")]
+    assert rows[0]["answer"] == '"=1+1"' and rows[0]["answers"] == '{"=1+1": 1, "@x": 1}'
+    assert rows[1]["answers"] == "[2.7]" and float(rows[1]["answer"]) == pytest.approx(2.7029, abs=1e-4)
+    cells = [cell for row in rows for cell in row.values()]
+    assert not any(cell[:1] in ("=", "+", "-", "@") for cell in cells)

@@ -197,7 +197,7 @@ def cached_sweep(input_key: str, rule_key: str, c_from: float, c_to: float, _tre
 def intro(rule_name: str) -> None:
     st.title("C sweep")
     st.caption(
-        f"Where the selected path changes as C moves, under the sidebar's rule ({escape(rule_name)}). "
+        f"Where the selected path changes as C moves, under the sidebar's rule, {escape(rule_name)}. "
         "At every node each child's value is a straight line in C (UCB1's: mean + C·√(ln N / n)); selection "
         "follows the highest line, so the path is constant between exact breakpoints. A breakpoint belongs to "
         "the interval on its right."

@@ -28,13 +28,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
 
 from streamlit.runtime.scriptrunner import script_runner  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 from streamlit.testing.v1 import app_test as app_test_module  # noqa: E402
 
-from apptest_support import NavigationPagesManager, set_c  # noqa: E402  (the AppTest workaround, see its docstring)
+from bench.harness.apptest import NavigationPagesManager, set_c  # noqa: E402  (the AppTest workaround, see its docstring)
 
 C_VALUES = (10.0, 20.0)  # multiples of the slider step for these inputs (max 500, step 0.5)
 INSPECTED = ("a", "b", "ab", "ba", "c", "cd")  # nodes every input here has (words over abcdefgh)

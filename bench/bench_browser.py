@@ -109,7 +109,7 @@ from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE  # noqa:
 from mcts_core.drawing.tagged_svg import node_infos, path_json, tag_svg  # noqa: E402
 from mcts_core.drawing.dot import drawn_nodes, fits_top_down, render_tree, visible_nodes  # noqa: E402
 from mcts_core.analysis.sweep import path_intervals  # noqa: E402
-from tests.browser.browser_support import (  # noqa: E402
+from bench.harness.browser import (  # noqa: E402
     GRAPH,
     eventually,
     SLIDER,
@@ -119,7 +119,7 @@ from tests.browser.browser_support import (  # noqa: E402
     wait_for_graph,
     wait_idle,
 )
-from tests.browser.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
+from bench.harness.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
 
 EXACT = ".st-key-c_exact input"
 BUDGET = ".st-key-budget input"

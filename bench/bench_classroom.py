@@ -38,8 +38,8 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 from bench_browser import cpu_seconds, families, family, processes, renice  # noqa: E402
-from tests.browser.browser_support import open_app, wait_idle  # noqa: E402
-from tests.browser.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
+from bench.harness.browser import open_app, wait_idle  # noqa: E402
+from bench.harness.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
 
 COUNT = ".st-key-room_count"
 EXACT = ".st-key-c_exact input"

@@ -28,9 +28,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path.insert(0, str(REPO))
 
-from dask_processes import dask_cluster  # noqa: E402
+from bench.harness.dask_processes import dask_cluster  # noqa: E402
 
 from mcts_core.strength import SprtSettings, arena  # noqa: E402
 

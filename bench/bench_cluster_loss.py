@@ -5,7 +5,7 @@ Usage (from the repository root)::
     python bench/bench_cluster_loss.py                  # 20 runs with --cluster-wait 3
     python bench/bench_cluster_loss.py --runs 2 --wait 60
 
-One `dask scheduler` on 127.0.0.1 (tests/dask_processes.py, as the tests start it); each run starts
+One `dask scheduler` on 127.0.0.1 (bench/harness/dask_processes.py, as the tests start it); each run starts
 two `dask worker --nthreads 1 --no-nanny` processes, starts the CLI arena on them (tic-tac-toe, C =
 0.5, 1 and 2, 400 games each, 100 simulations, --progress), kills both workers as soon as the
 first game comes back, and times from the kill to the arena's exit. Each run must end with exit
@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path.insert(0, str(REPO))
 
-from dask_processes import start_scheduler, start_worker, stop, wait_for_workers  # noqa: E402
+from bench.harness.dask_processes import start_scheduler, start_worker, stop, wait_for_workers  # noqa: E402
 
 
 def one_run(address: str, wait: float, data: Path) -> float:

@@ -27,8 +27,8 @@ sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.bench_browser import choose_flips_example, type_c  # noqa: E402
-from tests.browser.browser_support import open_app, wait_for_graph, wait_idle  # noqa: E402
-from tests.browser.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
+from bench.harness.browser import open_app, wait_for_graph, wait_idle  # noqa: E402
+from bench.harness.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
 
 COMMITTED_CS = (0.7, 3.1, 1.2, 4.4, 0.9, 3.3, 2.0, 4.0)  # the path flips between most of them
 CATEGORIES = "devtools.timeline,disabled-by-default-devtools.timeline,v8"

@@ -58,7 +58,6 @@ from playwright.sync_api import sync_playwright
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
 
 from bench_browser import (  # noqa: E402  (bench/ is on the path when run as a script)
     RECORDER,
@@ -69,14 +68,14 @@ from bench_browser import (  # noqa: E402  (bench/ is on the path when run as a 
     upload_trip,
 )
 
-from tests.browser.browser_support import LOAD_TIMEOUT, playout_file  # noqa: E402
-from tests.browser.server import (  # noqa: E402
+from bench.harness.browser import LOAD_TIMEOUT, playout_file  # noqa: E402
+from bench.harness.server import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
     start_streamlit,
     stop_streamlit,
 )
-from tests.browser.test_browser_load import (  # noqa: E402
+from bench.harness.load_tour import (  # noqa: E402
     MAX_SESSIONS,
     NO_C,
     TOUR,
@@ -603,7 +602,7 @@ def _app_session(query: dict[str, str] | None = None):
     from streamlit.testing.v1 import AppTest
     from streamlit.testing.v1 import app_test as app_test_module
 
-    from apptest_support import NavigationPagesManager
+    from bench.harness.apptest import NavigationPagesManager
 
     app_test_module.PagesManager = NavigationPagesManager
     app = AppTest.from_file(str(REPO / "app.py"), default_timeout=300)

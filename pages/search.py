@@ -21,11 +21,13 @@ import streamlit as st
 
 from mcts_core import RULES, Scoring, defaults
 from mcts_core.inputs import input_id
-from mcts_core.search import format_moves, legal_moves, load_game, parse_moves, play_moves, position_picture, search
+from mcts_core.search import (
+    MAX_SECONDS, format_moves, legal_moves, load_game, parse_moves, play_moves, position_picture, search)
 from ui import input_panel, jobs, sidebar, state
 from ui.inputs import InputError, load
+from ui.game_picker import game_picker
 from ui.jobs import BackgroundJob
-from ui.markdown import code, escape
+from ui.markdown import escape
 from ui.metric_row import metric_row
 from ui.wording import core_sentence
 
@@ -56,9 +58,7 @@ GAMES = {
     "hex": "Hex 11×11",
     "catch": "Catch (one player, starts with a chance move)",
 }
-OTHER = "other"  # the menu entry for a typed game string
 MAX_SIMULATIONS = 200_000  # the log is kept in memory; the CLI goes to 1,000,000 (upload its log)
-MAX_SECONDS = 600.0
 POLL_SECONDS = 0.25  # the progress fragment's rerun interval while a search runs
 FIRST_WAIT = 0.4  # seconds the run that starts a search waits for it: small searches end at once
 GRID_ACTIONS = 150  # games with at most this many distinct actions get a full grid of buttons
@@ -125,22 +125,12 @@ def choose_game() -> str | None:
     st.session_state.setdefault(SEARCH_GAME, next(iter(GAMES)))
     st.session_state.setdefault(SEARCH_GAME_NAME, "")
     picker = st.columns([2, 3], vertical_alignment="bottom")
-    choice = picker[0].selectbox(
-        "Game", [*GAMES, OTHER], key=SEARCH_GAME, persist_state="session", on_change=new_game,
-        format_func=lambda name: GAMES.get(name, "Another OpenSpiel game…"),
-    )
-    if choice != OTHER:
-        picker[1].caption(f"OpenSpiel's {code(choice)}. Any other game: choose “Another OpenSpiel game…”.")
-        return choice
-    typed = picker[1].text_input(
-        "OpenSpiel game string", key=SEARCH_GAME_NAME, persist_state="session", on_change=new_game,
-        placeholder="e.g. othello, clobber or connect_four(rows=5,columns=6)",
-        help="A name from `pyspiel.registered_names()`, optionally with parameters in brackets.",
-    ).strip()
-    if not typed:
+    game, typed = game_picker(picker[0], picker[1], GAMES, game_key=SEARCH_GAME, name_key=SEARCH_GAME_NAME,
+                              placeholder="e.g. othello, clobber or connect_four(rows=5,columns=6)", on_change=new_game)
+    if typed and not game:
         st.info("Type the name of an OpenSpiel game, with parameters if you like: `connect_four(rows=5)`.")
         return None
-    return typed
+    return game
 
 
 def show_game_problem(message: str) -> None:

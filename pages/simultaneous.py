@@ -12,7 +12,7 @@ import streamlit as st
 from mcts_core import ROOT
 from mcts_core.inputs import input_id
 from mcts_core.drawing import render_tree, visible_nodes
-from mcts_core.search import default_c_values, search_simultaneous, strategy_sweep
+from mcts_core.search import default_c_values, matrix_game, search_simultaneous, strategy_sweep
 from mcts_core.simultaneous import (
     ALL_RULES,
     SIMULTANEOUS_RULES,
@@ -20,7 +20,6 @@ from mcts_core.simultaneous import (
     candidate_games,
     fits,
     is_one_shot,
-    matrix_game,
     measure,
     players_draw,
     profile_rows,

@@ -37,7 +37,8 @@ from mcts_core.strength import (
     games_each, llr_curve, parse_budgets, plan, tune, tune_rounds,
 )
 from ui import jobs, scroll_to_top, sidebar, state
-from ui.markdown import code, escape
+from ui.markdown import escape
+from ui.game_picker import OTHER, game_picker
 from ui.jobs import BackgroundJob
 from ui.wording import core_sentence
 
@@ -76,7 +77,6 @@ GAMES = {
     "breakthrough": "Breakthrough",
     "hex(board_size=5)": "Hex 5×5",
 }
-OTHER = "other"
 DEFAULT_C_VALUES = ", ".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
 DEFAULT_BUDGETS = "50, 100, 200"
 POLL_SECONDS = 0.5
@@ -195,14 +195,8 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         "Budget × C map: the grid at several simulation budgets. Tuner: successive halving finds the best C.",
     )
     row = st.columns([2, 2, 3], vertical_alignment="bottom")
-    choice = row[0].selectbox("Game", [*GAMES, OTHER], key=STRENGTH_GAME, **persist,
-                              format_func=lambda name: GAMES.get(name, "Another OpenSpiel game…"))
-    if choice == OTHER:
-        game = row[1].text_input("OpenSpiel game string", key=STRENGTH_GAME_NAME, **persist,
-                                 placeholder="e.g. catch, pig(players=3) or connect_four(rows=5)").strip()
-    else:
-        game = choice
-        row[1].caption(f"OpenSpiel's {code(choice)}")
+    game, _ = game_picker(row[0], row[1], GAMES, game_key=STRENGTH_GAME, name_key=STRENGTH_GAME_NAME,
+                          placeholder="e.g. catch, pig(players=3) or connect_four(rows=5)")
     typed_moves = row[2].text_input(
         "Start position (moves from the start)", key=STRENGTH_MOVES, **persist,
         help="Action ids or names separated by spaces, as on the Search page and the CLI's `--moves`; "

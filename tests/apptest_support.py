@@ -1,27 +1,16 @@
-"""AppTest for an st.navigation app whose pages live in a folder named ``pages/``.
+"""What the AppTests share: the app after its first run, the page's data, C typed as a user does.
 
-AppTest (Streamlit 1.67) resets ``PagesManager.uses_pages_directory`` before every run; the
-manager then sees ``pages/`` and turns the flag on, and from the second run on the script runner
-takes the legacy multipage path and executes the page file alone, skipping app.py (and so the
-sidebar). The real server resets the flag once and st.navigation clears it on the first run, so
-only AppTest needs this: a PagesManager that clears the flag after its own detection.
+The st.navigation workaround and ``set_c`` live in :mod:`bench.harness.apptest` (the benchmarks use them too).
 """
 
 from pathlib import Path
 
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
+from bench.harness.apptest import NavigationPagesManager
+
 REPO = Path(__file__).resolve().parent.parent
-
-
-class NavigationPagesManager(PagesManager):
-    """PagesManager that always uses st.navigation (v2) behaviour."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        PagesManager.uses_pages_directory = False
 
 
 def start_app(monkeypatch, page: str | None = None) -> AppTest:
@@ -109,11 +98,6 @@ def c_slider(app):
         slider = app.slider(key="c")
         return SimpleNamespace(value=slider.value, max=slider.max, label=slider.label)
     return SimpleNamespace(value=data["c"], max=data["max"], label=data["label"])
-
-
-def set_c(app, c: float):
-    """Commit C as a user does without a mouse: type it into the exact box. Returns the app, run."""
-    return app.text_input(key="c_exact").input(repr(float(c))).run()
 
 
 def open_limits(app):

@@ -1,6 +1,7 @@
 """AppTest of the C control: what the live slider is sent, and the fallback for rules not affine in C."""
 
-from apptest_support import c_slider, set_c, tree_view_data
+from apptest_support import c_slider, tree_view_data
+from bench.harness.apptest import set_c
 from mcts_core import ROOT, RULES, Scoring, build_tree, parse_playouts, score_children, solve
 from mcts_core.analysis import child_lines, nice_ceiling, path_intervals
 from mcts_core.inputs.examples import C_FLIPS_CHOICE

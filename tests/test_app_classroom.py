@@ -1,7 +1,8 @@
 """AppTest of the Classroom page: predict the child UCB1 picks, reveal why, walk down to a leaf."""
 
 
-from apptest_support import plain, set_c, tree_view_data
+from apptest_support import plain, tree_view_data
+from bench.harness.apptest import set_c
 from mcts_core import build_tree, parse_playouts, solve
 from mcts_core.analysis import path_intervals
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE

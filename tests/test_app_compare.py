@@ -8,7 +8,8 @@ import pytest
 
 from mcts_core import solve
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, deep_tree
-from apptest_support import plain, tree_view_data, c_slider, set_c
+from apptest_support import plain, tree_view_data, c_slider
+from bench.harness.apptest import set_c
 
 
 PAGE = "pages/compare.py"

@@ -2,7 +2,8 @@
 
 import json
 
-from apptest_support import c_slider, children_frame, open_limits, plain, set_c, tree_view_data
+from apptest_support import c_slider, children_frame, open_limits, plain, tree_view_data
+from bench.harness.apptest import set_c
 from mcts_core.adapters.openspiel import log_search
 
 GAME_LOG = "\n".join(

@@ -7,7 +7,8 @@ from mcts_core import Scoring, selected_nodes, solve, ucb1
 from mcts_core.drawing import path_json
 from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES, deep_tree
-from apptest_support import c_slider, children_cells, children_frame, open_limits, plain, set_c, tree_view_data
+from apptest_support import c_slider, children_cells, children_frame, open_limits, plain, tree_view_data
+from bench.harness.apptest import set_c
 
 HEADERLESS_FLIP = "a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"
 

@@ -179,7 +179,8 @@ def test_the_rule_s_path_is_off_by_default_and_the_picture_keeps_the_playout_s_p
 
 
 def test_the_teal_path_is_the_core_s_path_at_the_typed_c_and_follows_k(app):
-    from apptest_support import set_c, tree_view_data
+    from apptest_support import tree_view_data
+    from bench.harness.apptest import set_c
     from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
     app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()

@@ -8,7 +8,8 @@ from mcts_core import RULES, Scoring, build_tree, parse_playouts, select_path, s
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 from mcts_core.analysis.sweep import path_intervals
 from mcts_core.tables.sweep_tables import sweep_nodes
-from apptest_support import plain, c_slider, set_c
+from apptest_support import plain, c_slider
+from bench.harness.apptest import set_c
 
 FLIP = 2.702917488375908
 

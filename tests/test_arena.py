@@ -397,3 +397,7 @@ def test_cli_help_states_the_defaults_and_names_sprt_and_cluster():
     assert f"default {defaults.ARENA_GAMES}" in text and f"default {defaults.ARENA_SIMULATIONS}" in text
     assert f"default {defaults.ARENA_OPPONENT}" in text
     assert "default " + ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES) in text
+    from mcts_core.strength.best_c import FIT_COLUMNS
+
+    # The columns --fit writes (argparse may wrap the list after a column).
+    assert "adds the columns " + ",".join(FIT_COLUMNS) + " " in text.replace(" ,", ",")

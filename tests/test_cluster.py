@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 pytest.importorskip("distributed", reason="dask distributed is a requirement (requirements.txt)")
 
-from dask_processes import REPO, dask_cluster, start_scheduler, start_worker, stop, wait_for_workers  # noqa: E402
+from bench.harness.dask_processes import REPO, dask_cluster, start_scheduler, start_worker, stop, wait_for_workers  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from mcts_core.strength import ResultStore, arena, plan  # noqa: E402

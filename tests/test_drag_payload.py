@@ -12,7 +12,7 @@ from mcts_core.analysis import drag_payload, path_intervals
 from mcts_core.drawing import drawn_nodes, visible_nodes
 from mcts_core.drawing.tagged_svg import node_infos, path_json
 from mcts_core.inputs.examples import deep_tree
-from mcts_core.inputs.formats.tree_json import parse_tree_json
+from mcts_core.inputs.formats.tree_json import read_tree_dump
 from mcts_core.selection import score_children, select_path, selected_nodes
 
 SCORINGS = [
@@ -103,14 +103,14 @@ def test_unvisited_children_and_draws_travel_as_strings_and_flags():
     # The root has 4 visits (below T = 10): its choice is a draw; b was declared and never visited.
     document = {"mcts_tree": 1, "root": {"visits": 4, "total": 4.0, "children": [
         {"move": "a", "visits": 4, "total": 4.0}, {"move": "b", "visits": 0}]}}
-    tree, *_ = parse_tree_json(json.dumps(document))
+    tree, *_ = read_tree_dump(json.dumps(document))
     ucb = parsed(drag_payload(tree, Scoring(), 0.0, 5.0, drawn={0, 1, 2}, inspected=0))
     assert ucb["values"]['["b"]'] == ["Infinity", 0.0]  # UCB1 tries b at every C
     b_terms = next(child["terms"] for child in ucb["inspected"]["children"] if child["move"] == "b")
     assert b_terms == {"mean": ["NaN", 0.0], "exploration": ["Infinity", 0.0], "value": ["Infinity", 0.0]}
     assert ucb["intervals"] == [[0.0, 5.0, ["b"]]] and not ucb["inspected"]["random"]
     assert not ucb["inspected"]["chance"]
-    chance, *_ = parse_tree_json(json.dumps({**document, "root": {**document["root"], "chance": True}}))
+    chance, *_ = read_tree_dump(json.dumps({**document, "root": {**document["root"], "chance": True}}))
     sampled = parsed(drag_payload(chance, Scoring(), 0.0, 5.0, inspected=0))
     assert sampled["inspected"]["chance"] and sampled["intervals"] == [[0.0, 5.0, ["a"]]]  # the most visited
     drawn = parsed(drag_payload(tree, Scoring.of("sample_threshold", t=10), 0.0, 5.0, inspected=0))

@@ -24,8 +24,6 @@ from mcts_core.strength.elo import (
     elo_estimate,
     elo_estimate_pairs,
     elo_from_score,
-    llr_games,
-    llr_pairs,
     mean_interval,
     pentanomial_from_pairs,
     score_from_elo,
@@ -243,41 +241,40 @@ def hand_trinomial_llr(losses, draws, wins, elo0, elo1):
 def test_llr_of_games_is_the_gsprt_worked_out_by_hand(wins, draws, losses):
     for elo0, elo1 in ((0.0, 5.0), (0.0, 50.0), (-30.0, 10.0)):
         expected = hand_trinomial_llr(losses, draws, wins, elo0, elo1)
-        assert llr_games(Outcomes(wins, draws, losses), SprtSettings(elo0=elo0, elo1=elo1)) == pytest.approx(
+        assert SprtSettings(elo0=elo0, elo1=elo1).llr((losses, draws, wins)) == pytest.approx(
             expected, rel=1e-9, abs=1e-12)
 
 
 def test_llr_of_sixty_twenty_twenty_is_the_exact_one_not_the_normal_approximation():
-    exact = llr_games(Outcomes(60, 20, 20), SPRT_0_5)
+    exact = SPRT_0_5.llr((20, 20, 60))
     approximation = 100 * (S1 - S0) * (2 * 0.7 - S0 - S1) / (2 * 0.16)  # fishtest's LLR_alt2: 0.883
     assert exact == pytest.approx(0.7072, abs=1e-4) and approximation == pytest.approx(0.883, abs=1e-3)
 
 
 def test_llr_is_zero_without_games_but_only_wins_or_only_draws_have_one():
-    assert llr_games(Outcomes(0, 0, 0), SPRT_0_5) == 0.0
-    assert llr_pairs(Pentanomial(0, 0, 0, 0, 0), SPRT_0_5) == 0.0
+    assert SPRT_0_5.llr((0, 0, 0)) == 0.0
+    assert SPRT_0_5.llr(Pentanomial(0, 0, 0, 0, 0).counts) == 0.0
     fifty = SprtSettings(elo0=0.0, elo1=50.0)
     # All wins: an empty bin counts 1e-3 of a game, and the LLR grows by about 0.134 a win: the normal
     # approximation had no variance there and stayed at 0 for ever.
-    assert llr_games(Outcomes(22, 0, 0), fifty) == pytest.approx(2.939, abs=1e-3)
-    assert llr_games(Outcomes(23, 0, 0), fifty) == pytest.approx(3.073, abs=1e-3)
-    assert llr_pairs(Pentanomial(0, 0, 0, 0, 23), fifty) == pytest.approx(3.073, abs=1e-3)
-    assert llr_games(Outcomes(0, 0, 23), fifty) == pytest.approx(-llr_games(Outcomes(23, 0, 0), SprtSettings(
-        elo0=-50.0, elo1=0.0)))  # mirrored: all losses against the mirrored hypotheses
-    assert llr_games(Outcomes(0, 50, 0), fifty) < 0 and llr_pairs(Pentanomial(0, 0, 7, 0, 0), fifty) < 0  # even
+    assert fifty.llr((0, 0, 22)) == pytest.approx(2.939, abs=1e-3)
+    assert fifty.llr((0, 0, 23)) == pytest.approx(3.073, abs=1e-3)
+    assert fifty.llr(Pentanomial(0, 0, 0, 0, 23).counts) == pytest.approx(3.073, abs=1e-3)
+    assert fifty.llr((23, 0, 0)) == pytest.approx(-SprtSettings(elo0=-50.0, elo1=0.0).llr((0, 0, 23)))  # mirrored: all losses against the mirrored hypotheses
+    assert fifty.llr((0, 50, 0)) < 0 and fifty.llr(Pentanomial(0, 0, 7, 0, 0).counts) < 0  # even
 
 
 def test_llr_matches_fastchess_exact_gsprt_at_fishtest_sizes():
     # fastchess app/tests/sprt_test.cpp, "logistic" model (the exact GSPRT, = fishtest's LLR_logistic),
     # stated to 0.01.
     trinomial = SprtSettings(elo0=0.5, elo1=2.5)
-    assert llr_games(Outcomes(wins=21404, draws=40708, losses=21184), trinomial) == pytest.approx(-1.57, abs=0.01)
-    assert llr_games(Outcomes(wins=57433, draws=106593, losses=57030), SprtSettings(elo0=0, elo1=2)) == pytest.approx(
+    assert trinomial.llr((21184, 40708, 21404)) == pytest.approx(-1.57, abs=0.01)
+    assert SprtSettings(elo0=0, elo1=2).llr((57030, 106593, 57433)) == pytest.approx(
         -2.59, abs=0.01
     )
     # Stats(ll, ld, wl, dd, wd, ww): the WL and DD pairs share a bin
-    assert llr_pairs(Pentanomial(223, 9863, 20279 + 1000, 10037, 246), trinomial) == pytest.approx(-3.07, abs=0.01)
-    assert llr_pairs(Pentanomial(871, 26175, 55003 + 980, 26678, 821), SprtSettings(elo0=0, elo1=2)) == pytest.approx(
+    assert trinomial.llr(Pentanomial(223, 9863, 20279 + 1000, 10037, 246).counts) == pytest.approx(-3.07, abs=0.01)
+    assert SprtSettings(elo0=0, elo1=2).llr(Pentanomial(871, 26175, 55003 + 980, 26678, 821).counts) == pytest.approx(
         -4.98, abs=0.01
     )
 
@@ -394,7 +391,7 @@ def test_llr_favours_the_hypothesis_on_the_side_of_the_score(wins, draws, losses
     s0, s1 = (1 / (1 + 10 ** (-elo / 400)) for elo in (elo0, elo0 + width))
     mu = (wins + draws / 2) / games.games
     assume(not s0 - 1e-9 < mu < s1 + 1e-9)
-    assert (llr_games(games, settings_) > 0) == (mu > s1)
+    assert (settings_.llr((losses, draws, wins)) > 0) == (mu > s1)
 
 
 @settings(max_examples=300, deadline=None)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from mcts_core import ROOT, ParseError, Scoring, select_path, selected_nodes, solve
 from mcts_core.inputs.formats import log as log_module
-from mcts_core.inputs.formats.log import parse_log
+from mcts_core.inputs.formats.log import read_log
 from mcts_core.inputs.formats.log_columns import read_log_columns
 from mcts_core.inputs.formats.text import parse_playouts
 from mcts_core.inputs.loading import read_input
@@ -232,9 +232,9 @@ def test_bad_headers_are_refused_on_their_line(header, fragment):
 def test_more_records_than_the_limit_are_refused_with_the_line():
     text = log(*[{"path": ["a"], "score": 1}] * 4, header='{"mcts_log": 1}')
     with pytest.raises(ParseError, match="too many records: at most 3"):
-        parse_log(text, max_records=3)
+        read_log(text, max_records=3)
     with pytest.raises(ParseError) as caught:
-        parse_log(text, max_records=3)
+        read_log(text, max_records=3)
     assert caught.value.line == 5
 
 
@@ -308,7 +308,7 @@ def test_the_arrow_reader_gives_the_line_readers_playouts(players, returns):
     fast = read_log_columns(text, 2_000_000)
     slow = log_module._Reader(header, 2_000_000).read(lines, 1)
     assert fast is not None and fast == (slow, None)
-    assert parse_log(text) == slow
+    assert read_log(text)[0] == slow
 
 
 @pytest.mark.parametrize(
@@ -326,10 +326,10 @@ def test_the_arrow_reader_steps_aside_and_the_line_reader_decides(broken):
         slow = log_module._Reader(header, 2_000_000).read(lines, 1)
     except ParseError as error:
         with pytest.raises(ParseError) as caught:
-            parse_log(text)
+            read_log(text)
         assert (caught.value.line, caught.value.message) == (error.line, error.message) and error.line == 1001
     else:
-        assert parse_log(text) == slow
+        assert read_log(text)[0] == slow
 
 
 # --- fuzz: the JSON readers raise only ParseError ---------------------------------------------

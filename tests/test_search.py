@@ -20,7 +20,7 @@ pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (require
 
 from apptest_support import REPO  # noqa: E402
 from mcts_core.model.build import build_tree  # noqa: E402
-from mcts_core.inputs.formats.log import parse_log  # noqa: E402
+from mcts_core.inputs.formats.log import read_log  # noqa: E402
 from mcts_core.inputs.loading import read_input  # noqa: E402
 from mcts_core.search import parse_moves, play_moves, search  # noqa: E402
 from mcts_core.search.choosers import chooser_for  # noqa: E402
@@ -82,7 +82,7 @@ def assert_same_statistics(log: str, live: LiveTree) -> None:
 
 def assert_every_step_is_the_rules_choice(log: str, scoring: Scoring) -> int:
     """Rebuilds the tree before each simulation and checks each step of its path; returns the draws."""
-    playouts = parse_log(log)
+    playouts = read_log(log)[0]
     draws = 0
     for k in range(len(playouts)):
         tree = build_tree(playouts, upto=k)

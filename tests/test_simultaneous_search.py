@@ -16,7 +16,7 @@ from apptest_support import REPO  # noqa: E402
 from mcts_core import ROOT, RULES  # noqa: E402
 from mcts_core.inputs.formats.log import read_log  # noqa: E402
 from mcts_core.inputs.loading import read_input  # noqa: E402
-from mcts_core.search import search_simultaneous  # noqa: E402
+from mcts_core.search import matrix_game, search_simultaneous  # noqa: E402
 from mcts_core.cli.main import main as cli_main  # noqa: E402
 from mcts_core.search.strategy_sweep import strategy_sweep  # noqa: E402
 from mcts_core.simultaneous import (  # noqa: E402
@@ -24,7 +24,6 @@ from mcts_core.simultaneous import (  # noqa: E402
     build_decoupled,
     exploitability,
     game_value,
-    matrix_game,
     replay,
     score_own_moves,
 )

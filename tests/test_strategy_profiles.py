@@ -9,13 +9,13 @@ import pytest
 
 from mcts_core import ROOT
 from mcts_core.inputs.loading import read_input
+from mcts_core.search import matrix_game
 from mcts_core.simultaneous import (
     MATRIX_GAMES,
     JointScoring,
     candidate_games,
     fits,
     is_one_shot,
-    matrix_game,
     measure,
     players_draw,
     profile_rows,

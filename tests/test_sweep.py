@@ -20,7 +20,8 @@ import pytest
 from mcts_core import RULES, Scoring, ROOT, build_tree, parse_playouts, select_path, ucb1
 from mcts_core.cli.main import _format_intervals, main
 from mcts_core.inputs.formats.text import playouts_of
-from mcts_core.analysis.envelope import rounding_band, twins_may_tie
+from mcts_core.analysis.envelope import rounding_band
+from rounding_twins import twins_may_tie
 from mcts_core.analysis.rule_lines import child_lines
 from mcts_core.analysis.sweep import (
     Breakpoint,

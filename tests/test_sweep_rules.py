@@ -28,8 +28,9 @@ from hypothesis import strategies as st
 from mcts_core import Scoring, build_tree, parse_playouts, select_path
 from mcts_core.cli.main import main
 from mcts_core.analysis import Interval, affine_problem, child_lines, node_envelope, path_intervals
-from mcts_core.analysis.envelope import rounding_band, twins_may_tie
-from mcts_core.inputs.formats.tree_json import parse_tree_json
+from mcts_core.analysis.envelope import rounding_band
+from rounding_twins import twins_may_tie
+from mcts_core.inputs.formats.tree_json import read_tree_dump
 from mcts_core.selection import RULES, score_children, selected_nodes
 
 BELOW, ABOVE = -math.inf, math.inf
@@ -81,7 +82,7 @@ def tree_documents(draw):
 @st.composite
 def trees(draw):
     """A tree read from :func:`tree_documents`, with squared sums (a dump has none) for UCB1-Tuned."""
-    tree, *_ = parse_tree_json(json.dumps(draw(tree_documents())))
+    tree, *_ = read_tree_dump(json.dumps(draw(tree_documents())))
     extra = [draw(st.sampled_from([0.0, 0.5, 2.0, 10.0])) for _ in range(len(tree))]
     total_sq = array("d", (t * t / v + e * v if v else 0.0 for t, v, e in zip(tree.total, tree.visits, extra)))
     return replace(tree, total_sq=total_sq)
@@ -264,7 +265,7 @@ def test_the_sweep_command_gives_each_interval_the_path_the_command_selects_in_i
     # The rule and its settings come from the dump's header, as a user's file brings them.
     settings_ = data.draw(rule_settings(rule))
     text = json.dumps({**document, "rule": rule, "settings": settings_})
-    tree, *_ = parse_tree_json(text)
+    tree, *_ = read_tree_dump(text)
     lo, hi = span
     swept = []
     for line in command_output(text, "sweep", "--c-min", repr(lo), "--c-max", repr(hi)).splitlines():
@@ -309,7 +310,7 @@ def test_random_trees_hold_every_case_the_sweep_must_handle():
 
 
 def tree_of(root, **header):
-    tree, *_ = parse_tree_json(json.dumps({"mcts_tree": 1, **header, "root": root}))
+    tree, *_ = read_tree_dump(json.dumps({"mcts_tree": 1, **header, "root": root}))
     return tree
 
 

@@ -31,7 +31,7 @@ class BackgroundJob:
         stop: set by a Stop button; the work polls it.
         result: what the work returned, once it ended without an error.
         error: the problem as a sentence (a ValueError's message is the core's own), or None.
-        started, finished_at: monotonic times.
+        started: the monotonic time it started.
     """
 
     def __init__(self, work: Callable[[Callable[[int, int | None], None], Callable[[], bool]], Any], name: str):
@@ -41,7 +41,6 @@ class BackgroundJob:
         self.result: Any = None
         self.error: str | None = None
         self.started = time.monotonic()
-        self.finished_at: float | None = None
         self._work = work
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.thread.start()
@@ -54,7 +53,6 @@ class BackgroundJob:
         except Exception as error:  # noqa: BLE001 - shown on the page rather than lost in a thread
             traceback.print_exc()
             self.error = f"it failed: {type(error).__name__}: {error}"
-        self.finished_at = time.monotonic()
 
     def _progress(self, done: int, total: int | None) -> None:
         self.done, self.total = done, total

@@ -25,46 +25,15 @@ only. What this module relies on (checked node by node against the engine's tree
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, TextIO
+
+from ..search.games import opened, play_moves
+from ..search.log_writer import LogWriter
+from ..search.move_names import child_names
 
 TREE_VERSION = 1
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
-
-
-def child_names(state: Any, actions: Sequence[int]) -> list[str]:
-    """Names the actions playable in ``state``, unique among themselves.
-
-    A name is :func:`action_name` for the player to move; an empty name becomes the action id, and
-    names shared by several actions get `` #<action id>`` appended.
-    """
-    player = state.current_player()
-    return unique_names([action_name(state, player, a) for a in actions], actions)
-
-
-def action_name(state: Any, player: int, action: int) -> str:
-    """``state.action_to_string(player, action)``, or "" when OpenSpiel's name is not UTF-8 text.
-
-    Some games spell a column as a byte counted from ``a``, which is not text past the 32nd column
-    (hex and breakthrough on wider boards); such a move is named by its action id (as an empty name
-    is), which ``--moves`` and the Search page's moves box read back as that action.
-    """
-    try:
-        return state.action_to_string(player, action)
-    except UnicodeDecodeError:
-        return ""
-
-
-def unique_names(names: Sequence[str], actions: Sequence[int]) -> list[str]:
-    """``names`` of ``actions`` made unique: an empty name becomes the action id, and names shared by
-    several actions get `` #<action id>`` appended."""
-    names = [name or str(a) for name, a in zip(names, actions)]
-    if len(set(names)) < len(names):
-        seen: dict[str, int] = {}
-        for name in names:
-            seen[name] = seen.get(name, 0) + 1
-        names = [f"{n} #{a}" if seen[n] > 1 else n for n, a in zip(names, actions)]
-    return names
 
 
 def _outcome(node: Any) -> list[float] | None:
@@ -177,8 +146,6 @@ class _SearchLogger:
     """Writes log records around a Python MCTSBot's tree policy and evaluator."""
 
     def __init__(self, bot: Any, state: Any, out: TextIO, extras: bool):
-        from ..search.log_writer import LogWriter  # here: the search package imports this module
-
         self.bot, self.state, self.extras = bot, state, extras
         self.log = LogWriter(out)
         self.write = self.log.record
@@ -351,8 +318,6 @@ def log_search(
     """
     import numpy as np
     from open_spiel.python.algorithms import mcts
-
-    from ..search.games import opened, play_moves
 
     game = opened(game_name)
     state = play_moves(game, moves)

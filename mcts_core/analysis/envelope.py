@@ -38,9 +38,9 @@ interval select_path equals the interval's path too, with two exceptions:
   flickers between them from one float C to the next, all over the range. The sweep does not follow
   that: of each set of twins it keeps the one with the larger intercept (the first in tie order on
   equal ones), which is what select_path picks at C = 0 and wherever rounding does not hide the
-  difference. :func:`twins_may_tie` says whether a node has twins that can tie in a range; only at
-  such nodes can select_path disagree with the sweep at an interval end, or far from every
-  breakpoint. Flat lines (constants) are exact and never flicker.
+  difference. Only at a node with twins that can tie in the range can select_path disagree with
+  the sweep at an interval end, or far from every breakpoint (the tests' ``twins_may_tie`` finds
+  such nodes). Flat lines (constants) are exact and never flicker.
 
 """
 
@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..selection import ValueForm
@@ -99,33 +99,6 @@ class Line:
     def magnitude(self, c: float) -> float:
         """The largest magnitude the rule's float operations meet at ``c`` (for rounding bounds)."""
         return self.form.scale() + c * abs(self.slope)
-
-
-def twins_may_tie(lines: Sequence[Line], c_max: float) -> bool:
-    """Whether rounding can tie two parallel twins for some C < ``c_max`` (module docstring).
-
-    True when two non-flat children have bit-identical slopes and intercepts close enough for their
-    float values to round to the same float (or, for rules whose float value is not
-    ``intercept + C * slope``, to swap), and the twin the sweep drops could then win: it is first in
-    tie order, or the float values are not plain. The sweep follows the twin with the larger
-    intercept; select_path may pick the other one at some C, anywhere in the range.
-    """
-    groups: dict[float, list[Line]] = {}
-    for line in lines:
-        if line.slope != 0.0:  # flat lines are exact constants: no rounding between them
-            groups.setdefault(line.slope, []).append(line)
-    for twins in groups.values():
-        twins.sort(key=lambda line: line.rank)
-        kept = max(twins, key=lambda line: line.intercept)  # max keeps the first (in tie order) of equals
-        for line in twins:
-            if line is kept:
-                continue
-            # Two values round together only within the ulps their operations can be off by.
-            magnitude = max(kept.magnitude(c_max), line.magnitude(c_max))
-            reach = 2 * (kept.roundings + line.roundings) * math.ulp(magnitude)
-            if kept.intercept - line.intercept <= reach and (line.rank < kept.rank or not (kept.plain and line.plain)):
-                return True
-    return False
 
 
 def rounding_band(a: Line, b: Line, c: float) -> float:

@@ -37,7 +37,6 @@ from .. import defaults
 from ..common import StoreError
 
 INTERRUPTED = 130  # 128 + SIGINT, as shells report it
-CSV_COLUMNS = ("c", "games", "wins", "draws", "losses", "score", "low", "high")
 
 
 def run(arguments: argparse.Namespace) -> int:

@@ -190,7 +190,6 @@ def _search_commands(commands) -> None:
 def _arena_options(parser: argparse.ArgumentParser) -> None:
     """The arena's own options; their defaults are the app's (:mod:`mcts_core.defaults`)."""
     from .. import defaults
-    from ..strength.best_c import FIT_COLUMNS
 
     grid = ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
     parser.add_argument("--c", dest="c_values", type=_c_list, default=list(defaults.ARENA_C_VALUES),
@@ -231,7 +230,10 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         f"(default {defaults.ARENA_SPRT_MODEL})")
     parser.add_argument("--fit", action="store_true",
                         help="fit the score against log C (a quadratic through a logistic link, weighted by the "
-                        "games) for each budget: adds the columns " + ",".join(FIT_COLUMNS) + " (the fitted score "
+                        "games) for each budget: adds the columns "
+                        # Written out, not imported: importing the strength package here would load the search
+                        # for every puzzle run (tests/test_arena.py checks the list is best_c.FIT_COLUMNS).
+                        "fit_score,fit_low,fit_high,fit_best_c,fit_best_low,fit_best_high,fit_safe_c (the fitted score "
                         "at the row's C with its 95%% band, the budget's best C with its 95%% interval, nan when "
                         "there is no peak inside the grid, and the conservative C) and says the best C on stderr "
                         "(two players, at least 3 C values above 0)")

@@ -4,6 +4,13 @@ Holds :class:`Playouts` (what was read), :func:`build_tree` (the puzzle's rule: 
 first missing node, stop), :class:`Tree` (flat arrays with CSR children) and :class:`Playback`
 (the tree after the first k playouts). May import the standard library, numpy and ``common``;
 never selection, analysis, drawing or the readers (which import it).
+
+Five tree classes, one job each (docs/DESIGN.md, "Five trees"): :class:`Tree`, a finished tree (every
+input reads into one; pages, tables, the sweep and drawing read it); ``search``'s ``LiveTree``, the
+tree a sequential search grows, readable as a Tree; its ``JointLiveTree``, the same with
+simultaneous nodes (DUCT); its ``PlayerTree``, one player's own-move tree in Smitsimax; and
+``simultaneous``'s ``DecoupledTree``, each player's own-move statistics that a simultaneous node
+read from a log adds to its joint Tree.
 """
 
 from .build import build_tree, next_player

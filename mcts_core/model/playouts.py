@@ -11,6 +11,7 @@ terminal, proven outcomes) ride along in input order; they hold from the first p
 from __future__ import annotations
 
 import json
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -107,10 +108,6 @@ class Playouts:
         """Playout ``i``'s return for player 0 (the puzzle's score)."""
         return self.returns[i * self.players]
 
-    def returns_of(self, i: int) -> tuple[float, ...]:
-        """Playout ``i``'s return for each player."""
-        return tuple(self.returns[i * self.players : (i + 1) * self.players])
-
     @property
     def scores(self) -> Sequence[float]:
         """Player 0's return of every playout."""
@@ -150,3 +147,14 @@ def split_path(text: str, compact: bool) -> tuple[str, ...]:
     if compact:
         return tuple(text.replace(" ", ""))
     return tuple(text.split())
+
+
+def is_compact(moves: Sequence[str]) -> bool:
+    """Whether paths of these moves can be written without spaces: every move one visible character."""
+    return all(len(move) == 1 and not move.isspace() for move in moves)
+
+
+def narrow_ids(ids: array, count: int) -> array:
+    """Move ids in the smallest array type that holds ``count`` distinct moves."""
+    code = "B" if count <= 1 << 8 else "H" if count <= 1 << 16 else "i"
+    return ids if ids.typecode == code else array(code, ids)

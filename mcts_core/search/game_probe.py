@@ -6,7 +6,7 @@ columns=100000)``) or prints to stderr before raising. In a child process such a
 sentence, not the command line's output or the app's server with every session on it.
 
 The child loads the game, makes its first position and lists and names that position's moves (a
-name that is not UTF-8 text is not a problem: :func:`mcts_core.adapters.openspiel.action_name`
+name that is not UTF-8 text is not a problem: :func:`mcts_core.search.move_names.action_name`
 names such a move by its id). It imports only the standard library and ``pyspiel`` (this file runs
 by its path, without the package), so a probe costs about 0.3 s; each process probes a string once.
 """

@@ -16,11 +16,11 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..adapters.openspiel import action_name, child_names
 from ..common.input_rules import MAX_MOVES
 from ..simultaneous.joint import joint_name
-from ..simultaneous.names import own_move_names
+from ..simultaneous.matrix import MatrixGame
 from .game_probe import game_problem, spiel_reason
+from .move_names import action_name, child_names, own_move_names
 
 SHOWN_NAMES = 20  # legal moves listed in an error message
 INT_MIN, INT_MAX = -(2**31), 2**31 - 1  # OpenSpiel's int parameters
@@ -304,3 +304,32 @@ def parse_moves(text: str) -> list[int | str]:
             raise ValueError("--moves: a JSON array must hold action ids (numbers) and names (strings) only")
         return moves
     return [int(token) if token.isascii() and token.isdigit() else token for token in text.split()]
+
+
+def matrix_game(game: Any) -> MatrixGame:
+    """The payoffs of a two-player one-shot OpenSpiel game (a ``pyspiel.MatrixGame`` or a game string).
+
+    Raises:
+        ValueError: a game that is not one simultaneous move of two players.
+    """
+    game = opened(game)
+    name = str(game)
+    state = game.new_initial_state()
+    if game.num_players() != 2 or not state.is_simultaneous_node():
+        raise ValueError(f"{name} is not a matrix game: two players moving once, at the same time")
+    rows, columns = state.legal_actions(0), state.legal_actions(1)
+    payoffs: tuple[list, list] = ([], [])
+    for r in rows:
+        line = ([], [])
+        for c in columns:
+            child = state.clone()
+            child.apply_actions([r, c])
+            if not child.is_terminal():
+                raise ValueError(f"{name} is not a matrix game: the game goes on after the first moves")
+            returns = child.returns()
+            line[0].append(float(returns[0]))
+            line[1].append(float(returns[1]))
+        payoffs[0].append(tuple(line[0]))
+        payoffs[1].append(tuple(line[1]))
+    actions = (tuple(own_move_names(state, 0, rows)), tuple(own_move_names(state, 1, columns)))
+    return MatrixGame(name, actions, (tuple(payoffs[0]), tuple(payoffs[1])))

@@ -47,7 +47,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
-from ..adapters.openspiel import child_names
 from ..model.tree import CHANCE, ROOT, TERMINAL
 from ..selection import Scoring
 from ..selection.terms import value_of
@@ -56,6 +55,7 @@ from .choosers import chooser_for
 from .games import chance_outcomes, check_log_width, load_game, play_moves
 from .live_tree import LiveTree
 from .log_writer import LogWriter
+from .move_names import child_names
 from .skeleton import run_simulations
 
 ROLLOUTS = ("random",)

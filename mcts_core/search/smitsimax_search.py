@@ -26,16 +26,15 @@ from __future__ import annotations
 import random
 from typing import Any, TextIO
 
-from ..adapters.openspiel import child_names
 from ..model.tree import ROOT
-from ..simultaneous.names import own_move_names
 from ..simultaneous.rules import JointScoring
 from .budget import SearchBudget
-from .decoupled_search import result_of
 from .games import chance_outcomes
 from .log_writer import LogWriter
+from .move_names import child_names, own_move_names
 from .own_moves import OwnMoves, own_chooser
 from .rollout import random_rollout
+from .simultaneous_result import result_of
 
 
 class PlayerTree:

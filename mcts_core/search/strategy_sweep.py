@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..simultaneous.matrix import MatrixGame, exploitability, matrix_game
+from ..simultaneous.matrix import MatrixGame, exploitability
 from ..simultaneous.rules import JointScoring
 from .decoupled_search import search_simultaneous
+from .games import matrix_game
 
 # C values a sweep tries by default: the registered rules' C spans orders of magnitude; γ is in [0, 1].
 C_VALUES = (0.05, 0.2, 0.5, 1.0, 2.0, 5.0, 20.0, 100.0)

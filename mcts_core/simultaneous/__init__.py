@@ -8,13 +8,13 @@ over its own moves. Selection scores each player's own moves with any registered
 regret matching or EXP3 (the registry's simultaneous-only rules, :data:`SIMULTANEOUS_RULES`); the joint choice is the tuple of the players'
 choices. :func:`exploitability` measures a strategy profile of a matrix game exactly.
 
-May import model and selection; never the format readers at import time (they import it).
+May import model and selection; never the format readers (they import it) or search (it
+imports this package; a matrix game is read from OpenSpiel there, :func:`mcts_core.search.matrix_game`).
 """
 
 from .decoupled_tree import DecoupledTree, OwnMove, build_decoupled
 from .joint import ALGORITHMS, JointMoves, SimultaneousFact, SimultaneousLog, joint_name
-from .matrix import Exploitability, MatrixGame, exploitability, game_value, matrix_game
-from .names import own_move_names
+from .matrix import Exploitability, MatrixGame, exploitability, game_value
 from .reading import SimultaneousInput, simultaneous_input
 from .rules import (
     ALL_RULES,
@@ -59,8 +59,6 @@ __all__ = [
     "exploitability",
     "game_value",
     "joint_name",
-    "matrix_game",
-    "own_move_names",
     "own_terms",
     "project",
     "replay",

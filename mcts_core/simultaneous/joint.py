@@ -38,9 +38,6 @@ class JointMoves:
     own_names: tuple[str, ...]
     joint_of: tuple[tuple[int, ...] | None, ...]
 
-    def is_joint(self, move_id: int) -> bool:
-        return self.joint_of[move_id] is not None
-
     def names_of(self, move_id: int) -> tuple[str, ...] | None:
         """A joint move's own moves by name, one per player (None for a sequential move)."""
         own = self.joint_of[move_id]

@@ -1,4 +1,5 @@
-"""Matrix games: payoffs from OpenSpiel, and the exploitability of a strategy profile, computed exactly.
+"""Matrix games: a two-player one-shot game's payoffs (read from OpenSpiel by
+:func:`mcts_core.search.games.matrix_game`), and the exploitability of a strategy profile, computed exactly.
 
 A matrix game (``matrix_rps``, ``matrix_brps``, ...) is one simultaneous move of two players. Its
 payoffs come from the game itself (every pair of actions played from the initial state). For a
@@ -21,9 +22,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Any
-
-from .names import own_move_names
 
 MAX_KERNELS = 50_000  # square submatrices tried for the value before giving up
 
@@ -46,37 +44,6 @@ class MatrixGame:
     def zero_sum(self) -> bool:
         a, b = self.payoffs
         return all(x + y == 0 for row_a, row_b in zip(a, b) for x, y in zip(row_a, row_b))
-
-
-def matrix_game(game: Any) -> MatrixGame:
-    """The payoffs of a two-player one-shot OpenSpiel game (a ``pyspiel.MatrixGame`` or a game string).
-
-    Raises:
-        ValueError: a game that is not one simultaneous move of two players.
-    """
-    from ..search.games import opened  # a log's game string may be anything: the one loader checks it
-
-    game = opened(game)
-    name = str(game)
-    state = game.new_initial_state()
-    if game.num_players() != 2 or not state.is_simultaneous_node():
-        raise ValueError(f"{name} is not a matrix game: two players moving once, at the same time")
-    rows, columns = state.legal_actions(0), state.legal_actions(1)
-    payoffs: tuple[list, list] = ([], [])
-    for r in rows:
-        line = ([], [])
-        for c in columns:
-            child = state.clone()
-            child.apply_actions([r, c])
-            if not child.is_terminal():
-                raise ValueError(f"{name} is not a matrix game: the game goes on after the first moves")
-            returns = child.returns()
-            line[0].append(float(returns[0]))
-            line[1].append(float(returns[1]))
-        payoffs[0].append(tuple(line[0]))
-        payoffs[1].append(tuple(line[1]))
-    actions = (tuple(own_move_names(state, 0, rows)), tuple(own_move_names(state, 1, columns)))
-    return MatrixGame(name, actions, (tuple(payoffs[0]), tuple(payoffs[1])))
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from array import array
 
 from ..model.build import build_tree
-from ..model.playouts import Fact, Playouts
+from ..model.playouts import Fact, Playouts, is_compact, narrow_ids
 from ..model.tree import Tree
 from .joint import SimultaneousLog
 
@@ -27,11 +27,6 @@ from .joint import SimultaneousLog
 def project(playouts: Playouts, log: SimultaneousLog, player: int) -> Playouts:
     """The log as player ``player`` sees it in Smitsimax: its own moves only, its own return only."""
     import numpy as np
-
-    from ..inputs.formats.log import (  # here: the log reader imports this package
-        is_compact,
-        narrow_ids,
-    )
 
     players = playouts.players
     table = np.full(max(len(playouts.moves), 1), -1, dtype=np.int64)

@@ -7,7 +7,7 @@ feeds a pool series by series; :mod:`.rows` and :mod:`.elo` turn games into Elo,
 and mean-return rows; :mod:`.arena` checks settings and runs a grid (budgets x C, or SPRTs);
 :mod:`.tuner` finds the best C by successive halving; :mod:`.best_c` fits the score against log C
 and names the best C with its interval; :mod:`.result_store` keeps finished games in
-SQLite so a rerun resumes. May import search, selection and inputs (the data folder).
+SQLite so a rerun resumes. May import search, selection, inputs (the data folder) and defaults.
 """
 
 from .arena import (

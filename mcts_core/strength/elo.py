@@ -358,26 +358,6 @@ class SprtSettings:
         return exact(self.elo0, self.elo1, counts)
 
 
-def llr_games(outcomes: Outcomes, settings: SprtSettings) -> float:
-    """Log-likelihood ratio of H1 against H0 from W/D/L counts: the exact GSPRT, fishtest's
-    ``LLR_logistic`` (or ``LLR_normalized``) of the trinomial (L, D, W).
-
-    Returns:
-        The LLR; 0 with no games. An empty bin counts as 1e-3 of a game (fishtest's regularisation),
-        so all wins or all draws have an LLR too: 22 wins give 2.94 and 23 give 3.07 (elo0 = 0, elo1 = 50).
-    """
-    return settings.llr((outcomes.losses, outcomes.draws, outcomes.wins))
-
-
-def llr_pairs(pentanomial: Pentanomial, settings: SprtSettings) -> float:
-    """Log-likelihood ratio of H1 against H0 from game pairs: the exact GSPRT of the pentanomial, as
-    fishtest's ``update_SPRT`` computes it (``LLR_logistic`` or ``LLR_normalized``).
-
-    Returns:
-        The LLR; 0 with no pairs; empty bins as in :func:`llr_games`.
-    """
-    return settings.llr(pentanomial.counts)
-
 
 def sprt_status(llr: float, bounds: tuple[float, float]) -> str:
     """:data:`H1_ACCEPTED` when llr > upper, :data:`H0_ACCEPTED` when llr < lower, else :data:`CONTINUE`.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, REPO, in_ci, start_streamlit, stop_streamlit
+from bench.harness.server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, REPO, in_ci, start_streamlit, stop_streamlit
 
 
 @pytest.fixture(scope="session")

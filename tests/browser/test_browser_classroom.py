@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from mcts_core.analysis import path_intervals
 
-from .browser_support import GRAPH, SLIDER, eventually, open_app, wait_for_graph, wait_idle
+from bench.harness.browser import GRAPH, SLIDER, eventually, open_app, wait_for_graph, wait_idle
 from .test_browser_drag import DIMMED, EXACT, FLIPS, choose_example, grab_thumb, slider_value, thumb_point
 
 

@@ -17,7 +17,7 @@ from mcts_core import Scoring, build_tree, parse_playouts, select_path
 from mcts_core.analysis import compare_paths
 from mcts_core.inputs.examples import deep_tree
 
-from .browser_support import SLIDER, metric_value, open_app, wait_for_graph, wait_idle
+from bench.harness.browser import SLIDER, metric_value, open_app, wait_for_graph, wait_idle
 from .test_browser_drag import EXACT, choose_example, count_sent_frames, grab_thumb, thumb_point
 
 DEEP = build_tree(parse_playouts(deep_tree()))

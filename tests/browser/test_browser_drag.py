@@ -19,7 +19,7 @@ from mcts_core.analysis import key_step, path_intervals
 from mcts_core.drawing.tagged_svg import path_json
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
-from .browser_support import (
+from bench.harness.browser import (
     GRAPH,
     LOAD_TIMEOUT,
     SLIDER,

@@ -30,7 +30,7 @@ from mcts_core.selection import RULE_REGISTRY
 from mcts_core.simultaneous import ALL_RULES
 from ui.navigation import PAGES
 
-from .browser_support import (
+from bench.harness.browser import (
     COMPONENT_ERROR,
     EXCEPTION,
     GRAPH,

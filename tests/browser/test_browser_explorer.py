@@ -14,7 +14,7 @@ from mcts_core import build_tree, parse_playouts, solve
 from mcts_core.analysis import path_intervals
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, deep_tree
 
-from .browser_support import (
+from bench.harness.browser import (
     GRAPH,
     LOAD_TIMEOUT,
     MARKUP_MOVE,

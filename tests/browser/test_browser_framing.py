@@ -16,8 +16,8 @@ from mcts_core import Scoring
 from mcts_core.inputs import deep_tree, read_input
 from mcts_core.search import search
 
-from .browser_support import GRAPH, REPO, open_app, wait_for_graph, wait_idle
-from .server import start_streamlit, stop_streamlit
+from bench.harness.browser import GRAPH, REPO, open_app, wait_for_graph, wait_idle
+from bench.harness.server import start_streamlit, stop_streamlit
 
 PROJECTOR = {"width": 1366, "height": 768}
 READABLE_PX = 12

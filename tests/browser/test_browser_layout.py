@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser_support import (
+from bench.harness.browser import (
     LOAD_TIMEOUT, TABLE_CELLS, cut_off, open_app, playout_file, settled_screenshot, tree_facts, wait_idle,
 )
 from .test_browser_drag import choose_example, open_flips_example

@@ -13,8 +13,8 @@ import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from .browser_support import LOAD_TIMEOUT, open_app, wait_for_graph, wait_idle, watch
-from .server import REPO, start_streamlit, stop_streamlit
+from bench.harness.browser import LOAD_TIMEOUT, open_app, wait_for_graph, wait_idle, watch
+from bench.harness.server import REPO, start_streamlit, stop_streamlit
 from .test_browser_drag import EXACT, choose_example
 
 
@@ -36,6 +36,10 @@ def open_room(page, url: str, example: str = "A larger C flips the choice", c: s
     page.get_by_role("button", name="Open a live room").click()
     expect(page.locator(COUNT)).to_have_text("0 of 0 answered", timeout=LOAD_TIMEOUT)
     assert "/classroom?room=" in page.url
+    # The room's page is the room's alone: the sidebar goes once the run that opened it has ended (until
+    # then the columns, the QR code's included, are laid out beside the old sidebar).
+    wait_idle(page)
+    expect(page.get_by_test_id("stSidebar")).to_have_count(0)
     watched.assert_clean()
     return page.url
 

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 
-from .browser_support import LOAD_TIMEOUT, cut_off, open_app, wait_for_graph, wait_idle
+from bench.harness.browser import LOAD_TIMEOUT, cut_off, open_app, wait_for_graph, wait_idle
 from .test_browser_framing import chess_log
 
 

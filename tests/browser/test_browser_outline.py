@@ -13,7 +13,7 @@ from mcts_core import Scoring, selected_nodes
 from mcts_core.drawing import path_json
 from mcts_core.inputs import deep_tree, read_input
 
-from .browser_support import GRAPH, MARKUP_MOVE, open_app, open_markup_log, wait_for_graph, wait_idle
+from bench.harness.browser import GRAPH, MARKUP_MOVE, open_app, open_markup_log, wait_for_graph, wait_idle
 
 
 ROWS = ".ol-table tr[data-key]"

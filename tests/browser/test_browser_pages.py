@@ -9,8 +9,8 @@ from playwright.sync_api import expect
 
 from ui.navigation import PAGES
 
-from .browser_support import GRAPH, LOAD_TIMEOUT, REPO, open_app, shown_values, wait_idle, watch_values
-from .server import start_streamlit, stop_streamlit
+from bench.harness.browser import GRAPH, LOAD_TIMEOUT, REPO, open_app, shown_values, wait_idle, watch_values
+from bench.harness.server import start_streamlit, stop_streamlit
 
 
 def test_a_page_link_opened_first_on_a_fresh_server_shows_the_whole_app(page, tmp_path):

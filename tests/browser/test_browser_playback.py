@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from mcts_core import Scoring, build_tree, parse_playouts, select_path
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
-from .browser_support import (
+from bench.harness.browser import (
     GRAPH,
     LOAD_TIMEOUT,
     ServerMessages,

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .browser_support import LOAD_TIMEOUT, open_app, wait_idle, wait_rendered
+from bench.harness.browser import LOAD_TIMEOUT, open_app, wait_idle, wait_rendered
 
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 

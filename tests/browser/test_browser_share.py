@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .browser_support import (
+from bench.harness.browser import (
     GRAPH,
     LOAD_TIMEOUT,
     eventually,
@@ -20,7 +20,7 @@ from .browser_support import (
     wait_idle,
     wait_rendered,
 )
-from .server import REPO, start_streamlit, stop_streamlit
+from bench.harness.server import REPO, start_streamlit, stop_streamlit
 
 TEXT = "ab 9\nac 2\nb 4\nbc 7\nca 1\nab 3\n"  # no header: C comes from the page
 EXACT_C = ".st-key-c_exact input"

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from ui.navigation import PAGES
 
-from .browser_support import LOAD_TIMEOUT, open_app, shown_values, wait_idle, watch_values
+from bench.harness.browser import LOAD_TIMEOUT, open_app, shown_values, wait_idle, watch_values
 
 
 OTHER_TITLES = [spec.title for spec in PAGES if spec.url_path != "simultaneous"]

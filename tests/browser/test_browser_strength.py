@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .browser_support import open_app, wait_idle
+from bench.harness.browser import open_app, wait_idle
 
 pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from mcts_core import Scoring, select_path
 
-from .browser_support import SLIDER, eventually, metric_value, wait_idle
+from bench.harness.browser import SLIDER, eventually, metric_value, wait_idle
 from .test_browser_drag import (
     EXACT,
     FLIPS,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .browser_support import GRAPH, LOAD_TIMEOUT, REPO, TABLE_CELLS, eventually, open_app, table_rows, wait_for_graph, wait_idle
-from .server import start_streamlit, stop_streamlit
+from bench.harness.browser import GRAPH, LOAD_TIMEOUT, REPO, TABLE_CELLS, eventually, open_app, table_rows, wait_for_graph, wait_idle
+from bench.harness.server import start_streamlit, stop_streamlit
 
 INSPECT = ".st-key-inspect input"
 SVG = f"{GRAPH} svg"

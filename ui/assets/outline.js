@@ -123,7 +123,45 @@ function revealInspected(parentElement, state) {
   if (place.top < view.top + header || place.bottom > view.bottom) {
     box.scrollTop += place.top - view.top - header - (view.height - header - place.height) / 2;
   }
-  row.scrollIntoView({ block: "nearest", inline: "nearest" });
+  showInPage(row);
+  keepShown(parentElement, state, key);
+}
+
+// Scrolls the page's scrolling ancestors (out of the component's shadow root too) as little as shows the
+// element whole.
+function showInPage(element) {
+  for (let node = parentOf(element); node; node = parentOf(node)) {
+    if (!scrolls(node)) continue;
+    const view = node.getBoundingClientRect(), place = element.getBoundingClientRect();
+    if (place.bottom > view.bottom) node.scrollTop += Math.min(place.bottom - view.bottom, place.top - view.top);
+    else if (place.top < view.top) node.scrollTop -= view.top - place.top;
+  }
+}
+
+const parentOf = (node) => node.parentElement || node.getRootNode().host || null;
+const scrolls = (node) => ["auto", "scroll"].includes(getComputedStyle(node).overflowY) && node.scrollHeight > node.clientHeight;
+const USER_MOVES = ["wheel", "touchmove", "keydown", "pointerdown"];
+
+// The page can still move after the reveal (the rest of the script run lays out the elements above), so
+// the row is shown again whenever the page's content changes size, until the user moves anything.
+function keepShown(parentElement, state, key) {
+  state.stopKeeping?.();
+  let page = parentOf(parentElement.querySelector(".tbl-box"));
+  while (page && !scrolls(page)) page = parentOf(page);
+  if (!page) return;
+  const show = () => {
+    const row = [...parentElement.querySelectorAll(".tbl-box tr[data-key]")].find((tr) => tr.dataset.key === key);
+    if (row) showInPage(row);
+  };
+  const observer = new ResizeObserver(show);
+  observer.observe(page.firstElementChild || page);
+  const stop = () => {
+    observer.disconnect();
+    for (const type of USER_MOVES) window.removeEventListener(type, stop, true);
+    state.stopKeeping = null;
+  };
+  for (const type of USER_MOVES) window.addEventListener(type, stop, true);
+  state.stopKeeping = stop;
 }
 
 function onClick(parentElement, event) {
@@ -165,5 +203,8 @@ export default function (component) {
   state.setTriggerValue = setTriggerValue;
   render(parentElement, state);
   revealInspected(parentElement, state);
-  return () => states.delete(parentElement);
+  return () => {
+    state.stopKeeping?.();
+    states.delete(parentElement);
+  };
 }

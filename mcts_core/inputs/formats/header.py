@@ -1,16 +1,20 @@
-"""The header keys a JSON Lines log and a JSON tree dump share: players, ties, c, rule, settings, algorithm, game."""
+"""Headers: the keys a JSON Lines log and a JSON tree dump share (players, ties, c, rule, settings,
+algorithm, game), and a log's header line read into a :class:`LogHeader`, which both log readers take."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...common.input_rules import MAX_PLAYERS
-from ...common.json_input import shown
+from ...common.input_rules import MAX_PLAYERS, ParseError
+from ...common.json_input import key_text, load_json, shown
 from ...common.numbers import is_finite_number
 from ...model.playouts import TIES
-from ...selection.registry import RULE_REGISTRY, SIMULTANEOUS_RULES, settings_problem
-from ...simultaneous.joint import ALGORITHMS
+from ...selection.registry import RULE_REGISTRY, RULES, SIMULTANEOUS_RULES, settings_problem
+from ...simultaneous.joint import ALGORITHMS, JointMoves, SimultaneousLog
+
+LOG_HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings", "algorithm", "game")
 
 
 class HeaderProblem(ValueError):
@@ -67,3 +71,59 @@ def header_values(header: dict) -> HeaderValues:
     if game is not None and (not isinstance(game, str) or not game):
         raise HeaderProblem(f'key "game": expected an OpenSpiel game string like "oshi_zumo", got {shown(game)}')
     return HeaderValues(players, ties, c, rule, settings, algorithm, game)
+
+
+class LogHeader:
+    """A JSON Lines log's header line: its settings."""
+
+    def __init__(self, players: int, ties: str, c: float | None, rule: str | None, settings: dict,
+                 algorithm: str | None = None, game: str | None = None, line: int = 1):
+        self.players, self.ties, self.c, self.rule, self.settings = players, ties, c, rule, settings
+        self.algorithm, self.game, self.line = algorithm, game, line
+
+    @property
+    def simultaneous_rule(self) -> bool:
+        """The rule exists only at simultaneous nodes (regret matching, EXP3)."""
+        return self.rule is not None and self.rule not in RULES
+
+    def sequential_rule(self) -> tuple[str | None, dict]:
+        """The rule and settings the joint Playouts carry: the header's, unless simultaneous-only."""
+        return (None, {}) if self.simultaneous_rule else (self.rule, self.settings)
+
+    def simultaneous(self, joint: JointMoves, facts: tuple = ()) -> SimultaneousLog:
+        rule, settings = (self.rule, self.settings) if self.simultaneous_rule else (None, None)
+        return SimultaneousLog(joint, facts, rule, settings, self.algorithm, self.game)
+
+
+def parse_header(line: str, number: int) -> LogHeader:
+    record = log_object(line, number)
+    if record.get("mcts_log") != 1:
+        raise ParseError(number, 'the first line must be the header {"mcts_log": 1, ...}')
+    check_keys(record, LOG_HEADER_KEYS, number, "the header")
+    try:
+        values = header_values(record)
+    except HeaderProblem as problem:
+        raise ParseError(number, str(problem)) from None
+    return LogHeader(values.players, values.ties, values.c, values.rule, values.settings, values.algorithm,
+                   values.game, number)
+
+
+def log_object(line: str, number: int) -> dict:
+    """One line of a log as a JSON object (no repeated key).
+
+    Raises:
+        ParseError: the line is not one JSON object.
+    """
+    record = load_json(line, line=number, flat=True)
+    if not isinstance(record, dict):
+        raise ParseError(number, f"expected a JSON object {{...}}, got {shown(record)}")
+    return record
+
+
+def check_keys(record: dict, allowed: Sequence[str], number: int, what: str) -> None:
+    """Refuses a key of ``record`` (line ``number``, ``what`` it is) that is not ``allowed``."""
+    unknown = [key for key in record if key not in allowed]
+    if unknown:
+        raise ParseError(
+            number, f'unknown key "{key_text(unknown[0])}" in {what}; known keys: {", ".join(allowed)}'
+        )

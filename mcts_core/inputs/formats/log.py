@@ -38,15 +38,13 @@ from array import array
 from collections.abc import Sequence
 from typing import Any
 
-from ...model.playouts import Fact, Playouts
-from ...selection.registry import RULES
+from ...model.playouts import Fact, Playouts, is_compact, narrow_ids
 from ...simultaneous.joint import JointMoves, SimultaneousFact, SimultaneousLog, joint_name
 from ...common.input_rules import MAX_MOVES, MAX_PLAYOUTS, ParseError
-from ...common.json_input import key_text, load_json, shown
+from ...common.json_input import key_text, shown
 from ...common.numbers import is_finite_number
-from .header import HeaderProblem, header_values
+from .header import LogHeader, check_keys, log_object, parse_header
 
-HEADER_KEYS = ("mcts_log", "players", "ties", "c", "rule", "settings", "algorithm", "game")
 SIMULATION_KEYS = ("path", "score", "returns")
 FACT_KEYS = ("node", "player", "children", "priors", "chance", "terminal", "outcome", "simultaneous", "moves")
 NON_SPACE = re.compile(r"\S")
@@ -62,15 +60,6 @@ def looks_like_log(text: str) -> bool:
     # The first line only (str.splitlines' line ends): splitting a 150 MB log took 0.2 s.
     end = LINE_END.search(text, match.start())
     return '"mcts_log"' in text[match.start() : end.start() if end else len(text)]
-
-
-def parse_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> Playouts:
-    """Read a JSON Lines MCTS log (a log with simultaneous moves: its joint view, see :func:`read_log`).
-
-    Raises:
-        ParseError: the first bad line, with the key at fault.
-    """
-    return read_log(text, max_records=max_records)[0]
 
 
 def read_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> tuple[Playouts, SimultaneousLog | None]:
@@ -95,45 +84,10 @@ def read_log(text: str, *, max_records: int = MAX_PLAYOUTS) -> tuple[Playouts, S
     return playouts, reader.simultaneous
 
 
-class _Header:
-    """The header's settings."""
-
-    def __init__(self, players: int, ties: str, c: float | None, rule: str | None, settings: dict,
-                 algorithm: str | None = None, game: str | None = None, line: int = 1):
-        self.players, self.ties, self.c, self.rule, self.settings = players, ties, c, rule, settings
-        self.algorithm, self.game, self.line = algorithm, game, line
-
-    @property
-    def simultaneous_rule(self) -> bool:
-        """The rule exists only at simultaneous nodes (regret matching, EXP3)."""
-        return self.rule is not None and self.rule not in RULES
-
-    def sequential_rule(self) -> tuple[str | None, dict]:
-        """The rule and settings the joint Playouts carry: the header's, unless simultaneous-only."""
-        return (None, {}) if self.simultaneous_rule else (self.rule, self.settings)
-
-    def simultaneous(self, joint: JointMoves, facts: tuple = ()) -> SimultaneousLog:
-        rule, settings = (self.rule, self.settings) if self.simultaneous_rule else (None, None)
-        return SimultaneousLog(joint, facts, rule, settings, self.algorithm, self.game)
-
-
-def parse_header(line: str, number: int) -> _Header:
-    record = _object(line, number)
-    if record.get("mcts_log") != 1:
-        raise ParseError(number, 'the first line must be the header {"mcts_log": 1, ...}')
-    _check_keys(record, HEADER_KEYS, number, "the header")
-    try:
-        values = header_values(record)
-    except HeaderProblem as problem:
-        raise ParseError(number, str(problem)) from None
-    return _Header(values.players, values.ties, values.c, values.rule, values.settings, values.algorithm,
-                   values.game, number)
-
-
 class _Reader:
     """The line-by-line reader: every record checked, every error worded."""
 
-    def __init__(self, header: _Header, max_records: int):
+    def __init__(self, header: LogHeader, max_records: int):
         self.header = header
         self.max_records = max_records
         self.ids: dict[str | tuple[str, ...], int] = {}  # a sequential move, or a joint move's own moves
@@ -159,7 +113,7 @@ class _Reader:
             records += 1
             if records > self.max_records:
                 raise ParseError(number, f"too many records: at most {self.max_records:,} are supported")
-            record = _object(line, number)
+            record = log_object(line, number)
             if "path" in record and "node" in record:
                 raise ParseError(number, 'a record is a simulation ("path") or a node\'s facts ("node"), not both')
             if "path" in record:
@@ -275,7 +229,7 @@ class _Reader:
         raise ParseError(number, f'key "{key}": with {players} players give a list, one value per player')
 
     def _simulation(self, record: dict, number: int) -> None:
-        _check_keys(record, SIMULATION_KEYS, number, "a simulation")
+        check_keys(record, SIMULATION_KEYS, number, "a simulation")
         moves = self._moves(record["path"], number, "path")
         if ("score" in record) == ("returns" in record):
             raise ParseError(
@@ -296,7 +250,7 @@ class _Reader:
         self.lines.append(number)
 
     def _fact(self, record: dict, number: int) -> None:
-        _check_keys(record, FACT_KEYS, number, "a node's facts")
+        check_keys(record, FACT_KEYS, number, "a node's facts")
         path = tuple(self._moves(record["node"], number, "node"))
         player = record.get("player")
         if player is not None and (
@@ -468,21 +422,6 @@ def _move_words(key) -> str:
     return f"the joint move {shown(list(key))}"
 
 
-def _object(line: str, number: int) -> dict:
-    record = load_json(line, line=number, flat=True)
-    if not isinstance(record, dict):
-        raise ParseError(number, f"expected a JSON object {{...}}, got {shown(record)}")
-    return record
-
-
-def _check_keys(record: dict, allowed: Sequence[str], number: int, what: str) -> None:
-    unknown = [key for key in record if key not in allowed]
-    if unknown:
-        raise ParseError(
-            number, f'unknown key "{key_text(unknown[0])}" in {what}; known keys: {", ".join(allowed)}'
-        )
-
-
 def _number(value: Any, number: int, key: str) -> float:
     """A finite float from a JSON number (not a bool, a string or null)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -497,14 +436,3 @@ def _flag(record: dict, key: str, number: int) -> bool | None:
     if value is not None and not isinstance(value, bool):
         raise ParseError(number, f'key "{key}": expected true or false, got {shown(value)}')
     return value
-
-
-def is_compact(moves: Sequence[str]) -> bool:
-    """Whether paths of these moves can be written without spaces: every move one visible character."""
-    return all(len(move) == 1 and not move.isspace() for move in moves)
-
-
-def narrow_ids(ids: array, count: int) -> array:
-    """Move ids in the smallest array type that holds ``count`` distinct moves."""
-    code = "B" if count <= 1 << 8 else "H" if count <= 1 << 16 else "i"
-    return ids if ids.typecode == code else array(code, ids)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from array import array
 
-from ...model.playouts import Playouts
+from ...model.playouts import Playouts, is_compact
 from ...simultaneous.joint import JointMoves, SimultaneousLog, joint_name
 from ...common.input_rules import MAX_MOVES, ParseError
-from .log import is_compact, parse_header
+from .header import parse_header
 
 
 def read_log_columns(text: str, max_records: int) -> tuple[Playouts, SimultaneousLog | None] | None:

@@ -29,6 +29,7 @@ from array import array
 from typing import Any
 
 from ...model.build import next_player
+from ...model.playouts import is_compact, narrow_ids
 from ...selection.registry import SIMULTANEOUS_RULES
 from ...simultaneous.joint import JointMoves, SimultaneousLog, joint_name
 from ...model.tree import CHANCE, NO_PARENT, NO_PLAYOUT, TERMINAL, Tree
@@ -36,7 +37,6 @@ from ...common.input_rules import MAX_MOVES, MAX_PLAYOUTS, ParseError
 from ...common.json_input import key_text, load_json, long_integer, shown
 from ...common.numbers import is_finite_number
 from .header import HeaderProblem, header_values
-from .log import is_compact, narrow_ids
 
 HEADER_KEYS = ("mcts_tree", "players", "ties", "c", "rule", "settings", "algorithm", "game", "root")
 NODE_KEYS = (
@@ -65,22 +65,13 @@ class _NodeProblem(Exception):
         self.where, self.message = where, message
 
 
-def parse_tree_json(text: str, *, max_nodes: int = MAX_PLAYOUTS) -> tuple[Tree, float | None, str | None, dict]:
+def read_tree_dump(text: str, *, max_nodes: int = MAX_PLAYOUTS):
     """Read a tree dump.
 
     Returns:
         The tree (a simultaneous dump's joint tree), the header's C (None if absent), its rule name
-        (None if absent) and that rule's settings besides C.
-
-    Raises:
-        ParseError: malformed JSON, or the first bad node, naming its line and key.
-    """
-    return read_tree_dump(text, max_nodes=max_nodes)[:4]
-
-
-def read_tree_dump(text: str, *, max_nodes: int = MAX_PLAYOUTS):
-    """Read a tree dump: :func:`parse_tree_json`'s four values, then ``(decoupled tree, what the
-    header says about the search)`` when it has simultaneous nodes, else None.
+        (None if absent), that rule's settings besides C, then ``(decoupled tree, what the header
+        says about the search)`` when it has simultaneous nodes, else None.
 
     Raises:
         ParseError: malformed JSON, or the first bad node, naming its line and key.

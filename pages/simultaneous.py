@@ -30,7 +30,7 @@ from mcts_core.simultaneous import (
     starting_c,
     sweep_rows,
 )
-from mcts_core.selection import RULE_REGISTRY
+from mcts_core.selection import DEFAULT_RULE, RULE_REGISTRY
 from mcts_core.tables import joint_children_table, own_moves_table
 from ui import input_panel, sidebar, state
 from ui.drawing import highlight_rows
@@ -483,7 +483,8 @@ def matrix_panel(simultaneous, scoring: JointScoring) -> None:
 
 def sweep_controls(scoring: JointScoring) -> tuple[list[str], int]:
     """The rules to sweep (the page's and one of the other kind) and the simulations per search."""
-    other = "ucb1" if scoring.regret_based else "regret_matching"  # always something to compare with
+    # Always something to compare with: a rule of the other kind.
+    other = DEFAULT_RULE if scoring.regret_based else next(iter(SIMULTANEOUS_RULES))
     st.session_state.setdefault(SIM_SWEEP_RULES, list(dict.fromkeys([scoring.rule, other])))
     st.session_state.setdefault(SIM_SWEEP_SIMULATIONS, 4000)
     row = st.columns([4, 2], vertical_alignment="bottom")

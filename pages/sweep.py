@@ -1,11 +1,11 @@
-"""C sweep: exactly where the selected path changes as C moves (UCB1 lines, envelopes, intervals)."""
+"""C sweep: exactly where the sidebar rule's selected path changes as C moves (lines, envelopes, intervals)."""
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
-from mcts_core import Scoring, node_envelope, selected_nodes
-from mcts_core.analysis import interval_at, range_problem, path_intervals
+from mcts_core import RULES, Scoring, node_envelope
+from mcts_core.analysis import affine_problem, interval_at, range_problem, path_intervals
 from mcts_core.tables import (
     bands_frame,
     crossings_frame,
@@ -127,7 +127,7 @@ def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart
             .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
         )
 
-    # Above-left of its crossing, where no line passes (UCB1 lines rise with C, so further left the
+    # Above-left of its crossing, where no line passes (the values rise with C, so further left the
     # upper envelope is lower); right of the crossing the new child's steeper line crossed it. Near
     # the range's left edge there is no room on the left: above-right, higher.
     c_from, c_to = scale.domain
@@ -135,8 +135,8 @@ def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart
     return [rules, points, values(room_left, "right", -7, -10), values(~room_left, "left", 7, -18)]
 
 
-def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.LayerChart:
-    """The node's children as UCB1 lines in C, the envelope thick, crossings marked."""
+def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | None, value_name: str) -> alt.LayerChart:
+    """The node's children as lines in C (their ``value_name``), the envelope thick, crossings marked."""
     c_from, c_to = scale.domain
     move = alt.Color("move:N", title="child", legend=alt.Legend(orient="top", symbolStrokeWidth=4),
                      scale=alt.Scale(range=MOVE_PALETTE))
@@ -150,13 +150,13 @@ def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | No
         .mark_line(strokeWidth=1.5, strokeDash=[5, 3], clip=True)
         .encode(
             x=alt.X("c:Q", scale=scale, title="C"),
-            y=alt.Y("value:Q", title="UCB1 value = mean + C·slope", scale=alt.Scale(zero=False)),
+            y=alt.Y("value:Q", title=f"{value_name} = value at C = 0 + C·slope", scale=alt.Scale(zero=False)),
             color=move,
             tooltip=[
                 alt.Tooltip("move:N", title="child"),
                 alt.Tooltip("visits:Q"),
-                alt.Tooltip("mean:Q", format=".6g"),
-                alt.Tooltip("slope:Q", title="slope √(ln N/n)", format=".6g"),
+                alt.Tooltip("intercept:Q", title="value at C = 0", format=".6g"),
+                alt.Tooltip("slope:Q", format=".6g"),
             ],
         )
     )
@@ -188,26 +188,20 @@ def summary_sentence(bands: pd.DataFrame) -> str:
 
 
 @st.cache_resource(max_entries=16, show_spinner="Sweeping C…")
-def cached_sweep(input_key: str, c_from: float, c_to: float, _tree):
-    """The exact sweep of an input over a range: it does not depend on C, so once per input and range."""
-    return path_intervals(_tree, c_from, c_to)
+def cached_sweep(input_key: str, rule_key: str, c_from: float, c_to: float, _tree, _scoring: Scoring):
+    """The exact sweep of an input under a rule over a range: it does not depend on C, so once per
+    input, rule (``rule_key``: ``repr`` of the scoring at C = 1), settings and range."""
+    return path_intervals(_tree, c_from, c_to, _scoring)
 
 
-def intro() -> None:
+def intro(rule_name: str) -> None:
     st.title("C sweep")
     st.caption(
-        "Where the selected path changes as C moves. At every node each child's UCB1 value is a straight "
-        "line in C, mean + C·√(ln N / n); selection follows the highest line, so the path is constant "
-        "between exact breakpoints. A breakpoint belongs to the interval on its right."
+        f"Where the selected path changes as C moves, under the sidebar's rule, {escape(rule_name)}. "
+        "At every node each child's value is a straight line in C (UCB1's: mean + C·√(ln N / n)); selection "
+        "follows the highest line, so the path is constant between exact breakpoints. A breakpoint belongs to "
+        "the interval on its right."
     )
-
-
-def rule_note(scoring: Scoring) -> None:
-    if scoring.rule != "ucb1":
-        st.info(
-            f"The rule is {escape(scoring.spec.name)}: this sweep is exact for UCB1 only. "
-            "Everything below is the **UCB1** sweep of the same tree."
-        )
 
 
 def range_controls(max_c: float) -> tuple[list, float, float]:
@@ -239,16 +233,16 @@ def zoom_button(column, intervals, c_from: float, c_to: float) -> None:
 
 
 def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: float):
-    """The UCB1 path at this C, the counts, and which path holds where, in words; returns the slot
+    """The rule's path at this C, the counts, and which path holds where, in words; returns the slot
     for the Share button (at the top: opened at the page's end, its contents fell below the fold)."""
     c = selected.scoring.c
-    # The path at C itself: also right at the range's excluded end, and outside a zoomed range.
-    at_c = selected.path if selected.scoring.rule == "ucb1" else selected_nodes(tree, Scoring("ucb1", c))
-    # With the sidebar on UCB1 the C control's path is this one: the metric follows a drag.
-    follows = c_control.LIVE_PATH_VALUE["selected"] if selected.scoring.rule == "ucb1" else None
+    # The path at C itself (also right at the range's excluded end, and outside a zoomed range): the
+    # C control's, so the metric follows a drag.
+    follows = c_control.LIVE_PATH_VALUE["selected"]
     share_slot = metric_row(
         [
-            ("UCB1 path at this C", escape(tree.path(at_c[-1])) or "(root is a leaf)", f"C = {c!r}", follows),
+            (f"{selected.scoring.spec.name} path at this C", escape(tree.path(selected.path[-1])) or "(root is a leaf)",
+             f"C = {c!r}", follows),
             ("Intervals", len(intervals)),
             ("Breakpoints", len(intervals) - 1),
             ("Swept range", f"[{c_from:.4g}, {c_to:.4g})"),
@@ -293,18 +287,19 @@ def chosen_node(tree, intervals) -> str:
     return node_path
 
 
-def why_section(tree, intervals, scale: alt.Scale, shown_c: float | None) -> None:
-    """A node's children as lines in C: the envelope the selection follows, and where it changes."""
+def why_section(tree, intervals, scale: alt.Scale, shown_c: float | None, scoring: Scoring) -> None:
+    """A node's children as lines in C under the rule: the envelope the selection follows, and where it changes."""
     st.subheader("Why: a node's children as lines in C")
     node_path = chosen_node(tree, intervals)
     node = tree.find(node_path)
-    envelope = node_envelope(tree, node, *scale.domain)
+    envelope = node_envelope(tree, node, *scale.domain, scoring)
     if not envelope.lines:
         st.info(f"Node {node_markdown(node_path)} is a leaf: there is no choice to draw.")
         return
     on_path = on_path_frame(intervals, tree.path_moves(node))
     with st.container(key=SWEEP_LINES_BOX):
-        st.altair_chart(lines_chart(envelope, on_path, scale, shown_c), width="stretch", key=SWEEP_LINES)
+        st.altair_chart(lines_chart(envelope, on_path, scale, shown_c, scoring.spec.label("value")), width="stretch",
+                        key=SWEEP_LINES)
     changes = ", ".join(
         f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
     )
@@ -356,26 +351,31 @@ def csv_download(bands: pd.DataFrame) -> None:
 def sweep_page(setup) -> None:
     """The whole page: the C control at its top reruns only this."""
     tree = setup.tree
-    intro()
+    intro(RULES[setup.rule].name)
     selected = selected_path.select(setup)
-    c = selected.scoring.c
-    max_c = c_control.slider_range(setup.input, c, ucb1=True)[0]
-    if state.first_run_for_input("sweep", setup.input.key):
-        reset_range(max_c)  # a new input: sweep the slider's range, as the slider shows it
-    rule_note(selected.scoring)
+    scoring = selected.scoring
+    not_affine = affine_problem(scoring)
+    if not_affine is not None:  # no registered rule: the sweep needs each child's value as a line in C
+        st.info(escape(not_affine))
+        return
+    c = scoring.c
+    max_c = c_control.slider_range(setup.input, c, scoring)[0]
+    if state.first_run_for_input("sweep", f"{setup.input.key} {scoring.rule}"):
+        reset_range(max_c)  # a new input or rule: sweep the slider's range, as the slider shows it
     controls, c_from, c_to = range_controls(max_c)
     problem = range_problem(c_from, c_to)
     if problem is not None:
         st.error(escape(problem), icon="⚠️")
         return
-    intervals = cached_sweep(setup.input.key, c_from, c_to, tree)
+    at_one = scoring.with_c(1.0)
+    intervals = cached_sweep(setup.input.key, repr(at_one), c_from, c_to, tree, at_one)
     zoom_button(controls[3], intervals, c_from, c_to)
     bands = bands_frame(tree, intervals)
     shown_c = c if c_from <= c <= c_to else None  # the red line, also at the range's right edge
     scale = c_scale(c_from, c_to)
     share_slot = answer(tree, selected, intervals, bands, c_from, c_to)
     strip_section(bands, scale, shown_c, c)
-    why_section(tree, intervals, scale, shown_c)
+    why_section(tree, intervals, scale, shown_c, scoring)
     live_c_marker.render(
         key=SWEEP_LIVE_C, c_from=c_from, c_to=c_to, containers=(SWEEP_STRIP_BOX, SWEEP_LINES_BOX), rule_layer=CURRENT_C_LAYER,
         value_below=(SWEEP_STRIP_BOX,),  # the strip's axis is on top: under the bands, the value covers no label
@@ -383,7 +383,7 @@ def sweep_page(setup) -> None:
     intervals_table(bands, interval_at(intervals, c))
     csv_download(bands)
     with share_slot:
-        share_panel.render(setup.input, selected.scoring, "sweep")
+        share_panel.render(setup.input, scoring, "sweep")
 
 
 setup = sidebar.require()

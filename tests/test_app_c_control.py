@@ -2,9 +2,8 @@
 
 from apptest_support import c_slider, tree_view_data
 from bench.harness.apptest import set_c
-from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, solve
-from mcts_core.analysis import child_lines, path_intervals
-from mcts_core.analysis import rule_lines
+from mcts_core import ROOT, RULES, Scoring, build_tree, parse_playouts, score_children, solve
+from mcts_core.analysis import child_lines, nice_ceiling, path_intervals
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
 
@@ -21,7 +20,7 @@ def test_the_live_slider_is_sent_where_the_path_changes_over_its_range(app):
 
 
 def test_a_rule_not_affine_in_c_keeps_the_commit_on_release_slider_and_says_so(app, monkeypatch):
-    monkeypatch.delitem(rule_lines.SHAPES, "ucb1_tuned")  # as if UCB1-Tuned were not known to be affine
+    monkeypatch.setattr(type(RULES["ucb1_tuned"]), "value_form", None)  # as if UCB1-Tuned were not known to be affine
     app.selectbox(key="rule").select("ucb1_tuned").run()
     assert not app.exception
     assert app.slider(key="c").value == c_slider(app).value == app.session_state["c"]
@@ -61,3 +60,19 @@ def test_the_value_lines_go_to_the_page_once_per_drawing_and_rule(app):
     app.selectbox(key="rule").select("ucb1_tuned").run()
     tuned = tree_view_data(app)
     assert tuned["lines_id"] != first["lines_id"] and set(tuned["lines"]) == set(first["lines"])
+
+
+def test_every_rule_sizes_the_slider_to_its_own_breakpoints_and_says_where_its_path_changes(app):
+    # Only UCB1 did: under PUCT the slider kept the scores' range and said nothing.
+    tree = build_tree(parse_playouts(C_FLIPS_CHOICE))
+    for rule, flip in (("ucb1", 2.702917488375908), ("puct", 4.898979485566359)):
+        app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
+        app.selectbox(key="rule").select(rule).run()
+        assert not app.exception
+        slider = tree_view_data(app, "c_live")
+        assert slider["max"] == nice_ceiling(1.5 * flip)  # the last breakpoint and some room
+        swept = path_intervals(tree, 0.0, slider["max"], Scoring.of(rule))
+        assert slider["intervals"] == [[part.c_from, part.c_to, list(part.moves)] for part in swept]
+        assert swept[1].c_from == flip
+        changes = [caption.value for caption in app.caption if caption.value.startswith("The selected path changes")]
+        assert changes == [f"The selected path changes: from C = {flip:.6g} it becomes ` b `."], rule

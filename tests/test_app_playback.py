@@ -243,10 +243,10 @@ def test_the_live_slider_gets_each_frame_s_own_path_changes_and_moves_the_teal_p
 
 def test_a_rule_not_affine_in_c_gets_the_commit_on_release_slider_and_the_teal_path_follows_it(app, monkeypatch):
     from mcts_core import Scoring, build_tree, parse_playouts, select_path
-    from mcts_core.analysis import rule_lines
+    from mcts_core import RULES
     from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
-    monkeypatch.delitem(rule_lines.SHAPES, "ucb1_tuned")  # as if UCB1-Tuned were not known to be affine
+    monkeypatch.setattr(type(RULES["ucb1_tuned"]), "value_form", None)  # as if UCB1-Tuned were not known to be affine
     app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
     app.selectbox(key="rule").select("ucb1_tuned").run()
     app.toggle(key="playback_rule_path").set_value(True).run()

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from mcts_core import build_tree, parse_playouts, solve
+from mcts_core import RULES, Scoring, build_tree, parse_playouts, select_path, solve
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 from mcts_core.analysis.sweep import path_intervals
 from mcts_core.tables.sweep_tables import sweep_nodes
@@ -24,6 +24,10 @@ def lines_caption(app) -> str:
 
 def table(app):
     return app.dataframe[0].value  # the only dataframe on the page (AppTest does not expose its key)
+
+
+def flips_tree():
+    return build_tree(parse_playouts(C_FLIPS_CHOICE))
 
 
 def flips(app):
@@ -126,12 +130,28 @@ def test_typed_node_path_wins_and_bad_paths_are_reported(app):
     assert "Node **root**" in lines_caption(app)  # falls back to the list's node
 
 
-def test_other_rules_get_a_notice_and_the_ucb1_sweep(app):
+def test_the_page_sweeps_the_sidebars_rule(app):
+    # It swept UCB1 whatever the rule: with PUCT at C = 3 the C control's path was aa and the
+    # page's "UCB1 path at this C" b, two paths on one screen.
     flips(app)
     app.selectbox(key="rule").select("puct").run()
+    set_c(app, 3.0)
+    assert not app.exception and not app.info
+    assert app.session_state["selected_path"] == "aa" == select_path(flips_tree(), Scoring.of("puct", c=3.0))
+    assert (app.metric[0].label, app.metric[0].value) == ("PUCT (AlphaZero) path at this C", "aa")
+    puct_flip = 4.898979485566359  # 2 sqrt(6): a's Q 10 + C/2 sqrt(6)/6 meets b's 8 + C/2 sqrt(6)/2
+    assert table(app)[["c_from", "c_to", "path"]].values.tolist() == [[0.0, puct_flip, "aa"], [puct_flip, 10.0, "b"]]
+    assert f"{puct_flip:.10g}" in plain(lines_caption(app))
+
+
+@pytest.mark.parametrize("rule", list(RULES))
+def test_every_rule_sweeps_to_its_own_paths(app, rule):
+    flips(app)
+    app.selectbox(key="rule").select(rule).run()
     assert not app.exception
-    assert "exact for UCB1 only" in app.info[0].value
-    assert table(app)["path"].tolist() == ["aa", "b"]  # still the UCB1 sweep
+    c_to = app.number_input(key="sweep_to").value
+    swept = path_intervals(flips_tree(), 0.0, c_to, Scoring.of(rule))
+    assert table(app)[["c_from", "c_to", "path"]].values.tolist() == [[p.c_from, p.c_to, p.path] for p in swept]
 
 
 def test_bad_playouts_show_the_parse_error(app):

@@ -163,7 +163,7 @@ def test_a_stop_callback_cancels_the_pending_games_and_keeps_finished_rows(worke
         ({"simulations": 0}, "simulations must be from 1"),
         ({"c_values": []}, "at least one"),
         ({"c_values": [1.0, 1.0]}, "listed twice"),
-        ({"settings": {"w": 2}}, "UCB1 has no setting w"),
+        ({"settings": {"w": 2}}, "UCB1 has no setting 'w'; it has only C"),
     ],
 )
 def test_bad_arena_settings_are_refused(settings, message):

@@ -119,8 +119,8 @@ def test_unvisited_children_and_draws_travel_as_strings_and_flags():
 
 
 def test_a_rule_not_affine_in_c_is_refused_with_the_sentence_the_page_shows(monkeypatch, tree):
-    from mcts_core.analysis import rule_lines
+    from mcts_core import RULES
 
-    monkeypatch.delitem(rule_lines.SHAPES, "ucb1_tuned")  # no registered rule is non-affine yet
+    monkeypatch.setattr(type(RULES["ucb1_tuned"]), "value_form", None)  # no registered rule is non-affine yet
     with pytest.raises(ValueError, match="UCB1-Tuned is not known to be affine in C: its path is recomputed"):
         drag_payload(tree, Scoring.of("ucb1_tuned"), 0.0, 10.0)

@@ -8,7 +8,7 @@ import pytest
 
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 from mcts_core import ROOT, build_tree, parse_playouts, ucb1
-from mcts_core.analysis.explain import ucb1_latex
+from mcts_core.analysis import ucb1_latex
 from mcts_core.model import playback as playback_module
 from mcts_core.model.playback import NodeStats, Playback, race
 from mcts_core.inputs.examples import deep_tree

@@ -1,8 +1,10 @@
 """Selection rules beyond the puzzle's UCB1: hand-computed terms, thresholds, presets, move values."""
 
 import inspect
+import json
 import math
 import random
+import re
 
 import pytest
 
@@ -30,6 +32,9 @@ from mcts_core import (
     under_threshold,
 )
 from mcts_core.inputs.formats.text import playouts_of
+from mcts_core.inputs.loading import read_input
+from mcts_core.selection import RULE_REGISTRY, settings_problem
+from mcts_core.simultaneous import JointScoring
 from cases import random_puzzle
 from reference import reference_solve
 
@@ -155,8 +160,8 @@ def test_puct_normalisation_choice_can_flip_the_selection():
 
 
 def test_puct_rejects_an_unknown_normalisation():
-    with pytest.raises(ValueError, match="normalise"):
-        select_path(make_tree(("a", 1), ("b", 1)), Scoring.of("puct", c=1.0, normalise="zscore"))
+    with pytest.raises(ValueError, match="normalise must be one of raw, minmax, got 'zscore'"):
+        Scoring.of("puct", c=1.0, normalise="zscore")
 
 
 # --- progressive bias --------------------------------------------------------------------------
@@ -295,8 +300,8 @@ def test_probabilities_sum_to_one_at_every_node_under_any_threshold():
 
 
 def test_sample_threshold_rejects_an_unknown_fallback():
-    with pytest.raises(ValueError, match="fallback"):
-        select_path(make_tree(("a", 1), ("b", 1)), Scoring.of("sample_threshold", c=1.0, fallback="greedy"))
+    with pytest.raises(ValueError, match="fallback must be one of random, heuristic, got 'greedy'"):
+        Scoring.of("sample_threshold", c=1.0, fallback="greedy")
 
 
 def test_contest_threshold_preset_draws_below_1000_visits_and_uses_34_and_sqrt_7_after():
@@ -353,7 +358,7 @@ def test_every_rule_returns_its_declared_terms_in_order_with_value_last():
 
 
 def test_an_input_cannot_be_passed_as_a_setting():
-    with pytest.raises(TypeError, match="move"):
+    with pytest.raises(ValueError, match="PUCT .AlphaZero. has no setting 'move'; it has normalise, priors"):
         score_children(random_tree(), ROOT, Scoring.of("puct", c=1.0, move="a"))
 
 
@@ -367,11 +372,45 @@ def test_every_preset_names_a_rule_and_only_its_settings_and_runs():
 def test_a_scoring_refuses_an_unknown_rule_setting_or_c():
     with pytest.raises(ValueError, match="unknown rule"):
         Scoring("ucb2")
-    with pytest.raises(TypeError, match="no setting w"):
+    with pytest.raises(ValueError, match="UCB1 has no setting 'w'; it has only C"):
         Scoring.of("ucb1", c=1.0, w=3.0)
     for bad_c in (-1.0, math.inf, math.nan):
         with pytest.raises(ValueError, match="C must be a finite number >= 0"):
             Scoring(c=bad_c)
+
+
+# A value of the wrong sort for each kind of setting.
+BAD_VALUES = {"float": math.nan, "int": 2.5, "choice": "bogus", "move_values": {"a": "x"}}
+
+
+def test_a_bad_setting_is_refused_when_the_scoring_is_made_with_the_sentence_every_reader_gives():
+    # Scoring.of("puct", normalise="bogus") was accepted and refused only when a node was scored
+    # (by the formula, or by the search's chooser), in other words than a header's or a link's.
+    with pytest.raises(ValueError, match=re.escape("normalise must be one of raw, minmax, got 'bogus'")):
+        Scoring.of("puct", normalise="bogus")
+    for key, rule in RULE_REGISTRY.items():
+        make = JointScoring if rule.simultaneous_only else Scoring
+        for setting in rule.settings[1:]:
+            bad = {setting.name: BAD_VALUES[setting.kind]}
+            sentence = settings_problem(key, bad)
+            assert sentence is not None and setting.name in sentence, (key, setting.name)
+            with pytest.raises(ValueError) as refused:
+                make(key, rule.defaults["c"], bad)
+            assert str(refused.value) == sentence
+            header = json.dumps({"mcts_log": 1, "rule": key, "settings": bad}, allow_nan=True)
+            with pytest.raises(ParseError) as read:
+                read_input(header + "\n")
+            assert str(read.value) == f'line 1: key "settings": {sentence}'
+    # What a rule asks of its settings together, too: EXP3 maps returns from [low, high].
+    with pytest.raises(ValueError, match=re.escape("low must be smaller than high, got 1.0 and 1.0")):
+        JointScoring("exp3", 0.1, {"low": 1.0, "high": 1.0})
+
+
+def test_per_move_values_left_empty_are_the_default():
+    # The sidebar passes None for an empty priors or heuristic box.
+    tree = random_tree()
+    assert select_path(tree, Scoring.of("puct", priors=None)) == select_path(tree, Scoring.of("puct"))
+    assert select_path(tree, Scoring.of("progressive_bias", heuristic=None)) == select_path(tree, Scoring.of("progressive_bias"))
 
 
 def test_equal_scorings_are_one_cache_key():
@@ -448,3 +487,29 @@ def test_annotation_errors_carry_the_input_line_number():
     with pytest.raises(ParseError) as error:
         annotated_values("#heuristic a 1\nab 3\n#heuristic a 2\n", "heuristic")
     assert error.value.line == 3
+
+
+def test_no_code_outside_a_rules_module_branches_on_a_rule():
+    # A rule is one object: code elsewhere asks it (its line in C, its fast loop, its check) instead of
+    # testing which rule it is (`rule == "ucb1"` made the C sweep page, the C control and the command
+    # line UCB1-only). Naming a key as data (a default, a preset, a link) is fine; comparing is not.
+    import ast
+
+    from apptest_support import REPO
+
+    keys = set(RULE_REGISTRY)
+    rules_folder = REPO / "mcts_core" / "selection" / "rules"
+    sources = [*(REPO / "mcts_core").rglob("*.py"), *(REPO / "ui").glob("*.py"), *(REPO / "pages").glob("*.py"), REPO / "app.py"]
+    branches = []
+    for path in sources:
+        if rules_folder in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                parts = [node.left, *node.comparators]
+                named = [part.value for part in parts if isinstance(part, ast.Constant) and part.value in keys]
+                named += [element.value for part in parts if isinstance(part, (ast.Tuple, ast.List, ast.Set))
+                          for element in part.elts if isinstance(element, ast.Constant) and element.value in keys]
+                if named:
+                    branches.append(f"{path.relative_to(REPO)}:{node.lineno} compares with {named}")
+    assert branches == []

@@ -23,8 +23,9 @@ from mcts_core.model.build import build_tree  # noqa: E402
 from mcts_core.inputs.formats.log import read_log  # noqa: E402
 from mcts_core.inputs.loading import read_input  # noqa: E402
 from mcts_core.search import parse_moves, play_moves, search  # noqa: E402
-from mcts_core.search.choosers import chooser_for, puct_values  # noqa: E402
-from mcts_core.selection.formulas import ucb1_values  # noqa: E402
+from mcts_core.search.choosers import chooser_for  # noqa: E402
+from mcts_core.selection.rules.puct import puct_values  # noqa: E402
+from mcts_core.selection.rules.ucb1 import ucb1_values  # noqa: E402
 from mcts_core.search.live_tree import LiveTree  # noqa: E402
 from mcts_core.selection import RULES, Scoring, score_children, select_child, under_threshold  # noqa: E402
 from mcts_core.model.tree import ROOT  # noqa: E402

@@ -9,6 +9,7 @@ import bisect
 from array import array
 import dataclasses
 import io
+import json
 import math
 import random
 import subprocess
@@ -16,7 +17,7 @@ import sys
 
 import pytest
 
-from mcts_core import Scoring, ROOT, build_tree, parse_playouts, select_path, ucb1
+from mcts_core import RULES, Scoring, ROOT, build_tree, parse_playouts, select_path, ucb1
 from mcts_core.cli.main import _format_intervals, main
 from mcts_core.inputs.formats.text import playouts_of
 from mcts_core.analysis.envelope import rounding_band
@@ -27,6 +28,7 @@ from mcts_core.analysis.sweep import (
     Interval,
     breakpoints,
     breakpoints_of,
+    intervals_below,
     neighbouring_intervals,
     node_envelope,
     path_intervals,
@@ -501,6 +503,74 @@ def test_cli_sweep_in_process_matches_the_api(monkeypatch, capsys):
     assert main(["sweep", "--c-min", "0", "--c-max", "20"]) == 0
     expected = "".join(f"{p.c_from!r} {p.c_to!r} {p.path}\n" for p in path_intervals(tree_of(text), 0, 20))
     assert capsys.readouterr().out == expected
+
+
+FLIP_TEXT = b"6 0.5\na 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"
+
+
+@pytest.mark.parametrize("args", [("--rule", "puct", "sweep"), ("sweep", "--rule", "puct")])
+def test_cli_sweep_sweeps_the_rule_given_before_or_after_the_command(args):
+    # It swept UCB1 whatever the rule: "0.0 2.702917488375908 aa" where PUCT flips at 2 sqrt(6).
+    result = run_cli(FLIP_TEXT, *args, "--c-max", "10")
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert result.stdout == b"0.0 4.898979485566359 aa\n4.898979485566359 10.0 b\n"
+    assert select_path(tree_of(FLIP_TEXT.decode()), Scoring.of("puct", c=4.898979485566359)) == "b"
+    assert select_path(tree_of(FLIP_TEXT.decode()), Scoring.of("puct", c=math.nextafter(4.898979485566359, BELOW))) == "aa"
+
+
+def test_a_subcommand_keeps_the_rule_and_c_given_before_it():
+    # It took them from the input: ucb1 at the header's C = 0.5.
+    dump = json.loads(run_cli(FLIP_TEXT, "--rule", "puct", "--c", "6", "tree").stdout)
+    assert (dump["rule"], dump["c"], dump["root"]["selected"]) == ("puct", 6.0, "b")
+
+
+def cli_output(monkeypatch, capsys, text: str, *args: str) -> str:
+    """What ``python -m mcts_core *args`` prints for ``text`` on stdin, run in this process."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert main(list(args)) == 0
+    return capsys.readouterr().out
+
+
+def two_player_log(seed: int) -> str:
+    """A JSON Lines log of a two-player search with declared priors and a rule with settings in its header.
+
+    Its moves are words, so that ``sweep`` and the selected path both print them joined by spaces."""
+    rng = random.Random(seed)
+    records = [{"mcts_log": 1, "players": 2, "c": 1.0, "rule": "puct", "settings": {"normalise": "minmax"}},
+               {"node": [], "priors": {"m1": 0.6, "m2": 0.3, "m3": 0.1}}, {"node": ["m1"], "priors": {"m1": 0.2, "m2": 0.8}}]
+    for _ in range(rng.randint(20, 60)):
+        path = [rng.choice(["m1", "m2", "m3"]) for _ in range(rng.randint(1, 4))]
+        records.append({"path": path, "score": rng.randint(-10, 10)})
+    return "".join(json.dumps(record) + "\n" for record in records)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_rule_sweep_interval_is_the_path_the_command_selects_in_it(monkeypatch, capsys, seed):
+    # The issue's check, through the command line: sweep with a rule, then select with it at each
+    # interval's midpoint and ends (two players, declared priors, the header's rule and settings).
+    log = two_player_log(seed)
+    for rule in [None, *RULES]:  # None: the header's rule, PUCT with min-max Q
+        chosen = () if rule is None else ("--rule", rule)
+        lines = cli_output(monkeypatch, capsys, log, *chosen, "sweep", "--c-max", "20").splitlines()
+        assert lines, rule
+        for line in lines:
+            c_from, c_to, path = line.split(" ", 2)
+            for c in (float(c_from), (float(c_from) + float(c_to)) / 2, math.nextafter(float(c_to), BELOW)):
+                assert cli_output(monkeypatch, capsys, log, *chosen, "--c", repr(c)) == path + "\n", (rule, c)
+
+
+def test_a_sweep_cut_at_a_smaller_end_is_the_sweep_of_the_smaller_range():
+    # The C control sweeps once over a few score spreads and cuts that sweep at the slider's end.
+    rng = random.Random(11)
+    for _ in range(40):
+        tree = tree_of(random_puzzle(rng))
+        for scoring in (Scoring(), Scoring.of("puct"), Scoring.of("sample_threshold", t=5, t2=40, c0=0.5)):
+            wide = path_intervals(tree, 0.0, 100.0, scoring)
+            ends = [part.c_from for part in wide[1:]] + [rng.uniform(0.0, 100.0), 1e-9]
+            for end in ends:
+                assert intervals_below(wide, end) == path_intervals(tree, 0.0, end, scoring), end
+    assert intervals_below([Interval(0.0, 1.0, "a"), Interval(1.0, 2.0, "b")], 1.5) == [
+        Interval(0.0, 1.0, "a"), Interval(1.0, 1.5, "b")]
 
 
 def test_neighbouring_intervals_name_the_changes_around_c():

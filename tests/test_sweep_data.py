@@ -55,10 +55,10 @@ def test_lines_are_sampled_at_both_ends_of_the_range(statement):
     frame = lines_frame(node_envelope(statement, ROOT, 0.0, 10.0), 0.0, 10.0)
     assert list(frame.columns) == LINE_COLUMNS
     assert frame.to_dict("records") == [
-        {"move": "a", "visits": 1, "mean": 20.0, "slope": SLOPE_A, "c": 0.0, "value": 20.0},
-        {"move": "a", "visits": 1, "mean": 20.0, "slope": SLOPE_A, "c": 10.0, "value": 20.0 + 10.0 * SLOPE_A},
-        {"move": "b", "visits": 2, "mean": 17.0, "slope": SLOPE_B, "c": 0.0, "value": 17.0},
-        {"move": "b", "visits": 2, "mean": 17.0, "slope": SLOPE_B, "c": 10.0, "value": 17.0 + 10.0 * SLOPE_B},
+        {"move": "a", "visits": 1, "intercept": 20.0, "slope": SLOPE_A, "c": 0.0, "value": 20.0},
+        {"move": "a", "visits": 1, "intercept": 20.0, "slope": SLOPE_A, "c": 10.0, "value": 20.0 + 10.0 * SLOPE_A},
+        {"move": "b", "visits": 2, "intercept": 17.0, "slope": SLOPE_B, "c": 0.0, "value": 17.0},
+        {"move": "b", "visits": 2, "intercept": 17.0, "slope": SLOPE_B, "c": 10.0, "value": 17.0 + 10.0 * SLOPE_B},
     ]
     assert SLOPE_A == pytest.approx(1.0481470739) and SLOPE_B == pytest.approx(0.7411519036)
 

@@ -1,10 +1,12 @@
 """The exploration constant C: a slider sized to the scores, an exact box, and where the path changes.
 
-For a rule affine in C the slider is a custom component (``ui/assets/c_control.js``, no iframe,
-nothing loaded from the network): the browser gets where the selected path changes over the
-slider's range once per (input, rule, settings, range) and follows a drag by itself on every
-animation frame (the path, the picture's red path, the inspected node's ranked children); C is
-committed only when the drag ends or the keys rest. Keys move C by a round step that follows the
+For a rule affine in C (every registered rule) the slider is a custom component
+(``ui/assets/c_control.js``, no iframe, nothing loaded from the network): the browser gets where
+the selected path changes over the slider's range once per (input, rule, settings, range) and
+follows a drag by itself on every animation frame (the path, the picture's red path, the inspected
+node's ranked children); C is committed only when the drag ends or the keys rest. One exact sweep of
+the rule over a few score spreads sizes the slider (to its last breakpoint), says where the path
+changes next to C, and is cut to the slider's range for the browser. Keys move C by a round step that follows the
 range (:func:`mcts_core.analysis.key_step`; ten of them with Page Up/Down or Shift, Home/End to
 the ends); a drag keeps the slider's finer step. Other rules keep Streamlit's slider, which
 commits on release.
@@ -19,8 +21,8 @@ import streamlit as st
 from mcts_core import Scoring, Tree, parse_c
 from mcts_core.analysis import (
     affine_problem,
-    drag_payload,
     fit_to_breakpoints,
+    intervals_below,
     key_step,
     neighbouring_intervals,
     path_intervals,
@@ -122,15 +124,31 @@ def _exact_typed() -> None:
         st.session_state[C_EXACT_ERROR] = str(error)
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _ucb1_intervals(input_key: str, max_c: float, _tree: Tree) -> list:
-    """The exact UCB1 sweep over the slider's range: it does not depend on C, so once per input."""
-    return path_intervals(_tree, 0.0, max_c)
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _sweep(input_key: str, rule_key: str, c_max: float, _tree: Tree, _scoring: Scoring) -> list:
+    """The exact sweep of one (input, rule, settings) over [0, c_max): it does not depend on C.
+
+    ``rule_key`` is ``repr`` of the scoring at C = 1 (Scoring holds read-only mappings, which
+    Streamlit's cache cannot hash).
+    """
+    return path_intervals(_tree, 0.0, c_max, _scoring)
 
 
-def _show_nearest_changes(loaded: LoadedInput, c: float, max_c: float) -> None:
-    """Under the slider: the C values nearest to the current one where the UCB1 path changes."""
-    below, above = neighbouring_intervals(_ucb1_intervals(loaded.key, max_c, loaded.tree), c)
+def _rule_sweep(loaded: LoadedInput, scoring: Scoring, c_max: float) -> list:
+    """:func:`_sweep` of ``scoring``'s rule and settings over [0, c_max)."""
+    at_one = scoring.with_c(1.0)
+    return _sweep(loaded.key, repr(at_one), c_max, loaded.tree, at_one)
+
+
+def _widest_range(loaded: LoadedInput, c: float) -> float:
+    """The end of the range a slider at ``c`` is sized from (a few score spreads, and ``c``)."""
+    return suggest_c_range(loaded.score_range, c)[0]
+
+
+def _show_nearest_changes(loaded: LoadedInput, scoring: Scoring, c: float) -> None:
+    """Under the slider: the C values nearest to the current one where the rule's path changes."""
+    max_c = _widest_range(loaded, c)
+    below, above = neighbouring_intervals(_rule_sweep(loaded, scoring, max_c), c)
     parts = []
     if below is not None:
         parts.append(f"below C = {below.c_to:.6g} it is {code(below.path) if below.path else 'empty'}")
@@ -149,23 +167,21 @@ def keep() -> None:
     st.session_state[C_EXACT] = st.session_state.get(C_EXACT, repr(st.session_state[C]))
 
 
-def slider_range(loaded: LoadedInput, c: float, ucb1: bool) -> tuple[float, float]:
-    """(max, step) of the C slider: a few score spreads, narrowed to the UCB1 path's last breakpoint."""
+def slider_range(loaded: LoadedInput, c: float, scoring: Scoring) -> tuple[float, float]:
+    """(max, step) of the C slider: a few score spreads, narrowed to the rule's last breakpoint
+    (for a rule affine in C: every registered rule)."""
     max_c, step = suggest_c_range(loaded.score_range, c)
-    if not ucb1:
+    if affine_problem(scoring) is not None:
         return max_c, step
-    intervals = _ucb1_intervals(loaded.key, max_c, loaded.tree)
+    intervals = _rule_sweep(loaded, scoring, max_c)
     return fit_to_breakpoints(max_c, intervals[-1].c_from if len(intervals) > 1 else None, c)
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _path_changes(input_key: str, rule_key: str, max_c: float, _tree: Tree, _scoring: Scoring) -> list:
-    """Where the selected path changes over [0, max_c) for one (input, rule, settings): sent once.
-
-    ``rule_key`` is ``repr`` of the scoring at C = 1 (Scoring holds read-only mappings, which
-    Streamlit's cache cannot hash).
-    """
-    return drag_payload(_tree, _scoring, 0.0, max_c)["intervals"]
+def _path_changes(loaded: LoadedInput, scoring: Scoring, max_c: float) -> list:
+    """Where the selected path changes over [0, max_c), as the browser gets it: the sweep the slider
+    was sized from (over a few score spreads at the committed C), cut at ``max_c``."""
+    widest = max(_widest_range(loaded, scoring.c), max_c)
+    return intervals_below(_rule_sweep(loaded, scoring, widest), max_c)
 
 
 # At most this many nodes are added to a drawing so that every path the slider can select is drawn
@@ -174,10 +190,10 @@ SLIDER_PATHS_MAX_EXTRA = 300
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _nodes_on_slider_paths(input_key: str, rule_key: str, max_c: float, _tree: Tree, _scoring: Scoring) -> frozenset:
+def _nodes_on_slider_paths(input_key: str, rule_key: str, max_c: float, _tree: Tree, _intervals: list) -> frozenset:
     nodes: set[int] = set()
-    for _, _, moves in _path_changes(input_key, rule_key, max_c, _tree, _scoring):
-        nodes.update(_tree.path_nodes(_tree.find(moves)))
+    for interval in _intervals:
+        nodes.update(_tree.path_nodes(_tree.find(interval.moves)))
     return frozenset(nodes)
 
 
@@ -193,10 +209,11 @@ def slider_path_nodes(
     """
     if affine_problem(scoring) is not None:
         return frozenset()
+    c = st.session_state.get(C, DEFAULT_C)
     if max_c is None:
-        max_c, _ = slider_range(loaded, st.session_state.get(C, DEFAULT_C), scoring.rule == "ucb1")
-    at_one = scoring.with_c(1.0)
-    nodes = _nodes_on_slider_paths(loaded.key, repr(at_one), max_c, loaded.tree, at_one)
+        max_c, _ = slider_range(loaded, c, scoring)
+    intervals = _path_changes(loaded, scoring.with_c(c), max_c)
+    nodes = _nodes_on_slider_paths(loaded.key, repr(scoring.with_c(1.0)), max_c, loaded.tree, intervals)
     return nodes if len(nodes.difference(visible)) <= SLIDER_PATHS_MAX_EXTRA else frozenset()
 
 
@@ -244,7 +261,6 @@ def live_slider(
         exact_digits: the box is a number box showing C to this many significant digits
             (``format="%.6g"`` for 6); None: a text box showing C as Python's repr writes it.
     """
-    at_one = scoring.with_c(1.0)
     data = {
         "c": scoring.c,
         "max": max_c,
@@ -252,7 +268,7 @@ def live_slider(
         "key_step": key_step(max_c),
         "label": label or scoring.spec.c_label,
         "path_label": path_label,
-        "intervals": _path_changes(loaded.key, repr(at_one), max_c, loaded.tree, at_one),
+        "intervals": [[part.c_from, part.c_to, list(part.moves)] for part in _path_changes(loaded, scoring, max_c)],
         "compact": loaded.tree.compact,
         "role": role,
         "path_value": f".st-key-{LIVE_PATH_VALUE[role]} [data-testid='stMetricValue']",
@@ -291,15 +307,16 @@ def render(
     """Draw the C slider and the exact box (in the current container); returns C.
 
     Args:
-        loaded: the input (sizes the slider to its scores and where its UCB1 path changes).
+        loaded: the input (sizes the slider to its scores and where the rule's path changes).
         scoring: the rule and its settings (its C is ignored): a rule affine in C gets the live
             slider, others Streamlit's (and a sentence saying C applies on release).
-        show_changes: the rule is UCB1: fit the slider to the exact breakpoints and (unless
-            ``reveal_at_rest`` is False) say where the path changes.
+        show_changes: fit the slider to the rule's exact breakpoints and (unless ``reveal_at_rest``
+            is False) say where the path changes (for a rule affine in C: every registered rule).
         role, path_label, reveal_at_rest: see :func:`live_slider`.
     """
     keep()
-    max_c, step = slider_range(loaded, st.session_state[C], show_changes)
+    c = st.session_state[C]
+    max_c, step = slider_range(loaded, c, scoring) if show_changes else suggest_c_range(loaded.score_range, c)
     problem = affine_problem(scoring)
     slider, exact = st.columns([5, 2], vertical_alignment="bottom")
     if problem is None:
@@ -318,6 +335,6 @@ def render(
     if C_EXACT_ERROR in st.session_state:
         st.error(escape(st.session_state[C_EXACT_ERROR]))
     c = st.session_state[C]
-    if show_changes and reveal_at_rest:
-        _show_nearest_changes(loaded, c, suggest_c_range(loaded.score_range, c)[0])
+    if show_changes and reveal_at_rest and problem is None:
+        _show_nearest_changes(loaded, scoring, c)
     return c

@@ -38,7 +38,7 @@ def select(setup: Setup, *, reveal_at_rest: bool = True) -> SelectedPath:
     ``reveal_at_rest`` False: the control names the path, ranks the children and shows where the
     path changes only while C is dragged (Classroom: students guess them at rest).
     """
-    selected = choose(setup, setup.input, show_changes=setup.rule == "ucb1", reveal_at_rest=reveal_at_rest)
+    selected = choose(setup, setup.input, show_changes=True, reveal_at_rest=reveal_at_rest)
     st.session_state[SELECTED_PATH] = setup.tree.path(selected.path[-1])
     return selected
 

@@ -13,7 +13,8 @@ from .c_range import LARGEST_C, fit_to_breakpoints, key_step, nice_ceiling, sugg
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
 from .drag_payload import drag_payload, inspected_terms
 from .drawn_values import DrawnValues, json_number
-from .explain import ONLY_CHILD, TIE, UNVISITED, Choice, explain_choice, ucb1_latex
+from ..selection import ucb1_latex  # UCB1's formula with the numbers filled in, for the Classroom's why
+from .explain import ONLY_CHILD, TIE, UNVISITED, Choice, explain_choice
 from .outline import OutlineRow, outline_children, principal_variation
 from .rule_lines import affine_problem, child_lines
 from .sweep import (
@@ -23,6 +24,7 @@ from .sweep import (
     breakpoints,
     breakpoints_of,
     interval_at,
+    intervals_below,
     neighbouring_intervals,
     node_envelope,
     range_problem,
@@ -34,6 +36,6 @@ __all__ = [
     "ONLY_CHILD", "TIE", "UNVISITED",
     "OutlineRow", "affine_problem", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "drag_payload", "explain_choice", "fit_to_breakpoints", "inspected_terms",
-    "interval_at", "json_number", "key_step", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
+    "interval_at", "intervals_below", "json_number", "key_step", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
     "path_intervals", "principal_variation", "range_problem", "suggest_c_range", "ucb1_latex",
 ]

@@ -1,7 +1,7 @@
 """The upper envelope of a node's lines in C, snapped to floats.
 
 At a node N, each child's value under a rule is a line in C, ``intercept + C * slope``
-(:mod:`.rule_lines`; for UCB1 ``mean + C * sqrt(ln(N.v) / M.v)``); the child selection picks as C
+(:mod:`.rule_lines`, from each rule's :class:`~mcts_core.selection.ValueForm`; for UCB1 ``mean + C * sqrt(ln(N.v) / M.v)``); the child selection picks as C
 grows is the upper envelope of those lines (ties to the child first in tie order: the smaller
 move, or the first in the node's order). Constants are flat lines: a proven outcome, +infinity for
 an unvisited child under a UCB-style rule, a chance outcome's visits, a probability below a sample
@@ -51,40 +51,12 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..selection import ValueForm
+
 # Non-negative doubles ordered by value have bit patterns ordered as integers, so stepping and
 # bisecting over floats is integer arithmetic on these patterns.
 _PACK = struct.Struct("<d")
 _UNPACK = struct.Struct("<q")
-
-
-class ValueForm:
-    """How a rule computes one child's value from C in floats (:mod:`.rule_lines` has the forms).
-
-    Attributes (class-level):
-        plain: the float value is ``intercept + c * slope`` itself (compares like it for every C).
-        roundings: a bound, in ulps of :meth:`Line.magnitude`, on how far the float value can be from
-            the real line.
-    """
-
-    __slots__ = ()
-    plain: bool
-    roundings: int
-
-    def __call__(self, c: float) -> float:
-        """The float the rule computes at ``c``."""
-        raise NotImplementedError
-
-    def line(self) -> tuple[float, float]:
-        """``(intercept, slope)`` of the real line."""
-        raise NotImplementedError
-
-    def scale(self) -> float:
-        """The largest magnitude of the parts that do not grow with C."""
-        raise NotImplementedError
-
-    def varying(self) -> dict[str, tuple[float, float]]:
-        """The terms that depend on C (``value`` included) as ``(intercept, slope)``."""
-        raise NotImplementedError
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
-"""Why a node picks the child it picks: the margin over the runner-up, the term that decided, and
-the UCB1 formula with the numbers filled in."""
+"""Why a node picks the child it picks: the margin over the runner-up and the term that decided
+(the rule's addends)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..selection import DEFAULT_RULE, RULE_REGISTRY, ChildScore, ucb1
+from ..selection import DEFAULT_RULE, RULE_REGISTRY, ChildScore
 
 
 TIE = "tie"
@@ -65,28 +65,3 @@ def explain_choice(children: Sequence[ChildScore], rule: str = DEFAULT_RULE, tie
                 differences[name] = gap
     deciding = max(differences, key=differences.get) if differences else VALUE
     return Choice(winner, runner_up, margin, differences, deciding, ties)
-
-
-def ucb1_latex(parent_visits: int, visits: int | None = None, total: float | None = None, *, c: float) -> str:
-    """The UCB1 formula with the current numbers substituted, as LaTeX (no user text in it).
-
-    With only the parent's visits it substitutes N.v and C; with a child's visits and total it
-    substitutes everything and shows the two terms and their sum, computed as :func:`ucb1` does.
-    """
-    number = _latex_number
-    if visits is None or total is None:
-        return rf"\frac{{M.s}}{{M.v}} + {number(c)}\sqrt{{\frac{{\ln {parent_visits}}}{{M.v}}}}"
-    terms = ucb1(parent_visits, visits, total, c=c)
-    return (
-        rf"\frac{{{number(total)}}}{{{visits}}} + {number(c)}\sqrt{{\frac{{\ln {parent_visits}}}{{{visits}}}}}"
-        rf" = {number(terms['mean'])} + {number(terms['exploration'])} = {number(terms['value'])}"
-    )
-
-
-def _latex_number(value: float) -> str:
-    """A float for LaTeX: 4 significant digits, scientific notation as a power of ten."""
-    text = f"{value:.4g}"
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        return rf"{mantissa} \times 10^{{{int(exponent)}}}"
-    return text

@@ -177,6 +177,19 @@ def path_intervals(tree: Tree, c_min: float, c_max: float, scoring: Scoring = UC
     return intervals
 
 
+def intervals_below(intervals: Sequence[Interval], c_max: float) -> list[Interval]:
+    """A sweep over [c_min, C) cut at ``c_max`` (c_min < c_max <= C): the sweep over [c_min, c_max).
+
+    Every float below ``c_max`` keeps its interval, so it is a sweep of the shorter range as exact as
+    the longer one: a range narrowed to its breakpoints needs no second sweep.
+    """
+    kept = [interval for interval in intervals if interval.c_from < c_max]
+    if kept and kept[-1].c_to != c_max:
+        last = kept[-1]
+        kept[-1] = Interval(last.c_from, c_max, last.path, last.moves)
+    return kept
+
+
 def breakpoints(tree: Tree, c_min: float, c_max: float, scoring: Scoring = UCB1) -> list[Breakpoint]:
     """Every C in (c_min, c_max) where the selected path changes, in order.
 

@@ -7,8 +7,9 @@ Usage and help name the command as it was invoked. ``mcts-explorer app`` serves 
   together (the puzzle's answer); JSON input prints them joined by single spaces; a simultaneous-
   move log prints each joint step as the players' own choices joined by ``|`` (``--rule`` may then
   be ``regret_matching`` or ``exp3`` too). ``sweep`` refuses simultaneous input.
-* ``python -m mcts_core sweep --c-min A --c-max B``: where the UCB1 path changes as C goes over
-  [A, B) (the input's C plays no part): one line per interval, ``c_from c_to path``, in order,
+* ``python -m mcts_core sweep --c-min A --c-max B [--rule R]``: where the rule's selected path changes
+  as C goes over [A, B) (the input's C plays no part; the rule and its settings as for the other
+  commands): one line per interval, ``c_from c_to path``, in order,
   floats in ``repr`` precision, a breakpoint belonging to the interval it starts (see
   :mod:`mcts_core.analysis.sweep`). An empty path (a root without children) would print as an empty last
   field, ``0.0 1.5 `` with the trailing space; input with at least one playout always gives the
@@ -28,7 +29,9 @@ Usage and help name the command as it was invoked. ``mcts-explorer app`` serves 
   [--progress]``: playing strength at each C (and budget), as CSV with a header row (see
   :mod:`mcts_core.cli.game_commands`). Ctrl-C stops it with exit status 130.
 
-C comes from ``--c``, else from the input; the rule from ``--rule``, else from the input, else UCB1.
+C comes from ``--c``, else from the input; the rule from ``--rule``, else from the input, else UCB1;
+its settings from the input when the input names that rule, else the rule's defaults. A subcommand's
+``--c`` and ``--rule`` may also come before it (``--rule puct sweep``).
 Bad input exits with status 2 and one line on stderr: ``error: line N: what is wrong``. Bad
 arguments exit with status 2 and one line ``error: what is wrong``.
 """
@@ -61,11 +64,22 @@ def _c_argument(text: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _selection_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--c", type=_c_argument,
-                        help="exploration constant C; overrides the C of the input's header (the `N C` line, "
-                        "or \"c\" in JSON)")
-    parser.add_argument("--rule", help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
+def _rule_help() -> str:
+    """The rules ``--rule`` takes, from the registry (regret matching and EXP3: simultaneous input only)."""
+    from ..selection.registry import DEFAULT_RULE, RULES
+
+    return "selection rule: " + ", ".join(f"{key} (default)" if key == DEFAULT_RULE else key for key in RULES)
+
+
+def _selection_options(parser: argparse.ArgumentParser, *, c: bool = True, subcommand: bool = False) -> None:
+    """``--c`` (unless ``c`` is False) and ``--rule``. On a subcommand they default to the values given
+    before it (argparse would otherwise reset them to None)."""
+    default = argparse.SUPPRESS if subcommand else None
+    if c:
+        parser.add_argument("--c", type=_c_argument, default=default,
+                            help="exploration constant C; overrides the C of the input's header (the `N C` line, "
+                            "or \"c\" in JSON)")
+    parser.add_argument("--rule", default=default, help=_rule_help())
 
 
 def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
@@ -76,10 +90,12 @@ def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
     commands.add_parser("app", add_help=False, help="serve the app in a browser; Streamlit's options follow")
     sweep_parser = commands.add_parser(
         "sweep",
-        description="Print the intervals of C over which the UCB1-selected path is constant.",
+        description="Print the intervals of C over which the selected path is constant, under the rule "
+        "(--rule, else the input's, else UCB1) and its settings (the input's for its own rule).",
         help="print `c_from c_to path` for each interval of C with one selected path",
         allow_abbrev=False,
     )
+    _selection_options(sweep_parser, c=False, subcommand=True)
     sweep_parser.add_argument("--c-min", type=_c_argument, default=0.0, help="start of the C range (default 0)")
     sweep_parser.add_argument("--c-max", type=_c_argument, required=True, help="end of the C range (excluded)")
     tree_parser = commands.add_parser(
@@ -88,14 +104,14 @@ def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
         help="print the tree as JSON with each node's selected child",
         allow_abbrev=False,
     )
-    _selection_options(tree_parser)
+    _selection_options(tree_parser, subcommand=True)
     export_parser = commands.add_parser(
         "export",
         description="Write the input's bundle: input, tree, node statistics, picture and settings, as a zip.",
         help="write a bundle zip the app can reopen",
         allow_abbrev=False,
     )
-    _selection_options(export_parser)
+    _selection_options(export_parser, subcommand=True)
     export_parser.add_argument("--out", required=True, help="the zip file to write")
     _search_commands(commands)
     arguments = parser.parse_args(argv)
@@ -119,15 +135,15 @@ def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
 
 def _search_commands(commands) -> None:
     """The ``search`` and ``arena`` subcommands: our MCTS on OpenSpiel games (no stdin)."""
-    from ..selection.registry import REGRET_MATCHING, SIMULTANEOUS_RULES
+    from ..selection.registry import SIMULTANEOUS_RULES
+    from ..selection.rule import GAMMA
 
     def game_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--game", required=True,
                             help="an OpenSpiel game string, e.g. tic_tac_toe or connect_four(rows=5)")
         parser.add_argument("--moves", default="",
                             help="the start position: action ids or names, space-separated, or a JSON array")
-        parser.add_argument("--rule",
-                            help="selection rule: ucb1 (default), ucb1_tuned, puct, progressive_bias, sample_threshold")
+        parser.add_argument("--rule", help=_rule_help())
         parser.add_argument("--progress", action="store_true", help="progress on stderr even when it is not a terminal")
 
     search_parser = commands.add_parser(
@@ -143,7 +159,7 @@ def _search_commands(commands) -> None:
     search_parser.add_argument(
         "--c", type=_c_argument,
         help=f"exploration constant (default {defaults.SEARCH_C:g}; for {' and '.join(SIMULTANEOUS_RULES)} it is "
-        f"γ, default {SIMULTANEOUS_RULES[REGRET_MATCHING].defaults['c']:g})")
+        f"γ, default {GAMMA.default:g})")
     search_parser.add_argument("--seed", type=int, default=defaults.SEARCH_SEED,
                                help=f"seed of every random choice (default {defaults.SEARCH_SEED})")
     search_parser.add_argument(
@@ -233,20 +249,30 @@ def _c_list(text: str) -> list[float]:
     return [_c_argument(part) for part in text.split(",")]
 
 
+def _rule_and_settings(arguments: argparse.Namespace, read) -> tuple[str, dict]:
+    """The rule the command uses and its settings: ``--rule`` at its defaults, unless it is the input's
+    rule; else the input's rule with the input's settings; else UCB1."""
+    from ..selection import DEFAULT_RULE
+
+    if arguments.rule is not None and arguments.rule != read.rule:
+        return arguments.rule, {}
+    return read.rule or DEFAULT_RULE, read.settings
+
+
 def _scoring(arguments: argparse.Namespace, read):
     """The rule and C the command uses: the options first, then the input's (with its settings)."""
-    from ..selection import DEFAULT_RULE, Scoring
+    from ..selection import Scoring
 
     c = arguments.c if arguments.c is not None else read.c
     if c is None:
         raise ParseError(1, "no C: give --c, or a header `N C` (text) or \"c\" (JSON) in the input")
-    if arguments.rule is not None and arguments.rule != read.rule:
-        return Scoring(arguments.rule, c)
-    return Scoring(read.rule or DEFAULT_RULE, c, read.settings)
+    rule, settings = _rule_and_settings(arguments, read)
+    return Scoring(rule, c, settings)
 
 
 def _simultaneous(arguments: argparse.Namespace, read) -> int:
     """A simultaneous-move input: the path each player's rule selects (joint moves as ``R|P``), or the dump."""
+    from ..selection import DEFAULT_RULE
     from ..simultaneous import JointScoring, joint_name, selected_path, sequential_choice
 
     simultaneous = read.simultaneous
@@ -256,10 +282,10 @@ def _simultaneous(arguments: argparse.Namespace, read) -> int:
     if arguments.rule is not None and arguments.rule != simultaneous.rule:
         rule, settings = arguments.rule, {}
     else:
-        rule, settings = simultaneous.rule or "ucb1", simultaneous.settings
+        rule, settings = simultaneous.rule or DEFAULT_RULE, simultaneous.settings
     try:
         scoring = JointScoring(rule, c, settings)
-    except (TypeError, ValueError) as error:
+    except ValueError as error:
         raise ParseError(1, str(error)) from None
     if arguments.command == "tree":
         from ..inputs.formats.tree_json_writer import write_tree_json
@@ -272,6 +298,21 @@ def _simultaneous(arguments: argparse.Namespace, read) -> int:
     steps = selected_path(simultaneous.decoupled, scoring)
     print(" ".join(joint_name(step.joint) if step.joint else read.tree.move[step.child]
                    for step in steps if step.child is not None or step.joint))
+    return 0
+
+
+def _sweep(arguments: argparse.Namespace, read) -> int:
+    """``sweep``: the rule's intervals over [--c-min, --c-max), or one line saying why there are none."""
+    from ..analysis.sweep import path_intervals
+    from ..selection import Scoring
+
+    rule, settings = _rule_and_settings(arguments, read)
+    try:
+        intervals = path_intervals(read.tree, arguments.c_min, arguments.c_max, Scoring(rule, 1.0, settings))
+    except ValueError as error:  # a rule not affine in C
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    sys.stdout.write(_format_intervals(intervals))
     return 0
 
 
@@ -321,12 +362,6 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
         if read.simultaneous is not None and arguments.command == "sweep":
             print("error: the sweep is exact for turn-taking trees; this input has simultaneous moves", file=sys.stderr)
             return 2
-        if arguments.command == "sweep":
-            from ..analysis.sweep import path_intervals
-
-            intervals = path_intervals(read.tree, arguments.c_min, arguments.c_max)
-            sys.stdout.write(_format_intervals(intervals))
-            return 0
         if read.simultaneous is not None and arguments.command != "export":
             return _simultaneous(arguments, read)
         from ..selection.registry import RULES
@@ -334,6 +369,8 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
         if arguments.rule is not None and arguments.rule not in RULES:
             print(f"error: {arguments.rule} scores simultaneous moves only, and this input has none", file=sys.stderr)
             return 2
+        if arguments.command == "sweep":
+            return _sweep(arguments, read)
         scoring = _scoring(arguments, read)
         from ..selection import select_child, selected_nodes
 

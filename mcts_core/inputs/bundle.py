@@ -214,10 +214,7 @@ def _view(settings: Any) -> View:
     problem = settings_problem(rule, rule_settings)
     if problem is not None:
         raise ParseError(1, f'settings.json: key "settings": {problem}')
-    try:
-        scoring = Scoring(rule, c, rule_settings)
-    except (ValueError, TypeError) as error:
-        raise ParseError(1, f"settings.json: {error}") from None
+    scoring = Scoring(rule, c, rule_settings)  # the rule, C and the settings were checked above
     inspected = settings.get("inspected", [])
     if not isinstance(inspected, list) or not all(isinstance(move, str) for move in inspected):
         raise ParseError(1, 'settings.json: key "inspected" must be a list of moves')

@@ -38,7 +38,7 @@ from typing import Any, TextIO
 
 from ..model.tree import CHANCE, ROOT, TERMINAL
 from ..simultaneous.joint import ALGORITHMS, joint_name
-from ..simultaneous.rules import EXP3, JointScoring, update
+from ..simultaneous.rules import JointScoring, update
 from .budget import SearchBudget, check_budget
 from .games import chance_outcomes, check_log_width, load_game, play_moves
 from .live_tree import LiveTree
@@ -138,10 +138,11 @@ def search_simultaneous(
         raise ValueError("the game is over in this position: there is nothing to search")
     if log:
         check_log_width(state)
-    if scoring.rule == EXP3 and not {"low", "high"} & set(scoring.settings):
-        # EXP3 maps returns to [0, 1]: the game's own range, written in the header for the log's readers
-        scoring = JointScoring(scoring.rule, scoring.c, {**scoring.settings, "low": float(loaded.min_utility()),
-                                                         "high": float(loaded.max_utility())})
+    # A rule may need the game's range of returns (EXP3 maps them to [0, 1]): written in the header
+    # for the log's readers.
+    settings = scoring.spec.for_returns(scoring.settings, loaded.min_utility(), loaded.max_utility())
+    if settings is not scoring.settings:
+        scoring = JointScoring(scoring.rule, scoring.c, settings)
     sink = None
     if log:
         sink = out if out is not None else io.StringIO()

@@ -9,8 +9,9 @@ together, so in rock-paper-scissors only Rock|Rock, Paper|Paper and Scissors|Sci
 played. A reader of the log (which ranks ties by order) can check that the move played was one of
 the best, not which one:
 
-* UCB1 takes all the values at once from :func:`mcts_core.selection.formulas.ucb1_values`, the
-  searches' fast form of :func:`mcts_core.selection.formulas.ucb1` (the same bits);
+* a rule with a statistics loop (UCB1's :func:`~mcts_core.selection.rules.ucb1.ucb1_values`,
+  :attr:`~mcts_core.selection.Rule.statistics_loop`) takes all the values at once from it, the same
+  bits as its formula; untried moves are worth +infinity there, so one of them is drawn first;
 * every other registered rule goes through :func:`mcts_core.simultaneous.own_terms`, the very
   function the view calls; below a sample threshold the player draws with the seeded RNG, each
   move with its ``probability`` term;
@@ -24,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ..selection.formulas import PROBABILITY, ucb1_values
+from ..selection import PROBABILITY
 from ..simultaneous.rules import JointScoring, RegretState, sampling
 from ..simultaneous.joint_selection import own_terms
 
@@ -85,23 +86,24 @@ def own_chooser(scoring: JointScoring) -> Chooser:
             return rng.choices(range(len(own.sigma)), weights=own.sigma)[0]
 
         return draw
-    if scoring.rule == "ucb1":
+    loop = scoring.spec.statistics_loop
+    if loop is not None:
         c = scoring.c
 
-        def ucb1(own: OwnMoves, parent_visits: int, rng: random.Random, allowed=None) -> int:
+        def by_statistics(own: OwnMoves, parent_visits: int, rng: random.Random, allowed=None) -> int:
             visits = own.visits
             positions = range(len(visits)) if allowed is None else allowed
             if 0 in visits:  # untried moves are worth +inf: one of them, drawn as _best would draw it
                 untried = [k for k in positions if not visits[k]]
                 if untried:
                     return untried[0] if len(untried) == 1 else rng.choice(untried)
-            values = ucb1_values(parent_visits, visits, own.total, positions, c=c)
+            values = loop(parent_visits, visits, own.total, positions, c=c)
             best = max(values)
             if values.count(best) == 1:  # _best's common case, inline: this runs per player per step
                 return positions[values.index(best)]
             return _best(positions, values, rng)
 
-        return ucb1
+        return by_statistics
 
     def by_rule(own: OwnMoves, parent_visits: int, rng: random.Random, allowed=None) -> int:
         positions = list(range(len(own.visits))) if allowed is None else list(allowed)

@@ -49,7 +49,7 @@ from typing import Any, TextIO
 
 from ..model.tree import CHANCE, ROOT, TERMINAL
 from ..selection import Scoring
-from ..selection.formulas import value_of
+from ..selection.terms import value_of
 from .budget import SearchBudget, check_budget
 from .choosers import chooser_for
 from .games import chance_outcomes, check_log_width, load_game, play_moves
@@ -229,7 +229,7 @@ class _Sequential:
         self.choose = chooser_for(scoring, solve=solve)  # choose(tree, node, rng) -> child
         self.solve = solve
         self.max_utility = state.get_game().max_utility()
-        self.priors = scoring.settings.get("priors") if scoring.rule == "puct" else None
+        self.priors = scoring.settings.get("priors")  # a rule with per-move priors (PUCT): declared to the tree
         self.tree = LiveTree(state.get_game().num_players(), state.current_player(), priors=bool(self.priors))
         self.write = write
         self.step = self.choose  # the child our rule picks

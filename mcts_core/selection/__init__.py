@@ -1,24 +1,21 @@
-"""Selection: the rules' formulas, the one registry that presents them, and scoring a tree with one of them.
+"""Selection: each rule as one object, the one registry built from them, and scoring a tree with one of them.
 
-:mod:`.formulas` holds each rule as a pure function of a child's statistics; :mod:`.registry` names
-them (each with its kind: sequential or simultaneous), their terms and settings; :mod:`.scoring`
-applies one (a :class:`Scoring`) to a tree's nodes; :mod:`.presets` has contest bots' settings.
-May import the standard library and the model."""
+:mod:`.rules` holds each rule in a module of its own (its formula, its value as a line in C, its
+fast loop, its settings and their check, its labels: a :class:`~.rule.Rule`); :mod:`.registry`
+names them (each with its kind: sequential or simultaneous); :mod:`.scoring` applies one (a
+:class:`Scoring`) to a tree's nodes; :mod:`.presets` has contest bots' settings; :mod:`.terms` and
+:mod:`.value_form` are what a formula returns and what its line in C is. May import the standard
+library, ``common`` and the model.
+"""
 
-from .formulas import (
-    PROBABILITY,
-    RuleFunction,
-    Siblings,
-    Terms,
-    progressive_bias,
-    puct,
-    ramped_c,
-    sample_threshold,
-    ucb1,
-    ucb1_tuned,
-)
 from .presets import RULE_PRESETS
-from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, Rule, Setting, settings_problem
+from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, SIMULTANEOUS_RULES, settings_problem
+from .rule import AVERAGE, Rule, SamplingRule, Setting
+from .rules.progressive_bias import progressive_bias
+from .rules.puct import puct
+from .rules.sample_threshold import ramped_c, sample_threshold
+from .rules.ucb1 import ucb1, ucb1_latex
+from .rules.ucb1_tuned import ucb1_tuned
 from .scoring import (
     ChildScore,
     Scoring,
@@ -30,20 +27,26 @@ from .scoring import (
     siblings_of,
     under_threshold,
 )
+from .terms import PROBABILITY, RuleFunction, Siblings, Terms
+from .value_form import ValueForm
 
 __all__ = [
+    "AVERAGE",
     "DEFAULT_RULE",
     "PROBABILITY",
     "RULES",
     "RULE_REGISTRY",
     "RULE_PRESETS",
+    "SIMULTANEOUS_RULES",
     "ChildScore",
     "Rule",
     "RuleFunction",
+    "SamplingRule",
     "Scoring",
     "Setting",
     "Siblings",
     "Terms",
+    "ValueForm",
     "progressive_bias",
     "puct",
     "ramped_c",
@@ -55,6 +58,7 @@ __all__ = [
     "selection_key",
     "siblings_of",
     "ucb1",
+    "ucb1_latex",
     "ucb1_tuned",
     "under_threshold",
     "settings_problem",

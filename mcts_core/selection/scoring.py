@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
-from ..common.numbers import is_valid_c
 from ..model.tree import ROOT, Tree
-from .formulas import PROBABILITY, Siblings, Terms
-from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, Rule
+from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES
+from .rule import Rule
+from .terms import PROBABILITY, Siblings, Terms
 
 
 @dataclass(frozen=True)
@@ -48,19 +48,19 @@ class Scoring:
         object.__setattr__(self, "settings", MappingProxyType(frozen))
 
     def _check(self) -> None:
-        """Raises unless the rule is one that scores any node and the C and settings fit it."""
+        """Raises ValueError unless the rule is one that scores any node and C and the settings fit
+        it (the rule's own check, :meth:`~mcts_core.selection.rule.Rule.settings_problem`)."""
         spec = RULE_REGISTRY.get(self.rule)
         if spec is None or spec.simultaneous_only:
             here = " here: it scores simultaneous moves only" if spec is not None else ""
             raise ValueError(f"unknown rule {self.rule!r}{here}; known: {', '.join(RULES)}")
-        if not is_valid_c(self.c):
-            raise ValueError(f"C must be a finite number >= 0, got {self.c!r}")
-        clash = set(spec.inputs) & set(self.settings)
-        if clash:
-            raise TypeError(f"{sorted(clash)} are filled in per child and cannot be given as settings")
-        unknown = set(self.settings) - set(spec.defaults) | ({"c"} & set(self.settings))
-        if unknown:
-            raise TypeError(f"{spec.name} has no setting {', '.join(sorted(unknown))}")
+        self._check_with(spec)
+
+    def _check_with(self, spec: Rule) -> None:
+        """Raises ValueError with the rule's sentence unless C and the settings fit ``spec``."""
+        problem = spec.c_problem(self.c) or spec.settings_problem(self.settings)
+        if problem is not None:
+            raise ValueError(problem)
 
     @classmethod
     def of(cls, rule: str = DEFAULT_RULE, *, c: float | None = None, **settings) -> Scoring:
@@ -75,6 +75,10 @@ class Scoring:
     def setting(self, name: str) -> Any:
         """A setting's value, or its default."""
         return self.settings.get(name, self.spec.defaults.get(name))
+
+    def resolved_settings(self) -> dict[str, Any]:
+        """Every setting but C: the given ones, the others at their defaults."""
+        return {setting.name: self.setting(setting.name) for setting in self.spec.settings[1:]}
 
     def with_c(self, c: float) -> Scoring:
         """The same rule and settings at another C."""

@@ -18,8 +18,6 @@ from .matrix import Exploitability, MatrixGame, exploitability, game_value
 from .reading import SimultaneousInput, simultaneous_input
 from .rules import (
     ALL_RULES,
-    EXP3,
-    REGRET_MATCHING,
     SIMULTANEOUS_RULES,
     JointScoring,
     RegretState,
@@ -44,8 +42,6 @@ from .selection_view import players_draw, selected_moves, smitsimax_path, starti
 __all__ = [
     "ALGORITHMS",
     "ALL_RULES",
-    "EXP3",
-    "REGRET_MATCHING",
     "SIMULTANEOUS_RULES",
     "DecoupledTree",
     "Exploitability",

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..selection.formulas import PROBABILITY, Siblings, Terms
+from ..selection.terms import PROBABILITY, Siblings, Terms
 from ..selection.registry import RULE_REGISTRY
 from ..selection.scoring import Ranked, select_child, selection_key
 from ..model.tree import ROOT

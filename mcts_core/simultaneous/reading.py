@@ -8,7 +8,7 @@ from ..model.playouts import Playouts
 from ..model.tree import Tree
 from .decoupled_tree import DecoupledTree
 from .joint import SimultaneousLog
-from ..selection.registry import RULE_REGISTRY
+from ..selection.registry import DEFAULT_RULE, RULE_REGISTRY
 from .rules import JointScoring
 
 
@@ -60,7 +60,7 @@ class SimultaneousInput:
 
     def scoring(self, c: float | None = None) -> JointScoring:
         """The input's own rule and settings at ``c`` (the input's C, else the rule's default)."""
-        rule = self.rule or "ucb1"
+        rule = self.rule or DEFAULT_RULE
         if c is None:
             c = RULE_REGISTRY[rule].defaults["c"]
         return JointScoring(rule, c, self.settings)

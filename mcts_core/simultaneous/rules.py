@@ -4,41 +4,30 @@ At a simultaneous node each player chooses among its own moves as if alone (deco
 rule sees the node's visits as N.v and the player's own-move visits and totals (from that player's
 view) as each child's M.v and M.s. Every rule of :data:`~mcts_core.selection.registry.RULES` works
 so, through its own formula function. Two rules exist only here, registered in
-:data:`SIMULTANEOUS_RULES`:
-
-* ``regret_matching``: regret matching with exploration (Lanctot, Lisý, Winands (2013), "Monte
-  Carlo Tree Search in Simultaneous Move Games with Applications to Goofspiel"; Lisý et al. (2013),
-  "Convergence of Monte Carlo Tree Search in Simultaneous Move Games", NIPS). The player samples
-  ``σ(a) = (1 - γ) R⁺(a) / ΣR⁺ + γ / K`` (uniform while no regret is positive); after the
-  simulation returns ``x`` for it, every own move b gets ``R(b) += x̃(b) - x`` with
-  ``x̃(a) = x / σ(a)`` for the move played and 0 for the others.
-* ``exp3``: EXP3 (Auer et al. (2002), "The nonstochastic multiarmed bandit problem"; in SM-MCTS
-  as in Lanctot et al. (2013)). ``σ(a) = (1 - γ) exp(η X̂(a)) / Σ exp(η X̂(b)) + γ / K`` with
-  η = γ / K unless set; the played move gets ``X̂(a) += x' / σ(a)``, x' the return mapped from
-  [low, high] to [0, 1].
+:data:`SIMULTANEOUS_RULES`: regret matching and EXP3 (:class:`~mcts_core.selection.rule.SamplingRule`,
+each in its module of :mod:`mcts_core.selection.rules`, which computes its σ and its state's update).
 
 For both, C is γ, the weight of uniform exploration (0 <= γ <= 1), and the strategy they recommend
 is the **average of the sampling distributions** σ over the node's updates, not the visit shares.
 Their state (regrets or estimates, and the sum of the σ) is accumulated during a search, one per
-node and player. A log does not store it: the view recomputes it by replaying the log's
-simulations through the node in order with :func:`sampling` and :func:`update`, the very functions
-the search calls, so the recomputed state is the search's bit for bit (:mod:`.scoring`).
+node and player (:class:`RegretState`). A log does not store it: the view recomputes it by
+replaying the log's simulations through the node in order with :func:`sampling` and :func:`update`,
+the very functions the search calls, so the recomputed state is the search's bit for bit
+(:mod:`.scoring`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..common.numbers import is_valid_c
-from ..selection.registry import AVERAGE, EXP3, REGRET_MATCHING, RULE_REGISTRY, SIMULTANEOUS_RULES, settings_problem
+from ..selection.registry import RULE_REGISTRY, SIMULTANEOUS_RULES
+from ..selection.rule import AVERAGE
 from ..selection.scoring import Scoring
 
 ALL_RULES: tuple[str, ...] = tuple(RULE_REGISTRY)  # every rule a simultaneous node can use
 
-__all__ = ["ALL_RULES", "AVERAGE", "EXP3", "REGRET_MATCHING", "SIMULTANEOUS_RULES", "JointScoring", "RegretState",
-           "sampling", "update"]
+__all__ = ["ALL_RULES", "AVERAGE", "SIMULTANEOUS_RULES", "JointScoring", "RegretState", "sampling", "update"]
 
 
 class JointScoring(Scoring):
@@ -52,14 +41,7 @@ class JointScoring(Scoring):
         spec = RULE_REGISTRY.get(self.rule)
         if spec is None:
             raise ValueError(f"unknown rule {self.rule!r}; known: {', '.join(ALL_RULES)}")
-        if not spec.simultaneous_only:
-            super()._check()
-            return
-        if not is_valid_c(self.c) or self.c > 1:
-            raise ValueError(f"γ (C) must be a number from 0 to 1, got {self.c!r}")
-        problem = settings_problem(self.rule, self.settings)
-        if problem is not None:
-            raise ValueError(problem)
+        self._check_with(spec)
 
     @property
     def regret_based(self) -> bool:
@@ -100,35 +82,17 @@ class RegretState:
 
 
 def sampling(rule: str, state: RegretState, gamma: float, settings: Mapping[str, Any]) -> list[float]:
-    """The sampling distribution σ over the node's own moves, from the state before an update."""
-    values = state.values
-    k = len(values)
-    if rule == REGRET_MATCHING:
-        positive = [r if r > 0.0 else 0.0 for r in values]
-        total = math.fsum(positive)
-        if total > 0.0:
-            return [(1.0 - gamma) * p / total + gamma / k for p in positive]
-        return [1.0 / k] * k
-    eta = settings.get("eta", 0.0) or gamma / k
-    top = max(values)
-    weights = [math.exp(eta * (x - top)) for x in values]  # shifted: no overflow for large estimates
-    total = math.fsum(weights)
-    return [(1.0 - gamma) * w / total + gamma / k for w in weights]
+    """The sampling distribution σ over the node's own moves, from the state before an update
+    (the rule's :meth:`~mcts_core.selection.rule.SamplingRule.sampling`)."""
+    return SIMULTANEOUS_RULES[rule].sampling(state.values, gamma, settings)
 
 
 def update(rule: str, state: RegretState, sigma: list[float], chosen: int, reward: float,
            settings: Mapping[str, Any]) -> None:
-    """Add one simulation that played own move ``chosen`` (drawn from ``sigma``) and returned ``reward``."""
-    p = sigma[chosen]
-    values = state.values
-    if rule == REGRET_MATCHING:
-        estimate = reward / p if p > 0.0 else 0.0  # a foreign log may play a move σ gave no chance
-        for b in range(len(values)):
-            values[b] += (estimate if b == chosen else 0.0) - reward
-    else:
-        low, high = settings.get("low", -1.0), settings.get("high", 1.0)
-        scaled = (reward - low) / (high - low)
-        values[chosen] += scaled / p if p > 0.0 else 0.0
+    """Add one simulation that played own move ``chosen`` (drawn from ``sigma``) and returned ``reward``:
+    the rule updates its values (:meth:`~mcts_core.selection.rule.SamplingRule.update_values`), and
+    σ joins the sum the average strategy comes from."""
+    SIMULTANEOUS_RULES[rule].update_values(state.values, sigma, chosen, reward, settings)
     strategy = state.strategy_sum
     for b in range(len(strategy)):
         strategy[b] += sigma[b]

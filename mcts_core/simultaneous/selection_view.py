@@ -4,7 +4,7 @@ the path each Smitsimax tree follows, and the C a rule starts at for an input.""
 from __future__ import annotations
 
 from ..model.tree import ROOT, Tree
-from ..selection import selected_nodes
+from ..selection import DEFAULT_RULE, selected_nodes
 from .decoupled_tree import DecoupledTree
 from .joint_selection import score_own_moves, selected_path
 from .rules import SIMULTANEOUS_RULES, JointScoring
@@ -47,9 +47,9 @@ def smitsimax_path(tree: Tree, scoring: JointScoring) -> list[int]:
 
 def starting_c(rule: str, stated_c: float | None) -> tuple[float, float]:
     """(C, γ) to start at for an input searched with ``rule`` that states ``stated_c``: the stated
-    value where it belongs (γ only up to 1), else the rule's default C (UCB1's for a regret rule) and
+    value where it belongs (γ only up to 1), else the rule's default C (the default rule's for a regret rule) and
     :data:`GAMMA`."""
     regret = rule in SIMULTANEOUS_RULES
-    c = stated_c if stated_c is not None and not regret else JointScoring.of("ucb1" if regret else rule).c
+    c = stated_c if stated_c is not None and not regret else JointScoring.of(DEFAULT_RULE if regret else rule).c
     gamma = stated_c if regret and stated_c is not None and stated_c <= 1 else GAMMA
     return c, gamma

@@ -1,8 +1,8 @@
 """Long-format pandas tables for drawing and listing a C sweep (the data behind the sweep page).
 
 :mod:`mcts_core.analysis.sweep` finds the exact intervals and envelopes; this module only lays them out as
-rows a chart or a table can use: each child's UCB1 line sampled at the two ends of the C range (a
-line needs no more), the envelope's segments, the crossings, and one row per interval of the sweep
+rows a chart or a table can use: each child's line under the rule sampled at the two ends of the C
+range (a line needs no more), the envelope's segments, the crossings, and one row per interval of the sweep
 with its path, its leaf's statistics and the breakpoint that starts it. Nothing here computes a
 breakpoint; every C comes from :func:`~mcts_core.analysis.sweep.sweep` or
 :func:`~mcts_core.analysis.sweep.node_envelope` unchanged.
@@ -19,7 +19,7 @@ from ..analysis.c_range import nice_ceiling
 from ..analysis.sweep import Interval, NodeEnvelope, breakpoints_of
 from ..model.tree import Tree
 
-LINE_COLUMNS = ["move", "visits", "mean", "slope", "c", "value"]
+LINE_COLUMNS = ["move", "visits", "intercept", "slope", "c", "value"]
 ENVELOPE_COLUMNS = ["segment", "move", "c", "value"]
 CROSSING_COLUMNS = ["c", "value", "node", "before", "after"]
 INTERVAL_COLUMNS = [
@@ -30,13 +30,14 @@ ELLIPSIS = "…"
 
 
 def lines_frame(envelope: NodeEnvelope, c_min: float, c_max: float) -> pd.DataFrame:
-    """Each child's line ``value(C) = mean + slope * C`` at ``c_min`` and at ``c_max``.
+    """Each child's line ``value(C) = intercept + slope * C`` at ``c_min`` and at ``c_max``.
 
     Two rows per child (a straight line is drawn exactly from its ends), in move order, with
-    columns move, visits, mean, slope, c, value. A leaf gives an empty table with those columns.
+    columns move, visits, intercept (the value at C = 0: UCB1's mean, PUCT's Q, ...), slope, c,
+    value (the float the rule computes at c). A leaf gives an empty table with those columns.
     """
     rows = [
-        {"move": line.move, "visits": line.visits, "mean": line.intercept, "slope": line.slope,
+        {"move": line.move, "visits": line.visits, "intercept": line.intercept, "slope": line.slope,
          "c": c, "value": line.value(c)}
         for line in envelope.lines
         for c in (c_min, c_max)

@@ -211,3 +211,29 @@ def test_the_live_value_covers_no_band_label(page, app_url, width, height):
     assert covered == []
     page.mouse.up()
     watched.assert_clean()
+
+
+def test_under_puct_the_page_names_the_path_the_c_control_follows_while_dragging(page, app_url):
+    """The page swept UCB1 whatever the rule: under PUCT at C = 3 its "UCB1 path at this C" said b
+    while the C control's path was aa. Now its metric is the rule's path and follows the drag."""
+    watched = open_flips(page, app_url)
+    combobox = page.locator(".st-key-rule input[role=combobox]")
+    combobox.click()
+    combobox.press_sequentially("PUCT")
+    page.get_by_role("option", name="PUCT (AlphaZero)", exact=True).click()
+    wait_idle(page)
+    metric = metric_value(page, "PUCT (AlphaZero) path at this C")
+    expect(metric).to_have_text("aa")
+    assert float(page.locator(SLIDER).get_attribute("max")) == 10.0  # PUCT flips at 4.899: the slider fits it
+    grab_thumb(page, page.locator(SLIDER))
+    for share in (0.3, 0.7, 0.3):
+        c = drag_to(page, share)
+        expected = select_path(FLIPS, Scoring.of("puct", c=c))
+        expect(metric).to_have_text(expected)
+        expect(page.locator(".st-key-c .cc-path")).to_have_text(expected)  # the C control's own live path
+    assert {select_path(FLIPS, Scoring.of("puct", c=c)) for c in (3.0, 7.0)} == {"aa", "b"}
+    page.mouse.up()
+    expect(page.locator(EXACT)).to_have_value(repr(c))
+    wait_idle(page)
+    expect(metric).to_have_text(select_path(FLIPS, Scoring.of("puct", c=c)))
+    watched.assert_clean()

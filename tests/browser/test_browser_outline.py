@@ -25,18 +25,24 @@ def outline_rows(page) -> list[tuple[str, str]]:
     return [tuple(row) for row in page.locator(ROWS).evaluate_all(READ)]
 
 
+def open_outline(page, app_url, upload):
+    """The Explorer at 1366x768 on the uploaded file, its Outline tab open; the page's watcher."""
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_app(page, app_url)
+    page.locator('.st-key-upload input[type="file"]').set_input_files(upload)
+    wait_idle(page)
+    wait_for_graph(page)
+    page.get_by_role("tab", name="Outline (any size)").click()
+    return watched
+
+
 def test_the_outline_opens_along_the_selected_path_and_a_click_inspects_its_node(page, app_url, tmp_path):
     text = deep_tree()
     log = tmp_path / "deep.txt"
     log.write_text(text)
     tree = read_input(text).tree
     path = selected_nodes(tree, Scoring(c=1.4))  # the header's C
-    page.set_viewport_size({"width": 1366, "height": 768})
-    watched = open_app(page, app_url)
-    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
-    wait_idle(page)
-    wait_for_graph(page)
-    page.get_by_role("tab", name="Outline (any size)").click()
+    watched = open_outline(page, app_url, log)
     expect(page.locator(ROWS).first).to_be_visible()
     rows = outline_rows(page)
     assert [key for key, mark in rows if mark == "▾"] == [
@@ -83,12 +89,7 @@ def wide_log(folder) -> tuple:
 
 def test_the_outline_shows_an_engines_unvisited_children_and_a_jump_brings_its_row_into_view(page, app_url, tmp_path):
     log, moves = wide_log(tmp_path)
-    page.set_viewport_size({"width": 1366, "height": 768})
-    watched = open_app(page, app_url)
-    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
-    wait_idle(page)
-    wait_for_graph(page)
-    page.get_by_role("tab", name="Outline (any size)").click()
+    watched = open_outline(page, app_url, log)
     # Unvisited children are worth +infinity to UCB1: shown as ∞ (strict JSON has no Infinity).
     unvisited = page.locator(f"{ROWS}[data-key='{path_json(('u1',))}'] td").nth(4)
     expect(unvisited).to_have_text("∞")

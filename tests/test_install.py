@@ -43,7 +43,7 @@ def test_a_venv_made_from_inside_a_venv_sees_the_outer_venvs_libraries(tmp_path)
     outer_purelib = subprocess.run([str(outer / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                                    check=True, capture_output=True, text=True).stdout.strip()
     (Path(outer_purelib) / "only_in_the_outer_venv.py").write_text("HERE = True\n")
-    script = f"import sys; sys.path.insert(0, {str(REPO / 'tests')!r}); from pathlib import Path; " \
+    script = f"import sys; sys.path[:0] = [{str(REPO)!r}, {str(REPO / 'tests')!r}]; from pathlib import Path; " \
              f"from test_install import venv_seeing; venv_seeing(sys.executable, Path({str(tmp_path / 'inner')!r}), with_pip=False)"
     subprocess.run([str(outer / "bin" / "python"), "-c", script], check=True, cwd=tmp_path)
     seen = subprocess.run([str(tmp_path / "inner" / "bin" / "python"), "-c", "import only_in_the_outer_venv"],

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from mcts_core import RULES, ROOT, Scoring, score_children, selected_nodes
+from mcts_core import RULES, ROOT, Scoring, score_children
 from mcts_core.analysis import explain_choice, ucb1_latex
 from mcts_core.model import Playback
 from mcts_core.drawing import drawn_nodes
@@ -199,8 +199,8 @@ def lesson(tree, node: int, choice, children, guessed: str | None, *, narrow: bo
 
 def walked_picture(setup, node: int, scoring, presentation: bool) -> None:
     """The tree with the path walked so far and the node choosing now (hovers: UCB1 at this C),
-    laid out along UCB1's path at this C (the walk follows it: one layout per C), opening on the
-    node and its children."""
+    laid out along the walk (then the most visited line), opening on the node and its children. Not
+    along UCB1's path: the child on the walk's straight row would give the answer away."""
     tree = setup.tree
     walked = tree.path_nodes(node)
     visible = cached_visible_nodes(setup.input.key, tree, 40 if presentation else 300)
@@ -211,7 +211,6 @@ def walked_picture(setup, node: int, scoring, presentation: bool) -> None:
         key=CLASS_PROJECTOR_TREE if presentation else CLASS_TREE,
         path=walked,
         path_follows_c=False,  # the walk so far; a new C restarts it
-        line=selected_nodes(tree, scoring),
         opening="inspected",
         inspected=node,
         scoring=scoring,

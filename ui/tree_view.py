@@ -184,7 +184,7 @@ def show_tree(
             and framed by a "Principal variation" button; None marks nothing.
         line: the nodes the layout keeps on one straight row (or column), root first, continued by
             the most visited child; None: ``path``. Where it changes the picture is laid out again
-            (Classroom passes the selected path, whose prefix its walk is: one layout per C).
+            (Classroom passes none: its walk, not the answer, is the straight row).
         opening: what the picture opens on (and shows again when ``path`` changes, until the
             view is moved by hand): ``"path"``, the root and the selected path; ``"inspected"``,
             the path down to the inspected node and that node's children.

@@ -55,7 +55,10 @@ def test_at_rest_the_classroom_shows_neither_the_path_nor_where_it_changes(page,
         expect(tick).not_to_be_visible()
     text = main_text(page)
     assert "path changes" not in text and not any(flip in text for flip in FLIPS_AT), text
-    # Mid-drag the control may show them (the teacher looks for where the answer flips) ...
+    # Nor the picture's layout: it keeps the walk so far (here the root) on its straight row, not the
+    # child the rule picks, so a C where the answer is b lays it out as one where the answer is a.
+    laid_out = node_places(page)
+    assert {path for path, _ in laid_out} >= {'["a"]', '["b"]'}
     slider = page.locator(SLIDER)
     grab_thumb(page, slider)
     page.mouse.move(*thumb_point(slider, 0.9), steps=3)
@@ -66,7 +69,17 @@ def test_at_rest_the_classroom_shows_neither_the_path_nor_where_it_changes(page,
     # ... and once C is committed, nothing again.
     expect(page.locator(TICKS).first).not_to_be_visible()
     expect(page.locator(".st-key-c .cc-live")).not_to_be_visible()
+    wait_for_graph(page)
+    assert node_places(page) == laid_out, "the picture was laid out along the answer at the new C"
     watched.assert_clean()
+
+
+def node_places(page) -> list:
+    """Each drawn node's path and where the layout put its label (SVG units, not the screen)."""
+    return page.locator(f"{GRAPH} svg g.node[data-path]").evaluate_all(
+        "nodes => nodes.map(node => [node.dataset.path, [...node.querySelectorAll('text')].map("
+        "text => [text.getAttribute('x'), text.getAttribute('y')])])"
+    )
 
 
 # The picture's visible part (its viewport below the toolbar, inside the window), every drawn

@@ -206,6 +206,7 @@ def picture(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> None:
             file_name="mcts_compare.dot",
             mime="text/vnd.graphviz",
             key=COMPARE_DOWNLOAD_DOT,
+            on_click="ignore",  # no rerun: it would give every file made on click a new id
             width="stretch",
         )
     with exports[1]:  # the link and the bundle hold setting A (the sidebar's)

@@ -304,6 +304,7 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
     st.download_button(
         "Download drawn tree (DOT)", drawn_dot, file_name="mcts_tree.dot",  # made on click
         mime="text/vnd.graphviz", key=DOWNLOAD_DOT,
+        on_click="ignore",  # no rerun: it would give every file made on click a new id (see the CSV's)
     )
     return drawn_dot
 

@@ -344,6 +344,7 @@ def csv_download(bands: pd.DataFrame) -> None:
         file_name="c_sweep.csv",
         mime="text/csv",
         key=SWEEP_CSV,
+        on_click="ignore",  # no rerun: it would give every file made on click a new id
     )
 
 

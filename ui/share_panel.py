@@ -64,6 +64,7 @@ def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Seque
             file_name="mcts_view.zip",
             mime="application/zip",
             key=SHARE_BUNDLE,
+            on_click="ignore",  # no rerun: it would give every file made on click a new id
             help="The input as given, the tree, every node's statistics (CSV), the picture (SVG and DOT) and "
             "these settings. Uploading the zip opens this view again.",
             width="stretch",

@@ -9,6 +9,7 @@ import subprocess
 import pandas as pd
 import pytest
 from playwright.sync_api import expect
+from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from mcts_core import build_tree, parse_playouts, solve
 from mcts_core.analysis import path_intervals
@@ -205,8 +206,11 @@ def test_upload_keeps_the_c_the_user_sees(page, app_url, tmp_path):
 
 
 def test_downloads_are_valid_dot_and_csv(page, app_url, tmp_path):
+    sent = []  # the kinds of message the page sends the server (a download asks for its file, no rerun)
+    page.on("websocket", lambda socket: socket.on("framesent", lambda payload: sent.append(back_kind(payload))))
     watched = open_app(page, app_url)
     wait_for_graph(page)
+    before = len(sent)
     with page.expect_download() as dot_download:
         page.locator(".st-key-download_dot button").click()
     dot_file = tmp_path / "tree.dot"
@@ -224,7 +228,17 @@ def test_downloads_are_valid_dot_and_csv(page, app_url, tmp_path):
     assert {"move", "visits", "mean"} <= set(table.columns)
     assert sorted(table.move) == ["a", "b"] and sorted(table.visits) == [1, 2]
     assert dict(zip(table.move, table["mean"].round(6))) == {"a": 20.0, "b": 17.0}
+    # Neither download reran the page: a rerun gives each file made on click a new id, and a click
+    # on the other button during that run downloaded nothing (seen under load).
+    assert "rerun_script" not in sent[before:], sent[before:]
     watched.assert_clean()
+
+
+def back_kind(payload) -> str:
+    """The kind of a message the page sent the server (a rerun, a file asked for, ...)."""
+    message = BackMsg()
+    message.ParseFromString(payload)
+    return message.WhichOneof("type")
 
 
 def download_children_csv(page, folder) -> tuple[str, pd.DataFrame]:

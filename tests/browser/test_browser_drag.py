@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, select_path
 from mcts_core.analysis import key_step, path_intervals
 from mcts_core.drawing.tagged_svg import path_json
-from mcts_core.inputs.examples import C_FLIPS_CHOICE
+from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES
 
 from bench.harness.browser import (
     GRAPH,
@@ -41,8 +41,11 @@ DIMMED = "0.4"  # the opacity of what only a commit updates, while C moves and u
 
 
 def choose_example(page, name: str) -> None:
+    """Choose the sidebar's example ``name`` and wait until its run is over (the text box holds it)."""
     page.locator(".st-key-example").click()
     page.get_by_role("option", name=name).click()
+    expect(page.locator(".st-key-playouts textarea")).to_have_value(EXAMPLES[name], timeout=LOAD_TIMEOUT)
+    wait_idle(page)
 
 
 FLIPS = build_tree(parse_playouts(C_FLIPS_CHOICE))  # "A larger C flips the choice": aa below C = 2.70, b from it

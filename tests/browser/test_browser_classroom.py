@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from mcts_core.analysis import path_intervals
 
-from bench.harness.browser import GRAPH, SLIDER, eventually, open_app, wait_for_graph, wait_idle
+from bench.harness.browser import GRAPH, LOAD_TIMEOUT, SLIDER, eventually, open_app, wait_for_graph, wait_idle
 from .test_browser_drag import DIMMED, EXACT, FLIPS, choose_example, grab_thumb, slider_value, thumb_point
 
 
@@ -28,6 +28,10 @@ def open_classroom(page, url: str, *, presentation: bool):
     wait_idle(page)
     if presentation:
         page.locator(PRESENTATION).click()
+        # The projector's own picture, once the run that made it is over (the page's picture until
+        # then is the other one, about to go).
+        expect(page.locator(f".st-key-class_projector_tree_view {GRAPH}")).to_have_count(1, timeout=LOAD_TIMEOUT)
+        expect(page.locator(".st-key-class_tree_view")).to_have_count(0, timeout=LOAD_TIMEOUT)
         wait_idle(page)
     wait_for_graph(page)
     return watched
@@ -121,6 +125,8 @@ def test_the_presentation_view_shows_the_whole_small_tree_beside_the_question(
 
     def cut_nodes() -> list[str]:
         geometry = picture.evaluate(PICTURE_GEOMETRY)
+        if geometry["visible"]["right"] <= geometry["visible"]["left"]:
+            return ["(the picture is not laid out yet)"]
         return [path for path, node in geometry["nodes"] if outside(node, geometry["visible"])]
 
     geometry = picture.evaluate(PICTURE_GEOMETRY)

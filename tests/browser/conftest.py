@@ -60,6 +60,31 @@ def browser_context_args(browser_context_args):
 
 
 @pytest.fixture(scope="session")
+def visitor_context(browser, browser_context_args):
+    """One browser context for the session's tests. Chromium keeps the app's scripts (served
+    immutable) fetched and compiled from one test to the next; a context per test fetched and
+    compiled them again each time."""
+    context = browser.new_context(**browser_context_args)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(visitor_context, app_url):
+    """A new tab for each test, as a first-time visitor: the cookies and the app's localStorage
+    (Recent, a teacher's room keys) the test left are cleared when it ends."""
+    tab = visitor_context.new_page()
+    yield tab
+    for open_tab in visitor_context.pages:
+        open_tab.close()
+    visitor_context.clear_cookies()
+    cleaner = visitor_context.new_page()
+    cleaner.goto(app_url.rstrip("/") + "/_stcore/health")  # a document of the app's origin
+    cleaner.evaluate("localStorage.clear()")
+    cleaner.close()
+
+
+@pytest.fixture(scope="session")
 def output_dir() -> Path:
     """Where screenshots go (git-ignored)."""
     OUTPUT.mkdir(exist_ok=True)

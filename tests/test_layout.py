@@ -13,6 +13,7 @@ import pytest
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts, selected_nodes
 from mcts_core.analysis import principal_variation
 from mcts_core.drawing.dot import drawn_nodes, render_tree, visible_nodes
+from mcts_core.drawing.layout import COLUMN_GAP, ROW_GAP
 from mcts_core.inputs.examples import deep_tree
 
 NODE = re.compile(r'<g id="node\d+" class="node[^"]*">\s*<title>n(\d+)</title>(.*?)</g>', re.S)
@@ -59,9 +60,10 @@ def test_the_selected_path_runs_straight_and_each_node_follows_the_last(directio
     # One column (row, top down) per move, in order, and close: no column wider than its widest box.
     assert all(a[along] < b[along] for a, b in zip(centres, centres[1:]))
     lengths = [found[node][along + 2] - found[node][along] for node in path]
+    gap = COLUMN_GAP if direction == "LR" else ROW_GAP
     assert centres[-1][along] - centres[0][along] < sum(max(
         found[n][along + 2] - found[n][along] for n in drawn if tree.depth[n] == depth
-    ) + 24 for depth in range(len(path))), lengths
+    ) + gap for depth in range(len(path))), lengths
 
 
 def test_each_path_node_has_all_its_children_next_to_each_other_in_tie_order():

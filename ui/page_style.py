@@ -6,6 +6,11 @@ PAGE_CSS = """
 <style>
 /* Streamlit leaves 6rem above every page: a projector's 768 px need it for content. */
 .stMainBlockContainer { padding-top: 2.5rem; }
+/* Beside the sidebar Streamlit's wide pages keep 5rem each side from 864 px on: 2rem gives a
+   1366-pixel screen's content (a left-to-right picture) 96 px more, 13 columns of labels at 12 px. */
+@media (min-width: 864px) {
+  .stMainBlockContainer { padding-left: 2rem; padding-right: 2rem; }
+}
 /* A metric value wraps rather than ending in "...": ui/metric_row.py gives a long one (a path) its
    own line, where it must show whole. */
 [data-testid="stMetricValue"] .stMarkdownEllipsis, [data-testid="stMetricValue"] p {

@@ -45,7 +45,7 @@ def text_width(text: str, font_size: float = FONT_SIZE) -> float:
 
 
 # Box margins (points) around a label, and the smallest box, as graphviz's defaults would make them.
-MARGIN_X = 6.0
+MARGIN_X = 4.0
 MARGIN_Y = 4.0
 MIN_WIDTH = 36.0
 MIN_HEIGHT = 36.0
@@ -60,7 +60,11 @@ def box_size(lines: Sequence[str], font_size: float = FONT_SIZE) -> tuple[float,
 
 
 NODE_GAP = 8.0  # points between neighbouring boxes of one column
-RANK_GAP = 24.0  # points between columns, where the edges run
+# Points between depths, where the edges run: an edge needs its bend and its arrowhead (ARROW).
+# Left to right, 12 keeps a 12-move path's 13 columns inside a 1366-pixel screen's picture at 12 px
+# labels (24 fitted 10); top down (at most 3 levels, see ``fits_top_down``) rows keep more air.
+COLUMN_GAP = 12.0
+ROW_GAP = 24.0
 ARROW = 6.0  # points: graphviz's arrowhead at arrowsize 0.6
 
 
@@ -239,16 +243,17 @@ def _place(order, kids, depth_of, sizes, extra_sizes, half, offset, bend, left_t
             across[kid] = across[node] + bend.get(node, 0.0) + offset[kid]
     for name in extra_sizes:
         across[name] = offset[name]
-    # Columns: as long as the longest box of their depth, RANK_GAP apart; boxes centred in them.
+    # Columns: as long as the longest box of their depth, a gap apart; boxes centred in them.
     deepest = max(depth_of.values())
     length = [0.0] * (deepest + 1)
     for node, depth in depth_of.items():
         length[depth] = max(length[depth], sizes[node][along])
     for name in extra_sizes:
         length[0] = max(length[0], sizes[name][along])
+    gap = COLUMN_GAP if left_to_right else ROW_GAP
     start = [0.0] * (deepest + 1)
     for depth in range(1, deepest + 1):
-        start[depth] = start[depth - 1] + length[depth - 1] + RANK_GAP
+        start[depth] = start[depth - 1] + length[depth - 1] + gap
     middle = [start[depth] + length[depth] / 2 for depth in range(deepest + 1)]
     top = min(across[node] - half[node] for node in across)
 

@@ -15,6 +15,7 @@ same drawing goes to ``st.graphviz_chart`` with a note on installing graphviz.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable, Collection, Sequence
 
@@ -22,7 +23,7 @@ import streamlit as st
 
 from mcts_core import Scoring, Tree, score_children
 from mcts_core.analysis import DrawnValues, affine_problem, inspected_terms
-from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, tagged_svg
+from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, start_svg, tag_svg
 from ui.components import asset_component
 from ui import state
 from ui.lru import BoundedLRU
@@ -66,20 +67,21 @@ def _layouts() -> BoundedLRU:
     return BoundedLRU(256, LAYOUT_BYTES, len)
 
 
-def _layout(
-    layout_key: str, drawn_key: str, direction: str, colouring: str, tree: Tree, drawn: frozenset,
-    lines: tuple[tuple[int, ...], ...],
-) -> str:
-    """The tagged SVG of a drawing with ``lines`` straight (no highlights: a click, or a C that
-    keeps the main line, never needs a new one)."""
-    key = (layout_key, drawn_key, direction, colouring, lines)
-    svg = _layouts().get(key)
-    if svg is None:
-        with st.spinner("Laying out the tree…"):
-            dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False, lines=lines).source
-            svg = tagged_svg(dot, node_infos(tree, drawn))
-        _layouts().put(key, svg)
-    return svg
+def _start_layout(
+    layout_id: tuple, tree: Tree, drawn: frozenset, direction: str, colouring: str, lines: tuple[tuple[int, ...], ...]
+) -> Callable[[], str]:
+    """Start the tagged SVG of a drawing with ``lines`` straight (no highlights: a click, or a C
+    that keeps the main line, never needs a new one); the function returned waits for it and keeps
+    it under ``layout_id``."""
+    dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False, lines=lines).source
+    piped = start_svg(dot)  # graphviz draws while the caller makes the hover values
+
+    def tagged() -> str:
+        svg = tag_svg(piped(), node_infos(tree, drawn))
+        _layouts().put(layout_id, svg)
+        return svg
+
+    return tagged
 
 
 def _drawn_key(drawn: Collection[int]) -> str:
@@ -203,24 +205,32 @@ def show_tree(
     drawn_key = _drawn_key(drawn)
     # Only the main line shapes the layout: Compare's B path (drawn whole) moves with B's C without one.
     lines = (tuple(path if line is None else line),)
-    svg = _layout(layout_key, drawn_key, direction, colouring, tree, drawn, lines)
+    layout_id = (layout_key, drawn_key, direction, colouring, lines)
+    svg = _layouts().get(layout_id)
+    with st.spinner("Laying out the tree…") if svg is None else contextlib.nullcontext():
+        tagged = None if svg is not None else _start_layout(layout_id, tree, drawn, direction, colouring, lines)
+        try:
+            # A rule affine in C: each drawn value is a line in C, made once per drawing and rule.
+            at_one = scoring.with_c(1.0) if scoring is not None and affine_problem(scoring) is None else None
+            values = None if at_one is None else _drawn_values(layout_key, drawn_key, repr(at_one), tree, at_one, drawn)
+            hover = {} if scoring is None else _hover_values(
+                layout_key, drawn_key, repr(scoring), tree, scoring, drawn, values
+            )
+        finally:
+            if tagged is not None:
+                svg = tagged()
     layout = hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
     # The SVG goes to the page once per layout, the value lines once per layout and rule: later
     # runs only say what to highlight and the values at this C.
     sent: dict[str, dict] = st.session_state.setdefault(TREE_VIEW_SENT, {})
     page_has = sent.setdefault(key, {})
-    # A rule affine in C: each drawn value is a line in C, made once per drawing and rule.
-    at_one = scoring.with_c(1.0) if scoring is not None and affine_problem(scoring) is None else None
-    values = None if at_one is None else _drawn_values(layout_key, drawn_key, repr(at_one), tree, at_one, drawn)
     data = {
         "layout": layout,
         "svg": None if page_has.get("layout") == layout else svg,
         "selected": [list(tree.path_moves(node)) for node in path],
         "second": [list(tree.path_moves(node)) for node in second_path],
         "inspected": None if inspected is None else list(tree.path_moves(inspected)),
-        "values": {} if scoring is None else _hover_values(
-            layout_key, drawn_key, repr(scoring), tree, scoring, drawn, values
-        ),
+        "values": hover,
         "follows_c": path_follows_c,
         "pv": None if principal_variation is None else [list(tree.path_moves(node)) for node in principal_variation],
         "label_px": label_px,

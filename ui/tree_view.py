@@ -89,12 +89,19 @@ def _drawn_key(drawn: Collection[int]) -> str:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
+def _parent_lines(layout_key: str, rule_key: str) -> dict:
+    """Each parent's child lines under a rule, by parent, filled in by the drawings of one tree: a
+    new node budget redraws mostly the same parents."""
+    return {}
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
 def _drawn_values(
     layout_key: str, drawn_key: str, rule_key: str, _tree: Tree, _scoring: Scoring, _drawn
 ) -> DrawnValues:
     """The drawn nodes' values as lines in C (made once per drawing and rule); ``rule_key`` is
     ``repr`` of the scoring at C = 1 (Streamlit's cache cannot hash a Scoring)."""
-    return DrawnValues(_tree, _scoring, _drawn)
+    return DrawnValues(_tree, _scoring, _drawn, _parent_lines(layout_key, rule_key))
 
 
 def _inspected_lines(tree: Tree, scoring: Scoring, inspected: int) -> dict:

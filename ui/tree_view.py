@@ -62,24 +62,26 @@ LAYOUT_BYTES = 48 * 2**20  # laid-out SVGs kept for all sessions: ~30 drawings o
 
 @st.cache_resource
 def _layouts() -> BoundedLRU:
-    """Laid-out pictures shared by the sessions, bounded by bytes (a count would evict small ones
-    for nothing and keep large ones too long)."""
-    return BoundedLRU(256, LAYOUT_BYTES, len)
+    """Laid-out pictures shared by the sessions, with their ids (a hash of the SVG: made once, not
+    on every rerun), bounded by bytes (a count would evict small ones for nothing and keep large
+    ones too long)."""
+    return BoundedLRU(256, LAYOUT_BYTES, lambda kept: len(kept[0]))
 
 
 def _start_layout(
     layout_id: tuple, tree: Tree, drawn: frozenset, direction: str, colouring: str, lines: tuple[tuple[int, ...], ...]
-) -> Callable[[], str]:
+) -> Callable[[], tuple[str, str]]:
     """Start the tagged SVG of a drawing with ``lines`` straight (no highlights: a click, or a C
     that keeps the main line, never needs a new one); the function returned waits for it and keeps
-    it under ``layout_id``."""
+    it, with its id, under ``layout_id``."""
     dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False, lines=lines).source
     piped = start_svg(dot)  # graphviz draws while the caller makes the hover values
 
-    def tagged() -> str:
+    def tagged() -> tuple[str, str]:
         svg = tag_svg(piped(), node_infos(tree, drawn))
-        _layouts().put(layout_id, svg)
-        return svg
+        kept = svg, hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
+        _layouts().put(layout_id, kept)
+        return kept
 
     return tagged
 
@@ -213,9 +215,9 @@ def show_tree(
     # Only the main line shapes the layout: Compare's B path (drawn whole) moves with B's C without one.
     lines = (tuple(path if line is None else line),)
     layout_id = (layout_key, drawn_key, direction, colouring, lines)
-    svg = _layouts().get(layout_id)
-    with st.spinner("Laying out the tree…") if svg is None else contextlib.nullcontext():
-        tagged = None if svg is not None else _start_layout(layout_id, tree, drawn, direction, colouring, lines)
+    kept = _layouts().get(layout_id)
+    with st.spinner("Laying out the tree…") if kept is None else contextlib.nullcontext():
+        tagged = None if kept is not None else _start_layout(layout_id, tree, drawn, direction, colouring, lines)
         try:
             # A rule affine in C: each drawn value is a line in C, made once per drawing and rule.
             at_one = scoring.with_c(1.0) if scoring is not None and affine_problem(scoring) is None else None
@@ -225,8 +227,8 @@ def show_tree(
             )
         finally:
             if tagged is not None:
-                svg = tagged()
-    layout = hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
+                kept = tagged()
+    svg, layout = kept
     # The SVG goes to the page once per layout, the value lines once per layout and rule: later
     # runs only say what to highlight and the values at this C.
     sent: dict[str, dict] = st.session_state.setdefault(TREE_VIEW_SENT, {})

@@ -41,6 +41,32 @@ def test_values_and_ranks_at_any_c_are_the_rules(tree, scoring, data, cs):
             assert same_float(got[node][0], value) and got[node][1] == rank, (node, c, got[node], value, rank)
 
 
+def with_ancestors(tree, chosen):
+    drawn = {ROOT}
+    for node in chosen:
+        while node not in drawn:
+            drawn.add(node)
+            node = tree.parent[node]
+    return drawn
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(tree=trees(), scoring=SCORINGS, data=st.data(), c=st.floats(0, 1e6))
+def test_a_new_budget_reusing_an_earlier_drawings_lines_gives_the_same_values(tree, scoring, data, c):
+    # The page keeps each parent's lines per tree and rule: a drawing after another (a new node
+    # budget) shows the values and ranks it would show alone.
+    earlier = with_ancestors(tree, data.draw(st.sets(st.integers(0, len(tree) - 1))))
+    drawn = with_ancestors(tree, data.draw(st.sets(st.integers(0, len(tree) - 1))))
+    known = {}
+    DrawnValues(tree, scoring, earlier, known)
+    again, alone = DrawnValues(tree, scoring, drawn, known), DrawnValues(tree, scoring, drawn)
+    assert again.lines == alone.lines and again.paths == alone.paths and again.plain == alone.plain
+    got, expected = again.at(c), alone.at(c)
+    assert got.keys() == expected.keys()
+    for node, (value, rank) in expected.items():
+        assert same_float(got[node][0], value) and got[node][1] == rank
+
+
 def test_equal_values_rank_by_the_tie_rule():
     # b and c: the same mean and visits, so equal values at every C; the smaller move wins the tie.
     tree = build_tree(parse_playouts("b 1\nc 1\nb 0\nc 0\nd 0\n"))

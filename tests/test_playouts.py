@@ -1,5 +1,6 @@
 """The parser: what it accepts, and a line-numbered message for everything it refuses."""
 
+import json
 import math
 
 import pytest
@@ -8,6 +9,7 @@ from hypothesis import strategies as st
 
 from mcts_core import MAX_PLAYOUTS, ParseError, decode_text, format_playouts, parse_playouts
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE
+from mcts_core.model.playouts import path_json
 
 
 def test_statement_example_parses_with_header_c():
@@ -317,3 +319,10 @@ def test_moves_beyond_ascii_are_numbered_by_character_across_many_blocks():
     assert parsed.moves == tuple(sorted(set("".join(words))))
     assert parsed.words == tuple(words)
     assert list(parsed.returns[:6]) == [-3.0, 3.0, -2.0, 2.0, -1.0, 1.0] and tuple(parsed.lines[:2]) == (2, 3)
+
+
+@given(st.lists(st.text(max_size=6), max_size=5))
+def test_path_json_is_compact_ascii_json_of_the_moves(moves):
+    # The picture's data-path and the browser's keys: plain moves are joined directly, the rest by json.
+    assert path_json(moves) == json.dumps(moves, separators=(",", ":"))
+    assert json.loads(path_json(moves)) == moves

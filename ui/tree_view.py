@@ -15,6 +15,7 @@ same drawing goes to ``st.graphviz_chart`` with a note on installing graphviz.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Callable, Collection, Sequence
 
@@ -22,7 +23,7 @@ import streamlit as st
 
 from mcts_core import Scoring, Tree, score_children
 from mcts_core.analysis import DrawnValues, affine_problem, inspected_terms
-from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, tagged_svg
+from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, start_svg, tag_svg
 from ui.components import asset_component
 from ui import state
 from ui.lru import BoundedLRU
@@ -61,29 +62,39 @@ LAYOUT_BYTES = 48 * 2**20  # laid-out SVGs kept for all sessions: ~30 drawings o
 
 @st.cache_resource
 def _layouts() -> BoundedLRU:
-    """Laid-out pictures shared by the sessions, bounded by bytes (a count would evict small ones
-    for nothing and keep large ones too long)."""
-    return BoundedLRU(256, LAYOUT_BYTES, len)
+    """Laid-out pictures shared by the sessions, with their ids (a hash of the SVG: made once, not
+    on every rerun), bounded by bytes (a count would evict small ones for nothing and keep large
+    ones too long)."""
+    return BoundedLRU(256, LAYOUT_BYTES, lambda kept: len(kept[0]))
 
 
-def _layout(
-    layout_key: str, drawn_key: str, direction: str, colouring: str, tree: Tree, drawn: frozenset,
-    lines: tuple[tuple[int, ...], ...],
-) -> str:
-    """The tagged SVG of a drawing with ``lines`` straight (no highlights: a click, or a C that
-    keeps the main line, never needs a new one)."""
-    key = (layout_key, drawn_key, direction, colouring, lines)
-    svg = _layouts().get(key)
-    if svg is None:
-        with st.spinner("Laying out the tree…"):
-            dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False, lines=lines).source
-            svg = tagged_svg(dot, node_infos(tree, drawn))
-        _layouts().put(key, svg)
-    return svg
+def _start_layout(
+    layout_id: tuple, tree: Tree, drawn: frozenset, direction: str, colouring: str, lines: tuple[tuple[int, ...], ...]
+) -> Callable[[], tuple[str, str]]:
+    """Start the tagged SVG of a drawing with ``lines`` straight (no highlights: a click, or a C
+    that keeps the main line, never needs a new one); the function returned waits for it and keeps
+    it, with its id, under ``layout_id``."""
+    dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False, lines=lines).source
+    piped = start_svg(dot)  # graphviz draws while the caller makes the hover values
+
+    def tagged() -> tuple[str, str]:
+        svg = tag_svg(piped(), node_infos(tree, drawn))
+        kept = svg, hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
+        _layouts().put(layout_id, kept)
+        return kept
+
+    return tagged
 
 
 def _drawn_key(drawn: Collection[int]) -> str:
     return hashlib.blake2b(repr(sorted(drawn)).encode(), digest_size=12).hexdigest()
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _parent_lines(layout_key: str, rule_key: str) -> dict:
+    """Each parent's child lines under a rule, by parent, filled in by the drawings of one tree: a
+    new node budget redraws mostly the same parents."""
+    return {}
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -92,7 +103,7 @@ def _drawn_values(
 ) -> DrawnValues:
     """The drawn nodes' values as lines in C (made once per drawing and rule); ``rule_key`` is
     ``repr`` of the scoring at C = 1 (Streamlit's cache cannot hash a Scoring)."""
-    return DrawnValues(_tree, _scoring, _drawn)
+    return DrawnValues(_tree, _scoring, _drawn, _parent_lines(layout_key, rule_key))
 
 
 def _inspected_lines(tree: Tree, scoring: Scoring, inspected: int) -> dict:
@@ -203,24 +214,32 @@ def show_tree(
     drawn_key = _drawn_key(drawn)
     # Only the main line shapes the layout: Compare's B path (drawn whole) moves with B's C without one.
     lines = (tuple(path if line is None else line),)
-    svg = _layout(layout_key, drawn_key, direction, colouring, tree, drawn, lines)
-    layout = hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
+    layout_id = (layout_key, drawn_key, direction, colouring, lines)
+    kept = _layouts().get(layout_id)
+    with st.spinner("Laying out the tree…") if kept is None else contextlib.nullcontext():
+        tagged = None if kept is not None else _start_layout(layout_id, tree, drawn, direction, colouring, lines)
+        try:
+            # A rule affine in C: each drawn value is a line in C, made once per drawing and rule.
+            at_one = scoring.with_c(1.0) if scoring is not None and affine_problem(scoring) is None else None
+            values = None if at_one is None else _drawn_values(layout_key, drawn_key, repr(at_one), tree, at_one, drawn)
+            hover = {} if scoring is None else _hover_values(
+                layout_key, drawn_key, repr(scoring), tree, scoring, drawn, values
+            )
+        finally:
+            if tagged is not None:
+                kept = tagged()
+    svg, layout = kept
     # The SVG goes to the page once per layout, the value lines once per layout and rule: later
     # runs only say what to highlight and the values at this C.
     sent: dict[str, dict] = st.session_state.setdefault(TREE_VIEW_SENT, {})
     page_has = sent.setdefault(key, {})
-    # A rule affine in C: each drawn value is a line in C, made once per drawing and rule.
-    at_one = scoring.with_c(1.0) if scoring is not None and affine_problem(scoring) is None else None
-    values = None if at_one is None else _drawn_values(layout_key, drawn_key, repr(at_one), tree, at_one, drawn)
     data = {
         "layout": layout,
         "svg": None if page_has.get("layout") == layout else svg,
         "selected": [list(tree.path_moves(node)) for node in path],
         "second": [list(tree.path_moves(node)) for node in second_path],
         "inspected": None if inspected is None else list(tree.path_moves(inspected)),
-        "values": {} if scoring is None else _hover_values(
-            layout_key, drawn_key, repr(scoring), tree, scoring, drawn, values
-        ),
+        "values": hover,
         "follows_c": path_follows_c,
         "pv": None if principal_variation is None else [list(tree.path_moves(node)) for node in principal_variation],
         "label_px": label_px,

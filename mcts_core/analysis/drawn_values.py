@@ -30,11 +30,16 @@ class DrawnValues:
     ``plain`` says whether that sum is bit for bit the rule's float for every child (else it is so
     to within a few ulps). ``paths``: each drawn node but the root -> its ``data-path``.
 
+    ``known``: each parent's child lines under this rule (child -> line) from an earlier drawing
+    of the same tree, read and filled in: they do not depend on what is drawn, so a new node budget
+    makes only the lines of parents not drawn before.
+
     Raises ValueError when the rule is not affine in C (:func:`~.rule_lines.affine_problem`).
     """
 
-    def __init__(self, tree: Tree, scoring: Scoring, drawn: Collection[int]):
+    def __init__(self, tree: Tree, scoring: Scoring, drawn: Collection[int], known: dict[int, dict[int, Line]] | None = None):
         scoring = scoring.with_c(1.0)  # the lines read the rule's terms at C = 1
+        known = {} if known is None else known
         drawn = frozenset(drawn)
         # Per parent, its children in the order score_children ranks them from (ties included):
         # (line, tie, drawn).
@@ -43,7 +48,9 @@ class DrawnValues:
         self.lines: dict[str, list] = {}
         plain = True
         for parent in sorted({tree.parent[node] for node in drawn if node != ROOT}):
-            line_of = {line.node: line for line in child_lines(tree, parent, scoring)}
+            line_of = known.get(parent)
+            if line_of is None:
+                line_of = known[parent] = {line.node: line for line in child_lines(tree, parent, scoring)}
             children = []
             for position, kid in enumerate(tree.children[parent]):
                 line = line_of[kid]

@@ -64,17 +64,18 @@ def visible_nodes(
         unvisited: also draw children with 0 visits (a log's declared children).
     """
     chosen: set[int] = set()
-    frontier = [(-tree.visits[ROOT], ROOT)]
+    visits = tree.visits
+    frontier = [(-visits[ROOT], ROOT)]
     while frontier and len(chosen) < max(budget, 1):
         _, node = heapq.heappop(frontier)
         chosen.add(node)
         if max_depth is not None and tree.depth[node] >= max_depth:
             continue
-        kids = tree.ranked_children(node)
-        if not unvisited:
-            kids = [kid for kid in kids if tree.visits[kid]]
-        for kid in kids[:top_k]:
-            heapq.heappush(frontier, (-tree.visits[kid], kid))
+        # The heap orders by (visits, index) whatever the push order: only a top-k cut needs the ranking.
+        kids = tree.children[node] if top_k is None else tree.ranked_children(node)[:top_k]
+        for kid in kids:
+            if unvisited or visits[kid]:
+                heapq.heappush(frontier, (-visits[kid], kid))
     return chosen
 
 

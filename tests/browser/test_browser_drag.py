@@ -380,6 +380,23 @@ def test_keys_move_c_by_round_steps_that_follow_the_range(page, app_url, path):
     watched.assert_clean()
 
 
+def test_a_tooltip_open_through_a_commit_shows_the_committed_values(page, app_url):
+    """The pointer rests on a node while C is typed: its tooltip says the value at the new C."""
+    watched = open_flips_example(page, app_url)
+    wait_for_graph(page)
+    assert select_path(FLIPS, Scoring(c=0.6)) == select_path(FLIPS, Scoring(c=0.5))  # the same picture
+    page.locator(f'{GRAPH} svg g.node[data-path=\'["b"]\']').first.hover()
+    before = next(kid for kid in score_children(FLIPS, ROOT, Scoring(c=0.5)) if kid.move == "b")
+    expect(page.locator(f"{GRAPH} .tv-tip")).to_contain_text(f"UCB1 {before.value:.6g} (rank {before.rank})")
+    page.locator(EXACT).fill("0.6")
+    page.locator(EXACT).press("Enter")
+    after = next(kid for kid in score_children(FLIPS, ROOT, Scoring(c=0.6)) if kid.move == "b")
+    expect(page.locator(f"{GRAPH} .tv-tip")).to_contain_text(f"UCB1 {after.value:.6g} (rank {after.rank})")
+    expect(page.locator(f"{GRAPH} .tv-tip")).to_be_visible()
+    wait_idle(page)
+    watched.assert_clean()
+
+
 def test_the_hover_follows_keys_after_a_commit_from_the_lines_the_page_kept(page, app_url):
     """A commit sends the values at its C but not the value lines again: the page keeps them."""
     watched = open_flips_example(page, app_url)

@@ -242,6 +242,12 @@ class TreeView {
     if (data.lines_id && !this.lines) this.setTriggerValue("need_layout", data.layout);
     this.valueLabel = data.value_label || "value";
     if (!this.livePaths.has("selected")) this.liveC = null; // the values above are at the committed C again
+    // A tooltip left open through a commit (C typed, or arrow keys) says the new values: the pointer
+    // need not move again. One on a picture just replaced is closed.
+    if (this.tipFor) {
+      if (this.svg?.contains(this.tipFor)) this.tip.textContent = this.tipText(this.tipFor);
+      else this.hideTip();
+    }
     const inspectedLines = data.inspected_lines ? { ...data.inspected_lines, value_label: this.valueLabel } : null;
     window.dispatchEvent(new CustomEvent(INSPECTED_EVENT, { detail: inspectedLines }));
     this.clickable = data.clickable !== false;

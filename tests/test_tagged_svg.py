@@ -1,0 +1,104 @@
+"""The tagged picture: every drawn node and edge where graphviz put it, named by its path, hostile moves escaped.
+
+The tagging works on graphviz's bytes (faster than on text); these pin what the browser reads from it
+against graphviz's own SVG of the same drawing: positions, label lines, classes and the data-
+attributes the viewer uses (``data-path`` on nodes and the edges into them, ``data-tip`` on nodes).
+"""
+
+import json
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from mcts_core import ROOT, Scoring, selected_nodes
+from mcts_core.drawing import drawn_nodes, node_infos, path_json, render_tree, start_svg, tagged_svg, visible_nodes
+from mcts_core.inputs import read_input
+
+SVG = "{http://www.w3.org/2000/svg}"
+# Quotes, markup, an entity, a backslash, non-ASCII, a tab, an apostrophe, a line separator, a space.
+MOVES = ["a", '"q"', "<b>&amp;", "\\n", "μ", "tab\there", "it's", "\u2028", "x y"]
+
+
+def hostile_tree():
+    records = [json.dumps({"path": [MOVES[k % 9], MOVES[(k * 4) % 9]], "score": k % 3}) for k in range(40)]
+    return read_input('{"mcts_log": 1}\n' + "\n".join(records) + "\n").tree
+
+
+def groups(svg: str, kind: str) -> list[ET.Element]:
+    return [g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class", "").split()[:1] == [kind]]
+
+
+def texts(group: ET.Element) -> list[tuple[str, str, str]]:
+    return [(t.get("x"), t.get("y"), t.text) for t in group.iter(f"{SVG}text")]
+
+
+@pytest.mark.parametrize("direction", ["LR", "TB"])
+def test_tagged_picture_keeps_graphviz_positions_and_names_every_node_by_its_path(direction):
+    tree = hostile_tree()
+    drawn = drawn_nodes(tree, visible_nodes(tree), selected_nodes(tree, Scoring(c=1.0)), inspected=ROOT)
+    path = tuple(selected_nodes(tree, Scoring(c=1.0)))
+    dot = render_tree(tree, drawn, direction=direction, colouring="mean", tooltips=False, lines=(path,)).source
+    own = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=True).stdout.decode()
+    svg = tagged_svg(dot, node_infos(tree, drawn))
+
+    # graphviz's nodes by name (its <title>), in its order, with their label lines where it put them.
+    own_nodes = {g.find(f"{SVG}title").text: g for g in groups(own, "node")}
+    nodes = groups(svg, "node")
+    tree_nodes = [g for g in nodes if g.get("data-path") is not None]
+    assert len(tree_nodes) == len(drawn)
+    by_path = {g.get("data-path"): g for g in tree_nodes}
+    infos = node_infos(tree, drawn)
+    for node in drawn:
+        group = by_path[path_json(tree.path_moves(node))]
+        assert texts(group) == texts(own_nodes[f"n{node}"])  # same lines, same places
+        assert group.get("data-tip") == infos[f"n{node}"].tooltip  # line breaks and quotes survive
+        assert group.get("class") == own_nodes[f"n{node}"].get("class")
+    # The colour key's boxes (no path) stay, at their places, untagged.
+    keys = [g for g in nodes if g.get("data-path") is None]
+    assert [texts(g) for g in keys] == [texts(own_nodes[name]) for name in own_nodes if name.startswith("key_")]
+
+    # Every edge is named by the node it enters, and its arrowhead is where graphviz drew it.
+    edges = groups(svg, "edge")
+    own_edges = groups(own, "edge")
+    assert len(edges) == len(own_edges) == len(drawn) - 1
+    for edge, own_edge in zip(edges, own_edges):
+        head = int(own_edge.find(f"{SVG}title").text.split("->")[1].lstrip("n"))
+        assert json.loads(edge.get("data-path")) == list(tree.path_moves(head))
+        assert edge.find(f"{SVG}polygon").get("points") == own_edge.find(f"{SVG}polygon").get("points")
+
+    # Nothing the browser would show as a tooltip or read as markup: no titles, no comments, no ids.
+    assert "<title>" not in svg and "<!--" not in svg and " id=" not in svg
+    assert ET.fromstring(svg).get("viewBox") == ET.fromstring(own).get("viewBox")
+
+
+def test_straight_box_sides_are_lines_through_graphviz_corners():
+    tree = hostile_tree()
+    drawn = visible_nodes(tree)
+    dot = render_tree(tree, drawn, direction="LR", tooltips=False, lines=((ROOT,),)).source
+    own = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=True).stdout.decode()
+    svg = tagged_svg(dot, node_infos(tree, drawn))
+
+    def corners(d: str) -> list[str]:
+        """The point each piece of a path ends at (after C, every third point)."""
+        ends, command, points = [], "", []
+        for token in re.findall(r"[MLC]|[-\d.]+,[-\d.]+", d):
+            if token in "MLC":
+                command, points = token, []
+                continue
+            points.append(token)
+            if command != "C" or len(points) % 3 == 0:
+                ends.append(token)
+        return ends
+
+    own_boxes = [g.find(f"{SVG}path").get("d") for g in groups(own, "node")]
+    boxes = [g.find(f"{SVG}path").get("d") for g in groups(svg, "node")]
+    assert [corners(d) for d in boxes] == [corners(d) for d in own_boxes]
+    assert all("L" in d for d in boxes)
+
+
+def test_graphviz_failure_is_raised_with_its_message():
+    with pytest.raises(subprocess.CalledProcessError) as failure:
+        start_svg("digraph { a -> }")()
+    assert b"syntax error" in failure.value.stderr

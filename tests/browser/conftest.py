@@ -9,8 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from bench.harness.server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, REPO, in_ci, start_streamlit, stop_streamlit
+
+# An expectation waits for the page's state up to this long (Playwright's default is 5 s). It only
+# bounds a wait that fails: a page that shows the state sooner passes sooner. On 2 cores shared by two
+# test processes, their servers and chromium, a script run's result took more than 5 s to show.
+expect.set_options(timeout=20_000)
 
 
 @pytest.fixture(scope="session")

@@ -65,8 +65,10 @@ def test_play_steps_by_strides_at_the_chosen_speed_and_pause_keeps_slider_and_me
     ticks = server.fragment_runs
     server.until(lambda: server.fragment_runs >= ticks + 3, what="three ticks of Play")
     expect(metric_value(page, "Playout")).not_to_have_text(re.compile(rf"^{start:,} /"))
-    server.run(lambda: page.locator(".st-key-playback_play button").click())  # Pause
-    assert server.timers == {}  # no tick is asked for any more: k stays where it is
+    # Pause: no tick is asked for any more, so k stays where it is. A tick already under way can end
+    # after the click, before the Pause's own run: wait for the server to take the timer back.
+    page.locator(".st-key-playback_play button").click()
+    server.until(lambda: server.timers == {} and not server.running, what="Pause takes Play's timer back")
     wait_idle(page)
     assert shown_k(page) > start and (shown_k(page) - start) % stride == 0  # whole strides
     assert shown_k(page) == slider_k(page)

@@ -1,10 +1,9 @@
 """The SQLite store of inputs: content ids, limits, sharing between processes, nothing half-written."""
 
-import multiprocessing
-
 import pytest
 
 from mcts_core.inputs.store import StoredInput, InputStore, StoreError, input_id, is_input_id
+from store_processes import forking_context, save_input, save_inputs
 
 
 @pytest.fixture
@@ -55,34 +54,21 @@ def test_the_store_forgets_the_least_recently_opened_inputs_beyond_its_size(stor
     assert store.load(second) is None and store.load(first) is not None and store.load(third) is not None
 
 
-def _save_many(path: str, start: int) -> list[str]:
-    store = InputStore(__import__("pathlib").Path(path))
-    return [store.save(f"{start + k} 1\n".encode(), f"p{start + k}") for k in range(20)]
-
-
 def test_several_processes_can_save_at_once(tmp_path):
     path = str(tmp_path / "shared.sqlite3")
-    with multiprocessing.get_context("spawn").Pool(2) as pool:
-        keys = [key for batch in pool.starmap(_save_many, [(path, 0), (path, 100)]) for key in batch]
+    with forking_context().Pool(2) as pool:
+        keys = [key for batch in pool.starmap(save_inputs, [(path, 0), (path, 100)]) for key in batch]
     store = InputStore(tmp_path / "shared.sqlite3")
     assert len(store.describe(keys)) == 40
-
-
-def _open_and_save(path: str) -> str | None:
-    try:
-        InputStore(__import__("pathlib").Path(path)).save(b"a 1\n", "x")
-        return None
-    except StoreError as error:
-        return str(error)
 
 
 def test_processes_opening_a_new_store_together_all_save(tmp_path):
     # Four server processes meeting a store that does not exist yet: each must wait, not fail.
     errors = []
-    with multiprocessing.get_context("spawn").Pool(4) as pool:
+    with forking_context().Pool(4) as pool:
         for k in range(60):  # one new store at a time, opened by all four at once
             path = str(tmp_path / str(k) / "inputs.sqlite3")
-            errors += [error for error in pool.map(_open_and_save, [path] * 4, chunksize=1) if error]
+            errors += [error for error in pool.map(save_input, [path] * 4, chunksize=1) if error]
     assert errors == []
 
 

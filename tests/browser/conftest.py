@@ -1,7 +1,7 @@
 """Browser tests: one `streamlit run app.py` per session, driven by Debian's chromium via Playwright.
 
-pytest-playwright provides ``page``; its launch arguments are overridden here to run
-``/usr/bin/chromium``. With CI=true a missing chromium fails the suite; locally it skips.
+pytest-playwright provides the browser; its launch arguments are overridden here to run Debian's
+``/usr/bin/chromium-headless-shell``. With CI=true a missing browser fails the suite; locally it skips.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from bench.harness.server import CHROMIUM, CHROMIUM_ARGS, OUTPUT, REPO, in_ci, start_streamlit, stop_streamlit
+from bench.harness.server import CHROMIUM_ARGS, TEST_CHROMIUM, OUTPUT, REPO, in_ci, start_streamlit, stop_streamlit
 
 # An expectation waits for the page's state up to this long (Playwright's default is 5 s). It only
 # bounds a wait that fails: a page that shows the state sooner passes sooner. On 2 cores shared by two
@@ -47,14 +47,14 @@ def themed_app_url(request, page, theme: str, width: int, height: int) -> str:
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """pytest-playwright's launch arguments, pointed at Debian's chromium."""
-    if not Path(CHROMIUM).exists():
-        reason = f"chromium not found at {CHROMIUM} (apt-get install -y chromium)"
+    if not Path(TEST_CHROMIUM).exists():
+        reason = f"chromium's headless shell not found at {TEST_CHROMIUM} (apt-get install -y chromium-headless-shell)"
         if in_ci():
             pytest.fail(f"CI=true and {reason}", pytrace=False)
         pytest.skip(reason)
     return {
         **browser_type_launch_args,
-        "executable_path": CHROMIUM,
+        "executable_path": TEST_CHROMIUM,
         "args": CHROMIUM_ARGS,
         "headless": True,
     }

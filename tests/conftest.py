@@ -40,7 +40,11 @@ BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 
 def pytest_collection_modifyitems(items):
     """Every test under tests/browser drives chromium: marked ``browser``, so ``-m "not browser"``
-    is the quick run without them (README)."""
+    is the quick run without them (README). They run first: a browser file takes up to minutes,
+    and with the README's ``--dist loadfile`` the short files left at the end even out the two
+    processes' finishing times."""
+    in_browser = {id(item): BROWSER_TESTS in Path(item.fspath).parents for item in items}
     for item in items:
-        if BROWSER_TESTS in Path(item.fspath).parents:
+        if in_browser[id(item)]:
             item.add_marker(pytest.mark.browser)
+    items.sort(key=lambda item: not in_browser[id(item)])  # stable: each file's own order is kept

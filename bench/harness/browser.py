@@ -113,6 +113,18 @@ def open_app(page: Page, url: str, path: str = "/") -> Watched:
     return watched
 
 
+# The screens a layout is checked on: a projector's 1366x768 and a desktop's 1920x1080, light and dark.
+SCREENS = [(1366, 768, "light"), (1366, 768, "dark"), (1920, 1080, "light"), (1920, 1080, "dark")]
+
+
+def use_screen(page: Page, width: int, height: int, theme: str) -> None:
+    """Show the open page on another screen: its size, and the system theme the app follows (it
+    configures none), as a laptop plugged into a projector would. Waits until the app wears the theme."""
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=theme)
+    expect(page.locator('[data-testid="stApp"]')).to_have_css("color-scheme", theme)
+
+
 def wait_rendered(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
     """No loading placeholders left: elements whose code is still loading show as skeletons."""
     skeletons = '[data-testid="stAppSkeleton"], [data-testid="stSkeleton"], [data-testid="stSkeletonElement"]'

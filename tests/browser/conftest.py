@@ -36,14 +36,6 @@ def dark_app_url(app_url, page) -> str:
     return app_url
 
 
-@pytest.fixture
-def themed_app_url(request, page, theme: str, width: int, height: int) -> str:
-    """A layout test's screen: the page at ``width`` x ``height`` and the app's URL in ``theme``
-    ("light" or "dark"; the test parametrizes all three)."""
-    page.set_viewport_size({"width": width, "height": height})
-    return request.getfixturevalue("dark_app_url" if theme == "dark" else "app_url")
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     """pytest-playwright's launch arguments, pointed at Debian's chromium."""

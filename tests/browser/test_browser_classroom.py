@@ -8,7 +8,9 @@ from playwright.sync_api import expect
 
 from mcts_core.analysis import path_intervals
 
-from bench.harness.browser import GRAPH, LOAD_TIMEOUT, SLIDER, eventually, open_app, wait_for_graph, wait_idle
+from bench.harness.browser import (
+    GRAPH, LOAD_TIMEOUT, SCREENS, SLIDER, eventually, open_app, use_screen, wait_for_graph, wait_idle,
+)
 from .test_browser_drag import DIMMED, EXACT, FLIPS, choose_example, grab_thumb, slider_value, thumb_point
 
 
@@ -111,15 +113,10 @@ def outside(node: dict, area: dict) -> bool:
             or node["top"] < area["top"] - 0.5 or node["bottom"] > area["bottom"] + 0.5)
 
 
-@pytest.mark.parametrize(
-    "theme,width,height", [("light", 1366, 768), ("dark", 1366, 768), ("light", 1920, 1080), ("dark", 1920, 1080)]
-)
-def test_the_presentation_view_shows_the_whole_small_tree_beside_the_question(
-    page, themed_app_url, output_dir, theme, width, height
-):
+def test_the_presentation_view_shows_the_whole_small_tree_beside_the_question(page, app_url, output_dir):
     """On a projector the question, its buttons and the whole 7-node tree are on screen together,
-    and the picture takes most of the page's width."""
-    watched = open_classroom(page, themed_app_url, presentation=True)
+    and the picture takes most of the page's width: on each screen the window is moved to."""
+    watched = open_classroom(page, app_url, presentation=True)
     expect(page.locator(GUESS_BUTTONS)).to_have_count(2)
     picture = page.locator(GRAPH).first
 
@@ -131,15 +128,17 @@ def test_the_presentation_view_shows_the_whole_small_tree_beside_the_question(
 
     geometry = picture.evaluate(PICTURE_GEOMETRY)
     assert len(geometry["nodes"]) == len(FLIPS.visits), "every node of the small tree is drawn"
-    try:
-        eventually(cut_nodes, [], page=page)  # the view takes its opening frame after the page's run
-    finally:
-        page.screenshot(path=output_dir / f"classroom_presentation_{theme}_{width}x{height}.png")
-    geometry = picture.evaluate(PICTURE_GEOMETRY)
-    visible = geometry["visible"]
-    assert visible["right"] - visible["left"] >= 0.55 * geometry["content_width"], geometry
-    for part in [geometry["title"], *geometry["buttons"]]:
-        assert 0 <= part["top"] and part["bottom"] <= geometry["window_height"], ("below the fold", part)
+    for width, height, theme in SCREENS:
+        use_screen(page, width, height, theme)
+        try:
+            eventually(cut_nodes, [], page=page)  # the view takes its frame after the window's resize
+        finally:
+            page.screenshot(path=output_dir / f"classroom_presentation_{theme}_{width}x{height}.png")
+        geometry = picture.evaluate(PICTURE_GEOMETRY)
+        visible = geometry["visible"]
+        assert visible["right"] - visible["left"] >= 0.55 * geometry["content_width"], (width, height, geometry)
+        for part in [geometry["title"], *geometry["buttons"]]:
+            assert 0 <= part["top"] and part["bottom"] <= geometry["window_height"], ("below the fold", width, part)
     watched.assert_clean()
 
 

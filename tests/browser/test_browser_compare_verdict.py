@@ -10,15 +10,16 @@ mid-drag is checked against the core's :func:`compare_paths` at the slider's C.
 
 from __future__ import annotations
 
-import pytest
 from playwright.sync_api import expect
 
 from mcts_core import Scoring, build_tree, parse_playouts, select_path
 from mcts_core.analysis import compare_paths
 from mcts_core.inputs.examples import deep_tree
 
-from bench.harness.browser import SLIDER, metric_value, open_app, wait_for_graph, wait_idle
-from .test_browser_drag import EXACT, choose_example, count_sent_frames, grab_thumb, thumb_point
+from bench.harness.browser import (
+    SCREENS, SLIDER, ServerMessages, metric_value, open_app, use_screen, wait_for_graph, wait_idle,
+)
+from .test_browser_drag import EXACT, choose_example, count_sent_frames, grab_thumb, release, thumb_point
 
 DEEP = build_tree(parse_playouts(deep_tree()))
 B_C = 2.8  # the example's header C (1.4), doubled: what Compare gives B on a first visit
@@ -113,22 +114,25 @@ def test_dragging_a_s_c_moves_the_verdict_and_its_sentence_before_release(page, 
     watched.assert_clean()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
-def test_the_verdict_and_both_c_controls_are_on_screen_mid_drag(page, themed_app_url, output_dir, theme, width, height):
-    watched = open_compare_on_the_deep_tree(page, themed_app_url)
+def test_the_verdict_and_both_c_controls_are_on_screen_mid_drag(page, app_url, output_dir):
+    server = ServerMessages(page)
+    watched = open_compare_on_the_deep_tree(page, app_url)
     slider = page.locator(SLIDER)
-    grab_thumb(page, slider)
-    c = drag_to(page, slider, 44.0)
-    expect_verdict(page, c, "identical")
-    page.screenshot(path=output_dir / f"compare_drag_{theme}_{width}x{height}.png")
-    # The verdict and both sliders inside the window while A's C is dragged.
-    boxes = [metric_value(page, "Paths"), slider, page.locator(".st-key-cmp_c_live input[type=range]")]
-    for box in boxes:
-        where = box.bounding_box()
-        assert 0 <= where["x"] and where["x"] + where["width"] <= width and where["y"] + where["height"] <= height
-    page.mouse.up()
-    wait_idle(page)
+    for screen, (width, height, theme) in enumerate(SCREENS):
+        use_screen(page, width, height, theme)
+        wait_for_graph(page)
+        committed_shape = expected_verdict(float(page.locator(EXACT).input_value()))[1]
+        grab_thumb(page, slider)
+        c = drag_to(page, slider, 44.0 - 4.0 * (screen % 2))  # each release commits another C
+        expect_verdict(page, c, committed_shape)
+        page.screenshot(path=output_dir / f"compare_drag_{theme}_{width}x{height}.png")
+        # The verdict and both sliders inside the window while A's C is dragged.
+        boxes = [metric_value(page, "Paths"), slider, page.locator(".st-key-cmp_c_live input[type=range]")]
+        for box in boxes:
+            where = box.bounding_box()
+            assert 0 <= where["x"] and where["x"] + where["width"] <= width and where["y"] + where["height"] <= height, (
+                f"at {width}x{height} {theme}", where)
+        release(page, server, slider)
     watched.assert_clean()
 
 

@@ -22,7 +22,9 @@ from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES
 from bench.harness.browser import (
     GRAPH,
     LOAD_TIMEOUT,
+    SCREENS,
     SLIDER,
+    ServerMessages,
     eventually,
     metric_value,
     open_app,
@@ -30,6 +32,7 @@ from bench.harness.browser import (
     red_nodes,
     table_rows,
     tree_facts,
+    use_screen,
     wait_for_graph,
     wait_idle,
 )
@@ -86,6 +89,19 @@ def grab_thumb(page, slider) -> None:
     """Press the mouse on the thumb of ``slider`` (a locator) where it is now."""
     page.mouse.move(*thumb_point(slider, float(slider.input_value()) / float(slider.get_attribute("max"))))
     page.mouse.down()
+
+
+def release(page, server: ServerMessages, slider, exact: str = EXACT) -> float:
+    """Let go of a drag on ``slider``; its C, once committed: when it is not the committed C (the
+    ``exact`` box), the commit's run has ended; at the committed C nothing is sent (see
+    test_a_drag_back_to_the_committed_c_commits_nothing_and_dims_nothing_after)."""
+    c = float(slider.input_value())
+    if c == float(page.locator(exact).input_value()):
+        page.mouse.up()
+    else:
+        server.run(page.mouse.up)
+    expect(page.locator(exact)).to_have_value(repr(c))
+    return c
 
 
 def teal_nodes(page) -> set[str]:
@@ -553,21 +569,24 @@ def test_classroom_drag_ranks_the_choosing_node_s_children_and_keeps_the_walk_re
     watched.assert_clean()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
-def test_the_c_control_fits_beside_the_exact_box_mid_drag(page, themed_app_url, output_dir, theme, width, height):
-    watched = open_flips_example(page, themed_app_url)
-    wait_for_graph(page)
-    slider = page.locator(SLIDER).bounding_box()
-    exact = page.locator(EXACT).bounding_box()
-    page.mouse.move(*thumb_point(page.locator(SLIDER), 0.1))
-    page.mouse.down()
-    page.mouse.move(*thumb_point(page.locator(SLIDER), 0.8), steps=5)
-    expect(page.locator(".st-key-c .cc-path")).to_have_text("b")
-    page.screenshot(path=output_dir / f"drag_{theme}_{width}x{height}.png")
-    live = page.locator(".st-key-c .cc-live").bounding_box()
-    # On screen, left of the exact box, and the live line (path, ranked children) inside the window.
-    assert 0 <= slider["x"] and slider["x"] + slider["width"] < exact["x"] <= width - exact["width"]
-    assert 0 <= live["x"] and live["x"] + live["width"] <= exact["x"] and live["y"] + live["height"] <= height
-    page.mouse.up()
+def test_the_c_control_fits_beside_the_exact_box_mid_drag(page, app_url, output_dir):
+    server = ServerMessages(page)
+    watched = open_flips_example(page, app_url)
+    for screen, (width, height, theme) in enumerate(SCREENS):
+        use_screen(page, width, height, theme)
+        wait_for_graph(page)
+        slider = page.locator(SLIDER).bounding_box()
+        exact = page.locator(EXACT).bounding_box()
+        page.mouse.move(*thumb_point(page.locator(SLIDER), 0.1))
+        page.mouse.down()
+        # Each screen's drag ends at another C past the flip, so each release commits.
+        page.mouse.move(*thumb_point(page.locator(SLIDER), 0.75 + 0.05 * screen), steps=5)
+        expect(page.locator(".st-key-c .cc-path")).to_have_text("b")
+        page.screenshot(path=output_dir / f"drag_{theme}_{width}x{height}.png")
+        live = page.locator(".st-key-c .cc-live").bounding_box()
+        # On screen, left of the exact box, and the live line (path, ranked children) inside the window.
+        where = f"at {width}x{height} {theme}"
+        assert 0 <= slider["x"] and slider["x"] + slider["width"] < exact["x"] <= width - exact["width"], where
+        assert 0 <= live["x"] and live["x"] + live["width"] <= exact["x"] and live["y"] + live["height"] <= height, where
+        release(page, server, page.locator(SLIDER))
     watched.assert_clean()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from mcts_core import Scoring, build_tree, parse_playouts, select_path
@@ -14,6 +13,7 @@ from mcts_core.inputs.examples import C_FLIPS_CHOICE
 from bench.harness.browser import (
     GRAPH,
     LOAD_TIMEOUT,
+    SCREENS,
     ServerMessages,
     eventually,
     metric_value,
@@ -21,11 +21,12 @@ from bench.harness.browser import (
     playout_file,
     shown_values,
     tree_facts,
+    use_screen,
     wait_for_graph,
     wait_idle,
     watch_values,
 )
-from .test_browser_drag import count_sent_frames, drag_teal_path, grab_thumb, prefix_ids, teal_nodes, thumb_point
+from .test_browser_drag import count_sent_frames, drag_teal_path, grab_thumb, prefix_ids, release, teal_nodes, thumb_point
 
 
 
@@ -166,24 +167,26 @@ def test_a_held_drag_s_teal_path_follows_the_frames_while_playing(page, app_url)
     watched.assert_clean()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
-def test_the_rule_s_path_and_its_c_control_fit_beside_the_picture(page, themed_app_url, output_dir, theme, width, height):
-    watched = open_flip_example_at(page, themed_app_url)
+def test_the_rule_s_path_and_its_c_control_fit_beside_the_picture(page, app_url, output_dir):
+    server = ServerMessages(page)
+    watched = open_flip_example_at(page, app_url)
     page.locator(".st-key-playback_rule_path label").click()
     expect(page.locator(C_SLIDER)).to_be_visible(timeout=LOAD_TIMEOUT)
     wait_idle(page)
-    wait_for_graph(page)
-    slider, exact = page.locator(C_SLIDER).bounding_box(), page.locator(".st-key-c_exact input").bounding_box()
-    picture = page.locator(GRAPH).first.bounding_box()
-    # The control sits right of the picture, the slider left of the exact box, all inside the window.
-    assert picture["x"] + picture["width"] <= slider["x"] < slider["x"] + slider["width"] < exact["x"]
-    assert exact["x"] + exact["width"] <= width
-    page.mouse.move(*thumb_point(page.locator(C_SLIDER), 0.1))
-    page.mouse.down()
-    page.mouse.move(*thumb_point(page.locator(C_SLIDER), 0.8), steps=5)
-    expect(page.locator(".st-key-c .cc-path")).to_have_text("b")
-    page.screenshot(path=output_dir / f"playback_rule_path_{theme}_{width}x{height}.png")
-    page.mouse.up()
-    wait_idle(page)
+    for screen, (width, height, theme) in enumerate(SCREENS):
+        use_screen(page, width, height, theme)
+        wait_for_graph(page)
+        slider, exact = page.locator(C_SLIDER).bounding_box(), page.locator(".st-key-c_exact input").bounding_box()
+        picture = page.locator(GRAPH).first.bounding_box()
+        # The control sits right of the picture, the slider left of the exact box, all inside the window.
+        where = f"at {width}x{height} {theme}"
+        assert picture["x"] + picture["width"] <= slider["x"] < slider["x"] + slider["width"] < exact["x"], where
+        assert exact["x"] + exact["width"] <= width, where
+        page.mouse.move(*thumb_point(page.locator(C_SLIDER), 0.1))
+        page.mouse.down()
+        # Each screen's drag ends at another C past the flip, so each release commits.
+        page.mouse.move(*thumb_point(page.locator(C_SLIDER), 0.75 + 0.05 * screen), steps=5)
+        expect(page.locator(".st-key-c .cc-path")).to_have_text("b")
+        page.screenshot(path=output_dir / f"playback_rule_path_{theme}_{width}x{height}.png")
+        release(page, server, page.locator(C_SLIDER))
     watched.assert_clean()

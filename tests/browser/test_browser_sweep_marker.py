@@ -12,13 +12,14 @@ from playwright.sync_api import expect
 
 from mcts_core import Scoring, select_path
 
-from bench.harness.browser import SLIDER, eventually, metric_value, wait_idle
+from bench.harness.browser import SCREENS, SLIDER, ServerMessages, eventually, metric_value, use_screen, wait_idle
 from .test_browser_drag import (
     EXACT,
     FLIPS,
     count_sent_frames,
     grab_thumb,
     open_flips_example,
+    release,
     slider_value,
     thumb_point,
 )
@@ -159,24 +160,39 @@ def test_the_live_line_hides_outside_the_range_survives_a_theme_change_and_goes_
     watched.assert_clean()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
-def test_the_live_line_and_its_value_sit_on_the_plots_mid_drag(page, themed_app_url, output_dir, theme, width, height):
-    watched = open_flips(page, themed_app_url)
-    maximum = float(page.locator(SLIDER).get_attribute("max"))
-    grab_thumb(page, page.locator(SLIDER))
-    c = drag_to(page, 0.95)  # near the right end: the value sits left of the line
+def charts_drawn_for(page, theme: str) -> None:
+    """Wait until both charts are drawn again for the window's width and ``theme``."""
     for chart in CHARTS:
-        # Scrolled to mid-drag (the page scrolls, the mouse stays down): the line scrolls with its chart.
-        page.locator(f".st-key-{chart}").scroll_into_view_if_needed()
-        left, right = plot_span(page, chart)
-        line, label = live_line(page, chart), live_line(page, chart).locator("span")
-        expect(line).to_be_visible()
-        assert abs(centre_x(line) - (left + (right - left) * c / maximum)) <= SAME_PX
-        value = label.bounding_box()
-        assert left <= value["x"] and value["x"] + value["width"] <= right, "the value stays on the plot"
-        page.screenshot(path=output_dir / f"sweep_marker_{theme}_{width}x{height}_{chart}.png")
-    page.mouse.up()
+        plot = page.locator(f".st-key-{chart} svg.marks")
+        if theme == "dark":
+            expect(plot).to_have_css("background-color", DARK_PLOT)
+        else:
+            expect(plot).not_to_have_css("background-color", DARK_PLOT)
+        fills = "svg => Math.round(svg.getBoundingClientRect().width) === Math.round(svg.parentElement.getBoundingClientRect().width)"
+        eventually(lambda: plot.evaluate(fills), True, page=page)
+
+
+def test_the_live_line_and_its_value_sit_on_the_plots_mid_drag(page, app_url, output_dir):
+    server = ServerMessages(page)
+    watched = open_flips(page, app_url)
+    maximum = float(page.locator(SLIDER).get_attribute("max"))
+    for screen, (width, height, theme) in enumerate(SCREENS):
+        use_screen(page, width, height, theme)
+        charts_drawn_for(page, theme)
+        page.locator(SLIDER).scroll_into_view_if_needed()  # the last screen's drag scrolled to the charts
+        grab_thumb(page, page.locator(SLIDER))
+        c = drag_to(page, 0.95 - 0.05 * (screen % 2))  # near the right end: the value sits left of the line
+        for chart in CHARTS:
+            # Scrolled to mid-drag (the page scrolls, the mouse stays down): the line scrolls with its chart.
+            page.locator(f".st-key-{chart}").scroll_into_view_if_needed()
+            left, right = plot_span(page, chart)
+            line, label = live_line(page, chart), live_line(page, chart).locator("span")
+            expect(line).to_be_visible()
+            assert abs(centre_x(line) - (left + (right - left) * c / maximum)) <= SAME_PX, (width, theme, chart)
+            value = label.bounding_box()
+            assert left <= value["x"] and value["x"] + value["width"] <= right, ("the value stays on the plot", width, theme)
+            page.screenshot(path=output_dir / f"sweep_marker_{theme}_{width}x{height}_{chart}.png")
+        release(page, server, page.locator(SLIDER))
     watched.assert_clean()
 
 

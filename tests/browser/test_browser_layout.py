@@ -11,7 +11,7 @@ import re
 from playwright.sync_api import expect
 
 from bench.harness.browser import (
-    LOAD_TIMEOUT, TABLE_CELLS, cut_off, open_app, playout_file, settled_screenshot, tree_facts, wait_idle,
+    LOAD_TIMEOUT, TABLE_CELLS, ServerMessages, cut_off, open_app, playout_file, settled_screenshot, tree_facts, wait_idle,
 )
 from .test_browser_drag import choose_example, open_flips_example
 
@@ -78,11 +78,12 @@ def test_the_share_popover_opens_whole_on_a_projector(page, app_url, output_dir)
     """Share opened where a user finds it on each page that has it, at 1366x768: the link and the
     bundle button are on screen."""
     page.set_viewport_size({"width": 1366, "height": 768})
+    server = ServerMessages(page)
     watched = open_app(page, app_url)
     choose_example(page, "A larger C flips the choice")
     for title in ("Explorer", "C sweep", "Compare", "Playback", "Classroom"):
-        page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
-        wait_idle(page)
+        link = page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title)
+        server.run(link.click)  # the page's run is over: its Share button is the one clicked
         page.get_by_role("button", name="Share").click()  # scrolled into view as a user would
         body = page.locator('[data-testid="stPopoverBody"]')
         expect(body.locator("code").first).to_contain_text("c=0.5")  # the example's C: its link

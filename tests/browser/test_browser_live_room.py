@@ -34,7 +34,7 @@ def open_room(page, url: str, example: str = "A larger C flips the choice", c: s
     expect(page.locator(EXACT)).to_have_value(c)
     wait_idle(page)
     page.get_by_role("button", name="Open a live room").click()
-    expect(page.locator(COUNT)).to_have_text("0 of 0 answered", timeout=LOAD_TIMEOUT)
+    expect_count(page, "0 of 0 answered", timeout=LOAD_TIMEOUT)
     assert "/classroom?room=" in page.url
     # The room's page is the room's alone: the sidebar goes once the run that opened it has ended (until
     # then the columns, the QR code's included, are laid out beside the old sidebar).
@@ -42,6 +42,13 @@ def open_room(page, url: str, example: str = "A larger C flips the choice", c: s
     expect(page.get_by_test_id("stSidebar")).to_have_count(0)
     watched.assert_clean()
     return page.url
+
+
+def expect_count(page, text: str, timeout: float | None = None) -> None:
+    """The teacher's page shows the count once, reading ``text``. A list of texts makes Playwright
+    wait for exactly that (one element) instead of failing at once on the moment of a rerun, e.g.
+    after a reconnect, when the old count stands beside the new one until the run ends."""
+    expect(page.locator(COUNT)).to_have_text([text], timeout=timeout)
 
 
 def student_page(browser, link: str):
@@ -76,7 +83,7 @@ def test_twelve_students_join_answer_and_see_their_verdicts(page, app_url, brows
     students = [student_page(browser, link) for _ in range(STUDENTS)]
     for student, _ in students:
         expect(answer_button(student, "a")).to_be_visible(timeout=LOAD_TIMEOUT)
-    expect(page.locator(COUNT)).to_have_text(f"0 of {STUDENTS} answered")  # joined: the pages opened
+    expect_count(page, f"0 of {STUDENTS} answered")  # joined: the pages opened
     first = students[0][0]
     # A phone's page: the question and both buttons on screen, nothing of the teacher's.
     expect(first.get_by_text("Which child does UCB1 pick at the root?")).to_be_visible()
@@ -92,7 +99,7 @@ def test_twelve_students_join_answer_and_see_their_verdicts(page, app_url, brows
     for index, (student, _) in enumerate(students):
         answer_button(student, "a" if index < RIGHT_ANSWERS else "b").click()
         expect(student.get_by_text("Answer received")).to_be_visible()
-    expect(page.locator(COUNT)).to_have_text(f"{STUDENTS} of {STUDENTS} answered")  # without a touch on the teacher's page
+    expect_count(page, f"{STUDENTS} of {STUDENTS} answered")  # without a touch on the teacher's page
     expect(page.get_by_text("right.", exact=False)).to_have_count(0)  # nothing revealed yet
 
     # A student who reloads keeps their answer; the teacher who reloads keeps the room.
@@ -100,8 +107,8 @@ def test_twelve_students_join_answer_and_see_their_verdicts(page, app_url, brows
     last.reload()
     expect(last.get_by_text("Answer received: b")).to_be_visible(timeout=LOAD_TIMEOUT)
     page.reload()
-    expect(page.locator(COUNT)).to_have_text(f"{STUDENTS} of {STUDENTS} answered", timeout=LOAD_TIMEOUT)
-    expect(page.locator(COUNT)).to_have_text(f"{STUDENTS} of {STUDENTS} answered")
+    expect_count(page, f"{STUDENTS} of {STUDENTS} answered", timeout=LOAD_TIMEOUT)
+    expect_count(page, f"{STUDENTS} of {STUDENTS} answered")
 
     expect(page.locator(REVEAL)).to_have_text("Reveal")
     page.locator(REVEAL).click()
@@ -125,8 +132,8 @@ def test_two_rooms_keep_their_questions_and_counts_apart(page, app_url, browser)
     expect(student.get_by_text("C = 0.1. The root: 3 visits, mean 18.")).to_be_visible(timeout=LOAD_TIMEOUT)
     answer_button(student, "b").click()
     expect(student.get_by_text("Answer received")).to_be_visible()
-    expect(other_teacher.locator(COUNT)).to_have_text("1 of 1 answered")
-    expect(page.locator(COUNT)).to_have_text("0 of 0 answered")
+    expect_count(other_teacher, "1 of 1 answered")
+    expect_count(page, "0 of 0 answered")
     other_teacher.locator(REVEAL).click()
     expect(student.get_by_text("is wrong")).to_be_visible()
     expect(page.locator(REVEAL)).to_be_visible()  # the first room's question is still open
@@ -144,7 +151,7 @@ def test_a_server_restart_keeps_the_room_its_teacher_and_each_student_s_answer(p
         before, _ = student_page(browser, link)
         answer_button(before, "b").click()  # wrong at C = 0.5
         expect(before.get_by_text("Answer received: b")).to_be_visible(timeout=LOAD_TIMEOUT)
-        expect(page.locator(COUNT)).to_have_text("1 of 1 answered")
+        expect_count(page, "1 of 1 answered")
     finally:
         stop_streamlit(process)
     process, _ = start_streamlit(Path("app.py"), tmp_path / "second.log", cwd=REPO, port=port)  # same data folder
@@ -153,7 +160,7 @@ def test_a_server_restart_keeps_the_room_its_teacher_and_each_student_s_answer(p
         # the new server (its browser kept the room's secret), and it polls by itself.
         after, _ = student_page(browser, link)
         expect(answer_button(after, "a")).to_be_visible(timeout=LOAD_TIMEOUT)
-        expect(page.locator(COUNT)).to_have_text("1 of 2 answered", timeout=LOAD_TIMEOUT)
+        expect_count(page, "1 of 2 answered", timeout=LOAD_TIMEOUT)
         page.locator(REVEAL).click()
         expect(before.get_by_text("Your answer b is wrong")).to_be_visible()  # the answer given before the restart
         expect(after.get_by_text("You did not answer")).to_be_visible()

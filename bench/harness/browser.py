@@ -131,6 +131,31 @@ def wait_rendered(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
     expect(page.locator(skeletons)).to_have_count(0, timeout=timeout)
 
 
+# The page at rest, checked in the page itself (one round trip however many pictures and charts):
+# connected, no script running, no loading skeleton, every custom component mounted (its shadow
+# root holds its HTML: a picture's root comes a moment after the skeletons go), every tree picture
+# (in its component's shadow root) showing a drawn node and every chart showing its canvas.
+SETTLED = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.dataset.testConnectionState !== 'CONNECTED' || app.dataset.testScriptState !== 'notRunning') return false;
+    if (document.querySelector('[data-testid="stAppSkeleton"], [data-testid="stSkeleton"], [data-testid="stSkeletonElement"]')) return false;
+    const shadows = [...document.querySelectorAll('.stBidiComponent')]
+        .map(component => component.querySelector('[data-testid="stBidiComponentIsolated"]')?.shadowRoot);
+    if (!shadows.every(shadow => shadow && shadow.firstElementChild)) return false;
+    const shown = (e) => { const box = e.getBoundingClientRect();
+                           return box.width > 0 && box.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
+    const roots = [document, ...shadows];
+    const drawn = (selector, inside) => roots.flatMap(root => [...root.querySelectorAll(selector)])
+        .every(box => { const first = box.querySelector(inside); return first !== null && shown(first); });
+    return drawn('div.tv-root', 'svg g.node[data-path]') && drawn('[data-testid="stVegaLiteChart"]', 'canvas, svg');
+}"""
+
+
+def wait_settled(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
+    """Wait until the page is at rest (:data:`SETTLED`): idle, nothing loading, every picture drawn."""
+    page.wait_for_function(SETTLED, timeout=timeout)
+
+
 def wait_for_graph(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
     """Wait for a drawn node; fail at once (with its text) if the app shows an exception instead."""
     exception = page.locator('[data-testid="stException"]')

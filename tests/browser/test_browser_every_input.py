@@ -33,15 +33,13 @@ from ui.navigation import PAGES
 from bench.harness.browser import (
     COMPONENT_ERROR,
     EXCEPTION,
-    GRAPH,
     LOAD_TIMEOUT,
     REPO,
     ServerMessages,
     cut_off,
     open_app,
     playout_file,
-    wait_idle,
-    wait_rendered,
+    wait_settled,
 )
 
 
@@ -161,20 +159,22 @@ class Tour:
         self.settle(timeout)
 
     def settle(self, timeout: float = LOAD_TIMEOUT) -> None:
-        wait_rendered(self.page, timeout)
-        for picture in self.page.locator(GRAPH).all():
-            expect(picture.locator("svg g.node[data-path]").first).to_be_visible(timeout=timeout)
-        for chart in self.page.locator('[data-testid="stVegaLiteChart"]').all():
-            expect(chart.locator("canvas, svg").first).to_be_visible(timeout=timeout)
-        self.server.until(lambda: not self.server.running, timeout, "a run the page asked for did not end")  # a layout
-        wait_idle(self.page, timeout)
+        """Wait until the page is at rest and no run it asked for by itself (a picture's layout) is
+        left: a run that ended meanwhile may have redrawn the page, so it is checked again."""
+        while True:
+            finished = self.server.finished
+            wait_settled(self.page, timeout)
+            self.server.until(lambda: not self.server.running, timeout, "a run the page asked for did not end")
+            if self.server.finished == finished:
+                return
 
     def check(self, where: str) -> None:
         """Note what is wrong on the page now, as ``where``."""
-        page = self.page
-        wrong = [f"traceback: {text[:300]}" for text in page.locator(EXCEPTION).all_inner_texts()]
-        wrong += [f"component failed: {text[:300]}" for text in page.locator(COMPONENT_ERROR).all_inner_texts()]
-        wrong += [f"error box: {text[:300]}" for text in page.locator(ERROR_BOX).all_inner_texts()]
+        shown = self.page.evaluate(
+            "selectors => selectors.map(s => [...document.querySelectorAll(s)].map(e => e.innerText))",
+            [EXCEPTION, COMPONENT_ERROR, ERROR_BOX])
+        wrong = [f"{what}: {text[:300]}" for what, texts in zip(("traceback", "component failed", "error box"), shown)
+                 for text in texts]
         wrong += self.watched.errors
         self.watched.errors.clear()
         self.problems += [f"{where}: {problem}" for problem in wrong]

@@ -1,8 +1,8 @@
 """The tagged picture paints exactly as graphviz's own under the viewer's stylesheet.
 
 The tagging drops what the viewer's CSS sets anyway (graphviz's colours of outlines, lines and
-labels, the fill of a box not coloured by a value) and says the labels' size once (issue 38: a big
-drawing's message is a sixth smaller). What a user sees must not change: both SVGs of one drawing,
+labels, the fill of a box not coloured by a value) and says the labels' size once (issue 38: a 5,000-node
+drawing's SVG is a fifth smaller). What a user sees must not change: both SVGs of one drawing,
 drawn by chromium at the same size with ``ui/assets/tree_view.css``, light and dark, plain and
 coloured by mean, with the selected path marked as the viewer marks it, give the same pixels.
 """

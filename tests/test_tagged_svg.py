@@ -102,3 +102,30 @@ def test_graphviz_failure_is_raised_with_its_message():
     with pytest.raises(subprocess.CalledProcessError) as failure:
         start_svg("digraph { a -> }")()
     assert b"syntax error" in failure.value.stderr
+
+
+@pytest.mark.parametrize("colouring", ["none", "mean"])
+def test_the_picture_sends_no_colour_the_viewers_css_sets_and_the_labels_size_once(colouring):
+    """A 5,000-node drawing's SVG carried 0.43 MB of colours the viewer's stylesheet overrides and
+    0.25 MB of ``font-size``, one per label line: what is left is what the viewer shows (its pixels are
+    compared with graphviz's own in tests/browser/test_browser_tagged_picture.py)."""
+    tree = hostile_tree()
+    drawn = drawn_nodes(tree, visible_nodes(tree), selected_nodes(tree, Scoring(c=1.0)), inspected=ROOT)
+    dot = render_tree(tree, drawn, direction="LR", colouring=colouring, tooltips=False, lines=((ROOT,),)).source
+    own = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=True).stdout.decode()
+    svg = tagged_svg(dot, node_infos(tree, drawn))
+    picture = ET.fromstring(svg)
+
+    # Only a box coloured by a value (the tree's, the colour key's) keeps its fill, graphviz's; no
+    # outline, line or label has a colour of its own.
+    boxes = [(g.get("class"), g.find(f"{SVG}path").get("fill")) for g in groups(svg, "node")]
+    own_boxes = [(g.get("class"), g.find(f"{SVG}path").get("fill")) for g in groups(own, "node")]
+    assert boxes == [(kind, fill if "filled" in kind else None) for kind, fill in own_boxes]
+    assert any("filled" in kind for kind, _ in boxes) == (colouring == "mean")
+    painted = [e for e in picture.iter() if e.get("stroke") is not None or e.get("fill") is not None]
+    assert painted == [g.find(f"{SVG}path") for g in picture.iter(f"{SVG}g") if g.get("class", "").startswith("node filled")]
+    # Each label's size is the <svg>'s unless it differs (the colour key's smaller labels).
+    own_sizes = [t.get("font-size") for t in ET.fromstring(own).iter(f"{SVG}text")]
+    labels = [t.get("font-size") for t in picture.iter(f"{SVG}text")]
+    assert [size or picture.get("font-size") for size in labels] == own_sizes
+    assert [size for size in labels if size] == [size for size in own_sizes if size != picture.get("font-size")]

@@ -24,7 +24,7 @@ READABLE_PX = 12
 C_CONTROL = ".st-key-c"
 
 # Where the picture and what it shows sit on screen: rectangles are [left, top, right, bottom] in
-# CSS px; `labels` are the on-screen sizes (font-size x zoom) of the labels at least partly in view.
+# CSS px; `labels` are the on-screen sizes (computed font size x zoom) of the labels at least partly in view.
 MEASURE = """root => {
   const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   const picture = box(root.querySelector('.tv-viewport'));
@@ -41,7 +41,7 @@ MEASURE = """root => {
     pv: nodes.filter(n => n.matches('.tv-pv')).map(n => [n.getAttribute('data-path'), box(n)]),
     inspected: nodes.filter(n => n.matches('.tv-inspected')).map(n => [n.getAttribute('data-path'), box(n)]),
     labels: [...svg.querySelectorAll('g.node[data-path] text')].filter(t => showing(box(t)))
-      .map(t => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a),
+      .map(t => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a),
   };
 }"""
 

@@ -333,11 +333,15 @@ class TreeView {
     }
     this.rootNode = this.nodes.get("[]") || null;
     this.leftToRight = this.isLeftToRight();
-    // Label size in graph units: the smallest node label decides what "readable" means.
-    const sizes = [...this.svg.querySelectorAll("g.node[data-path] text")]
-      .map((t) => parseFloat(t.getAttribute("font-size")))
-      .filter((size) => size > 0);
-    this.labelUnits = sizes.length ? Math.min(...sizes) : 14;
+    // Label size in graph units: the smallest node label decides what "readable" means. The
+    // labels' common size is said once on the <svg> (tagged_svg.py); a label of another size says its own.
+    const common = this.svg.getAttribute("font-size");
+    let units = Infinity;
+    for (const t of this.svg.querySelectorAll("g.node[data-path] text")) {
+      const size = parseFloat(t.getAttribute("font-size") ?? common);
+      if (size > 0 && size < units) units = size;
+    }
+    this.labelUnits = Number.isFinite(units) ? units : 14;
   }
 
   // Arrow keys follow the drawing (rankdir TB or LR). Siblings share a rank,

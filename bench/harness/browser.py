@@ -366,3 +366,14 @@ class ServerMessages:
         before = self.finished
         action()
         self.until(lambda: self.finished > before and not self.running, timeout, "the run did not end")
+
+    def settle(self, timeout: float = LOAD_TIMEOUT) -> None:
+        """Wait until the page is at rest (:func:`wait_settled`) and no run it asked for by itself (a
+        picture's layout) is left: a run that ended meanwhile may have redrawn the page, so it is
+        checked again."""
+        while True:
+            finished = self.finished
+            wait_settled(self.page, timeout)
+            self.until(lambda: not self.running, timeout, "a run the page asked for did not end")
+            if self.finished == finished:
+                return

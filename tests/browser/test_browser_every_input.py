@@ -39,7 +39,6 @@ from bench.harness.browser import (
     cut_off,
     open_app,
     playout_file,
-    wait_settled,
 )
 
 
@@ -159,14 +158,7 @@ class Tour:
         self.settle(timeout)
 
     def settle(self, timeout: float = LOAD_TIMEOUT) -> None:
-        """Wait until the page is at rest and no run it asked for by itself (a picture's layout) is
-        left: a run that ended meanwhile may have redrawn the page, so it is checked again."""
-        while True:
-            finished = self.server.finished
-            wait_settled(self.page, timeout)
-            self.server.until(lambda: not self.server.running, timeout, "a run the page asked for did not end")
-            if self.server.finished == finished:
-                return
+        self.server.settle(timeout)
 
     def check(self, where: str) -> None:
         """Note what is wrong on the page now, as ``where``."""

@@ -13,7 +13,7 @@ from mcts_core import Scoring, selected_nodes
 from mcts_core.drawing import path_json
 from mcts_core.inputs import deep_tree, read_input
 
-from bench.harness.browser import GRAPH, MARKUP_MOVE, open_app, open_markup_log, wait_for_graph, wait_idle
+from bench.harness.browser import GRAPH, MARKUP_MOVE, ServerMessages, open_app, open_markup_log, wait_idle
 
 
 ROWS = ".ol-table tr[data-key]"
@@ -28,10 +28,11 @@ def outline_rows(page) -> list[tuple[str, str]]:
 def open_outline(page, app_url, upload):
     """The Explorer at 1366x768 on the uploaded file, its Outline tab open; the page's watcher."""
     page.set_viewport_size({"width": 1366, "height": 768})
+    server = ServerMessages(page)
     watched = open_app(page, app_url)
-    page.locator('.st-key-upload input[type="file"]').set_input_files(upload)
-    wait_idle(page)
-    wait_for_graph(page)
+    # The upload's run, then the page at rest: until then the old tabs stand beside the new ones.
+    server.run(lambda: page.locator('.st-key-upload input[type="file"]').set_input_files(upload))
+    server.settle()
     page.get_by_role("tab", name="Outline (any size)").click()
     return watched
 

@@ -694,7 +694,9 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
     )
     st.subheader("The rows")
     rows_table(frame)
-    st.download_button("Download the rows (CSV)", frame.to_csv(index=False), file_name="c_strength.csv",
+    # Made on click, as every download here: a file made with the page is dropped by the next poll's
+    # run, and the page, still asking for it, logged a 404.
+    st.download_button("Download the rows (CSV)", lambda: frame.to_csv(index=False), file_name="c_strength.csv",
                        mime="text/csv", key=STRENGTH_CSV, on_click="ignore")
 
 

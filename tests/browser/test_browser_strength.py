@@ -3,6 +3,7 @@ heatmap and the SPRT's LLR chart without a console error (Vega-Lite specs AppTes
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 from playwright.sync_api import expect
 
@@ -145,4 +146,9 @@ def test_after_a_run_its_results_are_in_view_on_a_1366x768_projector(page, store
     # The charts draw after the run that made them and the page settles around them: once it has,
     # every result is in view (measured at one instant, a chart was once still below the fold).
     eventually(lambda: [in_view(page, element) for element in shown], [True] * len(shown), page=page)
+    if mode != "Tuner":  # the rows, made on click: one per C tried, while the page polls on its timer
+        with page.expect_download() as download:
+            page.locator(".st-key-strength_csv button").click()
+        rows = pd.read_csv(download.value.path())
+        assert sorted(rows["c"]) == [0.5, 2.0] and set(rows["simulations"]) == {12}
     watched.assert_clean()

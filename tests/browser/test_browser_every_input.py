@@ -182,9 +182,18 @@ class Tour:
         combobox = self.page.locator(f".st-key-{key} input[role=combobox]")
         if combobox.input_value() == option:
             return
-        combobox.click()
-        combobox.fill(option)  # the menu filters to the option, as when one types it
-        self.act(lambda: self.page.get_by_role("option", name=option, exact=True).click(), timeout)
+        item = self.page.get_by_role("option", name=option, exact=True)
+        for _ in range(3):
+            combobox.click()
+            combobox.fill(option)  # the menu filters to the option, as when one types it
+            try:
+                expect(item).to_be_visible(timeout=10_000)
+                break
+            except AssertionError:
+                # Once (1 run in about 15, the first choice on a fresh server's first page) the menu
+                # was not open 30 s after the typing; cause not found. A user opens it again.
+                self.page.keyboard.press("Escape")
+        self.act(lambda: item.click(), timeout)
         self.check(where)
 
 

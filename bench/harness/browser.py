@@ -125,20 +125,22 @@ def use_screen(page: Page, width: int, height: int, theme: str) -> None:
     expect(page.locator('[data-testid="stApp"]')).to_have_css("color-scheme", theme)
 
 
+SKELETONS = '[data-testid="stAppSkeleton"], [data-testid="stSkeleton"], [data-testid="stSkeletonElement"]'
+
+
 def wait_rendered(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
     """No loading placeholders left: elements whose code is still loading show as skeletons."""
-    skeletons = '[data-testid="stAppSkeleton"], [data-testid="stSkeleton"], [data-testid="stSkeletonElement"]'
-    expect(page.locator(skeletons)).to_have_count(0, timeout=timeout)
+    expect(page.locator(SKELETONS)).to_have_count(0, timeout=timeout)
 
 
 # The page at rest, checked in the page itself (one round trip however many pictures and charts):
 # connected, no script running, no loading skeleton, every custom component mounted (its shadow
 # root holds its HTML: a picture's root comes a moment after the skeletons go), every tree picture
 # (in its component's shadow root) showing a drawn node and every chart showing its canvas.
-SETTLED = """() => {
+SETTLED = """([skeletons, picture]) => {
     const app = document.querySelector('[data-testid="stApp"]');
     if (!app || app.dataset.testConnectionState !== 'CONNECTED' || app.dataset.testScriptState !== 'notRunning') return false;
-    if (document.querySelector('[data-testid="stAppSkeleton"], [data-testid="stSkeleton"], [data-testid="stSkeletonElement"]')) return false;
+    if (document.querySelector(skeletons)) return false;
     const shadows = [...document.querySelectorAll('.stBidiComponent')]
         .map(component => component.querySelector('[data-testid="stBidiComponentIsolated"]')?.shadowRoot);
     if (!shadows.every(shadow => shadow && shadow.firstElementChild)) return false;
@@ -147,13 +149,13 @@ SETTLED = """() => {
     const roots = [document, ...shadows];
     const drawn = (selector, inside) => roots.flatMap(root => [...root.querySelectorAll(selector)])
         .every(box => { const first = box.querySelector(inside); return first !== null && shown(first); });
-    return drawn('div.tv-root', 'svg g.node[data-path]') && drawn('[data-testid="stVegaLiteChart"]', 'canvas, svg');
+    return drawn(picture, 'svg g.node[data-path]') && drawn('[data-testid="stVegaLiteChart"]', 'canvas, svg');
 }"""
 
 
 def wait_settled(page: Page, timeout: float = LOAD_TIMEOUT) -> None:
     """Wait until the page is at rest (:data:`SETTLED`): idle, nothing loading, every picture drawn."""
-    page.wait_for_function(SETTLED, timeout=timeout)
+    page.wait_for_function(SETTLED, arg=[SKELETONS, GRAPH], timeout=timeout)
 
 
 def wait_for_graph(page: Page, timeout: float = LOAD_TIMEOUT) -> None:

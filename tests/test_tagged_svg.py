@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from mcts_core import ROOT, Scoring, selected_nodes
-from mcts_core.drawing import drawn_nodes, node_infos, path_json, render_tree, start_svg, tagged_svg, visible_nodes
+from mcts_core.drawing import dot_svg, drawn_nodes, node_infos, path_json, render_tree, start_svg, tagged_svg, visible_nodes
 from mcts_core.inputs import read_input
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -40,7 +40,7 @@ def test_tagged_picture_keeps_graphviz_positions_and_names_every_node_by_its_pat
     drawn = drawn_nodes(tree, visible_nodes(tree), selected_nodes(tree, Scoring(c=1.0)), inspected=ROOT)
     path = tuple(selected_nodes(tree, Scoring(c=1.0)))
     dot = render_tree(tree, drawn, direction=direction, colouring="mean", tooltips=False, lines=(path,)).source
-    own = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=True).stdout.decode()
+    own = dot_svg(dot).decode()  # graphviz's own SVG, drawn as the app has it drawn
     svg = tagged_svg(dot, node_infos(tree, drawn))
 
     # graphviz's nodes by name (its <title>), in its order, with their label lines where it put them.
@@ -77,7 +77,7 @@ def test_straight_box_sides_are_lines_through_graphviz_corners():
     tree = hostile_tree()
     drawn = visible_nodes(tree)
     dot = render_tree(tree, drawn, direction="LR", tooltips=False, lines=((ROOT,),)).source
-    own = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=True).stdout.decode()
+    own = dot_svg(dot).decode()  # graphviz's own SVG, drawn as the app has it drawn
     svg = tagged_svg(dot, node_infos(tree, drawn))
 
     def corners(d: str) -> list[str]:
@@ -112,7 +112,7 @@ def test_the_picture_sends_no_colour_the_viewers_css_sets_and_the_labels_size_on
     tree = hostile_tree()
     drawn = drawn_nodes(tree, visible_nodes(tree), selected_nodes(tree, Scoring(c=1.0)), inspected=ROOT)
     dot = render_tree(tree, drawn, direction="LR", colouring=colouring, tooltips=False, lines=((ROOT,),)).source
-    own = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=True).stdout.decode()
+    own = dot_svg(dot).decode()  # graphviz's own SVG, drawn as the app has it drawn
     svg = tagged_svg(dot, node_infos(tree, drawn))
     picture = ET.fromstring(svg)
 

@@ -2,8 +2,8 @@
 
 :mod:`.dot` chooses what is drawn (budget, depth, top-k), writes the DOT and runs ``dot``;
 :mod:`.layout` places the nodes with the selected path straight, for graphviz to draw as placed;
-:mod:`.tagged_svg` tags the laid-out SVG with each node's path so a browser can highlight it
-without a new layout. Imports graphviz, so ``mcts_core`` does not import this package. May import
+:mod:`.graphviz_run` runs ``dot`` on it; :mod:`.tagged_svg` tags the laid-out SVG with each
+node's path so a browser can highlight it without a new layout. Imports graphviz, so ``mcts_core`` does not import this package. May import
 model and selection.
 """
 
@@ -30,12 +30,13 @@ from .dot import (
     render_tree,
     visible_nodes,
 )
-from .tagged_svg import NodeInfo, node_infos, path_json, start_svg, tag_svg, tagged_svg
+from .graphviz_run import dot_svg, start_svg
+from .tagged_svg import NodeInfo, node_infos, path_json, tag_svg, tagged_svg
 
 __all__ = [
     "COLOURINGS", "INSPECTED_COLOR", "MEAN_PALETTE", "PATH_COLOR", "PATH_FILL", "SECOND_PATH_COLOR",
     "SECOND_PATH_FILL", "SHARED_COLOR", "SHARED_FILL", "VISITS_PALETTE", "NodeInfo", "colour_key",
-    "colour_scale", "dot_available", "drawn_nodes", "fits_top_down", "hidden_count", "layout_svg",
+    "colour_scale", "dot_available", "dot_svg", "drawn_nodes", "fits_top_down", "hidden_count", "layout_svg",
     "node_fills", "node_infos", "path_json", "path_neighbourhood", "render_tree", "start_svg", "tag_svg",
     "tagged_svg", "visible_nodes",
 ]

@@ -15,6 +15,7 @@ depth share a column (a row top down), as in ``dot``. Sizes are in points, from 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -31,10 +32,13 @@ _ASCII_WIDTHS = (
 )  # fmt: skip
 # The few other characters our labels write; anything else counts a full em (CJK is that wide).
 _OTHER_WIDTHS = {"μ": 576, "–": 556, "…": 1000, "■": 800, "✓": 850, "∞": 713, "\u00a0": 278}
-LINE_HEIGHT = 1.1  # a label line's height, times the font size (graphviz draws 12 pt lines 13 pt apart)
+LINE_HEIGHT = 1.2  # a label line's height, times the font size (graphviz's own metrics: graphviz_run.py)
 FONT_SIZE = 12.0
 
 
+# A big drawing's lines repeat ("n=12", "μ=0.50", "+3 more,"): 24,000 lines of a 5,000-node drawing
+# are 2,504 different ones.
+@functools.lru_cache(maxsize=1 << 16)
 def text_width(text: str, font_size: float = FONT_SIZE) -> float:
     """The width in points of one line of ``text`` in Helvetica at ``font_size``."""
     units = 0

@@ -18,16 +18,13 @@ from __future__ import annotations
 
 import html
 import re
-import subprocess
-import sys
-import tempfile
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from ..model import path_json
 from ..model.tree import ROOT, Tree
+from .graphviz_run import start_svg
 
 
 class NodeInfo(NamedTuple):
@@ -137,40 +134,6 @@ def _straight_pieces(match: re.Match[bytes]) -> bytes:
         pieces.append(b"L" + end if first == start and second == end else b"C" + first + b" " + second + b" " + end)
         start = end
     return b"".join(pieces) + b'"'
-
-
-def start_svg(dot: str) -> Callable[[], bytes]:
-    """Start graphviz's ``dot -Tsvg`` on a drawing; the function returned waits for its SVG.
-
-    graphviz runs in its own process, so the caller's Python can work meanwhile (a 5,000-node
-    drawing's hover values take about a third of graphviz's time). It reads and writes files, not
-    pipes: no reader thread has to win the interpreter's lock from that work while graphviz fills
-    a 64 KB pipe with a 7 MB SVG. Its warnings go to stderr, as ``graphviz.Source.pipe`` writes them.
-    Raises CalledProcessError (with graphviz's message) when ``dot`` fails.
-    """
-    folder = tempfile.TemporaryDirectory(prefix="mcts-svg-")
-    source, target, messages = (Path(folder.name) / name for name in ("tree.dot", "tree.svg", "stderr.txt"))
-    source.write_bytes(dot.encode("utf-8"))
-    with messages.open("wb") as stderr:
-        process = subprocess.Popen(  # the command graphviz.Source(dot).pipe(format="svg") runs
-            ["dot", "-Kdot", "-Tsvg", "-o", str(target), str(source)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr,
-        )
-
-    def svg() -> bytes:
-        try:
-            process.wait()
-            message = messages.read_bytes()
-            if message:
-                sys.stderr.write(message.decode("utf-8", "replace"))
-                sys.stderr.flush()
-            if process.returncode:
-                raise subprocess.CalledProcessError(process.returncode, process.args, stderr=message)
-            return target.read_bytes()
-        finally:
-            folder.cleanup()
-
-    return svg
 
 
 def tagged_svg(dot: str, nodes: Mapping[str, NodeInfo]) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import subprocess
 from itertools import pairwise
 
 import pytest
@@ -20,7 +19,7 @@ from PIL import Image, ImageChops
 
 from bench.harness.server import REPO
 from mcts_core import ROOT, Scoring, selected_nodes
-from mcts_core.drawing import drawn_nodes, node_infos, path_json, render_tree, tag_svg, visible_nodes
+from mcts_core.drawing import dot_svg, drawn_nodes, node_infos, path_json, render_tree, tag_svg, visible_nodes
 from mcts_core.drawing.tagged_svg import straight_sides
 from mcts_core.inputs import read_input
 
@@ -63,7 +62,7 @@ def test_the_tagged_picture_paints_as_graphvizs_own_in_the_viewers_style(page, c
     path = tuple(selected_nodes(tree, Scoring(c=1.0)))
     drawn = drawn_nodes(tree, visible_nodes(tree, budget=12), path, inspected=ROOT)
     dot = render_tree(tree, drawn, direction="LR", colouring=colouring, tooltips=False, lines=(path,)).source
-    own = subprocess.run(["dot", "-Tsvg"], input=dot.encode(), capture_output=True, check=True).stdout.decode()
+    own = dot_svg(dot).decode()  # graphviz's own SVG, drawn as the app has it drawn
     tagged = tag_svg(own.encode(), node_infos(tree, drawn))
     # graphviz's own picture with its boxes' straight sides as lines, as the tagging has written
     # them since issue 38's first speed-up (tests/test_tagged_svg.py pins their corners): the same

@@ -116,6 +116,7 @@ sys.path.insert(0, str(REPO))
 
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children, select_path, selected_nodes  # noqa: E402
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE  # noqa: E402
+from mcts_core.drawing.graphviz_run import dot_svg  # noqa: E402
 from mcts_core.drawing.tagged_svg import node_infos, path_json, tag_svg  # noqa: E402
 from mcts_core.drawing.dot import drawn_nodes, fits_top_down, render_tree, visible_nodes  # noqa: E402
 from mcts_core.analysis.sweep import path_intervals  # noqa: E402
@@ -785,9 +786,7 @@ def python_layout_profile(tree, budget: int, c: float) -> dict:
     t2 = time.perf_counter()
     dot = render_tree(tree, drawn, direction=direction, tooltips=False, lines=(tuple(path), ())).source
     t3 = time.perf_counter()
-    import graphviz
-
-    raw = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
+    raw = dot_svg(dot)  # as the app runs graphviz
     t4 = time.perf_counter()
     svg = tag_svg(raw, node_infos(tree, drawn))
     t5 = time.perf_counter()
@@ -830,6 +829,35 @@ def layout_note(result: dict | None) -> str:
         f"style+layout+paint {loaf.get('style', 0):.0f}; top: "
         + ", ".join(f"{name} {ms:.0f}" for name, ms in top)
         + ")"
+    )
+
+
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8"]
+# What the renderer's main thread does, as Chromium's trace names it (a task's own time is its
+# duration less the named work inside it).
+TRACED_WORK = {
+    "ParseHTML": "HTML parse", "UpdateLayoutTree": "style", "Layout": "layout", "PrePaint": "prepaint",
+    "Paint": "paint", "Layerize": "layerize", "MajorGC": "gc", "MinorGC": "gc", "V8.GC_SCAVENGER": "gc",
+}
+
+
+def trace_note(trace: bytes, result: dict | None) -> str:
+    """The main thread's busy time during a traced trip: tasks in all, and the named work in them."""
+    events = json.loads(trace)["traceEvents"]
+    main = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    busy, work = 0.0, {}
+    for event in events:
+        if event.get("ph") != "X" or (event.get("pid"), event.get("tid")) not in main:
+            continue
+        if event["name"] == "RunTask":
+            busy += event.get("dur", 0) / 1000
+        elif event["name"] in TRACED_WORK:
+            label = TRACED_WORK[event["name"]]
+            work[label] = work.get(label, 0.0) + event.get("dur", 0) / 1000
+    script = busy - sum(work.values())
+    painted = "timed out" if result is None else f"painted {result['painted']:.0f} ms"
+    return f"{painted}; tasks {busy:.0f} ms: " + ", ".join(f"{name} {ms:.0f}" for name, ms in work.items()) + (
+        f", the rest (scripts, messages) {script:.0f}"
     )
 
 
@@ -1454,8 +1482,11 @@ def sessions_section(browser, url: str, server_pid: int, tmp: Path, *, sessions:
                   f"{fmt([t['painted'] for t in trips if t and not t['layout_changed']])}", flush=True)
 
 
-def drawings_section(browser, servers: dict[str, tuple[str, Path]], tmp: Path, repeats: int) -> None:
-    """Section 9: the 200k upload drawn anew at budgets near 1500 and 5000 on each server, alternated."""
+def drawings_section(
+    browser, servers: dict[str, tuple[str, Path]], tmp: Path, repeats: int, trace: bool = False
+) -> None:
+    """Section 9: the 200k upload drawn anew at budgets near 1500 and 5000 on each server, alternated;
+    ``trace``: each drawing's time on the page's main thread, by what Chromium was doing."""
     log = playout_file(tmp / "p200k.txt", 200_000, seed=99)
     tree = build_tree(parse_playouts(log.read_text()))
     pages = {}
@@ -1472,7 +1503,11 @@ def drawings_section(browser, servers: dict[str, tuple[str, Path]], tmp: Path, r
             names = list(pages) if k % 2 == 0 else list(reversed(pages))
             for name in names:
                 SERVER_LOG["path"] = servers[name][1]
+                if trace:
+                    browser.start_tracing(page=pages[name], categories=TRACE_CATEGORIES)
                 result = budget_trip(pages[name], target - k)
+                if trace:
+                    print(f"    {name} budget {target - k}, main thread: {trace_note(browser.stop_tracing(), result)}")
                 summary.setdefault(f"{name} budget {target}", []).append(result)
                 print(f"  {name} budget {target - k}: {layout_note(result)}", flush=True)
     for page in pages.values():
@@ -1503,6 +1538,8 @@ def main() -> None:
     parser.add_argument("--drag", action="store_true", help="only section 7: dragging C on a 5k upload")
     parser.add_argument("--drags", type=int, default=5, help="drags across the slider (and releases) in section 7")
     parser.add_argument("--drawings", action="store_true", help="only section 9: new drawings at budgets 1500 and 5000")
+    parser.add_argument("--trace", action="store_true",
+                        help="section 9: a Chromium trace of each drawing, its main thread's time by what it did")
     parser.add_argument("--against", type=Path,
                         help="sections 7 and 9: also another checkout's app (A/B, alternated); section 7 then "
                         "only drags on 1,500 drawn nodes and commits")
@@ -1584,7 +1621,7 @@ def main() -> None:
                         if args.drag:
                             drag_ab(browser, servers, tmp, args.drags)
                         else:
-                            drawings_section(browser, servers, tmp, args.repeats)
+                            drawings_section(browser, servers, tmp, args.repeats, trace=args.trace)
                     finally:
                         if other is not None:
                             stop_streamlit(other)

@@ -45,7 +45,7 @@ def worker(root: Path, log: Path, budgets: list[int]) -> None:
     from mcts_core.drawing import drawn_nodes, node_infos, render_tree, tag_svg, visible_nodes
     import mcts_core.drawing as drawing
 
-    ours = hasattr(drawing, "start_svg")  # this branch: graphviz runs while the hover values are made, lines kept
+    ours = hasattr(drawing, "start_svg") or hasattr(drawing, "dot_svg")  # this branch: graphviz runs while the hover values are made, lines kept
     tree = build_tree(parse_playouts(log.read_text()))
     scoring = Scoring(c=1.0)
     path = tuple(selected_nodes(tree, scoring))
@@ -60,7 +60,9 @@ def worker(root: Path, log: Path, budgets: list[int]) -> None:
         dot = render_tree(tree, drawn, direction="LR", tooltips=False, lines=(path,)).source
         times["render_tree"], t = clock() - t, clock()
         before = child_cpu()
-        if ours:
+        if hasattr(drawing, "dot_svg"):  # graphviz with its own font metrics
+            raw = drawing.dot_svg(dot)
+        elif ours:
             raw = drawing.start_svg(dot)()
         else:
             import graphviz

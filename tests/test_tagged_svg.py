@@ -6,6 +6,7 @@ attributes the viewer uses (``data-path`` on nodes and the edges into them, ``da
 """
 
 import json
+import random
 import re
 import subprocess
 import xml.etree.ElementTree as ET
@@ -13,7 +14,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from mcts_core import ROOT, Scoring, selected_nodes
-from mcts_core.drawing import dot_svg, drawn_nodes, node_infos, path_json, render_tree, start_svg, tagged_svg, visible_nodes
+from mcts_core.drawing import (
+    SvgTagger, dot_svg, drawn_nodes, node_infos, path_json, render_tree, tag_svg, tagged_svg, visible_nodes,
+)
 from mcts_core.inputs import read_input
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -100,7 +103,7 @@ def test_straight_box_sides_are_lines_through_graphviz_corners():
 
 def test_graphviz_failure_is_raised_with_its_message():
     with pytest.raises(subprocess.CalledProcessError) as failure:
-        start_svg("digraph { a -> }")()
+        dot_svg("digraph { a -> }")
     assert b"syntax error" in failure.value.stderr
 
 
@@ -129,3 +132,26 @@ def test_the_picture_sends_no_colour_the_viewers_css_sets_and_the_labels_size_on
     labels = [t.get("font-size") for t in picture.iter(f"{SVG}text")]
     assert [size or picture.get("font-size") for size in labels] == own_sizes
     assert [size for size in labels if size] == [size for size in own_sizes if size != picture.get("font-size")]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_tagged_while_graphviz_writes_it_the_picture_is_the_same(monkeypatch, seed):
+    """The app tags graphviz's SVG piece by piece as it is written: wherever its bytes happen to be
+    cut (a multi-byte "μ", a tag, a line break between groups), the picture is the one tagged whole."""
+    tree = hostile_tree()
+    drawn = drawn_nodes(tree, visible_nodes(tree), selected_nodes(tree, Scoring(c=1.0)), inspected=ROOT)
+    dot = render_tree(tree, drawn, direction="LR", colouring="mean", tooltips=False, lines=((ROOT,),)).source
+    raw, infos = dot_svg(dot), node_infos(tree, drawn)
+    whole = tag_svg(raw, infos)
+    # Pieces of a few hundred bytes, so this small picture is tagged in many (the app's are 64 KB).
+    monkeypatch.setattr(SvgTagger, "PIECE", 300)
+    monkeypatch.setattr(SvgTagger, "SIZES_FROM", 2000)
+    rng = random.Random(seed)
+    tagger, at = SvgTagger(infos), 0
+    while at < len(raw):
+        size = rng.choice([1, 2, 7, 64, 333, 1000])
+        tagger.feed(raw[at : at + size])
+        at += size
+    assert len(tagger.tagged) > 20  # tagged in pieces indeed
+    assert tagger.finish() == whole
+    assert whole.count("data-path=") == 2 * len(drawn) - 1 and "\n<" not in whole

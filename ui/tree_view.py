@@ -23,7 +23,7 @@ import streamlit as st
 
 from mcts_core import Scoring, Tree, score_children
 from mcts_core.analysis import DrawnValues, affine_problem, inspected_terms
-from mcts_core.drawing import dot_available, fits_top_down, node_infos, path_json, render_tree, start_svg, tag_svg
+from mcts_core.drawing import DotRun, SvgTagger, dot_available, fits_top_down, node_infos, path_json, render_tree
 from ui.components import asset_component
 from ui import state
 from ui.lru import BoundedLRU
@@ -75,10 +75,13 @@ def _start_layout(
     that keeps the main line, never needs a new one); the function returned waits for it and keeps
     it, with its id, under ``layout_id``."""
     dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False, lines=lines).source
-    piped = start_svg(dot)  # graphviz draws while the caller makes the hover values
+    run = DotRun(dot)  # graphviz draws while the caller makes the hover values
 
     def tagged() -> tuple[str, str]:
-        svg = tag_svg(piped(), node_infos(tree, drawn))
+        tagger = SvgTagger(node_infos(tree, drawn))
+        for piece in run.pieces():  # tagged while graphviz writes the rest
+            tagger.feed(piece)
+        svg = tagger.finish()
         kept = svg, hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
         _layouts().put(layout_id, kept)
         return kept

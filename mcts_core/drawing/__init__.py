@@ -30,13 +30,13 @@ from .dot import (
     render_tree,
     visible_nodes,
 )
-from .graphviz_run import dot_svg, start_svg
-from .tagged_svg import NodeInfo, node_infos, path_json, tag_svg, tagged_svg
+from .graphviz_run import DotRun, dot_svg
+from .tagged_svg import NodeInfo, SvgTagger, node_infos, path_json, tag_svg, tagged_svg
 
 __all__ = [
-    "COLOURINGS", "INSPECTED_COLOR", "MEAN_PALETTE", "PATH_COLOR", "PATH_FILL", "SECOND_PATH_COLOR",
-    "SECOND_PATH_FILL", "SHARED_COLOR", "SHARED_FILL", "VISITS_PALETTE", "NodeInfo", "colour_key",
+    "COLOURINGS", "DotRun", "INSPECTED_COLOR", "MEAN_PALETTE", "PATH_COLOR", "PATH_FILL", "SECOND_PATH_COLOR",
+    "SECOND_PATH_FILL", "SHARED_COLOR", "SHARED_FILL", "VISITS_PALETTE", "NodeInfo", "SvgTagger", "colour_key",
     "colour_scale", "dot_available", "dot_svg", "drawn_nodes", "fits_top_down", "hidden_count", "layout_svg",
-    "node_fills", "node_infos", "path_json", "path_neighbourhood", "render_tree", "start_svg", "tag_svg",
+    "node_fills", "node_infos", "path_json", "path_neighbourhood", "render_tree", "tag_svg",
     "tagged_svg", "visible_nodes",
 ]

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from ..model import path_json
 from ..model.tree import ROOT, Tree
-from .graphviz_run import start_svg
+from .graphviz_run import dot_svg
 
 
 class NodeInfo(NamedTuple):
@@ -73,49 +73,104 @@ _PATH = re.compile(rb' d="M([^"C]+)C([^"]+)"')
 
 def tag_svg(svg: str | bytes, nodes: Mapping[str, NodeInfo]) -> str:
     """Give node groups ``data-path``/``data-tip`` and edges the ``data-path`` of the node they enter."""
-    data = svg.encode("utf-8") if isinstance(svg, str) else svg
-    data = data[data.index(b"<svg") :]
-    data = _COMMENT.sub(b"", data)
-    size = _SVG_SIZE.match(data)
-    end = data.index(b">") + 1  # of the <svg> tag, which takes the labels' anchor, font and size
-    opening = b"<svg" + data[size.end() if size else 4 : end]
-    data = _FILLED_BOX.sub(rb"\1 fill='\2'", data[end:].lstrip(b"\n"))
-    # The first labels' most common size (a big drawing's colour key is a few lines among thousands).
-    sizes = Counter(_FONT_SIZE.findall(data, 0, 1 << 16) or _FONT_SIZE.findall(data)).most_common(1)
-    common = sizes[0][0] if sizes else b""
-    data = data.replace(b"<text" + _ANCHOR + b" ", b"<text ").replace(_FONT + common, b"")  # font, size: adjacent
-    data = _PAINT.sub(b"", data.replace(_FONT + b" font-size=", b" font-size="))  # the other sizes' font
-    # A line break between elements is a text node the browser makes and keeps, one per element.
-    data = opening[:4] + _ANCHOR + _FONT + common + opening[4:] + straight_sides(data.replace(b">\n<", b"><"))
+    tagger = SvgTagger(nodes)
+    tagger.feed(svg.encode("utf-8") if isinstance(svg, str) else svg)
+    return tagger.finish()
 
-    path_attributes: dict[str, bytes] = {}  # a node's, for the edge into it too
 
-    def path_attribute(title: str, path: Sequence[str]) -> bytes:
-        if title not in path_attributes:
-            path_attributes[title] = f" data-path='{_path_attribute(path)}'".encode()
-        return path_attributes[title]
+class SvgTagger:
+    """:func:`tag_svg` piece by piece, while graphviz writes the SVG: the same text in the end.
 
-    def tag(match: re.Match[bytes]) -> bytes:
+    A piece ends after a group's ``</g>`` (graphviz never nests node and edge groups), so every
+    rewrite finds whole elements; each piece is worked on after the ``>`` that ends the one before
+    it, so a line break between the two goes as it would in the whole.
+    """
+
+    PIECE = 1 << 16  # bytes gathered before a piece is tagged: fewer, larger passes
+    # The labels' common size is the most common among the first this many bytes of the groups.
+    SIZES_FROM = 1 << 16
+
+    def __init__(self, nodes: Mapping[str, NodeInfo]) -> None:
+        self.nodes = nodes
+        self.pending = bytearray()  # graphviz's bytes not tagged yet
+        self.tagged: list[bytes] = []
+        self.common: bytes | None = None  # the labels' font-size attribute, once the <svg> tag is written
+        self.path_attributes: dict[str, bytes] = {}  # a node's, for the edge into it too
+
+    def feed(self, data: bytes) -> None:
+        """Take graphviz's next bytes; the whole groups among them are tagged once there are enough."""
+        self.pending += data
+        if len(self.pending) >= self.PIECE:
+            self._tag_pending(final=False)
+
+    def finish(self) -> str:
+        """The tagged SVG, once graphviz has written all of it."""
+        self._tag_pending(final=True)
+        return b"".join(self.tagged).decode("utf-8")
+
+    def _tag_pending(self, final: bool) -> None:
+        data = bytes(self.pending)
+        cut = len(data) if final else data.rfind(b"</g>") + 4  # 3: no group has ended yet
+        if cut == 3:
+            return
+        if self.common is None:
+            start = data.index(b"<svg") if final else data.find(b"<svg")
+            end = data.find(b">", start) + 1  # of the <svg> tag, which takes the labels' anchor, font and size
+            if not final and (start < 0 or not 0 < end <= cut):
+                return
+            tag = data[start:end]
+            size = _SVG_SIZE.match(tag)
+            opening = b"<svg" + tag[size.end() if size else 4 :]
+            body = self._unwrapped(data[end:cut].lstrip(b"\n"))
+            # The first labels' most common size (a big drawing's colour key is a few lines among thousands).
+            found = _FONT_SIZE.findall(body, 1, 1 + self.SIZES_FROM)
+            if not final and (len(body) - 1 < self.SIZES_FROM or not found):
+                return  # too few labels yet to say which size is the common one
+            sizes = Counter(found or _FONT_SIZE.findall(body, 1)).most_common(1)
+            self.common = sizes[0][0] if sizes else b""
+            self.tagged.append(opening[:4] + _ANCHOR + _FONT + self.common + opening[4:])
+        else:
+            body = self._unwrapped(data[:cut])
+        self.tagged.append(self._written(body)[1:])
+        del self.pending[:cut]
+
+    @staticmethod
+    def _unwrapped(piece: bytes) -> bytes:
+        """A piece after the ``>`` before it, without graphviz's comments, a coloured box's fill kept apart."""
+        return _FILLED_BOX.sub(rb"\1 fill='\2'", _COMMENT.sub(b"", b">" + piece))
+
+    def _written(self, piece: bytes) -> bytes:
+        """A piece without what the <svg> tag or the viewer's CSS says, its groups tagged."""
+        common = self.common
+        piece = piece.replace(b"<text" + _ANCHOR + b" ", b"<text ").replace(_FONT + common, b"")  # font, size: adjacent
+        piece = _PAINT.sub(b"", piece.replace(_FONT + b" font-size=", b" font-size="))  # the other sizes' font
+        # A line break between elements is a text node the browser makes and keeps, one per element.
+        return _GROUP.sub(self._tag_group, straight_sides(piece.replace(b">\n<", b"><")))
+
+    def _path_attribute(self, title: str, path: Sequence[str]) -> bytes:
+        if title not in self.path_attributes:
+            self.path_attributes[title] = f" data-path='{_path_attribute(path)}'".encode()
+        return self.path_attributes[title]
+
+    def _tag_group(self, match: re.Match[bytes]) -> bytes:
         opening, kind = b"<g " + match.group(1), match.group(2)
         title = match.group(3).decode()
         if "&" in title:  # an edge's "n1&#45;&gt;n2"; a node's name is plain
             title = html.unescape(title)
         if kind == b"node":
-            info = nodes.get(title)
+            info = self.nodes.get(title)
             if info is None:
                 return opening + b">"
             attributes = f' data-tip="{_attribute(info.tooltip)}"'.encode() if info.tooltip else b""
             if info.path is not None:
-                attributes = path_attribute(title, info.path) + attributes
+                attributes = self._path_attribute(title, info.path) + attributes
             return opening + attributes + b">"
         if kind == b"edge":
             head = title.rpartition("->")[2].partition(":")[0]  # "n1:s->n2:n" -> "n2"
-            info = nodes.get(head)
+            info = self.nodes.get(head)
             if info is not None and info.path is not None:
-                return opening + path_attribute(head, info.path) + b">"
+                return opening + self._path_attribute(head, info.path) + b">"
         return opening + b">"
-
-    return _GROUP.sub(tag, data).decode("utf-8")
 
 
 def straight_sides(svg: bytes) -> bytes:
@@ -138,7 +193,7 @@ def _straight_pieces(match: re.Match[bytes]) -> bytes:
 
 def tagged_svg(dot: str, nodes: Mapping[str, NodeInfo]) -> str:
     """``dot -Tsvg`` of a drawing, tagged (see the module docstring). Needs graphviz's ``dot``."""
-    return tag_svg(start_svg(dot)(), nodes)
+    return tag_svg(dot_svg(dot), nodes)
 
 
 def _path_attribute(path: Sequence[str]) -> str:

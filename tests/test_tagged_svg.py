@@ -5,6 +5,7 @@ against graphviz's own SVG of the same drawing: positions, label lines, classes 
 attributes the viewer uses (``data-path`` on nodes and the edges into them, ``data-tip`` on nodes).
 """
 
+import importlib
 import json
 import random
 import re
@@ -18,6 +19,9 @@ from mcts_core.drawing import (
     SvgTagger, dot_svg, drawn_nodes, node_infos, path_json, render_tree, tag_svg, tagged_svg, visible_nodes,
 )
 from mcts_core.inputs import read_input
+
+# The module (the package exports a function of the same name).
+tagged_svg_module = importlib.import_module("mcts_core.drawing.tagged_svg")
 
 SVG = "{http://www.w3.org/2000/svg}"
 # Quotes, markup, an entity, a backslash, non-ASCII, a tab, an apostrophe, a line separator, a space.
@@ -155,3 +159,28 @@ def test_tagged_while_graphviz_writes_it_the_picture_is_the_same(monkeypatch, se
     assert len(tagger.tagged) > 20  # tagged in pieces indeed
     assert tagger.finish() == whole
     assert whole.count("data-path=") == 2 * len(drawn) - 1 and "\n<" not in whole
+
+
+def test_a_big_drawings_label_lines_come_in_comments_no_label_can_end(monkeypatch):
+    """From DEFERRED_LABELS_FROM nodes on, each box's label lines are graphviz's own markup inside a
+    comment (the viewer makes them elements near the view): unwrapped, the picture is the one with
+    elements; and no move, however written, ends a comment early or opens another."""
+    moves = ["-->", "--!>", "<!--", "a--b", "-", "&gt;"]
+    records = [json.dumps({"path": [moves[k % 6], moves[(k * 5) % 6]], "score": k % 3}) for k in range(30)]
+    tree = read_input('{"mcts_log": 1}\n' + "\n".join(records) + "\n").tree
+    drawn = drawn_nodes(tree, visible_nodes(tree), selected_nodes(tree, Scoring(c=1.0)), inspected=ROOT)
+    dot = render_tree(tree, drawn, direction="LR", colouring="mean", tooltips=False, lines=((ROOT,),)).source
+    raw, infos = dot_svg(dot), node_infos(tree, drawn)
+    plain = tag_svg(raw, infos)
+    assert "<!--" not in plain and len(drawn) < tagged_svg_module.DEFERRED_LABELS_FROM
+    monkeypatch.setattr(tagged_svg_module, "DEFERRED_LABELS_FROM", len(drawn))
+    deferred = tag_svg(raw, infos)
+    comments = re.findall(r"<!--(.*?)-->", deferred, re.S)
+    assert len(comments) == len(drawn) + 3  # each box's, the colour key's three
+    assert all(body.startswith("<text") and body.endswith("</text>") and "--!>" not in body for body in comments)
+    assert "<text" not in re.sub(r"<!--.*?-->", "", deferred, flags=re.S)
+    assert re.sub(r"<!--|-->", "", deferred) == plain
+    # graphviz writes a label's "-" as "&#45;" and its ">" as "&gt;": no "--" in a comment (valid XML too).
+    assert any(">a&#45;&#45;b<" in body for body in comments) and any(">&#45;&#45;&gt;<" in body for body in comments)
+    assert "--" not in "".join(comments)
+    ET.fromstring(deferred)

@@ -12,6 +12,8 @@ are written as lines, and graphviz's element ids are dropped. The colours the vi
 lines, the label colours, the fill of a box not coloured by a value, the edges' ``fill="none"``),
 and the line breaks between elements: the picture in the viewer is the same, pixel for pixel, and a
 5,000-node drawing's SVG is 0.9 MB (a fifth) smaller than with them (bench/RESULTS.md, issue 38).
+A big drawing's label lines come inside a comment in each box, for the viewer to make elements of
+near the view. :class:`SvgTagger` does all of this piece by piece while graphviz writes the SVG.
 """
 
 from __future__ import annotations
@@ -69,10 +71,20 @@ _FONT_SIZE = re.compile(rb' font-size="[^"]*"')
 _PAINT = re.compile(rb' (?:stroke|fill)="[^"]*"')
 # graphviz writes a straight piece of a path as a Bézier whose control points are its ends.
 _PATH = re.compile(rb' d="M([^"C]+)C([^"]+)"')
+# A box's label lines, one <text> each. In a big drawing they are written inside a comment, which
+# the browser parses as one string, not as elements it must style: the viewer makes them elements
+# when their node comes near the view (tree_view.js). A 5,000-node drawing then parses in half the
+# time and its first frame takes a third less (bench/RESULTS.md, issue 38). No label can end the
+# comment, or hold "--": graphviz writes a label's "-" as "&#45;" and its ">" as "&gt;".
+_LABEL_LINES = re.compile(rb"((?:<text[^>]*>[^<]*</text>)+)")
+# Drawings of this many nodes or more have their labels in comments (about 1,000 label lines: the
+# viewer shows only the labels near the view from there on).
+DEFERRED_LABELS_FROM = 300
 
 
 def tag_svg(svg: str | bytes, nodes: Mapping[str, NodeInfo]) -> str:
-    """Give node groups ``data-path``/``data-tip`` and edges the ``data-path`` of the node they enter."""
+    """Give node groups ``data-path``/``data-tip`` and edges the ``data-path`` of the node they enter;
+    a drawing of :data:`DEFERRED_LABELS_FROM` nodes or more has each box's label lines in a comment."""
     tagger = SvgTagger(nodes)
     tagger.feed(svg.encode("utf-8") if isinstance(svg, str) else svg)
     return tagger.finish()
@@ -96,6 +108,7 @@ class SvgTagger:
         self.tagged: list[bytes] = []
         self.common: bytes | None = None  # the labels' font-size attribute, once the <svg> tag is written
         self.path_attributes: dict[str, bytes] = {}  # a node's, for the edge into it too
+        self.deferred_labels = len(nodes) >= DEFERRED_LABELS_FROM
 
     def feed(self, data: bytes) -> None:
         """Take graphviz's next bytes; the whole groups among them are tagged once there are enough."""
@@ -145,7 +158,8 @@ class SvgTagger:
         piece = piece.replace(b"<text" + _ANCHOR + b" ", b"<text ").replace(_FONT + common, b"")  # font, size: adjacent
         piece = _PAINT.sub(b"", piece.replace(_FONT + b" font-size=", b" font-size="))  # the other sizes' font
         # A line break between elements is a text node the browser makes and keeps, one per element.
-        return _GROUP.sub(self._tag_group, straight_sides(piece.replace(b">\n<", b"><")))
+        piece = _GROUP.sub(self._tag_group, straight_sides(piece.replace(b">\n<", b"><")))
+        return _LABEL_LINES.sub(rb"<!--\1-->", piece) if self.deferred_labels else piece
 
     def _path_attribute(self, title: str, path: Sequence[str]) -> bytes:
         if title not in self.path_attributes:

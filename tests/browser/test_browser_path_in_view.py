@@ -137,6 +137,65 @@ def test_the_selected_path_is_in_view_after_opening_a_commit_and_one_press(page,
     watched.assert_clean()
 
 
+# Each node wholly or partly in the picture's visible part: its label lines that show, and its hover text.
+LABELS_IN_VIEW = """root => {
+  const box = (el) => el.getBoundingClientRect();
+  const picture = box(root.querySelector('.tv-viewport'));
+  const showing = (r) => r.right > picture.left && r.left < picture.right && r.bottom > Math.max(picture.top, 0)
+    && r.top < Math.min(picture.bottom, innerHeight);
+  return [...root.querySelectorAll('svg g.node[data-path]')]
+    .filter((n) => showing(box(n.querySelector('path, polygon, ellipse'))))
+    .map((n) => ({path: n.getAttribute('data-path'), tip: n.getAttribute('data-tip'),
+      lines: [...n.querySelectorAll('text')].filter((t) => t.getBBox().width > 0 && getComputedStyle(t).display !== 'none')
+        .map((t) => t.textContent)}));
+}"""
+
+
+def unlabelled_in_view(page) -> list[str]:
+    """The nodes in view whose label does not show their visits as their hover text counts them ([]: none)."""
+    nodes = page.locator(GRAPH).first.evaluate(LABELS_IN_VIEW)
+    wrong = [] if nodes else ["no node in view"]
+    for node in nodes:
+        visits = re.search(r"^([\d,]+) visits?,", node["tip"], re.M).group(1).replace(",", "")
+        if f"n={visits}" not in node["lines"]:
+            wrong.append(f"{node['path']}: {node['lines']}")
+    return wrong
+
+
+@pytest.mark.parametrize("name", ["5,000 playouts", "200,000 playouts"])
+def test_every_node_in_view_shows_its_label_wherever_the_view_goes(page, app_url, inputs, name):
+    """A big picture's labels reach the page as text and become elements near the view (a fifth of
+    the bytes to lay out): wherever the user looks, each box there reads its visits."""
+    file, root_visits = inputs[name]
+    page.set_viewport_size(PROJECTOR)
+    watched = open_app(page, app_url)
+    upload(page, file, root_visits)
+    assert unlabelled_in_view(page) == [], "after opening"
+    view = page.locator(GRAPH).first.evaluate(MEASURE)
+    left, top, right, bottom = visible_picture(page, view["picture"])
+    x, y = (left + right) / 2, (top + bottom) / 2
+    for rise in (1, 1, 1, -1, -1, -1, -1):  # dragged by hand half a view at a time, down the tree then up past the path
+        page.mouse.move(x, y + rise * (bottom - top) / 4)
+        page.mouse.down()
+        page.mouse.move(x - 40, y - rise * (bottom - top) / 4, steps=6)
+        page.mouse.up()
+        eventually(lambda: unlabelled_in_view(page), [], page=page)
+    # Zoomed out a little at a time until the labels are too small to show, then in until they show.
+    tiny = lambda: page.locator(f"{GRAPH} svg").evaluate("svg => svg.classList.contains('tv-tiny')")  # noqa: E731
+    page.mouse.move(x, y)
+    for step in (60, -60):
+        for _ in range(60):
+            if tiny() == (step > 0):
+                break
+            page.mouse.wheel(0, step)
+            page.wait_for_function("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
+        assert tiny() == (step > 0)
+    eventually(lambda: unlabelled_in_view(page), [], page=page)
+    page.locator(GRAPH).first.get_by_role("button", name="Selected path", exact=True).click()
+    eventually(lambda: unlabelled_in_view(page), [], page=page)
+    watched.assert_clean()
+
+
 def test_mid_drag_the_live_path_is_drawn_and_in_view_or_the_note_says_where_it_leaves(page, app_url, inputs):
     file, root_visits = inputs["5,000 playouts"]
     tree = read_input(file.read_text()).tree

@@ -286,10 +286,19 @@ class TreeView {
     this.svg?.remove();
     this.svg = document.adoptNode(svg);
     this.svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    // A big drawing's boxes hold their label lines in a comment (tagged_svg.py): a string to the
+    // parser, not elements to style. They become elements when their node comes near the view
+    // (showNear); the colour key's at once.
+    this.deferredLabels = new Map(); // node element -> the comment holding its label lines
+    for (const el of this.svg.querySelectorAll("g.node")) {
+      if (el.lastChild?.nodeType === Node.COMMENT_NODE) this.deferredLabels.set(el, el.lastChild);
+    }
+    for (const el of [...this.deferredLabels.keys()]) if (!el.hasAttribute("data-path")) this.showLabels(el);
     // Before it is shown: only the labels near the first view are ever laid out.
-    this.lazy = this.svg.querySelectorAll("text").length >= LAZY_FROM;
+    this.lazy = this.deferredLabels.size > 0 || this.svg.querySelectorAll("text").length >= LAZY_FROM;
     this.svg.classList.toggle("tv-lazy", this.lazy);
     this.near = new Set(); // node elements whose labels show (tv-near), in a lazy picture
+    this.nearRegion = null;
     this.viewport.prepend(this.svg);
     this.showStatus("");
     this.layout = layout;
@@ -342,6 +351,12 @@ class TreeView {
     for (const t of this.svg.querySelectorAll("g.node[data-path] text")) {
       const size = parseFloat(t.getAttribute("font-size") ?? common);
       if (size > 0 && size < units) units = size;
+    }
+    for (const comment of this.deferredLabels.values()) { // labels not made yet: the same, read from their text
+      const own = comment.data.includes("font-size") ? [...comment.data.matchAll(/ font-size="([^"]*)"/g)] : [];
+      const sizes = own.map((match) => match[1]);
+      if (comment.data.split("<text").length - 1 > sizes.length) sizes.push(common);
+      for (const size of sizes) if (parseFloat(size) > 0 && parseFloat(size) < units) units = parseFloat(size);
     }
     this.labelUnits = Number.isFinite(units) ? units : 14;
   }
@@ -800,7 +815,10 @@ class TreeView {
   showNear(x, y, w, h) {
     if (!this.lazy) return;
     const tiny = this.view.scale * this.labelUnits < LEAST_LABEL_PX;
-    if (tiny !== this.svg.classList.contains("tv-tiny")) this.svg.classList.toggle("tv-tiny", tiny);
+    if (tiny !== this.svg.classList.contains("tv-tiny")) {
+      this.svg.classList.toggle("tv-tiny", tiny);
+      if (!tiny) this.nearRegion = null; // labels too small before were never made: make them now
+    }
     const region = this.nearRegion;
     if (region && region.layout === this.layout && Math.abs(x - region.x) <= w / 2 && Math.abs(y - region.y) <= h / 2
         && Math.abs(w / region.w - 1) < 0.2) return;
@@ -812,6 +830,17 @@ class TreeView {
     for (const el of this.near) if (!near.has(el)) el.classList.remove("tv-near");
     for (const el of near) if (!this.near.has(el)) el.classList.add("tv-near");
     this.near = near;
+    if (!tiny) for (const el of near) this.showLabels(el);
+  }
+
+  // A box's label lines as elements, from the comment the server wrote them in (graphviz's
+  // markup, its text escaped: parsed as the rest of the picture was).
+  showLabels(el) {
+    const comment = this.deferredLabels.get(el);
+    if (!comment) return;
+    this.deferredLabels.delete(el);
+    comment.remove();
+    el.insertAdjacentHTML("beforeend", comment.data);
   }
 
   // Many wheel/pointer events can arrive per frame: write the viewBox once.

@@ -45,6 +45,7 @@ _HTML = """
        aria-label="Tree picture: drag to pan, wheel to zoom, click a node to inspect it, arrow keys to move">
     <p class="tv-status" hidden></p>
     <div class="tv-tip" role="tooltip" hidden></div>
+    <div class="tv-grab" hidden></div>
   </div>
 </div>
 """

@@ -48,6 +48,10 @@ def test_arrow_keys_walk_the_tree_and_inspect_where_they_land(page, app_url):
     expect(page.locator(INSPECT)).to_have_value("")
 
 
+# The cursor of what lies at a point of the picture's shadow root.
+CURSOR_AT = "(viewport, [x, y]) => getComputedStyle(viewport.getRootNode().elementFromPoint(x, y)).cursor"
+
+
 def test_the_wheel_zooms_in_a_drag_pans_and_fit_shows_the_whole_tree_again(page, app_url):
     open_app(page, app_url)
     wait_for_graph(page)
@@ -72,7 +76,12 @@ def test_the_wheel_zooms_in_a_drag_pans_and_fit_shows_the_whole_tree_again(page,
     assert zoomed[3] < whole[3]
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2, steps=5)
+    # While the picture is held, the pointer shows a closed hand; once it is let go, nothing covers it.
+    viewport = page.locator(f"{GRAPH} .tv-viewport")
+    held = [box["x"] + box["width"] / 2 + 120, box["y"] + box["height"] / 2]
+    assert viewport.evaluate(CURSOR_AT, held) == "grabbing"
     page.mouse.up()
+    assert viewport.evaluate(CURSOR_AT, held) != "grabbing"
     eventually(lambda: view_box(page)[0] < zoomed[0] - 1, True, page=page)  # dragged right: the view moves left
     page.get_by_role("button", name="Fit").first.click()
     eventually(lambda: [round(part, 3) for part in view_box(page)], [round(part, 3) for part in whole], page=page)

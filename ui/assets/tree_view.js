@@ -140,6 +140,7 @@ class TreeView {
     this.viewport = this.root.querySelector(".tv-viewport");
     this.tip = this.root.querySelector(".tv-tip");
     this.status = this.root.querySelector(".tv-status");
+    this.grab = this.root.querySelector(".tv-grab");
     this.note = this.root.querySelector(".tv-note");
     this.pvButton = this.root.querySelector('[data-action="pv"]');
     this.layout = null;
@@ -947,7 +948,7 @@ class TreeView {
     if (!g.dragged && Math.hypot(event.clientX - g.startX, event.clientY - g.startY) < DRAG_THRESHOLD) return;
     if (!g.dragged) {
       g.dragged = true;
-      this.viewport.classList.add("tv-dragging");
+      this.grab.hidden = false;
     }
     this.panBy(event.clientX - previous.x, event.clientY - previous.y);
   }
@@ -960,7 +961,7 @@ class TreeView {
       if (g) g.pinch = null;
       return;
     }
-    this.viewport.classList.remove("tv-dragging");
+    this.grab.hidden = true;
     this.gesture = null;
     if (event.type === "pointerup" && g && !g.dragged && g.node && this.clickable) this.choose(g.node);
   }

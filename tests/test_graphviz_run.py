@@ -3,6 +3,7 @@ every label line inside its box, and a drawing still made where the plugin folde
 
 import os
 import re
+import shutil
 
 import pytest
 
@@ -71,3 +72,13 @@ def test_where_the_plugin_folder_cannot_be_made_dot_draws_as_installed(monkeypat
         assert svg.count("<text") == 2
     finally:
         graphviz_run._plugin_folder.cache_clear()
+
+
+def test_a_plugin_folder_removed_under_a_running_server_is_made_again():
+    """A long-running server's temporary folder can be cleaned away: the next drawing makes another."""
+    first = graphviz_run.dot_environment()["GVBINDIR"]
+    shutil.rmtree(first)
+    svg = dot_svg('digraph { layout=nop2; a [pos="0,0" label="one\\ntwo"] }').decode()
+    assert svg.count("<text") == 2
+    again = graphviz_run.dot_environment()["GVBINDIR"]
+    assert again != first and graphviz_run.os.path.isdir(again)

@@ -65,6 +65,9 @@ def _plugin_folder() -> str | None:
 def dot_environment() -> dict[str, str]:
     """The environment ``dot`` runs in for a drawing: the plugin folder without pango where there is one."""
     folder = _plugin_folder()
+    if folder is not None and not os.path.isdir(folder):  # a cleaner of temporary files took it from a server
+        _plugin_folder.cache_clear()
+        folder = _plugin_folder()
     return dict(os.environ) if folder is None else {**os.environ, "GVBINDIR": folder}
 
 

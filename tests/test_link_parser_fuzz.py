@@ -3,7 +3,7 @@ never an exception (huge integers, deep nesting, long strings, any text)."""
 
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mcts_core import RULES
@@ -37,6 +37,9 @@ queries = st.dictionaries(st.sampled_from(NAMES), values, max_size=6).flatmap(
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
 @given(queries)
+# Found by this test: a rule setting's refusal quoted the value whole (a 320-digit prior, a long name).
+@example({"settings": json.dumps({"priors": 10**320}), "rule": "puct"})
+@example({"settings": json.dumps({"normalise": "z" * 19_000}), "rule": "puct"})
 def test_any_query_gives_values_and_problem_sentences_never_an_exception(query):
     values, problems = parse_link(query)
     assert set(values) <= set(query)

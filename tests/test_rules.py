@@ -160,7 +160,7 @@ def test_puct_normalisation_choice_can_flip_the_selection():
 
 
 def test_puct_rejects_an_unknown_normalisation():
-    with pytest.raises(ValueError, match="normalise must be one of raw, minmax, got 'zscore'"):
+    with pytest.raises(ValueError, match='normalise must be one of raw, minmax, got "zscore"'):
         Scoring.of("puct", c=1.0, normalise="zscore")
 
 
@@ -300,7 +300,7 @@ def test_probabilities_sum_to_one_at_every_node_under_any_threshold():
 
 
 def test_sample_threshold_rejects_an_unknown_fallback():
-    with pytest.raises(ValueError, match="fallback must be one of random, heuristic, got 'greedy'"):
+    with pytest.raises(ValueError, match='fallback must be one of random, heuristic, got "greedy"'):
         Scoring.of("sample_threshold", c=1.0, fallback="greedy")
 
 
@@ -386,7 +386,7 @@ BAD_VALUES = {"float": math.nan, "int": 2.5, "choice": "bogus", "move_values": {
 def test_a_bad_setting_is_refused_when_the_scoring_is_made_with_the_sentence_every_reader_gives():
     # Scoring.of("puct", normalise="bogus") was accepted and refused only when a node was scored
     # (by the formula, or by the search's chooser), in other words than a header's or a link's.
-    with pytest.raises(ValueError, match=re.escape("normalise must be one of raw, minmax, got 'bogus'")):
+    with pytest.raises(ValueError, match=re.escape('normalise must be one of raw, minmax, got "bogus"')):
         Scoring.of("puct", normalise="bogus")
     for key, rule in RULE_REGISTRY.items():
         make = JointScoring if rule.simultaneous_only else Scoring

@@ -67,16 +67,16 @@ class Setting:
             if not is_finite_number(value):
                 return f"{name} must be a finite number, got {shown(value)}"
             if self.kind == "int" and value != int(value):
-                return f"{name} must be a whole number, got {value!r}"
+                return f"{name} must be a whole number, got {shown(value)}"
             if self.low is not None and value < self.low:
-                return f"{name} must be >= {self.low:g}, got {value!r}"
+                return f"{name} must be >= {self.low:g}, got {shown(value)}"
         elif self.kind == "choice" and value not in self.choices:
-            return f"{name} must be one of {', '.join(self.choices)}, got {value!r}"
+            return f"{name} must be one of {', '.join(self.choices)}, got {shown(value)}"
         elif self.kind == "move_values" and value is not None:  # None: none given, as the default
             if not isinstance(value, Mapping) or not all(
                 isinstance(move, str) and move and is_finite_number(x) for move, x in value.items()
             ):
-                return f"{name} must be an object {{move: number}}, got {value!r}"
+                return f"{name} must be an object {{move: number}}, got {shown(value)}"
         return None
 
 

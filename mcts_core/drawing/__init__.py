@@ -3,8 +3,8 @@
 :mod:`.dot` chooses what is drawn (budget, depth, top-k), writes the DOT and runs ``dot``;
 :mod:`.layout` places the nodes with the selected path straight, for graphviz to draw as placed;
 :mod:`.graphviz_run` runs ``dot`` on it; :mod:`.tagged_svg` tags the laid-out SVG with each
-node's path so a browser can highlight it without a new layout. Imports graphviz, so ``mcts_core`` does not import this package. May import
-model and selection.
+node's path so a browser can highlight it without a new layout. Imports graphviz, so ``mcts_core``
+does not import this package. May import model and selection.
 """
 
 from .dot import (

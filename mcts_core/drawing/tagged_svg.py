@@ -125,9 +125,10 @@ class SvgTagger:
 
     def _tag_pending(self, final: bool) -> None:
         data = bytes(self.pending)
-        cut = len(data) if final else data.rfind(b"</g>") + 4  # 3: no group has ended yet
-        if cut == 3:
+        last_group_end = data.rfind(b"</g>")
+        if not final and last_group_end < 0:
             return
+        cut = len(data) if final else last_group_end + 4
         if self.common is None:
             start = data.index(b"<svg") if final else data.find(b"<svg")
             end = data.find(b">", start) + 1  # of the <svg> tag, which takes the labels' anchor, font and size

@@ -30,10 +30,14 @@ def plain(markdown_text: str) -> str:
 
 
 def tree_view_data(app, key: str = "tree_view") -> dict:
-    """The data the tree picture (a custom component) got this run: layout, svg (or None), highlights."""
+    """The data a custom component got this run; a tree picture's: layout, svg (or None), highlights."""
     import json
 
+    from ui.tree_view import read_picture_payload
+
     element = next(e for e in app.get("bidi_component") if e.proto.id.endswith(f"-{key}"))
+    if element.proto.WhichOneof("data") == "bytes":
+        return read_picture_payload(element.proto.bytes)
     return json.loads(element.proto.json)
 
 

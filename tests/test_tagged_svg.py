@@ -138,10 +138,13 @@ def test_the_picture_sends_no_colour_the_viewers_css_sets_and_the_labels_size_on
     assert [size for size in labels if size] == [size for size in own_sizes if size != picture.get("font-size")]
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_tagged_while_graphviz_writes_it_the_picture_is_the_same(monkeypatch, seed):
+@pytest.mark.parametrize(("seed", "big"), [(1, False), (2, False), (3, True), (4, True)])
+def test_tagged_while_graphviz_writes_it_the_picture_is_the_same(monkeypatch, seed, big):
     """The app tags graphviz's SVG piece by piece as it is written: wherever its bytes happen to be
-    cut (a multi-byte "μ", a tag, a line break between groups), the picture is the one tagged whole."""
+    cut (a multi-byte "μ", a tag, a line break between groups, a node and the edge into it), the
+    picture is the one tagged whole, a big drawing's (labels and edges in comments) too."""
+    if big:
+        monkeypatch.setattr(tagged_svg_module, "BIG_DRAWING_FROM", 1)
     tree = hostile_tree()
     drawn = drawn_nodes(tree, visible_nodes(tree), selected_nodes(tree, Scoring(c=1.0)), inspected=ROOT)
     dot = render_tree(tree, drawn, direction="LR", colouring="mean", tooltips=False, lines=((ROOT,),)).source
@@ -158,13 +161,33 @@ def test_tagged_while_graphviz_writes_it_the_picture_is_the_same(monkeypatch, se
         at += size
     assert len(tagger.tagged) > 20  # tagged in pieces indeed
     assert tagger.finish() == whole
-    assert whole.count("data-path=") == 2 * len(drawn) - 1 and "\n<" not in whole
+    edges = len(drawn) - 1
+    assert whole.count("data-path=") == len(drawn) + (0 if big else edges) and "\n<" not in whole
+    assert whole.count("<!--e-->") == (edges if big else 0)
 
 
-def test_a_big_drawings_label_lines_come_in_comments_no_label_can_end(monkeypatch):
-    """From DEFERRED_LABELS_FROM nodes on, each box's label lines are graphviz's own markup inside a
-    comment (the viewer makes them elements near the view): unwrapped, the picture is the one with
-    elements; and no move, however written, ends a comment early or opens another."""
+def with_edges_made(svg: str) -> str:
+    """A big drawing as the viewer would have it with every edge an element: each edge mark after a
+    node replaced by the edge into it, from its piece of the joined paths, which go."""
+    joined = {kind: re.search(rf'<path class="tv-edge-{kind}" d="([^"]*)"/>', svg).group(1).split("M")[1:] for kind in ("lines", "arrows")}
+    svg = re.sub(r'<path class="tv-edge-(?:lines|arrows)" d="[^"]*"/>', "", svg)
+    pieces = iter(zip(joined["lines"], joined["arrows"]))
+
+    def edge(match: re.Match) -> str:
+        line, arrow = next(pieces)
+        return f'{match.group(0)[: -len("<!--e-->")]}<g class="edge" data-path=\'{match.group(1)}\'><path d="M{line}"/><polygon points="{arrow[:-1]}"/></g>'
+
+    made = re.sub(r"<g class=\"node[^\"]*\" data-path='([^']*)'[^>]*>(?:(?!</g>).)*</g><!--e-->", edge, svg, flags=re.S)
+    assert next(pieces, None) is None  # a piece for every mark, a mark for every piece
+    return made
+
+
+def test_a_big_drawings_labels_and_edges_come_in_comments_no_move_can_end_one(monkeypatch):
+    """From BIG_DRAWING_FROM nodes on, each box's label lines are graphviz's own markup inside a
+    comment (the viewer makes them elements near the view), and two paths draw all the edges' lines
+    and arrowheads, a comment after each node marking the edge into it (the viewer makes it an
+    element while it is highlighted). With them made elements, the picture is the one with elements;
+    no move, however written, ends a comment early or opens another."""
     moves = ["-->", "--!>", "<!--", "a--b", "-", "&gt;"]
     records = [json.dumps({"path": [moves[k % 6], moves[(k * 5) % 6]], "score": k % 3}) for k in range(30)]
     tree = read_input('{"mcts_log": 1}\n' + "\n".join(records) + "\n").tree
@@ -172,15 +195,18 @@ def test_a_big_drawings_label_lines_come_in_comments_no_label_can_end(monkeypatc
     dot = render_tree(tree, drawn, direction="LR", colouring="mean", tooltips=False, lines=((ROOT,),)).source
     raw, infos = dot_svg(dot), node_infos(tree, drawn)
     plain = tag_svg(raw, infos)
-    assert "<!--" not in plain and len(drawn) < tagged_svg_module.DEFERRED_LABELS_FROM
-    monkeypatch.setattr(tagged_svg_module, "DEFERRED_LABELS_FROM", len(drawn))
-    deferred = tag_svg(raw, infos)
-    comments = re.findall(r"<!--(.*?)-->", deferred, re.S)
-    assert len(comments) == len(drawn) + 3  # each box's, the colour key's three
-    assert all(body.startswith("<text") and body.endswith("</text>") and "--!>" not in body for body in comments)
-    assert "<text" not in re.sub(r"<!--.*?-->", "", deferred, flags=re.S)
-    assert re.sub(r"<!--|-->", "", deferred) == plain
+    assert "<!--" not in plain and "tv-edge" not in plain and len(drawn) < tagged_svg_module.BIG_DRAWING_FROM
+    monkeypatch.setattr(tagged_svg_module, "BIG_DRAWING_FROM", len(drawn))
+    big = tag_svg(raw, infos)
+    comments = re.findall(r"<!--(.*?)-->", big, re.S)
+    labels = [body for body in comments if body != "e"]
+    assert len(labels) == len(drawn) + 3 and comments.count("e") == len(drawn) - 1 == plain.count('<g class="edge"')
+    assert all(body.startswith("<text") and body.endswith("</text>") and "--!>" not in body for body in labels)
+    without_comments = re.sub(r"<!--.*?-->", "", big, flags=re.S)
+    assert "<text" not in without_comments and '<g class="edge"' not in without_comments
+    assert big.index("tv-edge-arrows") < big.index('<g class="node')  # the edges under every box
+    assert re.sub(r"<!--(?!e-->)|(?<!<!--e)-->", "", with_edges_made(big)) == plain
     # graphviz writes a label's "-" as "&#45;" and its ">" as "&gt;": no "--" in a comment (valid XML too).
-    assert any(">a&#45;&#45;b<" in body for body in comments) and any(">&#45;&#45;&gt;<" in body for body in comments)
+    assert any(">a&#45;&#45;b<" in body for body in labels) and any(">&#45;&#45;&gt;<" in body for body in labels)
     assert "--" not in "".join(comments)
-    ET.fromstring(deferred)
+    ET.fromstring(big)

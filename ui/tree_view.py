@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 from collections.abc import Callable, Collection, Sequence
 
 import streamlit as st
@@ -24,7 +25,7 @@ import streamlit as st
 from mcts_core import Scoring, Tree, score_children
 from mcts_core.analysis import DrawnValues, affine_problem, inspected_terms
 from mcts_core.drawing import DotRun, SvgTagger, dot_available, fits_top_down, node_infos, path_json, render_tree
-from ui.components import asset_component
+from ui.components import asset_component, strict_json
 from ui import state
 from ui.lru import BoundedLRU
 
@@ -63,7 +64,7 @@ LAYOUT_BYTES = 48 * 2**20  # laid-out SVGs kept for all sessions: ~30 drawings o
 
 @st.cache_resource
 def _layouts() -> BoundedLRU:
-    """Laid-out pictures shared by the sessions, with their ids (a hash of the SVG: made once, not
+    """Laid-out pictures (their SVG as UTF-8) shared by the sessions, with their ids (a hash of the SVG: made once, not
     on every rerun), bounded by bytes (a count would evict small ones for nothing and keep large
     ones too long)."""
     return BoundedLRU(256, LAYOUT_BYTES, lambda kept: len(kept[0]))
@@ -71,19 +72,19 @@ def _layouts() -> BoundedLRU:
 
 def _start_layout(
     layout_id: tuple, tree: Tree, drawn: frozenset, direction: str, colouring: str, lines: tuple[tuple[int, ...], ...]
-) -> Callable[[], tuple[str, str]]:
+) -> Callable[[], tuple[bytes, str]]:
     """Start the tagged SVG of a drawing with ``lines`` straight (no highlights: a click, or a C
     that keeps the main line, never needs a new one); the function returned waits for it and keeps
     it, with its id, under ``layout_id``."""
     dot = render_tree(tree, drawn, direction=direction, colouring=colouring, tooltips=False, lines=lines).source
     run = DotRun(dot)  # graphviz draws while the caller makes the hover values
 
-    def tagged() -> tuple[str, str]:
+    def tagged() -> tuple[bytes, str]:
         tagger = SvgTagger(node_infos(tree, drawn))
         for piece in run.pieces():  # tagged while graphviz writes the rest
             tagger.feed(piece)
-        svg = tagger.finish()
-        kept = svg, hashlib.blake2b(svg.encode(), digest_size=8).hexdigest()
+        svg = tagger.finish_bytes()
+        kept = svg, hashlib.blake2b(svg, digest_size=8).hexdigest()
         _layouts().put(layout_id, kept)
         return kept
 
@@ -239,7 +240,6 @@ def show_tree(
     page_has = sent.setdefault(key, {})
     data = {
         "layout": layout,
-        "svg": None if page_has.get("layout") == layout else svg,
         "selected": [list(tree.path_moves(node)) for node in path],
         "second": [list(tree.path_moves(node)) for node in second_path],
         "inspected": None if inspected is None else list(tree.path_moves(inspected)),
@@ -252,6 +252,7 @@ def show_tree(
         "clickable": on_click is not None,
         "view_key": key,
     }
+    send_svg = page_has.get("layout") != layout
     page_has["layout"] = layout
     if values is not None:
         lines_id = hashlib.blake2b(f"{layout_key}|{drawn_key}|{at_one!r}".encode(), digest_size=8).hexdigest()
@@ -273,4 +274,22 @@ def show_tree(
     def need_layout() -> None:
         sent.pop(key, None)  # the page lost its copy: send the SVG and the lines with the next run
 
-    _component(key=key, data=data, height="content", on_clicked_change=clicked, on_need_layout_change=need_layout)
+    _component(
+        key=key, data=picture_payload(data, svg if send_svg else None), height="content",
+        on_clicked_change=clicked, on_need_layout_change=need_layout,
+    )
+
+
+def picture_payload(data: dict, svg: bytes | None) -> bytes:
+    """What the picture is sent: ``data`` as strict JSON (:func:`~ui.components.strict_json`), then,
+    after a line break, the SVG when it is sent. The SVG goes as it is: inside JSON each of its
+    quotes would be escaped, Streamlit would write that JSON twice and hash it, and the browser
+    would parse it (at 5,000 nodes 4 MB, 0.2 million quotes). JSON holds no raw line break."""
+    head = json.dumps(strict_json(data), separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
+    return head if svg is None else head + b"\n" + svg
+
+
+def read_picture_payload(payload: bytes) -> dict:
+    """The data of :func:`picture_payload`, with the SVG (text, or None when not sent) under ``"svg"``."""
+    head, cut, svg = payload.partition(b"\n")
+    return {**json.loads(head), "svg": svg.decode("utf-8") if cut else None}

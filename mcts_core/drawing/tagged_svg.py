@@ -13,7 +13,9 @@ lines, the label colours, the fill of a box not coloured by a value, the edges' 
 and the line breaks between elements: the picture in the viewer is the same, pixel for pixel, and a
 5,000-node drawing's SVG is 0.9 MB (a fifth) smaller than with them (bench/RESULTS.md, issue 38).
 A big drawing's label lines come inside a comment in each box, for the viewer to make elements of
-near the view. :class:`SvgTagger` does all of this piece by piece while graphviz writes the SVG.
+near the view; its edges are drawn by two paths (all lines, all arrowheads), each edge marked by a
+comment after its node, for the viewer to make an element of when it highlights it.
+:class:`SvgTagger` does all of this piece by piece while graphviz writes the SVG.
 """
 
 from __future__ import annotations
@@ -79,14 +81,25 @@ _PATH = re.compile(rb' d="M([^"C]+)C([^"]+)"')
 # lines follow its shape (an empty element, "/>") and end its group: two replacements, where a
 # regular expression over the whole SVG took 60 ms at 5,000 nodes.
 _LABELS_START, _LABELS_END = (b"/><text", b"/><!--<text"), (b"</text></g>", b"</text>--></g>")
-# Drawings of this many nodes or more have their labels in comments (about 1,000 label lines: the
-# viewer shows only the labels near the view from there on).
-DEFERRED_LABELS_FROM = 300
+# A big drawing's edges: each one an element (a group, its line, its arrowhead) was 3 of the 5
+# elements a node brings. They are drawn by two paths instead, graphviz's lines and arrowheads
+# joined (a polygon as a closed subpath), under the boxes: one path's overlapping lines are painted
+# once, so the shared stems look as light as one edge. Where graphviz wrote an edge, right after the
+# node it enters (graphviz writes a node, then the edge into it), the comment EDGE_MARK says so; the
+# viewer makes the k-th such edge an element again, from the k-th line and arrowhead of the joined
+# paths, while it highlights it. A 5,000-node drawing's new picture then takes a third less of the
+# browser's time (bench/RESULTS.md, issue 38).
+_MERGED_EDGE = re.compile(rb'<g class="edge"[^>]* data-merge><path d="M([^"M]*)"/><polygon points="([^"]*)"/></g>')
+EDGE_MARK = b"<!--e-->"
+# Drawings of this many nodes or more are big: their labels and edges come in comments (about 1,000
+# label lines: the viewer shows only the labels near the view from there on).
+BIG_DRAWING_FROM = 300
 
 
 def tag_svg(svg: str | bytes, nodes: Mapping[str, NodeInfo]) -> str:
     """Give node groups ``data-path``/``data-tip`` and edges the ``data-path`` of the node they enter;
-    a drawing of :data:`DEFERRED_LABELS_FROM` nodes or more has each box's label lines in a comment."""
+    a drawing of :data:`BIG_DRAWING_FROM` nodes or more has each box's label lines and each edge in a
+    comment, its edges drawn by two paths."""
     tagger = SvgTagger(nodes)
     tagger.feed(svg.encode("utf-8") if isinstance(svg, str) else svg)
     return tagger.finish()
@@ -110,7 +123,10 @@ class SvgTagger:
         self.tagged: list[bytes] = []
         self.common: bytes | None = None  # the labels' font-size attribute, once the <svg> tag is written
         self.path_tags: dict[bytes, bytes] = {}  # a node's data-path attribute by its name, for the edge into it too
-        self.deferred_labels = len(nodes) >= DEFERRED_LABELS_FROM
+        self.big = len(nodes) >= BIG_DRAWING_FROM
+        self.last_node_tag = b""  # the data-path of the node group tagged last
+        self.edge_lines: list[bytes] = []  # a big drawing's edges, joined: their lines' paths
+        self.edge_arrows: list[bytes] = []  # and their arrowheads', each a closed subpath
 
     def feed(self, data: bytes) -> None:
         """Take graphviz's next bytes; the whole groups among them are tagged once there are enough."""
@@ -120,8 +136,24 @@ class SvgTagger:
 
     def finish(self) -> str:
         """The tagged SVG, once graphviz has written all of it."""
+        return self.finish_bytes().decode("utf-8")
+
+    def finish_bytes(self) -> bytes:
+        """:meth:`finish` as UTF-8 bytes."""
         self._tag_pending(final=True)
-        return b"".join(self.tagged).decode("utf-8")
+        svg = b"".join(self.tagged)
+        if not self.edge_lines:
+            return svg
+        # The joined edges go first in the graph's group, under everything (its background first).
+        graph = svg.find(b'<g class="graph"')
+        at = svg.find(b">", graph) + 1
+        if svg.startswith(b"<polygon", at):
+            at = svg.find(b"/>", at) + 2
+        edges = (
+            b'<path class="tv-edge-lines" d="' + b"".join(self.edge_lines) + b'"/>'
+            b'<path class="tv-edge-arrows" d="' + b"".join(self.edge_arrows) + b'"/>'
+        )
+        return svg[:at] + edges + svg[at:]
 
     def _tag_pending(self, final: bool) -> None:
         data = bytes(self.pending)
@@ -162,9 +194,17 @@ class SvgTagger:
         piece = _PAINT.sub(b"", piece.replace(_FONT + b" font-size=", b" font-size="))  # the other sizes' font
         # A line break between elements is a text node the browser makes and keeps, one per element.
         piece = _GROUP.sub(self._tag_group, straight_sides(piece.replace(b">\n<", b"><")))
-        if self.deferred_labels:
+        if self.big:
+            piece = _MERGED_EDGE.sub(self._merged_edge, piece).replace(b" data-merge>", b">")
             piece = piece.replace(*_LABELS_START).replace(*_LABELS_END)
         return piece
+
+    def _merged_edge(self, match: re.Match[bytes]) -> bytes:
+        """A big drawing's edge: its line and arrowhead joined to the others', a mark in its place."""
+        line, arrowhead = match.group(1, 2)
+        self.edge_lines += (b"M", line)
+        self.edge_arrows += (b"M", arrowhead, b"Z")
+        return EDGE_MARK
 
     def _path_tag(self, name: bytes) -> bytes:
         """A node's ``data-path`` attribute (for its group and the edge into it), b"" for a box of no node."""
@@ -180,9 +220,15 @@ class SvgTagger:
         if kind == b"node":  # named by our name for it, never escaped
             info = self.nodes.get(title.decode())
             tip = f' data-tip="{_attribute(info.tooltip)}"'.encode() if info is not None and info.tooltip else b""
-            return b"<g " + attributes + self._path_tag(title) + tip + b">"
+            self.last_node_tag = self._path_tag(title)
+            return b"<g " + attributes + self.last_node_tag + tip + b">"
         if kind == b"edge":  # "n1&#45;&gt;n2", or with ports "n1:s&#45;&gt;n2:n": into n2
-            return b"<g " + attributes + self._path_tag(title.rpartition(b"&gt;")[2].partition(b":")[0]) + b">"
+            tag = self._path_tag(title.rpartition(b"&gt;")[2].partition(b":")[0])
+            follows_its_node, self.last_node_tag = tag and tag == self.last_node_tag, b""
+            if self.big and follows_its_node:  # joined (_MERGED_EDGE); the viewer finds it after its node
+                return b"<g " + attributes + tag + b" data-merge>"
+            return b"<g " + attributes + tag + b">"
+        self.last_node_tag = b""
         return b"<g " + attributes + b">"
 
 

@@ -227,6 +227,78 @@ def test_mid_drag_the_live_path_is_drawn_and_in_view_or_the_note_says_where_it_l
     watched.assert_clean()
 
 
+# The picture's edge elements: each one's data-path, classes, line colour and arrowhead fill; and
+# whether the joined paths that draw a big drawing's other edges are there.
+EDGES = """root => {
+  const svg = root.querySelector('svg');
+  return {
+    joined: !!svg.querySelector('path.tv-edge-lines') && !!svg.querySelector('path.tv-edge-arrows'),
+    edges: [...svg.querySelectorAll('g.edge')].map((g) => ({
+      path: g.getAttribute('data-path'), classes: [...g.classList].filter((c) => c !== 'edge').sort(),
+      line: getComputedStyle(g.querySelector('path:not(.tv-pv-halo)')).stroke,
+      arrow: getComputedStyle(g.querySelector('polygon:not(.tv-pv-halo)')).fill,
+    })),
+    red: getComputedStyle(svg.querySelector('g.node.tv-path:not(.tv-inspected) path:not(.tv-pv-halo)')).stroke,
+  };
+}"""
+
+
+def highlighted_edges(page) -> dict:
+    """The edge elements of the picture by their data-path (as moves), with their classes; and
+    what is wrong: a joined path missing, an edge element with no highlight, a path edge not red."""
+    drawn = page.locator(GRAPH).first.evaluate(EDGES)
+    wrong = [] if drawn["joined"] else ["no joined edge paths"]
+    edges = {}
+    for edge in drawn["edges"]:
+        moves = tuple(json.loads(edge["path"]))
+        edges[moves] = edge["classes"]
+        if not edge["classes"]:
+            wrong.append(f"{moves}: an edge element with no highlight")
+        if "tv-path" in edge["classes"] and not edge["line"] == edge["arrow"] == drawn["red"]:
+            wrong.append(f"{moves}: line {edge['line']}, arrowhead {edge['arrow']}, not the path's {drawn['red']}")
+    return {"edges": edges, "wrong": wrong}
+
+
+def path_edges(moves) -> set[tuple[str, ...]]:
+    """The edges along a path of moves, each named by the moves to the node it enters."""
+    return {tuple(moves[:depth]) for depth in range(1, len(moves) + 1)}
+
+
+def test_a_big_drawings_edges_are_elements_only_where_highlighted_and_follow_a_drag(page, app_url, inputs):
+    """A drawing of 300 nodes or more draws its edges by two joined paths (a third less of the
+    browser's time for a new picture): the edges into the selected path's nodes (and the most
+    visited line's) are elements of their own, in the path's red, and follow the path as C is
+    dragged, and as it is committed; no other edge is an element."""
+    file, root_visits = inputs["5,000 playouts"]
+    tree = read_input(file.read_text()).tree
+    page.set_viewport_size(PROJECTOR)
+    watched = open_app(page, app_url)
+    upload(page, file, root_visits)
+    slider = page.locator(SLIDER)
+    maximum = float(slider.get_attribute("max"))
+    assert page.locator(f"{GRAPH} svg g.node[data-path]").count() >= 300
+
+    def edges_of(moves) -> tuple[set, list]:
+        seen = highlighted_edges(page)
+        return {edge for edge, classes in seen["edges"].items() if "tv-path" in classes}, seen["wrong"]
+
+    now = tree.split_path(select_path(tree, Scoring(c=float(slider.input_value()))))
+    eventually(lambda: edges_of(now), (path_edges(now), []), page=page)
+    # Mid drag the path moves in the browser: its edges come with it, the old ones go back.
+    c, moves = another_path(tree, float(slider.input_value()), maximum)
+    grab_thumb(page, slider)
+    page.mouse.move(*thumb_point(slider, c / maximum), steps=4)
+    live = tuple(json.loads(page.locator(GRAPH).first.get_attribute("data-selected-path")))
+    assert live == tree.split_path(select_path(tree, Scoring(c=float(slider.input_value()))))
+    assert live != now
+    eventually(lambda: edges_of(live), (path_edges(live), []), page=page)
+    page.mouse.up()
+    wait_idle(page)
+    committed = tree.split_path(select_path(tree, Scoring(c=float(page.locator(EXACT).input_value()))))
+    eventually(lambda: edges_of(committed), (path_edges(committed), []), page=page)
+    watched.assert_clean()
+
+
 # A 12-move line of named moves (2-4 characters, as an engine names them), each move with two other
 # choices tried once and lost, so the picture is a tree with labels as wide as real ones. A log's
 # header sets C: the selected path is the line.

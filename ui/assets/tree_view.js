@@ -5,6 +5,8 @@
 // the same `parentElement` while the element stays mounted. So the picture is
 // built once per layout and later calls only move CSS classes.
 //
+// `data` comes as bytes (tree_view.py, picture_payload): the JSON below, then, after
+// the first line break, the tagged SVG when this page is sent it (readPayload).
 // data = {
 //   layout:    id of the graphviz layout (hash of the SVG),
 //   svg:       the tagged SVG, or null when this page was already sent it,
@@ -41,6 +43,8 @@ const linesById = new Map(); // lines id -> value lines, newest last (100 kB for
 const CACHE_SIZE = 4; // a few recent entries of each: an SVG can be a few MB
 const savedViews = new Map(); // view_key -> {layout, cx, cy, scale}
 const views = new WeakMap(); // parentElement -> TreeView
+const SVG_NS = "http://www.w3.org/2000/svg";
+const EDGE_MARK = "e"; // the comment marking a big drawing's edge (tagged_svg.py, EDGE_MARK)
 
 const NATURAL_SCALE = 4 / 3; // graphviz SVG units are pt: 1pt = 4/3 CSS px
 const MAX_SCALE = 8 * NATURAL_SCALE;
@@ -147,6 +151,11 @@ class TreeView {
     this.svg = null;
     this.nodes = new Map(); // path key -> {el, path, parent, children}
     this.edges = new Map(); // path key of the child -> edge element
+    // A big drawing's edges are drawn by two joined paths; a comment after a node marks the edge
+    // into it (tagged_svg.py), made an element, from its piece of those paths, only while highlighted.
+    this.edgeMarks = new Map(); // path key of the child -> {mark: the comment, index: its piece}
+    this.edgePieces = null; // {lines, arrows}: each edge's line and arrowhead, in the marks' order
+    this.madeEdges = new Map(); // edge element made from a mark -> {key, mark}
     this.view = null; // {cx, cy, scale}: graph point at the viewport centre, px per unit
     this.selectedKeys = [];
     this.pvKeys = null; // null: no principal variation to mark
@@ -280,7 +289,7 @@ class TreeView {
     const template = document.createElement("template");
     template.innerHTML = text;
     const svg = template.content.firstElementChild;
-    if (svg?.localName !== "svg" || svg.namespaceURI !== "http://www.w3.org/2000/svg") {
+    if (svg?.localName !== "svg" || svg.namespaceURI !== SVG_NS) {
       this.showStatus("The tree picture could not be read.");
       return false;
     }
@@ -327,10 +336,20 @@ class TreeView {
 
     this.nodes.clear();
     this.edges.clear();
+    this.edgeMarks.clear();
+    this.madeEdges.clear();
     for (const el of this.svg.querySelectorAll("g.node[data-path]")) {
       const path = JSON.parse(el.getAttribute("data-path"));
-      this.nodes.set(pathKey(path), { el, path, parent: null, children: [] });
+      const key = pathKey(path);
+      this.nodes.set(key, { el, path, parent: null, children: [] });
+      const next = el.nextSibling;
+      if (next?.nodeType === Node.COMMENT_NODE && next.data === EDGE_MARK) {
+        this.edgeMarks.set(key, { mark: next, index: this.edgeMarks.size });
+      }
     }
+    // Each piece of a joined path starts with its own "M" (tagged_svg.py writes no other).
+    const joined = (cls) => this.svg.querySelector(`path.${cls}`)?.getAttribute("d").split("M").slice(1) || [];
+    this.edgePieces = { lines: joined("tv-edge-lines"), arrows: joined("tv-edge-arrows") };
     // Document order is DOT order, which puts siblings in move order.
     for (const node of this.nodes.values()) {
       if (node.path.length === 0) continue;
@@ -390,21 +409,22 @@ class TreeView {
     for (const key of this.selectedKeys) {
       const cls = second.has(key) ? "tv-both" : "tv-path";
       mark(this.nodes.get(key)?.el, cls);
-      mark(this.edges.get(key), cls);
+      mark(this.edgeOf(key), cls);
     }
     const first = new Set(this.selectedKeys);
     for (const key of this.secondKeys) {
       if (first.has(key)) continue;
       mark(this.nodes.get(key)?.el, "tv-second");
-      mark(this.edges.get(key), "tv-second");
+      mark(this.edgeOf(key), "tv-second");
     }
     const inspected = this.cursorKey ? this.nodes.get(this.cursorKey)?.el : null;
     mark(inspected, "tv-inspected");
-    const pv = (this.pvKeys || []).flatMap((key) => [this.nodes.get(key)?.el, this.edges.get(key)]).filter(Boolean);
+    const pv = (this.pvKeys || []).flatMap((key) => [this.nodes.get(key)?.el, this.edgeOf(key)]).filter(Boolean);
     for (const el of pv) mark(el, "tv-pv");
     for (const [el, classes] of this.marked) {
       const keep = wanted.get(el);
-      for (const cls of classes) if (!keep?.has(cls)) el.classList.remove(cls);
+      if (!keep && this.madeEdges.has(el)) this.unmakeEdge(el); // drawn by the joined paths again
+      else for (const cls of classes) if (!keep?.has(cls)) el.classList.remove(cls);
     }
     for (const [el, classes] of wanted) {
       const had = this.marked.get(el);
@@ -421,6 +441,29 @@ class TreeView {
     // A wide band under the element's own line: it shows through whatever colour the line takes
     // (red on the selected path), so both markings read at once.
     for (const el of pv) this.addHalo(el, "tv-pv-halo");
+  }
+
+  // The edge into the node of ``key``: its element, in a big drawing made in its mark's place (after
+  // that node, where graphviz drew it) as graphviz wrote it: its line, then its arrowhead.
+  edgeOf(key) {
+    const made = this.edges.get(key);
+    if (made) return made;
+    const marked = this.edgeMarks.get(key);
+    const line = this.edgePieces?.lines[marked?.index], arrow = this.edgePieces?.arrows[marked?.index];
+    if (!marked || line === undefined || arrow === undefined) return undefined;
+    const el = svgElement("g", { class: "edge", "data-path": this.nodes.get(key).el.getAttribute("data-path") });
+    el.append(svgElement("path", { d: `M${line}` }), svgElement("polygon", { points: arrow.replace(/Z$/, "") }));
+    marked.mark.replaceWith(el);
+    this.edges.set(key, el);
+    this.madeEdges.set(el, { key, mark: marked.mark });
+    return el;
+  }
+
+  unmakeEdge(el) {
+    const { key, mark } = this.madeEdges.get(el);
+    this.madeEdges.delete(el);
+    this.edges.delete(key);
+    el.replaceWith(mark);
   }
 
   // A copy of the element's outline drawn just under it, styled by ``cls``.
@@ -1050,8 +1093,25 @@ class TreeView {
   }
 }
 
+function svgElement(name, attributes) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const [attribute, value] of Object.entries(attributes)) el.setAttribute(attribute, value);
+  return el;
+}
+
+// The JSON before the first line break, with the SVG after it (if any) as `svg`: the SVG's
+// quotes never pass through JSON.
+function readPayload(bytes) {
+  const decoder = new TextDecoder();
+  const cut = bytes.indexOf(10);
+  const data = JSON.parse(decoder.decode(cut < 0 ? bytes : bytes.subarray(0, cut)));
+  data.svg = cut < 0 ? null : decoder.decode(bytes.subarray(cut + 1));
+  return data;
+}
+
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+  const { parentElement, setTriggerValue } = component;
+  const data = readPayload(component.data);
   let view = views.get(parentElement);
   if (!view) {
     view = new TreeView(parentElement);

@@ -196,19 +196,32 @@ def test_every_node_in_view_shows_its_label_wherever_the_view_goes(page, app_url
     watched.assert_clean()
 
 
-def test_mid_drag_the_live_path_is_drawn_and_in_view_or_the_note_says_where_it_leaves(page, app_url, inputs):
-    file, root_visits = inputs["5,000 playouts"]
+def open_upload(page, app_url, inputs, name: str):
+    """The Explorer at 1366x768 on one of the inputs: its tree, and the page's watcher."""
+    file, root_visits = inputs[name]
     tree = read_input(file.read_text()).tree
     page.set_viewport_size(PROJECTOR)
     watched = open_app(page, app_url)
     upload(page, file, root_visits)
+    return tree, watched
+
+
+def drag_to_another_path(page, tree) -> tuple[str, ...]:
+    """Press C's thumb and move it, held, to a C whose path is another; the live path the picture
+    says it shows, which is the path at the C the slider shows."""
     slider = page.locator(SLIDER)
     maximum = float(slider.get_attribute("max"))
-    c, moves = another_path(tree, float(slider.input_value()), maximum)
+    c, _ = another_path(tree, float(slider.input_value()), maximum)
     grab_thumb(page, slider)
     page.mouse.move(*thumb_point(slider, c / maximum), steps=4)
-    live = json.loads(page.locator(GRAPH).first.get_attribute("data-selected-path"))
-    assert live == list(tree.split_path(select_path(tree, Scoring(c=float(slider.input_value())))))
+    live = tuple(json.loads(page.locator(GRAPH).first.get_attribute("data-selected-path")))
+    assert live == tree.split_path(select_path(tree, Scoring(c=float(slider.input_value()))))
+    return live
+
+
+def test_mid_drag_the_live_path_is_drawn_and_in_view_or_the_note_says_where_it_leaves(page, app_url, inputs):
+    tree, watched = open_upload(page, app_url, inputs, "5,000 playouts")
+    drag_to_another_path(page, tree)
 
     def followed() -> list[str]:
         wrong = path_outside(page)
@@ -269,27 +282,17 @@ def test_a_big_drawings_edges_are_elements_only_where_highlighted_and_follow_a_d
     browser's time for a new picture): the edges into the selected path's nodes (and the most
     visited line's) are elements of their own, in the path's red, and follow the path as C is
     dragged, and as it is committed; no other edge is an element."""
-    file, root_visits = inputs["5,000 playouts"]
-    tree = read_input(file.read_text()).tree
-    page.set_viewport_size(PROJECTOR)
-    watched = open_app(page, app_url)
-    upload(page, file, root_visits)
-    slider = page.locator(SLIDER)
-    maximum = float(slider.get_attribute("max"))
+    tree, watched = open_upload(page, app_url, inputs, "5,000 playouts")
     assert page.locator(f"{GRAPH} svg g.node[data-path]").count() >= 300
 
     def edges_of(moves) -> tuple[set, list]:
         seen = highlighted_edges(page)
         return {edge for edge, classes in seen["edges"].items() if "tv-path" in classes}, seen["wrong"]
 
-    now = tree.split_path(select_path(tree, Scoring(c=float(slider.input_value()))))
+    now = tree.split_path(select_path(tree, Scoring(c=float(page.locator(EXACT).input_value()))))
     eventually(lambda: edges_of(now), (path_edges(now), []), page=page)
     # Mid drag the path moves in the browser: its edges come with it, the old ones go back.
-    c, moves = another_path(tree, float(slider.input_value()), maximum)
-    grab_thumb(page, slider)
-    page.mouse.move(*thumb_point(slider, c / maximum), steps=4)
-    live = tuple(json.loads(page.locator(GRAPH).first.get_attribute("data-selected-path")))
-    assert live == tree.split_path(select_path(tree, Scoring(c=float(slider.input_value()))))
+    live = drag_to_another_path(page, tree)
     assert live != now
     eventually(lambda: edges_of(live), (path_edges(live), []), page=page)
     page.mouse.up()

@@ -64,9 +64,9 @@ LAYOUT_BYTES = 48 * 2**20  # laid-out SVGs kept for all sessions: ~30 drawings o
 
 @st.cache_resource
 def _layouts() -> BoundedLRU:
-    """Laid-out pictures (their SVG as UTF-8) shared by the sessions, with their ids (a hash of the SVG: made once, not
-    on every rerun), bounded by bytes (a count would evict small ones for nothing and keep large
-    ones too long)."""
+    """Laid-out pictures (their SVG as UTF-8) shared by the sessions, with their ids (a hash of the
+    SVG: made once, not on every rerun), bounded by bytes (a count would evict small ones for nothing
+    and keep large ones too long)."""
     return BoundedLRU(256, LAYOUT_BYTES, lambda kept: len(kept[0]))
 
 

@@ -91,15 +91,15 @@ _LABELS_START, _LABELS_END = (b"/><text", b"/><!--<text"), (b"</text></g>", b"</
 # browser's time (bench/RESULTS.md, issue 38).
 _MERGED_EDGE = re.compile(rb'<g class="edge"[^>]* data-merge><path d="M([^"M]*)"/><polygon points="([^"]*)"/></g>')
 EDGE_MARK = b"<!--e-->"
-# Drawings of this many nodes or more are big: their labels and edges come in comments (about 1,000
-# label lines: the viewer shows only the labels near the view from there on).
+# Drawings of this many nodes or more are big: their labels come in comments and their edges as two
+# paths (about 1,000 label lines: the viewer shows only the labels near the view from there on).
 BIG_DRAWING_FROM = 300
 
 
 def tag_svg(svg: str | bytes, nodes: Mapping[str, NodeInfo]) -> str:
     """Give node groups ``data-path``/``data-tip`` and edges the ``data-path`` of the node they enter;
-    a drawing of :data:`BIG_DRAWING_FROM` nodes or more has each box's label lines and each edge in a
-    comment, its edges drawn by two paths."""
+    a drawing of :data:`BIG_DRAWING_FROM` nodes or more has each box's label lines in a comment, and its
+    edges drawn by two paths, each marked by a comment after the node it enters."""
     tagger = SvgTagger(nodes)
     tagger.feed(svg.encode("utf-8") if isinstance(svg, str) else svg)
     return tagger.finish()
@@ -224,7 +224,8 @@ class SvgTagger:
             return b"<g " + attributes + self.last_node_tag + tip + b">"
         if kind == b"edge":  # "n1&#45;&gt;n2", or with ports "n1:s&#45;&gt;n2:n": into n2
             tag = self._path_tag(title.rpartition(b"&gt;")[2].partition(b":")[0])
-            follows_its_node, self.last_node_tag = tag and tag == self.last_node_tag, b""
+            follows_its_node = bool(tag) and tag == self.last_node_tag
+            self.last_node_tag = b""
             if self.big and follows_its_node:  # joined (_MERGED_EDGE); the viewer finds it after its node
                 return b"<g " + attributes + tag + b" data-merge>"
             return b"<g " + attributes + tag + b">"

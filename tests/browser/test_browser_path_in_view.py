@@ -405,3 +405,33 @@ def test_the_classroom_picture_shows_the_node_the_question_is_about_and_its_chil
             page.locator(".st-key-class_next button").click()
             wait_idle(page)
     watched.assert_clean()
+
+
+def test_a_classroom_node_with_more_children_than_fit_says_how_many_are_in_view(page, app_url, inputs):
+    """On a 5,000-playout upload at 1366x768 the Classroom's picture has about 250 px in the window,
+    and the root's 8 children need about 480 px at readable labels: the view shows the root and as
+    many as fit, and the note says how many; at 1920x1080 all 8 fit and no note shows."""
+    open_upload(page, app_url, inputs, "5,000 playouts")
+    page.get_by_role("link", name="Classroom").click()
+    wait_idle(page)
+    picture = page.locator(GRAPH).first
+    expect(picture.locator("svg g.node.tv-inspected")).to_have_attribute("data-path", "[]")
+
+    note = page.locator(NOTE)
+
+    def in_view() -> tuple[bool, int, int]:
+        """The node, and how many of its children, wholly in the picture's visible part below the
+        buttons and the note (a box under the note is not shown)."""
+        seen = picture.evaluate(CLASS_NODES)
+        frame = visible_picture(page, seen["picture"])
+        if note.is_visible():
+            frame[1] = max(frame[1], note.bounding_box()["y"] + note.bounding_box()["height"])
+        return inside(seen["node"][1], frame), sum(inside(rect, frame) for _, rect in seen["children"]), len(seen["children"])
+
+    expect(note).to_have_text(re.compile(r"^(\d) of the root’s 8 children in view: drag the picture to see the others\.$"))
+    root_shown, shown, children = in_view()
+    assert root_shown and children == 8 and 1 <= shown < 8
+    assert note.inner_text().startswith(f"{shown} of")
+    page.set_viewport_size(WIDE)
+    expect(note).to_be_hidden()
+    eventually(in_view, (True, 8, 8), page=page)

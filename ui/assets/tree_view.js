@@ -728,21 +728,25 @@ class TreeView {
     return (frames.find((frame) => frame.keys.includes(this.cursorKey)) || frames[0]).view;
   }
 
-  // How many of the selected path's drawn nodes are wholly in the usable part of the view, and the
-  // first unbroken run of them (indices into the path's drawn nodes).
-  // The picture's size and insets are the last frame's: read here, mid-drag, right after the
-  // path's classes changed, they would make the browser restyle and lay out at once.
+  // Whether a node is wholly in the usable part of the view. The picture's size and insets are the
+  // last frame's: read here, mid-drag, right after the path's classes changed, they would make the
+  // browser restyle and lay out at once.
+  inView(node) {
+    if (!this.view || !this.rendered) return false;
+    const { w, h, top, bottom } = this.rendered;
+    const { cx, cy, scale } = this.view;
+    const b = this.nodeBox(node);
+    return b.x0 >= cx - w / 2 / scale && b.x1 <= cx + w / 2 / scale
+      && b.y0 >= cy - h / 2 / scale + top / scale && b.y1 <= cy + h / 2 / scale - bottom / scale;
+  }
+
+  // How many of the selected path's drawn nodes are in view, and the first unbroken run of them
+  // (indices into the path's drawn nodes).
   pathInView() {
     const keys = this.pathKeys().filter((key) => this.nodes.has(key));
     const seen = { keys, shown: 0, first: -1, last: -1 };
-    if (!this.view || !this.rendered) return seen;
-    const { w, h, top, bottom } = this.rendered;
-    const { cx, cy, scale } = this.view;
-    const x0 = cx - w / 2 / scale, y0 = cy - h / 2 / scale + top / scale;
-    const x1 = cx + w / 2 / scale, y1 = cy + h / 2 / scale - bottom / scale;
     keys.forEach((key, index) => {
-      const b = this.nodeBox(this.nodes.get(key));
-      if (b.x0 < x0 || b.x1 > x1 || b.y0 < y0 || b.y1 > y1) return;
+      if (!this.inView(this.nodes.get(key))) return;
       seen.shown++;
       if (seen.first < 0) seen.first = seen.last = index;
       else if (seen.last === index - 1) seen.last = index;
@@ -771,6 +775,17 @@ class TreeView {
           ? `Selected path: the root in view, not its first move. ${follow}`
           : `Selected path: its first ${last} of ${moves} move${moves === 1 ? "" : "s"} in view, up to ${upTo}. ${follow}`;
       } else text = `Selected path: moves ${first}–${last} of ${moves} in view. ${follow}`;
+    }
+    // A picture opened on the inspected node (Classroom's question) shows it and its children, as
+    // many as fit at readable labels: it says so when some do not.
+    const asked = this.opening === "inspected" && !text ? this.nodes.get(this.cursorKey) : null;
+    if (asked && this.inView(asked)) {
+      const shown = asked.children.filter((kid) => this.inView(kid)).length;
+      if (shown < asked.children.length) {
+        let name = asked.path.join(this.compact ? "" : " ");
+        if (name.length > 40) name = `…${name.slice(-40)}`;
+        text = `${shown} of ${name ? `${name}’s` : "the root’s"} ${asked.children.length} children in view: drag the picture to see the others.`;
+      }
     }
     if (text !== this.note.textContent) this.note.textContent = text;
     this.note.hidden = !text;

@@ -5,7 +5,10 @@ Registers the pages, draws the sidebar every page shares, runs the page.
 
 import streamlit as st
 
-from ui import closed_sessions, heap, live_room, page_style, share, sidebar
+from ui.room import live_room
+from ui.share import share
+from ui.shell import closed_sessions, heap, page_style
+from ui.shell import sidebar
 
 # The arena's worker processes are spawned, and a spawned process first re-runs the parent's main
 # script (under Streamlit, this file) as "__mp_main__": it must not build the app there.
@@ -14,7 +17,7 @@ if __name__ != "__mp_main__":
     closed_sessions.release()  # Streamlit would keep what a closed session held forever
     st.set_page_config(page_title="MCTS Explorer", page_icon="🌳", layout="wide")
     page_style.apply()
-    # The pages, in menu order: the one list of them (ui/navigation.py reads it from this file).
+    # The pages, in menu order: the one list of them (ui/common/navigation.py reads it from this file).
     pages = [
         st.Page("pages/explorer.py", title="Explorer", icon=":material/account_tree:", default=True),
         st.Page("pages/sweep.py", title="C sweep", icon=":material/timeline:", url_path="sweep"),

@@ -7,11 +7,16 @@ from mcts_core import RULES, ROOT, Scoring, score_children
 from mcts_core.analysis import explain_choice, ucb1_latex
 from mcts_core.model import Playback
 from mcts_core.drawing import drawn_nodes
-from ui import c_control, live_room, selected_path, share, share_panel, sidebar, state
-from ui.drawing import cached_visible_nodes, mean_header
-from ui.tree_view import show_tree
-from ui.markdown import code, escape
-from ui.wording import node_markdown, plural, why_sentence
+from ui.c import c_control, selected_path
+from ui.common import state
+from ui.common.markdown import code, escape
+from ui.common.wording import mean_header
+from ui.common.wording import node_markdown, plural, why_sentence
+from ui.picture.drawn_nodes import cached_visible_nodes
+from ui.picture.tree_view import show_tree
+from ui.room import live_room
+from ui.share import share, share_panel
+from ui.shell import sidebar
 
 # Session-state keys this module owns.
 PATH = state.key("class_path")  # moves from the root to the node the class is looking at

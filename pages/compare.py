@@ -6,19 +6,17 @@ import streamlit as st
 from mcts_core import Scoring
 from mcts_core.analysis import LARGEST_C, affine_problem, compare_paths, comparison_rows, suggest_c_range
 from mcts_core.drawing import drawn_nodes, path_neighbourhood, render_tree
-from ui import c_control, rule_panel, selected_path, share, share_panel, sidebar, state
-from ui.drawing import (
-    BUDGET_HELP,
-    CHANGED_CELL,
-    LIMIT_RANGES,
-    SECOND_ROW,
-    SELECTED_ROW,
-    cached_visible_nodes,
-)
-from ui.markdown import code, escape
-from ui.metric_row import metric_row
-from ui.tree_view import show_tree
-from ui.wording import described_with_bold_c, node_markdown, plural, random_draw_warning
+from ui.c import c_control, selected_path
+from ui.common import state
+from ui.common.colours import CHANGED_CELL, SECOND_ROW, SELECTED_ROW
+from ui.common.markdown import code, escape
+from ui.common.metric_row import metric_row
+from ui.common.wording import described_with_bold_c, node_markdown, plural, random_draw_warning
+from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes
+from ui.picture.tree_view import show_tree
+from ui.setup import rule_panel
+from ui.share import share, share_panel
+from ui.shell import sidebar
 
 RULE_B_PREFIX = "cmp_"  # setting B's rule widgets: the sidebar's keys with this prefix
 
@@ -146,11 +144,11 @@ def summary(tree, comparison, name_a: str, name_b: str) -> None:
 
 def drawn_for(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> set[int]:
     """What to draw: the paths and the children they chose among, or the most visited nodes; and
-    every path A's and B's C sliders can select (:func:`ui.c_control.slider_path_nodes`), so that
+    every path A's and B's C sliders can select (:func:`ui.c.c_control.slider_path_nodes`), so that
     a dragged path is drawn whole at every C and a commit reuses the drawing.
 
     Around the paths, the children every such path chose among are drawn too when they add at most
-    :data:`ui.c_control.SLIDER_PATHS_MAX_EXTRA` nodes: then the drawing does not change with C at all.
+    :data:`ui.c.c_control.SLIDER_PATHS_MAX_EXTRA` nodes: then the drawing does not change with C at all.
     """
     tree = setup.tree
     with st.expander("What to draw"):

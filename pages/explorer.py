@@ -7,14 +7,18 @@ from mcts_core.inputs import TEXT
 from mcts_core.analysis import explain_choice, principal_variation
 from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, path_json, render_tree
 from mcts_core.tables import children_table
-from ui import c_control, selected_path, share, share_panel, sidebar, state
-from ui.drawing import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes, mean_header, total_format
-from ui.markdown import code, escape
-from ui.metric_row import metric_row
-from ui.outline import show_outline
-from ui.term_table import Column, csv_text, show_term_table
-from ui.tree_view import show_tree
-from ui.wording import folded_caption, node_file_stem, node_sentence, random_draw_warning, tree_counts, why_sentence
+from ui.c import c_control, selected_path
+from ui.common import state
+from ui.common.markdown import code, escape
+from ui.common.metric_row import metric_row
+from ui.common.wording import folded_caption, node_file_stem, node_sentence, random_draw_warning, tree_counts, why_sentence
+from ui.common.wording import mean_header, total_format
+from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes
+from ui.picture.outline import show_outline
+from ui.picture.term_table import Column, csv_text, show_term_table
+from ui.picture.tree_view import show_tree
+from ui.share import share, share_panel
+from ui.shell import sidebar
 
 # Session-state keys this module owns.
 BUDGET = state.key("budget")  # a contract key (docs/DESIGN.md)

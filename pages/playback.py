@@ -10,13 +10,17 @@ import streamlit as st
 from mcts_core import Scoring
 from mcts_core.model import Playback, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
-from ui import c_control, selected_path, share, share_panel, sidebar, state
-from ui.drawing import BUDGET_HELP, CURRENT_COLOUR, LIMIT_RANGES, MOVE_PALETTE
-from ui.inputs import LoadedInput
-from ui.markdown import code, escape
-from ui.metric_row import metric_row
-from ui.tree_view import show_tree
-from ui.wording import described_with_bold_c, folded_caption, node_label, plural
+from ui.c import c_control, selected_path
+from ui.common import state
+from ui.common.colours import CURRENT_COLOUR, MOVE_PALETTE
+from ui.common.markdown import code, escape
+from ui.common.metric_row import metric_row
+from ui.common.wording import described_with_bold_c, folded_caption, node_label, plural
+from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES
+from ui.picture.tree_view import show_tree
+from ui.setup.inputs import LoadedInput
+from ui.share import share, share_panel
+from ui.shell import sidebar
 
 # Session-state keys this module owns.
 K = state.key("playback_k")

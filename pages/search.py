@@ -5,7 +5,7 @@ fragment polls it a few times a second for the progress bar, and its Stop button
 search polls after every simulation (``should_stop``). A Streamlit button cannot reach into a
 script that is busy computing (its click only queues a rerun), which is why the work is not done
 in the script itself. When the search ends, its JSON Lines log is loaded through the process-wide
-input store and handed to the sidebar (:func:`ui.input_panel.keep_input`).
+input store and handed to the sidebar (:func:`ui.setup.input_panel.keep_input`).
 """
 
 from __future__ import annotations
@@ -23,13 +23,15 @@ from mcts_core import RULES, Scoring, defaults
 from mcts_core.inputs import input_id
 from mcts_core.search import (
     MAX_SECONDS, format_moves, legal_moves, load_game, parse_moves, play_moves, position_picture, search)
-from ui import input_panel, jobs, sidebar, state
-from ui.inputs import InputError, load
-from ui.game_picker import game_picker
-from ui.jobs import BackgroundJob
-from ui.markdown import escape
-from ui.metric_row import metric_row
-from ui.wording import core_sentence
+from ui.common import jobs, state
+from ui.common.jobs import BackgroundJob
+from ui.common.markdown import escape
+from ui.common.metric_row import metric_row
+from ui.common.wording import core_sentence
+from ui.setup import input_panel
+from ui.setup.game_picker import game_picker
+from ui.setup.inputs import InputError, load
+from ui.shell import sidebar
 
 # Session-state keys this module owns.
 SEARCH_GAME = state.key("search_game")
@@ -69,7 +71,7 @@ sidebar.ensure_app_shell()
 
 
 class SearchJob(BackgroundJob):
-    """One search running in the background (:class:`ui.jobs.BackgroundJob`).
+    """One search running in the background (:class:`ui.common.jobs.BackgroundJob`).
 
     Attributes:
         game, moves, scoring, simulations, seconds, seed: what :func:`search` was given.

@@ -32,10 +32,12 @@ from mcts_core.simultaneous import (
 )
 from mcts_core.selection import DEFAULT_RULE, RULE_REGISTRY
 from mcts_core.tables import joint_children_table, own_moves_table
-from ui import input_panel, sidebar, state
-from ui.drawing import highlight_rows
-from ui.inputs import InputError, load
-from ui.markdown import code, escape
+from ui.common import state
+from ui.common.colours import highlight_rows
+from ui.common.markdown import code, escape
+from ui.setup import input_panel
+from ui.setup.inputs import InputError, load
+from ui.shell import sidebar
 
 # Session-state keys this module owns.
 SIM_RULE = state.key("sim_rule")

@@ -36,11 +36,12 @@ from mcts_core.strength import (
     ArenaRow, BestC, FitError, HalvingRound, ResultStore, SprtSettings, arena, columns, describe, fits_by_budget,
     games_each, llr_curve, parse_budgets, plan, tune, tune_rounds,
 )
-from ui import jobs, scroll_to_top, sidebar, state
-from ui.markdown import escape
-from ui.game_picker import OTHER, game_picker
-from ui.jobs import BackgroundJob
-from ui.wording import core_sentence
+from ui.common import jobs, scroll_to_top, state
+from ui.common.jobs import BackgroundJob
+from ui.common.markdown import escape
+from ui.common.wording import core_sentence
+from ui.setup.game_picker import OTHER, game_picker
+from ui.shell import sidebar
 
 # Session-state keys this module owns.
 STRENGTH_GAME = state.key("strength_game")
@@ -87,7 +88,7 @@ sidebar.ensure_app_shell()
 
 
 class ArenaJob(BackgroundJob):
-    """An arena run in the background (:class:`ui.jobs.BackgroundJob`); ``result`` holds its rows (or the tuner's result).
+    """An arena run in the background (:class:`ui.common.jobs.BackgroundJob`); ``result`` holds its rows (or the tuner's result).
 
     Attributes:
         mode: a key of :data:`MODES`.

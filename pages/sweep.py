@@ -15,11 +15,14 @@ from mcts_core.tables import (
     sweep_nodes,
     zoom_range,
 )
-from ui import c_control, live_c_marker, selected_path, share_panel, sidebar, state
-from ui.drawing import CURRENT_COLOUR, MOVE_PALETTE, highlight_rows
-from ui.markdown import code, escape
-from ui.metric_row import metric_row
-from ui.wording import node_markdown, plural
+from ui.c import c_control, live_c_marker, selected_path
+from ui.common import state
+from ui.common.colours import CURRENT_COLOUR, MOVE_PALETTE, highlight_rows
+from ui.common.markdown import code, escape
+from ui.common.metric_row import metric_row
+from ui.common.wording import node_markdown, plural
+from ui.share import share_panel
+from ui.shell import sidebar
 
 # Session-state keys this module owns.
 SWEEP_FROM = state.key("sweep_from")

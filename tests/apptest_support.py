@@ -25,7 +25,7 @@ def start_app(monkeypatch, page: str | None = None) -> AppTest:
 
 
 def plain(markdown_text: str) -> str:
-    """Undo ui.markdown.escape for assertions on displayed messages."""
+    """Undo ui.common.markdown.escape for assertions on displayed messages."""
     return markdown_text.replace("\\", "").replace("\u2060", "")
 
 
@@ -33,7 +33,7 @@ def tree_view_data(app, key: str = "tree_view") -> dict:
     """The data a custom component got this run; a tree picture's: layout, svg (or None), highlights."""
     import json
 
-    from ui.tree_view import read_picture_payload
+    from ui.picture.tree_view import read_picture_payload
 
     element = next(e for e in app.get("bidi_component") if e.proto.id.endswith(f"-{key}"))
     if element.proto.WhichOneof("data") == "bytes":

@@ -3,7 +3,7 @@
 import pytest
 
 from apptest_support import open_limits, plain
-from ui.navigation import PAGES
+from ui.common.navigation import PAGES
 
 EXTREME = "a 1e308\nb -1e308\naa 1e308\n"
 

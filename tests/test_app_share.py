@@ -165,7 +165,7 @@ def test_the_recent_menu_reopens_an_input_this_browser_opened(app):
 
 
 def test_a_pages_link_is_built_from_the_apps_root_not_from_the_page_it_is_on():
-    from ui.share import page_url
+    from ui.share.share import page_url
 
     params = {"c": "1.0"}
     assert page_url("http://host:8501/sweep", "sweep", params) == "http://host:8501/sweep?c=1.0"

@@ -11,7 +11,7 @@ from apptest_support import plain  # noqa: E402
 
 from mcts_core.search import search_simultaneous  # noqa: E402
 from mcts_core.simultaneous import JointScoring  # noqa: E402
-from ui.navigation import PAGES  # noqa: E402
+from ui.common.navigation import PAGES  # noqa: E402
 
 PAGE = "pages/simultaneous.py"
 

@@ -3,7 +3,7 @@
 import pytest
 
 from mcts_core.drawing.dot import FILLED_TEXT, MEAN_PALETTE, VISITS_PALETTE
-from ui.drawing import CHANGED_COLOURS, SECOND_ROW_COLOURS, SELECTED_ROW_COLOURS
+from ui.common.colours import CHANGED_COLOURS, SECOND_ROW_COLOURS, SELECTED_ROW_COLOURS
 
 
 def luminance(colour: str) -> float:

@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from ui.components import strict_json
+from ui.common.components import strict_json
 
 
 def test_non_finite_numbers_reach_a_component_as_their_names_and_the_rest_unchanged():
@@ -20,7 +20,7 @@ def test_non_finite_numbers_reach_a_component_as_their_names_and_the_rest_unchan
 def test_the_tree_picture_gets_its_json_then_its_svg_as_sent():
     """The picture's data is strict JSON on one line, then the SVG as it is (its own line breaks,
     quotes and "μ" untouched); without an SVG, the JSON alone."""
-    from ui.tree_view import picture_payload, read_picture_payload
+    from ui.picture.tree_view import picture_payload, read_picture_payload
 
     svg = '<svg font-size="12.00"\n viewBox="0 0 1 1"><g data-path=\'["a\\nb"]\'><text>μ=2</text></g></svg>\n'.encode()
     data = {"layout": "L", "values": {'["a\\nb"]': "UCB1 1 (rank 1)"}, "lines": {"[]": [math.inf, -0.5]}, "pv": None}

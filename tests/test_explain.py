@@ -9,7 +9,7 @@ from mcts_core import ROOT, RULES, Scoring, build_tree, parse_playouts, score_ch
 from mcts_core.analysis import explain_choice
 from mcts_core.selection import ChildScore
 from mcts_core.selection.rules.ucb1 import ucb1
-from ui.wording import why_sentence
+from ui.common.wording import why_sentence
 
 SCORES = "a 100\na 100\nb 0\nb 0\nb 0\nb 0\nc 60\n"  # means 100, 0, 60: min-max Q spans 0..1
 

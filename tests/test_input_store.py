@@ -2,8 +2,8 @@
 
 from mcts_core.inputs.loading import read_input
 from mcts_core.common.memory import columns_bytes
-from ui.inputs import LoadedInput, _input_bytes
-from ui.lru import BoundedLRU
+from ui.common.lru import BoundedLRU
+from ui.setup.inputs import LoadedInput, _input_bytes
 
 
 def loaded(text: str, key: str) -> LoadedInput:

@@ -158,3 +158,7 @@ def test_the_installed_app_runs_its_pages_with_the_installed_core(installed, tmp
     assert done.returncode == 0, done.stderr[-2000:]
     path, core = done.stdout.split()
     assert path and str(installed) in core
+    # Every file of ui/ (its folders' modules, scripts and styles) is installed beside app.py.
+    shared = installed / "share" / "mcts-explorer"
+    wanted = {str(path.relative_to(REPO)) for path in (REPO / "ui").rglob("*") if path.suffix in (".py", ".js", ".css")}
+    assert sorted(name for name in wanted if not (shared / name).exists()) == []

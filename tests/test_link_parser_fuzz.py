@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from mcts_core import RULES
-from ui.share import parse_link
+from ui.share.share import parse_link
 
 NAMES = ("page", "input", "c", "rule", "node", "budget", "depth", "topk", "unvisited", "colour", "settings",
          "c_b", "rule_b", "settings_b", "k")

@@ -36,7 +36,7 @@ def test_readme_layout_names_every_module():
     # The layout section is the map a newcomer reads first: a module missing from it is hidden.
     readme = (REPO / "README.md").read_text()
     layout = readme[readme.index("## Layout") :]
-    folders = [REPO / "pages", REPO / "ui", *_packages()]
+    folders = [REPO / "pages", *sorted(path.parent for path in (REPO / "ui").rglob("__init__.py")), *_packages()]
     missing = [
         str(path.relative_to(REPO))
         for folder in folders
@@ -44,14 +44,14 @@ def test_readme_layout_names_every_module():
         if path.name != "__init__.py" and path.name not in layout
     ]
     assert not missing, f"README's Layout does not name {missing}"
-    named_folders = [f"{package.name}/" for package in _packages() if package != CORE]
+    named_folders = [f"{package.name}/" for package in [*_packages(), *(REPO / "ui").glob("*/")] if package not in (CORE,)]
     assert all(name in layout for name in named_folders)
 
 
 def test_pages_and_ui_import_the_core_through_its_package_inits():
     # A package's __init__ is its public API: a page reaching into a module ties itself to the layout.
     deep = []
-    for path in [REPO / "app.py", *sorted((REPO / "pages").glob("*.py")), *sorted((REPO / "ui").glob("*.py"))]:
+    for path in [REPO / "app.py", *sorted((REPO / "pages").glob("*.py")), *sorted((REPO / "ui").rglob("*.py"))]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("mcts_core"):
                 if node.module.count(".") > 1:

@@ -38,7 +38,7 @@ def test_the_strength_page_says_in_one_sentence_that_its_store_cannot_be_opened(
 
 def test_a_background_run_whose_store_fails_ends_with_the_stores_sentence():
     from mcts_core.common import StoreError
-    from ui.jobs import BackgroundJob
+    from ui.common.jobs import BackgroundJob
 
     def work(progress, should_stop):
         raise StoreError("the arena's result store is full: free some disk space")

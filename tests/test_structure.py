@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 from apptest_support import REPO
-from ui.navigation import PAGES
+from ui.common.navigation import PAGES
 
 
 def test_pages_folder_holds_exactly_the_registered_pages():
@@ -31,11 +31,11 @@ def _module_name(path: Path) -> str:
     return ".".join(path.relative_to(REPO).with_suffix("").parts)
 
 
-STREAMLIT_MODULES = sorted([*(REPO / "ui").glob("*.py"), *(REPO / "pages").glob("*.py"), REPO / "app.py"])
+STREAMLIT_MODULES = sorted([*(REPO / "ui").rglob("*.py"), *(REPO / "pages").glob("*.py"), REPO / "app.py"])
 def _declarations(path: Path) -> dict[str, tuple[str, str]]:
     """A module's key declarations, ``NAME = state.key("name")`` or ``state.key_family("pattern_{}")``:
     constant name -> (kind, key or pattern)."""
-    prefix = "" if _module_name(path) == "ui.state" else "state."  # ui/state.py calls its own functions
+    prefix = "" if _module_name(path) == "ui.common.state" else "state."  # ui/common/state.py calls its own functions
     declared = {}
     for node in ast.parse(path.read_text()).body:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
@@ -100,7 +100,7 @@ def test_every_key_is_declared_by_one_module():
         owners.setdefault(value, []).append(module)
     assert {key: modules for key, modules in owners.items() if len(modules) > 1} == {}
     assert {owner_of(key) for key in ("playouts", "upload", "c", "c_exact", "budget", "selected_path")} == {
-        "ui.input_panel", "ui.c_control", "pages.explorer", "ui.selected_path"}
+        "ui.setup.input_panel", "ui.c.c_control", "pages.explorer", "ui.c.selected_path"}
 
 
 def test_every_session_state_write_uses_a_key_its_module_declares():

@@ -1,11 +1,11 @@
-"""The children table's cells and sort values as the browser gets them (ui/term_table.py), and its CSV."""
+"""The children table's cells and sort values as the browser gets them (ui/picture/term_table.py), and its CSV."""
 
 import math
 
 import pandas as pd
 
-from ui.term_table import MISSING, Column, csv_text, table_data
-from ui.wording import FILE_STEM_LENGTH, node_file_stem
+from ui.common.wording import FILE_STEM_LENGTH, node_file_stem
+from ui.picture.term_table import MISSING, Column, csv_text, table_data
 
 
 def test_cells_read_as_the_columns_format_them():

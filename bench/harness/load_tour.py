@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from mcts_core import ROOT, Scoring, Tree, build_tree, parse_playouts, selected_nodes
 from mcts_core.inputs.store import input_id
 from mcts_core.analysis.sweep import path_intervals
-from ui.navigation import PAGES
+from ui.common.navigation import PAGES
 
 from bench.harness.browser import (
     LOAD_TIMEOUT,

@@ -8,7 +8,7 @@ can become markup. ``<title>`` elements are dropped (browsers would show node id
 and so are the XML prologue, comments and the fixed size (the viewer sizes the picture); the
 labels' anchor, font and most common size are said once on the ``<svg>``, straight pieces of paths
 are written as lines, and graphviz's element ids are dropped. The colours the viewer's CSS
-(``ui/assets/tree_view.css``) sets on every element of a kind are dropped too (all outlines and
+(``ui/picture/tree_view.css``) sets on every element of a kind are dropped too (all outlines and
 lines, the label colours, the fill of a box not coloured by a value, the edges' ``fill="none"``),
 and the line breaks between elements: the picture in the viewer is the same, pixel for pixel, and a
 5,000-node drawing's SVG is 0.9 MB (a fifth) smaller than with them (bench/RESULTS.md, issue 38).

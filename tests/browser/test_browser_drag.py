@@ -1,6 +1,6 @@
 """Dragging C in the browser: the path follows on every frame, nothing reaches the server until release.
 
-The C control is a custom component (``ui/assets/c_control.js``); the tree picture follows it
+The C control is a custom component (``ui/c/c_control.js``); the tree picture follows it
 through a window event. Each C read mid-drag is checked against the core's ``select_path`` at
 that C, including the floats just below and at the exact breakpoints (``path_intervals``).
 """

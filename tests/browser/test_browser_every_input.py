@@ -28,7 +28,7 @@ from mcts_core import RULES
 from mcts_core.adapters.openspiel import search_log, tree_dump
 from mcts_core.selection import RULE_REGISTRY
 from mcts_core.simultaneous import ALL_RULES
-from ui.navigation import PAGES
+from ui.common.navigation import PAGES
 
 from bench.harness.browser import (
     COMPONENT_ERROR,

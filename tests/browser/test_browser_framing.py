@@ -218,7 +218,7 @@ import sys
 sys.path.insert(0, {repo!r})
 import streamlit as st
 from mcts_core.inputs import read_input
-from ui.tree_view import show_tree
+from ui.picture.tree_view import show_tree
 
 tree = read_input(open({log!r}).read()).tree
 line = [0]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from ui.navigation import PAGES
+from ui.common.navigation import PAGES
 
 from bench.harness.browser import GRAPH, LOAD_TIMEOUT, REPO, open_app, shown_values, wait_idle, watch_values
 from bench.harness.server import start_streamlit, stop_streamlit

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from ui.navigation import PAGES
+from ui.common.navigation import PAGES
 
 from bench.harness.browser import LOAD_TIMEOUT, open_app, shown_values, wait_idle, watch_values
 

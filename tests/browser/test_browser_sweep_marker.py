@@ -1,6 +1,6 @@
 """Dragging C on the C sweep page: a live C line follows the drag on the band strip and the lines chart.
 
-The line (``ui/assets/live_c_marker.js``) is drawn in the browser on every frame of the drag, with
+The line (``ui/c/live_c_marker.js``) is drawn in the browser on every frame of the drag, with
 nothing sent to the server; after release the charts' own red rule, drawn by the rerun, stands
 where the line was.
 """

@@ -3,7 +3,7 @@
 The tagging drops what the viewer's CSS sets anyway (graphviz's colours of outlines, lines and
 labels, the fill of a box not coloured by a value) and says the labels' size once (issue 38: a 5,000-node
 drawing's SVG is a fifth smaller). What a user sees must not change: both SVGs of one drawing,
-drawn by chromium at the same size with ``ui/assets/tree_view.css``, light and dark, plain and
+drawn by chromium at the same size with ``ui/picture/tree_view.css``, light and dark, plain and
 coloured by mean, with the selected path marked as the viewer marks it, give the same pixels.
 """
 

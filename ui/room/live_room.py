@@ -1,0 +1,167 @@
+"""A live room on the Classroom page: the teacher opens it, students join it by its link, code or QR code.
+
+The room's page is ``/classroom?room=CODE`` for everyone, teacher and students alike; what makes a
+session the teacher's is the room's secret, which the session that opened the room holds and the
+teacher's browser keeps (:mod:`ui.room.room_browser`), so the teacher's reload finds the room again and
+the link on the projector lets nobody else in as the teacher. A room's page shows no sidebar and no
+page menu (app.py asks :func:`link_code` first): a student sees the room only
+(:mod:`ui.room.room_student`), the teacher the room and its controls (:mod:`ui.room.room_teacher`). Rooms and
+answers live in the room store (:class:`mcts_core.classroom.RoomStore`), shared by every session of
+the server.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from mcts_core import ROOT, Scoring
+from mcts_core.classroom import RoomRefused, RoomStore, choice_question, read_code
+from mcts_core.common import StoreError
+from mcts_core.inputs import InputStore
+from ui.common import state
+from ui.common.markdown import escape
+from ui.common.routing import run_app_shell_instead
+from ui.room import room_browser, room_student, room_teacher
+from ui.setup import input_panel
+from ui.setup.inputs import LoadedInput, load
+from ui.share import share
+
+# Session-state keys this module owns.
+ROOM_SHELL = state.key("_room_shell")  # app.py ran this session's room page (the page's guard)
+ROOM_SECRETS = state.key("_room_secrets")  # the secrets of the rooms this session opened, by code
+ROOM_OPEN = state.key("room_open")
+ROOM_OPEN_PROBLEM = state.key("_room_open_problem")
+ROOM_JOIN_CODE = state.key("room_join_code")
+ROOM_JOIN = state.key("room_join")
+ROOM_LEAVE = state.key("room_leave")
+
+ROOM_PARAM = "room"  # the join link's query name (a contract: tests outside rely on it)
+
+
+def link_code() -> str | None:
+    """The URL's room code as given (None: the URL names no room)."""
+    return st.query_params.get(ROOM_PARAM)
+
+
+def enter() -> None:
+    """app.py, on a room's page: the page runs without a sidebar (it marks that app.py ran)."""
+    st.session_state[ROOM_SHELL] = True
+
+
+def join_url(code: str) -> str:
+    """The room's join link, from the app's root (relative when no browser says where that is)."""
+    return share.link("classroom", {ROOM_PARAM: code})
+
+
+def _client() -> str:
+    """Where this session's requests come from, for the limit on wrong codes: its address, else the session."""
+    address = st.context.ip_address
+    if address:
+        return f"address {address}"
+    ctx = get_script_run_ctx()
+    return f"session {ctx.session_id if ctx is not None else '?'}"
+
+
+def _go_to(code: str | None) -> None:
+    """Put the room (or none) in the URL and run the page again in that mode."""
+    share.publish({ROOM_PARAM: code} if code is not None else {})
+    st.rerun()
+
+
+def open_button(setup, node: int, c: float) -> None:
+    """The single-screen page's "Open a live room" button: a room on this input, the sidebar's rule,
+    ``node`` (the root when it is a leaf) and C."""
+    if st.button("Open a live room", key=ROOM_OPEN, icon=":material/groups:",
+                 help="Students answer on their phones or laptops; you see how many answered, then reveal."):
+        tree = setup.tree
+        try:
+            if setup.input.store_problem:
+                raise StoreError(f"the input is not in the store, so students could not open it: {setup.input.store_problem}")
+            scoring = Scoring(setup.rule, c, setup.settings)
+            question = choice_question(tree, node if tree.children[node] else ROOT, scoring)
+            code, secret = RoomStore().open_room(setup.input.key, question)
+        except (ValueError, StoreError) as error:
+            st.session_state[ROOM_OPEN_PROBLEM] = f"No room was opened: {error}."
+        else:
+            st.session_state[ROOM_SECRETS] = {**st.session_state.get(ROOM_SECRETS, {}), code: secret}
+            st.session_state.pop(ROOM_OPEN_PROBLEM, None)
+            _go_to(code)
+    if ROOM_OPEN_PROBLEM in st.session_state:
+        st.error(escape(st.session_state[ROOM_OPEN_PROBLEM]))
+
+
+def join_box() -> None:
+    """A box to type a room's code in (students without the link or the QR code)."""
+    with st.popover("Join a room", icon=":material/login:"):
+        typed = st.text_input("Room code", key=ROOM_JOIN_CODE, max_chars=12, placeholder="e.g. K7M2QX")
+        if st.button("Join", key=ROOM_JOIN, type="primary"):
+            code = read_code(typed)
+            if code is None:
+                st.error("A room code is 6 letters and digits, as the teacher's screen shows it.")
+            else:
+                _go_to(code)
+
+
+def _leave_button() -> None:
+    if st.button("Back to the Classroom", key=ROOM_LEAVE, icon=":material/arrow_back:"):
+        _go_to(None)
+
+
+def room_input(input_id: str) -> LoadedInput | None:
+    """The room's input from the input store, read once per server for every session; None when the
+    store no longer has it."""
+    stored = InputStore().load(input_id)
+    if stored is None:
+        return None
+    loaded = load(input_id, "room's input", lambda: stored[0], save=False)
+    return loaded if isinstance(loaded, LoadedInput) else None
+
+
+def forget_room(code: str, input_id: str) -> None:
+    """The teacher closed room ``code``: back to the single-screen page, on the room's input."""
+    secrets = dict(st.session_state.get(ROOM_SECRETS, {}))
+    secrets.pop(code, None)
+    st.session_state[ROOM_SECRETS] = secrets
+    input_panel.keep_stored(input_id, "room's input", by_content=True)
+    _go_to(None)
+
+
+def sentence(words: str) -> str:
+    """A refusal's words as a sentence: capitalised, with a full stop."""
+    return words[:1].upper() + words[1:] + "."
+
+
+def show(text: str) -> None:
+    """The room page for the URL's ``room=text``: the teacher's view, a student's, or why neither."""
+    if ROOM_SHELL not in st.session_state:
+        run_app_shell_instead()
+    code = read_code(text)
+    if code is None:
+        st.error(escape(f"“{text[:40]}” is not a room code: a room code is 6 letters and digits."))
+        join_box()
+        _leave_button()
+        return
+    share.publish({ROOM_PARAM: code})  # the address bar shows the join link, nothing else
+    opened_here = st.session_state.get(ROOM_SECRETS, {})
+    browser = room_browser.keys(keep=opened_here)
+    secret = opened_here.get(code) or (browser.rooms.get(code) if browser is not None else None)
+    store = RoomStore()
+    try:
+        if secret is not None and store.is_teacher(code, secret):
+            room = store.state(code)
+            loaded = room_input(room.input_id) if room is not None else None
+            if loaded is None:
+                st.error(f"Room {code}'s input is no longer in the store.")
+                return
+            room_teacher.show(room, secret, loaded, join_url(code), on_close=forget_room)
+        elif browser is None:
+            st.caption(f"Opening room {code}…")  # until the browser says who this is (a moment)
+        else:
+            room_student.show(code, browser.student, _client(), room_input)
+    except RoomRefused as refused:
+        st.error(escape(sentence(str(refused))))
+        join_box()
+        _leave_button()
+    except StoreError as error:
+        st.error(escape(f"The room store failed: {error}."))

@@ -1,0 +1,132 @@
+"""A student's view of a live room: the question, one answer button per child, then right or wrong.
+
+Made for a phone (360 px wide): the question and its buttons first, the tree under them; nothing of
+the teacher's (no C control, no sidebar, no count of others' answers). The student is the token
+their browser keeps (:mod:`ui.room.room_browser`): they join once (counted as joined when the page
+opens), answer the current question once and may change the answer until the reveal; a reload finds
+the same answer. The question part polls the room store every :data:`STUDENT_POLL_SECONDS`
+(Streamlit cannot push to a session): the reveal's verdict appears in place, and a new question
+reruns the whole page (its picture changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from mcts_core.classroom import CHOICE, Question, RoomRefused, RoomState, RoomStore, is_right
+from mcts_core.common import StoreError
+from ui.common import state
+from ui.common.markdown import escape
+from ui.room.room_question import MOST_BUTTONS, answer_words, facts_caption, question_markdown, room_picture, verdict
+from ui.setup.inputs import LoadedInput
+
+# Session-state keys this module owns.
+STUDENT_JOINED = state.key("_room_joined")  # the rooms this session joined (a join is counted once)
+STUDENT_PROBLEM = state.key("_room_answer_problem")  # why the last answer was not taken, as a sentence
+STUDENT_BUTTON = state.key_family("room_answer_{}")
+STUDENT_MENU = state.key("room_answer_menu")
+STUDENT_FORM = state.key("room_answer_form")
+STUDENT_C = state.key("room_answer_c")
+STUDENT_TREE = state.key("room_student_tree_view")
+
+# The reveal reaches a student within this (and a poll's run). Each poll is a script run of about
+# 11 ms of the server's CPU (bench/RESULTS.md): 40 idle students at 2 s take about a fifth of a core.
+STUDENT_POLL_SECONDS = 2.0
+# Static CSS, no user text: answer buttons a thumb hits on a phone.
+STUDENT_CSS = """
+<style>
+.st-key-room_answers button { min-width: 4.5rem; min-height: 3rem; }
+.st-key-room_answers button p { font-size: 1.25rem; }
+</style>
+"""
+
+
+def _answer(room_code: str, token: str, number: int, text: str | None) -> None:
+    """Send an answer; what the room refuses is said on the page."""
+    if text is None:
+        return
+    try:
+        RoomStore().answer(room_code, token, number, text)
+        st.session_state.pop(STUDENT_PROBLEM, None)
+    except (RoomRefused, StoreError) as problem:
+        words = str(problem)
+        st.session_state[STUDENT_PROBLEM] = words[:1].upper() + words[1:] + "."
+
+
+def _choice_buttons(room: RoomState, token: str, question: Question) -> None:
+    """One button per child, named by its move only, in move order; the student's answer primary."""
+    options = question.options
+    closed = room.revealed
+    if len(options) > MOST_BUTTONS:
+        st.selectbox(f"Your answer among {len(options):,} children (type to find one):", options,
+                     index=options.index(room.own_answer) if room.own_answer in options else None,
+                     key=STUDENT_MENU, placeholder="Choose a child…", disabled=closed,
+                     on_change=lambda: _answer(room.code, token, room.number, st.session_state[STUDENT_MENU]))
+        return
+    with st.container(horizontal=True, gap="small", key="room_answers"):
+        for index, move in enumerate(options):
+            st.button(escape(move), key=STUDENT_BUTTON.format(index), disabled=closed,
+                      type="primary" if move == room.own_answer else "secondary",
+                      on_click=_answer, args=(room.code, token, room.number, move))
+
+
+def _c_box(room: RoomState, token: str) -> None:
+    """A box for the C where the choice flips, and Send."""
+    with st.form(STUDENT_FORM, border=False, enter_to_submit=True):
+        st.text_input("Your C", key=STUDENT_C, placeholder="e.g. 2.5", disabled=room.revealed)
+        st.form_submit_button("Send", disabled=room.revealed, on_click=lambda: _answer(
+            room.code, token, room.number, st.session_state.get(STUDENT_C, "")))
+
+
+@st.fragment(run_every=STUDENT_POLL_SECONDS)
+def _answers(room_code: str, token: str, number: int) -> None:
+    """The answer controls and what the student answered; after the reveal, the verdict. Only this
+    polls: the question above it changes with a new question, which reruns the whole page."""
+    room = RoomStore().state(room_code, token)
+    if room is None or room.closed or room.number != number:
+        st.rerun()  # the whole page: a new question has a new picture
+    question = room.question
+    if question.kind == CHOICE:
+        _choice_buttons(room, token, question)
+    else:
+        _c_box(room, token)
+    if STUDENT_PROBLEM in st.session_state:
+        st.warning(escape(st.session_state[STUDENT_PROBLEM]))
+    if room.revealed:
+        kind, words = verdict(question, room.own_answer, room.own_answer is not None and is_right(question, room.own_answer))
+        getattr(st, kind)(words)
+    elif room.own_answer is not None:
+        st.success(f"Answer received: {answer_words(question, room.own_answer)}. You can change it until the "
+                   "teacher reveals the answer.")
+
+
+def show(room_code: str, token: str, client: str, room_input: Callable[[str], LoadedInput | None]) -> None:
+    """Student ``token``'s view of room ``room_code`` (``client``: where they are, for the limit on
+    wrong codes; ``room_input``: the room's input by its id).
+
+    Raises:
+        RoomRefused: no such room, too many wrong codes, or the room is full.
+    """
+    store = RoomStore()
+    joined = st.session_state.setdefault(STUDENT_JOINED, set())
+    room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, client)
+    joined.add(room_code)
+    if room is None:
+        raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired")
+    if room.closed:
+        st.info(f"The teacher closed room {room_code}. Thank you!")
+        return
+    loaded = room_input(room.input_id)
+    if loaded is None:
+        st.error(f"Room {room_code}'s tree is no longer on the server: tell the teacher.")
+        return
+    st.html(STUDENT_CSS)
+    st.caption(f"Live room {room_code}")
+    tree = loaded.tree
+    node = tree.find(room.question.node)
+    st.markdown(question_markdown(room.question))
+    st.caption(facts_caption(tree, node, room.question))
+    _answers(room_code, token, room.number)
+    room_picture(tree, loaded.key, node, key=STUDENT_TREE)

@@ -1,0 +1,260 @@
+"""The teacher's view of a live room: the question, the live count, Reveal, the answers, the next question.
+
+Made for a projector at 1366x768: the question, its count and its results stand beside the tree,
+with how to join (the QR code) beside them until the teacher hides it. The count ("7 of 12
+answered") follows the room by itself: a fragment polls the room store every
+:data:`TEACHER_POLL_SECONDS` (Streamlit cannot push to a session) and reruns the page when the room
+moved on elsewhere (another tab of the teacher). The distribution of the answers stays hidden until
+"Reveal": the page does not read the answers before. The next question is asked at the node the
+teacher chose (a click on the picture; the question's node at first) and the C of the C control.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from mcts_core import score_children
+from mcts_core.analysis import explain_choice, suggest_c_range
+from mcts_core.classroom import (
+    CHOICE,
+    Question,
+    RoomRefused,
+    RoomState,
+    RoomStore,
+    Tally,
+    choice_question,
+    flip_question,
+    history_csv,
+    tally,
+)
+from mcts_core.common import StoreError
+from ui.c import c_control, selected_path
+from ui.common import state
+from ui.common.colours import CURRENT_COLOUR
+from ui.common.markdown import code, escape
+from ui.common.wording import input_summary, node_markdown, why_sentence
+from ui.common.wording import mean_header
+from ui.room import room_join
+from ui.room.room_question import MOST_BUTTONS, facts_caption, question_markdown, right_answer, room_picture
+from ui.setup.inputs import LoadedInput
+from ui.setup.page_setup import Setup
+
+# Session-state keys this module owns.
+ROOM_NODE = state.key("_room_node")  # the moves of the node the next question is asked at
+ROOM_PROBLEM = state.key("_room_problem")  # what the last action could not do, as a sentence
+ROOM_SHOW_JOIN = state.key("room_show_join")
+ROOM_REVEAL = state.key("room_reveal")
+ROOM_ASK_CHOICE = state.key("room_ask_choice")
+ROOM_ASK_FLIP = state.key("room_ask_flip")
+ROOM_ASK_NEXT = state.key("room_ask_next")
+ROOM_HISTORY = state.key("room_history")
+ROOM_CLOSE = state.key("room_close")
+ROOM_TREE = state.key("room_tree_view")
+
+TEACHER_POLL_SECONDS = 1.0  # an answer shows on the count within this (and a poll's run) of its click
+RIGHT_COLOUR = "#2e7d32"  # the right answer's bar: green, darker than the others' grey in both themes
+OTHER_COLOUR = "#9e9e9e"
+PROJECTOR_LABEL_PX = 16
+
+TEACHER_CSS = """
+<style>
+.st-key-room_join_code_shown h1 { font-size: clamp(1.6rem, 3.4vw, 3.4rem); letter-spacing: 0.08em; text-align: center;
+  padding: 0; white-space: nowrap; }
+.st-key-room_count h3 { padding: 0.25rem 0; white-space: nowrap; }
+/* The QR code as wide as its column, its modules sharp when scaled. */
+.st-key-room_qr img { width: 100% !important; max-width: none !important; image-rendering: pixelated; }
+</style>
+"""
+
+
+def _act(action: Callable[[], None]) -> None:
+    """Run a store action for a button; what it refuses is said on the page."""
+    try:
+        action()
+        st.session_state.pop(ROOM_PROBLEM, None)
+    except (RoomRefused, StoreError, ValueError) as problem:
+        words = str(problem)
+        st.session_state[ROOM_PROBLEM] = words[:1].upper() + words[1:] + "."
+
+
+def _ask(code_: str, secret: str, make: Callable[[], Question]) -> None:
+    _act(lambda: RoomStore().ask(code_, secret, make()))
+
+
+@st.fragment(run_every=TEACHER_POLL_SECONDS)
+def _count(room_code: str, number: int, revealed: bool) -> None:
+    """"N of M answered", kept current by polling the store; the page reruns when the room moved on."""
+    room = RoomStore().state(room_code)
+    if room is None or room.closed or room.number != number or room.revealed != revealed:
+        st.rerun()
+    with st.container(key="room_count"):
+        st.subheader(f"{room.answered} of {room.joined} answered", anchor=False)
+
+
+def _choice_chart(question: Question, counted: Tally) -> alt.Chart:
+    """A bar per child (the answered ones and the right one, when there are many), the right one green."""
+    counts = list(counted.counts)
+    if len(counts) > MOST_BUTTONS:
+        kept = sorted((item for item in counts if item[1] or item[0] == question.answer), key=lambda item: -item[1])
+        counts = [item for item in counts if item in kept[:MOST_BUTTONS]]
+    frame = pd.DataFrame({
+        "move": [move for move, _ in counts],
+        "answers": [count for _, count in counts],
+        "answer": ["right" if move == question.answer else "other" for move, _ in counts],
+    })
+    bars = alt.Chart(frame).mark_bar().encode(
+        x=alt.X("move:N", sort=None, title=None, axis=alt.Axis(labelAngle=0, labelFontSize=16, labelLimit=120)),
+        y=alt.Y("answers:Q", title="answers", axis=alt.Axis(tickMinStep=1, format="d")),
+        color=alt.Color("answer:N", scale=alt.Scale(domain=["right", "other"], range=[RIGHT_COLOUR, OTHER_COLOUR]),
+                        legend=alt.Legend(title=None, orient="top", labelFontSize=14)),
+    )
+    numbers = bars.mark_text(dy=-10, fontSize=16).encode(text="answers:Q", color=alt.value("currentColor"))
+    return (bars + numbers).properties(height=200)
+
+
+def _flip_chart(question: Question, counted: Tally) -> alt.Chart:
+    """The answers as dots along C (equal ones stacked), the exact C where the choice flips as a red line."""
+    high = max([*counted.values, question.breakpoint * 2, question.c]) * 1.05
+    step = high / 100  # answers this close stack in one column
+    levels: dict[int, int] = {}
+    rows = []
+    for value in counted.values:
+        column = round(value / step)
+        levels[column] = levels.get(column, 0) + 1
+        rows.append({"C": value, "answers": levels[column]})
+    scale = alt.Scale(domain=[0, high], nice=False)
+    dots = alt.Chart(pd.DataFrame(rows, columns=["C", "answers"])).mark_circle(size=140, opacity=0.85).encode(
+        x=alt.X("C:Q", scale=scale, title="C"),
+        y=alt.Y("answers:Q", title="answers", axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domainMin=0, domainMax=max(levels.values(), default=1) + 1)),
+    )
+    exact = pd.DataFrame({"C": [question.breakpoint], "label": [f"flips at C = {question.breakpoint:.6g}"]})
+    line = alt.Chart(exact).mark_rule(color=CURRENT_COLOUR, size=3).encode(x=alt.X("C:Q", scale=scale))
+    label = alt.Chart(exact).mark_text(align="left", baseline="top", dx=6, fontSize=14, color=CURRENT_COLOUR).encode(
+        x=alt.X("C:Q", scale=scale), y=alt.value(4), text="label:N")
+    return (dots + line + label).properties(height=180)
+
+
+def _terms(tree, node: int, question: Question) -> None:
+    """The children's terms under the question's rule and C (the best 10), and why the best won."""
+    scoring = question.scoring
+    children = score_children(tree, node, scoring)
+    choice = explain_choice(children, scoring.rule, tree.ties)
+    if choice is not None:
+        st.markdown(why_sentence(choice))
+    spec = scoring.spec
+    terms = [term for term in spec.terms if term != "mean" and term in children[0].terms]
+    st.table(pd.DataFrame(
+        {
+            "move": code(child.move) + (" ✔" if child.rank == 1 else ""),
+            "visits": f"{child.visits:,}",
+            mean_header(tree, node): f"{child.terms['mean']:.3f}" if "mean" in child.terms else "",
+            **{spec.label(term): f"{child.terms.get(term, float('nan')):.3f}" for term in terms},
+        }
+        for child in children[:10]
+    ))
+
+
+def _distribution(room: RoomState, secret: str) -> None:
+    """After the reveal: how many were right, the right answer, and the answers' distribution."""
+    question = room.question
+    counted = tally(question, RoomStore().answers(room.code, secret, room.number))
+    st.markdown(f"**{counted.right} of {counted.answered} right.** {right_answer(question)}")
+    if counted.answered:
+        chart = _choice_chart(question, counted) if question.kind == CHOICE else _flip_chart(question, counted)
+        with st.container(key="room_distribution"):
+            st.altair_chart(chart, width="stretch")
+
+
+def _next_question(room: RoomState, secret: str, tree, loaded: LoadedInput, scoring) -> None:
+    """Ask the next question: which child, or where the choice flips, at the chosen node and the page's
+    C; after a reveal, straight to the next node down."""
+    node = tree.find(st.session_state[ROOM_NODE])
+    st.markdown(f"**Next question** at {node_markdown(tree.path(node), root='the root')}, C = {scoring.c:.6g} "
+                "(click a node in the picture to ask there).")
+    c_max = suggest_c_range(loaded.score_range, scoring.c)[0]
+    with st.container(horizontal=True):
+        st.button("Which child?", key=ROOM_ASK_CHOICE, on_click=_ask,
+                  args=(room.code, secret, lambda: choice_question(tree, node, scoring)))
+        st.button("Where does it flip?", key=ROOM_ASK_FLIP, on_click=_ask,
+                  args=(room.code, secret, lambda: flip_question(tree, node, scoring, c_max)))
+        question = room.question
+        winner = tree.find(question.node + (question.answer,))
+        if room.revealed and tree.children[winner]:
+            st.button(f"Next node: {escape(question.answer)} ▶", key=ROOM_ASK_NEXT, type="primary",
+                      on_click=_ask_next, args=(room.code, secret, tree, winner, scoring))
+
+
+def _ask_next(room_code: str, secret: str, tree, winner: int, scoring) -> None:
+    st.session_state[ROOM_NODE] = tree.path_moves(winner)
+    _ask(room_code, secret, lambda: choice_question(tree, winner, scoring))
+
+
+def _choose_node(tree, node: int) -> None:
+    st.session_state[ROOM_NODE] = tree.path_moves(node)
+
+
+def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callable[[str, str], None]) -> None:
+    """The room's name and what it is about; the join toggle, the history and Close."""
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.markdown(f"**Live room {room.code}** · {escape(input_summary(loaded.read))} · "
+                    f"{escape(room.question.scoring.spec.name)}")
+        st.toggle("Show how to join", key=ROOM_SHOW_JOIN)
+        st.download_button(
+            "History (CSV)", lambda: history_csv(RoomStore().history(room.code, secret)),  # made on click
+            file_name=f"room_{room.code}.csv", mime="text/csv", key=ROOM_HISTORY, icon=":material/download:",
+            on_click="ignore",  # no rerun: see the Explorer's children CSV
+        )
+        if st.button("Close room", key=ROOM_CLOSE, icon=":material/close:"):
+            _act(lambda: RoomStore().close(room.code, secret))
+            if ROOM_PROBLEM not in st.session_state:
+                on_close(room.code, room.input_id)
+
+
+def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
+         on_close: Callable[[str, str], None]) -> None:
+    """The teacher's view of ``room`` (its input ``loaded``; ``link`` joins it); ``on_close(code,
+    input_id)`` after the teacher closed it."""
+    tree = loaded.tree
+    question = room.question
+    if state.first_run_for_input("room_teacher", room.code):  # a reload: the room's C and node again
+        c_control.set_c(question.c)
+        st.session_state[ROOM_NODE] = question.node
+        st.session_state[ROOM_SHOW_JOIN] = True
+    st.html(TEACHER_CSS)
+    _header(room, secret, loaded, on_close)
+    # The C for the next question; at rest it names no path and no breakpoint (the room guesses them).
+    scoring = selected_path.select(Setup(loaded, question.rule, dict(question.settings)), reveal_at_rest=False).scoring
+    node = tree.find(question.node)
+    # Beside the picture: how to join while the question is open (unless hidden), the rule's terms
+    # and why once it is revealed.
+    show_join = st.session_state.get(ROOM_SHOW_JOIN, True) and not room.revealed
+    columns = st.columns([2, 3, 2] if room.revealed else [2, 3, 1.6] if show_join else [2, 3], gap="medium")
+    with columns[0]:
+        st.markdown(question_markdown(question))
+        st.caption(facts_caption(tree, node, question))
+        with st.container(horizontal=True, vertical_alignment="center"):
+            _count(room.code, room.number, room.revealed)
+            if not room.revealed:
+                st.button("Reveal", key=ROOM_REVEAL, type="primary", on_click=_act,
+                          args=(lambda: RoomStore().reveal(room.code, secret, room.number),))
+        if room.revealed:
+            _distribution(room, secret)
+        if ROOM_PROBLEM in st.session_state:
+            st.warning(escape(st.session_state[ROOM_PROBLEM]))
+        _next_question(room, secret, tree, loaded, scoring)
+    with columns[1]:
+        chosen = tree.find(st.session_state[ROOM_NODE])
+        room_picture(tree, loaded.key, node, key=ROOM_TREE, inspected=chosen,
+                     scoring=question.scoring if room.revealed else None, label_px=PROJECTOR_LABEL_PX,
+                     on_click=lambda clicked: _choose_node(tree, clicked))
+    if room.revealed:
+        with columns[2], st.container(key="room_terms"):
+            _terms(tree, node, question)
+    elif show_join:
+        with columns[2]:
+            room_join.join_panel(room.code, link)

@@ -122,9 +122,10 @@ class Picture:
         fix("drawn", frozenset(self.drawn))
         fix("path", tuple(self.path))
         fix("second_path", tuple(self.second_path))
-        for name in ("principal_variation", "line"):
-            if getattr(self, name) is not None:
-                fix(name, tuple(getattr(self, name)))
+        if self.principal_variation is not None:
+            fix("principal_variation", tuple(self.principal_variation))
+        if self.line is not None:
+            fix("line", tuple(self.line))
         if self.direction is None:
             fix("direction", "TB" if fits_top_down(self.tree, self.drawn) else "LR")
 

@@ -11,6 +11,9 @@ that changes the path brings the picture laid out along the new one), the SVG (m
 thousands of nodes) goes to the page once per layout, and each drawn node's value as a line in C
 (for hovers while C is dragged) once per drawing and rule. Where graphviz is not installed, the
 same drawing goes to ``st.graphviz_chart`` with a note on installing graphviz.
+
+A page says what to show as a :class:`Picture` and shows it with :func:`show_tree`; the work a
+picture needs is cached by what it depends on, one cache for each thing, shared by the sessions.
 """
 
 from __future__ import annotations
@@ -99,15 +102,18 @@ class Picture:
             so are the inspected node's children, which the C control ranks live.
     """
 
-    tree: Tree = field(repr=False)  # a repr of thousands of nodes helps no one
+    # What to draw (a repr of thousands of nodes helps no one).
+    tree: Tree = field(repr=False)
     drawn: Collection[int] = field(repr=False)
     _: KW_ONLY
     layout_key: str
     direction: str | None = None
     colouring: str = "none"
+    # Its limits.
     label_px: float = 12
     height: int = 560
     opening: str = "path"
+    # Its marks.
     path: Sequence[int] = ()
     second_path: Sequence[int] = ()
     inspected: int | None = None

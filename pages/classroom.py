@@ -13,7 +13,7 @@ from ui.common.markdown import code, escape
 from ui.common.wording import mean_header
 from ui.common.wording import node_markdown, plural, why_sentence
 from ui.picture.drawn_nodes import cached_visible_nodes
-from ui.picture.tree_view import show_tree
+from ui.picture.tree_view import Picture, show_tree
 from ui.room import live_room
 from ui.share import share, share_panel
 from ui.shell import sidebar
@@ -209,11 +209,10 @@ def walked_picture(setup, node: int, scoring, presentation: bool) -> None:
     tree = setup.tree
     walked = tree.path_nodes(node)
     visible = cached_visible_nodes(setup.input.key, tree, 40 if presentation else 300)
-    show_tree(
+    picture = Picture(
         tree,
         drawn_nodes(tree, visible, walked, inspected=node),
         layout_key=setup.input.key,
-        key=CLASS_PROJECTOR_TREE if presentation else CLASS_TREE,
         path=walked,
         path_follows_c=False,  # the walk so far; a new C restarts it
         opening="inspected",
@@ -222,6 +221,7 @@ def walked_picture(setup, node: int, scoring, presentation: bool) -> None:
         height=340 if presentation else 480,
         label_px=PROJECTOR_LABEL_PX if presentation else 12,
     )
+    show_tree(picture, key=CLASS_PROJECTOR_TREE if presentation else CLASS_TREE)
 
 
 def legend(tree, node: int, choice, children, guessed: str | None, c: float, presentation: bool) -> None:

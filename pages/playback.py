@@ -17,7 +17,7 @@ from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
 from ui.common.wording import described_with_bold_c, folded_caption, node_label, plural
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES
-from ui.picture.tree_view import show_tree
+from ui.picture.tree_view import Picture, show_tree
 from ui.setup.inputs import LoadedInput
 from ui.share import share, share_panel
 from ui.shell import sidebar
@@ -149,8 +149,8 @@ def frame_picture(tree, step, budget: int, layout_key: str, rule_path: tuple[int
         + ("Teal, dashed: the rule's path at C. Purple: on both. " if rule_path is not None else "")
         + folded_caption(hidden_count(tree, drawn))
     )
-    show_tree(tree, drawn, layout_key=layout_key, key=PLAYBACK_TREE, path=step.path, second_path=rule_path or (),
-              inspected=step.created, height=500)
+    show_tree(Picture(tree, drawn, layout_key=layout_key, path=step.path, second_path=rule_path or (),
+                      inspected=step.created, height=500), key=PLAYBACK_TREE)
 
 
 def path_table(tree, step) -> None:

@@ -9,6 +9,9 @@ import pandas as pd
 
 from mcts_core.strength import BestC
 
+# Mid tones that read on the light and the dark theme alike.
+FIT_COLOUR, BEST_COLOUR, SAFE_COLOUR, POINT_COLOUR = "#f58518", "#2ca02c", "#b279a2", "#4a90d9"
+
 
 def c_domain(grid: list[float]) -> tuple[float, float]:
     """The C axis's ends: the grid's with a margin (from 0 when C = 0 is in it)."""
@@ -63,10 +66,6 @@ def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
     )
     even = even_score_rule()
     return alt.layer(band, even, line).properties(height=320)
-
-
-# Mid tones that read on the light and the dark theme alike.
-FIT_COLOUR, BEST_COLOUR, SAFE_COLOUR, POINT_COLOUR = "#f58518", "#2ca02c", "#b279a2", "#4a90d9"
 
 
 def fit_chart(frame: pd.DataFrame, grid: list[float], fit: BestC) -> alt.LayerChart:
@@ -167,6 +166,7 @@ def heatmap(frame: pd.DataFrame) -> alt.LayerChart:
     return alt.layer(cells, stars).properties(height=alt.Step(40))
 
 
+# The trees' statistics charted against C, by column: (title, unit, meaning); the page heads each chart with them.
 STATISTICS = {
     "entropy": ("Root visit entropy", "nats", "How evenly the root's visits spread: 0 = all on one move."),
     "depth": ("Depth reached", "moves", "The deepest node the search reached."),
@@ -175,6 +175,7 @@ STATISTICS = {
 
 
 def statistic_chart(frame: pd.DataFrame, grid: list[float], column: str) -> alt.Chart:
+    """One of :data:`STATISTICS` (a mean over the tested side's first searches) against C."""
     title, unit, _ = STATISTICS[column]
     share = column == "top_share"
     return alt.Chart(frame).mark_line(color="#f58518", point=alt.OverlayMarkDef(size=50, filled=True, color="#f58518")).encode(

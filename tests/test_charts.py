@@ -27,3 +27,13 @@ def test_a_node_with_more_children_than_bars_shows_the_answered_ones_and_the_rig
     bars = _rows(spec, spec)  # the bars and their numbers share the chart's data
     assert [(row["move"], row["answers"], row["answer"]) for row in bars] == [
         ("a", 4, "other"), ("c", 3, "other"), ("f", 0, "right")]
+
+
+def test_the_llr_legend_lists_c_in_numeric_order_with_neighbours_in_distinct_colours():
+    # As text, "10" sorts before "2": a legend read 0.1, 0.5, 1, 1.4, 10, 2, 4 (issue 51).
+    grid = [0.1, 0.5, 1.0, 1.4, 2.0, 4.0, 10.0]
+    curves = [(c, [SprtPoint(2, 0.1 * k, -2.9, 2.9)]) for k, c in enumerate(reversed(grid))]
+    colour = llr_chart(curves, (-2.94, 2.94)).to_dict()["layer"][1]["encoding"]["color"]
+    assert colour["sort"] == colour["scale"]["domain"] == ["0.1", "0.5", "1", "1.4", "2", "4", "10"]
+    colours = colour["scale"]["range"]
+    assert all(colours[i] != colours[i + 1] for i in range(len(grid) - 1)) and len(set(colours[:len(grid)])) == len(grid)

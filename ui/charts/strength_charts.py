@@ -8,6 +8,7 @@ import altair as alt
 import pandas as pd
 
 from mcts_core.strength import BestC
+from ui.common.colours import MOVE_PALETTE
 
 # Mid tones that read on the light and the dark theme alike.
 FIT_COLOUR, BEST_COLOUR, SAFE_COLOUR, POINT_COLOUR = "#f58518", "#2ca02c", "#b279a2", "#4a90d9"
@@ -134,12 +135,15 @@ def llr_chart(curves: list[tuple[float, list]], bounds: tuple[float, float]) -> 
     :func:`mcts_core.strength.llr_curve`), with Wald's lower and upper bounds (the tooltip: those in effect)."""
     frame = pd.DataFrame([{"C": f"{c:g}", **point._asdict()} for c, points in curves for point in points],
                          columns=["C", "games", "llr", "lower", "upper"])
+    # The legend in C's order (as text "10" sorts before "2") and neighbouring Cs in distinct colours.
+    order = [f"{c:g}" for c in sorted({c for c, _ in curves})]
+    colour = alt.Color("C:N", sort=order, scale=alt.Scale(domain=order, range=MOVE_PALETTE))
     tooltip = ["C:N", "games:Q", alt.Tooltip("llr:Q", title="LLR", format=".3f"),
                alt.Tooltip("lower:Q", title="lower bound in effect", format=".3f"),
                alt.Tooltip("upper:Q", title="upper bound in effect", format=".3f")]
     lines = alt.Chart(frame).mark_line(point=alt.OverlayMarkDef(size=12, filled=True)).encode(
         x=alt.X("games:Q", title="games played", axis=alt.Axis(format="d", tickMinStep=1)),  # whole games only
-        y=alt.Y("llr:Q", title="LLR"), color=alt.Color("C:N"), tooltip=tooltip)
+        y=alt.Y("llr:Q", title="LLR"), color=colour, tooltip=tooltip)
     limits = pd.DataFrame({"llr": list(bounds), "bound": [f"lower {bounds[0]:.3f} (H0)", f"upper {bounds[1]:.3f} (H1)"]})
     rules = alt.Chart(limits).mark_rule(strokeDash=[6, 4], color="#d62728").encode(y="llr:Q", tooltip=["bound:N"])
     return alt.layer(rules, lines).properties(height=320)

@@ -9,7 +9,9 @@ from playwright.sync_api import expect
 
 from bench.harness.browser import eventually, open_app, wait_idle
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 SETTINGS = dict(c_values=[0.5, 2.0], games=4, opponent="mcts:1.4", seed=1, workers=1)
 FIT_SETTINGS = dict(c_values=[0.02, 0.3, 3.0, 30.0], games=16)  # the score peaks inside this grid at 20 simulations

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..common.json_input import shown
 from ..common.numbers import C_RULE, is_finite_number, is_valid_c
+from ..model.tree_protocol import SelectableTree
 from .terms import RuleFunction, Terms
 from .value_form import ValueForm
 
@@ -32,7 +33,7 @@ AVERAGE = "average"  # the term holding a move's share of the average strategy (
 # +infinity.
 StatisticsLoop = Callable[..., list[float]]
 # ``values(tree, node, children)``: every child's value at a live tree's node, in the children's order.
-TreeLoop = Callable[[Any, int, list[int]], list[float]]
+TreeLoop = Callable[[SelectableTree, int, Sequence[int]], list[float]]
 
 
 @dataclass(frozen=True)

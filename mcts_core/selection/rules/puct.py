@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...model.tree_protocol import SelectableTree
 from ..rule import Rule, Setting, TreeLoop, c_setting
 from ..terms import MoveValues, Siblings, Terms, value_of
 from ..value_form import ValueForm
@@ -64,7 +65,7 @@ def puct(
     return {"mean": mean, "q": q, "prior": prior, "exploration": exploration, "value": q + exploration}
 
 
-def puct_values(tree: Any, node: int, c: float, *, normalise: str = "raw",
+def puct_values(tree: SelectableTree, node: int, c: float, *, normalise: str = "raw",
                 priors: MoveValues | None = None) -> list[float]:
     """Each child's ``Q + C * P * sqrt(N.v) / (1 + M.v)`` at a live tree's node, as :func:`puct` computes it.
 

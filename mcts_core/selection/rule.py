@@ -106,7 +106,7 @@ class Rule:
     Each rule is a subclass with one instance, in its own module; the class attributes are its data.
 
     Attributes:
-        key: the name logs, links and the command line use (``"ucb1"``).
+        key: the name logs, links and the command line use (UCB1's is ``ucb1``).
         name: display name.
         function: the formula (:class:`~mcts_core.selection.terms.RuleFunction`); None for a
             :data:`SIMULTANEOUS_ONLY` rule.

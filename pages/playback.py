@@ -7,14 +7,14 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.model import Playback, race
+from mcts_core.model import Playback, default_stride, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui.c import c_control, selected_path
 from ui.charts.playback_charts import race_chart
 from ui.common import state
 from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
-from ui.common.wording import described_with_bold_c, folded_caption, node_label, plural
+from ui.common.wording import RunWords, described_with_bold_c, folded_caption, node_label, run_words
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES
 from ui.picture.tree_view import Picture, show_tree
 from ui.setup.inputs import LoadedInput
@@ -59,6 +59,13 @@ def keep_k_in_range(count: int) -> None:
     st.session_state[K] = min(max(st.session_state[K], 1), count)
 
 
+def stride_for_input(input_key: str, count: int) -> None:
+    """Each input starts at its own playouts per step (a whole replay in about a minute); the user's
+    own choice stays while the input does."""
+    if state.first_run_for_input("playback", input_key) or PLAYBACK_STRIDE not in st.session_state:
+        st.session_state[PLAYBACK_STRIDE] = default_stride(count)
+
+
 def move_k(steps: int, count: int) -> None:
     st.session_state[K] = min(max(st.session_state[K] + steps * st.session_state[PLAYBACK_STRIDE], 1), count)
 
@@ -75,8 +82,9 @@ def shown_view() -> tuple[int, float, bool]:
     return st.session_state[K], c_control.current_c(), st.session_state.get(PLAYBACK_RULE_PATH, False)
 
 
-def controls(setup, count: int, playing: bool) -> tuple[float, int]:
-    """Play, speed, stride, drawing budget and share; returns (seconds per step, budget)."""
+def controls(setup, count: int, playing: bool, words: RunWords) -> tuple[float, int]:
+    """Play, speed, stride (a whole replay in about a minute by default), drawing budget and share;
+    returns (seconds per step, budget)."""
     row = st.columns([1.1, 2, 1.7, 2.3, 1.2], vertical_alignment="bottom")
     row[0].button(
         "Pause" if playing else "Play", key=PLAYBACK_PLAY, on_click=toggle_play, args=(count,), width="stretch",
@@ -88,8 +96,9 @@ def controls(setup, count: int, playing: bool) -> tuple[float, int]:
         help="How long each tree stays on screen while playing.",
     )
     row[2].number_input(
-        "Playouts per step", 1, max(count, 1), max(1, count // 1000), key=PLAYBACK_STRIDE, persist_state="session",
-        help="How far Previous, Next and Play move k; raise it to skim a large log.",
+        f"{words.runs_title} per step", 1, max(count, 1), key=PLAYBACK_STRIDE, persist_state="session",
+        help="How far Previous, Next and Play move k: by default a whole replay takes about a minute; "
+        "lower it for a finer step.",
     )
     budget = row[3].number_input(
         "Most nodes drawn", *LIMIT_RANGES["budget"], 300, step=50, key=PLAYBACK_BUDGET, persist_state="session",
@@ -101,58 +110,53 @@ def controls(setup, count: int, playing: bool) -> tuple[float, int]:
     return delay, budget
 
 
-def stepper(count: int) -> int:
+def stepper(count: int, words: RunWords) -> int:
     """Previous, the k slider and Next; returns k."""
     row = st.columns([1.3, 7, 1.3], vertical_alignment="bottom")  # "◀ Previous" fits at 1366 px
     k = st.session_state[K]
     row[0].button("◀ Previous", key=PLAYBACK_PREVIOUS, on_click=move_k, args=(-1, count), disabled=k <= 1,
                   width="stretch")
     if count > 1:
-        row[1].slider("Playouts replayed (k)", 1, count, key=K, persist_state="session")
+        row[1].slider(f"{words.runs_title} replayed (k)", 1, count, key=K, persist_state="session")
     else:
-        row[1].caption("The input has a single playout.")
+        row[1].caption(f"The input has a single {words.run}.")
     row[2].button("Next ▶", key=PLAYBACK_NEXT, on_click=move_k, args=(1, count), disabled=k >= count, width="stretch")
     return k
 
 
-def what_playout_k_did(tree, step, k: int, count: int, rule_path: tuple[int, ...] | None) -> None:
-    """The playout's metrics (and the rule's path at C when it is drawn), then a sentence."""
+def what_run_k_did(tree, step, k: int, count: int, rule_path: tuple[int, ...] | None, words: RunWords) -> None:
+    """The playout's (or simulation's) metrics (and the rule's path at C when it is drawn), then a sentence."""
+    new_node = words.new_node_of(step)
     metrics = [
-        ("Playout", f"{k:,} / {count:,}"),
-        ("Word", escape(step.word), f"Input line {step.line}."),
-        ("Score", f"{step.score:g}"),
-        ("Created node", escape(node_label(tree.path(step.created))) if step.created is not None else "none"),
+        (words.run.capitalize(), f"{k:,} / {count:,}"),
+        (words.path, escape(step.word) or "(empty)", f"Input line {step.line}."),
+        words.returns_metric(step.returns),
+        (words.new_node, escape(node_label(tree.path(new_node))) if new_node is not None else "none"),
     ]
     if rule_path is not None:
         metrics.append(("Path at C", escape(tree.path(rule_path[-1]) or "(root is a leaf)"),
-                        f"Teal, dashed in the picture: the path the sidebar's rule selects at C in the tree after {k:,} "
-                        "playouts (not this playout's).", c_control.LIVE_PATH_VALUE["second"]))  # follows a drag
+                        f"Teal, dashed in the picture: the path the sidebar's rule selects at C in the tree after "
+                        f"{words.runs(k)} (not this {words.run}'s).", c_control.LIVE_PATH_VALUE["second"]))  # follows a drag
     metric_row(metrics)
-    if step.created is None:
-        st.markdown(
-            f"**No new node:** its whole word {code(step.word)} existed, so every node on it was updated."
-        )
-    else:
-        st.markdown(
-            f"Playout {k:,} walked down {code(step.word)} while the nodes existed and **created node "
-            f"{code(node_label(tree.path(step.created)))}** with 1 visit and mean {step.score:g}; then it stopped."
-        )
+    st.markdown(words.sentence(tree, step))
 
 
-def frame_picture(tree, step, budget: int, layout_key: str, rule_path: tuple[int, ...] | None) -> None:
-    """The tree after playout k, with the path it updated, the node it created and, when asked, the
-    path the rule selects at C."""
-    drawn = drawn_nodes(tree, visible_nodes(tree, budget=budget), step.path, rule_path or (), inspected=step.created)
+def frame_picture(tree, step, budget: int, layout_key: str, rule_path: tuple[int, ...] | None, words: RunWords) -> None:
+    """The tree after playout k, with the path it updated, the node it created (a simulation's: the
+    node it visited first) and, when asked, the path the rule selects at C."""
+    new_node = words.new_node_of(step)
+    drawn = drawn_nodes(tree, visible_nodes(tree, budget=budget), step.path, rule_path or (), inspected=new_node)
     st.caption(
-        "Red: the nodes this playout updated, root first. Blue outline: the node it created. "
+        f"Red: the nodes this {words.run} updated, root first. Blue outline: the node it "
+        f"{'visited first' if words.log else 'created'}. "
         + ("Teal, dashed: the rule's path at C. Purple: on both. " if rule_path is not None else "")
         + folded_caption(hidden_count(tree, drawn))
     )
     show_tree(Picture(tree, drawn, layout_key=layout_key, path=step.path, second_path=rule_path or (),
-                      inspected=step.created, height=500), key=PLAYBACK_TREE)
+                      inspected=new_node, height=500), key=PLAYBACK_TREE)
 
 
-def path_table(tree, step) -> None:
+def path_table(tree, step, words: RunWords) -> None:
     """Each node on the updated path, before and after the playout."""
     st.subheader("The path it updated")
     rows = [
@@ -175,12 +179,13 @@ def path_table(tree, step) -> None:
             "visits before": st.column_config.NumberColumn("n before", width="small"),
             "visits after": st.column_config.NumberColumn("n after", width="small"),
             "mean before": st.column_config.TextColumn(
-                "μ before", width="small", help="–: no visit before this playout (a new node, or the root at k = 1)."
+                "μ before", width="small", help=f"–: no visit before this {words.run} (a new node, or the root at k = 1)."
             ),
             "mean after": st.column_config.NumberColumn("μ after", format="%.3f", width="small"),
         },
     )
-    st.caption("Each node on the path gets one more visit and the playout's score added to its total.")
+    added = "the return of the player who moved into it" if words.log else "the playout's score"
+    st.caption(f"Each node on the path gets one more visit and {added} added to its total.")
 
 
 def frame_input(loaded: LoadedInput, tree, k: int) -> LoadedInput:
@@ -190,7 +195,7 @@ def frame_input(loaded: LoadedInput, tree, k: int) -> LoadedInput:
     return replace(loaded, key=f"{loaded.key}:{k}", read=replace(loaded.read, tree=tree))
 
 
-def rule_path_panel(setup, tree, k: int) -> tuple[int, ...] | None:
+def rule_path_panel(setup, tree, k: int, words: RunWords) -> tuple[int, ...] | None:
     """The toggle; when on, the C control (its live slider moves the picture's teal path), a sentence
     naming the path, and the path the sidebar's rule selects at the committed C in the tree after k
     playouts (None when off)."""
@@ -205,7 +210,7 @@ def rule_path_panel(setup, tree, k: int) -> tuple[int, ...] | None:
     # Its bold "C = x" follows a drag of C; the path itself is the "Path at C" metric's, which follows too.
     st.container(key=c_control.live_c_text_key("second", "rule_path")).caption(
         f"Teal, dashed: the path the sidebar's rule ({described_with_bold_c(selected.scoring)}) selects in the "
-        f"tree after {plural(k, 'playout')} (Path at C, above)."
+        f"tree after {words.runs(k)} (Path at C, above)."
     )
     return selected.path
 
@@ -218,24 +223,25 @@ def show_frame(playback: Playback, setup, budget: int) -> None:
         if st.session_state[K] >= count:
             st.session_state[PLAYING] = False
             st.rerun()  # the whole page: drop the timer and turn Pause back into Play
-    k = stepper(count)
+    words = run_words(setup.input.read.kind)
+    k = stepper(count, words)
     if not st.session_state.get(PLAYING, False) and shown_view() != st.session_state[SHARED_VIEW]:
         st.rerun()  # the whole page, so that the Share link (outside this fragment) follows k, C and the toggle
     frame = playback.frame(k)  # the Playback keeps its last state and recent frames: memory stays flat
     metrics = st.container()  # filled once the C control below has said C: the answer on top
     picture, numbers = st.columns([5, 4], gap="medium")
     with numbers:  # beside the picture, not above it: the picture's top stays where it was
-        rule_path = rule_path_panel(setup, frame.tree, k)
+        rule_path = rule_path_panel(setup, frame.tree, k, words)
     with metrics:
-        what_playout_k_did(frame.tree, frame.step, k, count, rule_path)
+        what_run_k_did(frame.tree, frame.step, k, count, rule_path, words)
     with picture:  # each k is another tree
-        frame_picture(frame.tree, frame.step, budget, f"{setup.input.key}:{k}", rule_path)
+        frame_picture(frame.tree, frame.step, budget, f"{setup.input.key}:{k}", rule_path, words)
     with numbers:
-        path_table(frame.tree, frame.step)
-    show_race(playback, setup.input.key, k)
+        path_table(frame.tree, frame.step, words)
+    show_race(playback, setup.input.key, k, words)
 
 
-def show_race(playback: Playback, input_key: str, k: int) -> None:
+def show_race(playback: Playback, input_key: str, k: int, words: RunWords) -> None:
     """The root children's race up to the end, marked at k (part of the frame: the mark follows play)."""
     st.divider()
     st.subheader("How the root's children race")
@@ -243,23 +249,27 @@ def show_race(playback: Playback, input_key: str, k: int) -> None:
     share, mean = st.columns(2)
     with share:
         st.caption("Share of the root's visits through each child. Red: k now.")
-        st.altair_chart(race_chart(frame_race, "share", "share of the root's visits", ".0%", k), width="stretch",
+        st.altair_chart(race_chart(frame_race, "share", "share of the root's visits", ".0%", k, words.run), width="stretch",
                         height=280)
     with mean:
         st.caption("Mean score of each root child (UCB1's exploitation term). Red: k now.")
-        st.altair_chart(race_chart(frame_race, "mean", "mean score", ".3g", k), width="stretch", height=280)
+        st.altair_chart(race_chart(frame_race, "mean", "mean score", ".3g", k, words.run), width="stretch",
+                        height=280)
 
 
 setup = sidebar.require()
-st.caption("The tree after the first k playouts: what playout k created and updated, and how the root's children race.")
 if setup.input.playouts is None or not len(setup.input.playouts):
     st.info(
         "This input is a finished tree (a JSON tree dump): it has no simulations to replay. "
         "Playback needs puzzle text or a JSON Lines log, which record each simulation in order."
     )
     st.stop()
+words = run_words(setup.input.read.kind)
+st.caption(f"The tree after the first k {words.run}s: what {words.run} k "
+           f"{'visited first' if words.log else 'created'} and updated, and how the root's children race.")
 playback = cached_playback(setup.input.key, setup.input.playouts, setup.tree)
 keep_k_in_range(len(playback))
+stride_for_input(setup.input.key, len(playback))
 playing = st.session_state.get(PLAYING, False)
-delay, budget = controls(setup, len(playback), playing)
+delay, budget = controls(setup, len(playback), playing, words)
 st.fragment(show_frame, run_every=delay if playing else None)(playback, setup, budget)

@@ -1,6 +1,8 @@
 """AppTest of the Playback page: step through the playouts, play to the end, bad input."""
 
 
+import pytest
+
 from apptest_support import plain
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 
@@ -258,3 +260,59 @@ def test_a_rule_not_affine_in_c_gets_the_commit_on_release_slider_and_the_teal_p
         assert not app.exception
         assert app.session_state["c"] == c and app.text_input(key="c_exact").value == repr(c)
         assert rule_path_shown(app) == select_path(tree, Scoring("ucb1_tuned", c))
+
+
+# An engine's log speaks of simulations, paths and returns, not of the puzzle's playouts, words and scores.
+
+ENGINE_LOG = "\n".join([
+    '{"mcts_log": 1, "players": 2, "ties": "first", "c": 1.4}',
+    '{"node": [], "player": 0, "children": ["a", "b"]}',
+    '{"path": [], "returns": [0, 0]}',  # stops at the root, as a search's first simulation can
+    '{"path": ["a"], "returns": [-1, 1]}',  # the declared child a's first visit
+    '{"path": ["a"], "returns": [1, -1]}',  # every node on it had visits
+    '{"path": ["a", "x"], "returns": [1, -1]}',  # creates a x
+]) + "\n"
+
+
+def labelled(app) -> dict[str, str]:
+    return {metric.label: plain(metric.value) for metric in app.metric}
+
+
+def test_a_log_is_replayed_in_its_own_words(app):
+    app.text_area(key="playouts").input(ENGINE_LOG).run()
+    assert not app.exception
+    assert app.slider(key="playback_k").label == "Simulations replayed (k)"
+    assert app.number_input(key="playback_stride").label == "Simulations per step"
+    assert labelled(app) == {"Simulation": "1 / 4", "Path": "(empty)", "Returns (P0 / P1)": "0 / 0", "New node": "none"}
+    sentence = plain(app.markdown[0].value)
+    assert "stopped at the root" in sentence and "word" not in sentence
+    app.button(key="playback_next").click().run()
+    assert labelled(app) == {"Simulation": "2 / 4", "Path": "a", "Returns (P0 / P1)": "-1 / 1", "New node": "a"}
+    assert "first visit" in plain(app.markdown[0].value)
+    app.button(key="playback_next").click().run()
+    assert labelled(app)["New node"] == "none"
+    assert "already had visits" in plain(app.markdown[0].value)
+    app.button(key="playback_next").click().run()
+    assert labelled(app) == {"Simulation": "4 / 4", "Path": "ax", "Returns (P0 / P1)": "1 / -1", "New node": "ax"}
+    assert "word" not in " ".join(plain(m.value) for m in app.markdown).lower()
+    assert any("the nodes this simulation updated" in plain(c.value) for c in app.caption)
+
+
+def test_puzzle_text_keeps_the_puzzle_s_words(app):
+    assert [metric.label for metric in app.metric] == ["Playout", "Word", "Score", "Created node"]
+    assert app.number_input(key="playback_stride").label == "Playouts per step"
+
+
+def test_a_whole_replay_takes_about_a_minute_by_default(app):
+    import math
+
+    from mcts_core.model.playback import REPLAY_STEPS
+
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
+    stride = app.number_input(key="playback_stride").value
+    seconds = app.select_slider(key="playback_delay").value
+    assert math.ceil(400 / stride) * seconds == pytest.approx(60, rel=0.1)  # not 400 steps of a second
+    assert REPLAY_STEPS * seconds == 60
+    app.number_input(key="playback_stride").set_value(1).run()  # a finer step at will
+    app.button(key="playback_next").click().run()
+    assert shown(app)[0] == "2 / 400"

@@ -16,13 +16,13 @@ read from a log adds to its joint Tree. What they share is in :mod:`.tree_protoc
 """
 
 from .build import build_tree, next_player
-from .playback import Playback, race
+from .playback import Playback, Step, default_stride, race
 from .playouts import Fact, Playouts, join_path, path_json, split_path
 from .tree import CHANCE, DECLARED, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, NodeKinds, Tree
 from .tree_protocol import GrowingTree, NodeStatistics, SelectableTree
 
 __all__ = [
     "CHANCE", "DECLARED", "NO_PARENT", "NO_PLAYOUT", "ROOT", "TERMINAL",
-    "Fact", "GrowingTree", "NodeKinds", "NodeStatistics", "Playback", "Playouts", "SelectableTree", "Tree",
-    "build_tree", "next_player", "join_path", "path_json", "race", "split_path",
+    "Fact", "GrowingTree", "NodeKinds", "NodeStatistics", "Playback", "Playouts", "SelectableTree", "Step", "Tree",
+    "build_tree", "default_stride", "next_player", "join_path", "path_json", "race", "split_path",
 ]

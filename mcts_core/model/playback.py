@@ -26,6 +26,7 @@ from ..common.memory import return_free_memory
 from .playouts import Playouts
 from .tree import DECLARED, NO_PARENT, ROOT, Tree
 
+REPLAY_STEPS = 60  # steps a whole replay takes by default: about a minute at one step a second
 STEP_LIMIT = 20_000  # stepping forward this many playouts costs about what a fresh build of a large log does
 KEPT_FRAMES = 2  # recent frames kept: going back and forth between two k costs nothing
 
@@ -50,7 +51,8 @@ class Step:
     Attributes:
         k: 1-based playout number.
         word: the playout's moves.
-        score: its score.
+        score: its score (player 0's return).
+        returns: each player's return, as the input records them.
         line: its 1-based input line.
         created: the node it created, None when its whole word already existed.
         path: the nodes it updated, root first (ends with ``created`` when there is one).
@@ -61,11 +63,30 @@ class Step:
     k: int
     word: str
     score: float
+    returns: tuple[float, ...]
     line: int
     created: int | None
     path: tuple[int, ...]
     before: tuple[NodeStats, ...]
     after: tuple[NodeStats, ...]
+
+    @property
+    def new_node(self) -> int | None:
+        """The node this playout visited first: the one it created, or a declared child (a log's
+        unvisited child) it was the first to reach; None when every node on it had visits."""
+        if self.created is not None:
+            return self.created
+        return self.path[-1] if len(self.path) > 1 and not self.before[-1].visits else None
+
+    @property
+    def at_root(self) -> bool:
+        """The playout stopped at the root: it updated the root alone."""
+        return len(self.path) == 1
+
+
+def default_stride(count: int, steps: int = REPLAY_STEPS) -> int:
+    """Playouts per step so that replaying ``count`` playouts takes about ``steps`` steps."""
+    return max(1, math.ceil(count / steps))
 
 
 @dataclass(frozen=True)
@@ -160,11 +181,12 @@ class Playback:
         return Frame(tree, self._step(p, created, path, lambda node: _stats_of(before, node), lambda node: _stats_of(tree, node)))
 
     def _step(self, p: int, created, path, stats_before, stats_after) -> Step:
-        playouts = self.playouts
+        playouts, players = self.playouts, self.playouts.players
         return Step(
             k=p + 1,
             word=playouts.word(p),
             score=playouts.score(p),
+            returns=tuple(playouts.returns[p * players : (p + 1) * players]),
             line=playouts.lines[p],
             created=created,
             path=path,

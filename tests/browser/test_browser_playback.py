@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from mcts_core import Scoring, build_tree, parse_playouts, select_path
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
+from mcts_core.model import default_stride
 
 from bench.harness.browser import (
     GRAPH,
@@ -55,9 +56,11 @@ def test_play_steps_by_strides_at_the_chosen_speed_and_pause_keeps_slider_and_me
     page.locator('[data-testid="stSidebarNav"] a', has_text="Playback").click()
     expect(metric_value(page, "Playout")).to_have_text(re.compile(r"/ 5,000$"), timeout=LOAD_TIMEOUT)
     wait_idle(page)
-    # 5 for 5,000 playouts, from the moment the box is on the page (it used to show 1 for 0.4-0.6 s).
-    expect(page.locator(STRIDE_BOX)).to_have_value("5")
-    assert shown_values(page, STRIDE_BOX) == ["5"]
+    # A whole replay in about a minute (84 for 5,000 playouts), from the moment the box is on the page
+    # (it used to show 1 for 0.4-0.6 s).
+    expected = str(default_stride(5_000))
+    expect(page.locator(STRIDE_BOX)).to_have_value(expected)
+    assert shown_values(page, STRIDE_BOX) == [expected]
     stride = int(page.locator(STRIDE_BOX).input_value())
     start = shown_k(page)
 

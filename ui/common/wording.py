@@ -1,14 +1,17 @@
-"""Words and number formats the pages share: node names, counts, why a child won, draws, folded nodes, column headers."""
+"""Words and number formats the pages share: node names, counts, a run's words, why a child won, draws, folded
+nodes, column headers."""
 
 from __future__ import annotations
 
 import math
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from mcts_core import ROOT, ChildScore, Scoring, Tree
 from mcts_core.analysis import ONLY_CHILD, TIE, UNVISITED, Choice
 from mcts_core.inputs import LOG, TEXT, Input
+from mcts_core.model import Step
 from ui.common.markdown import code, escape
 
 # How a deciding term is named in a sentence; other terms keep their own names.
@@ -57,6 +60,67 @@ def input_summary(read: Input) -> str:
     if read.simultaneous is not None:
         parts.append("simultaneous moves")
     return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class RunWords:
+    """How an input names one run down its tree: puzzle text's playout (a word and a score), a log's
+    simulation (a path and each player's return, as the log records them)."""
+
+    run: str  # "playout"
+    path: str  # "Word"
+    new_node: str  # the metric naming the node the run visited first
+    log: bool  # an engine's log: a run may stop at the root or first visit a declared child
+
+    def runs(self, count: int) -> str:
+        """``1 playout``, ``2,000 simulations``."""
+        return plural(count, self.run)
+
+    @property
+    def runs_title(self) -> str:
+        """``Playouts``, ``Simulations``."""
+        return f"{self.run.capitalize()}s"
+
+    def returns_metric(self, returns: Sequence[float]) -> tuple[str, str]:
+        """The metric's label and value for a run's returns: puzzle text's score, a log's return, or
+        one return per player (``Returns (P0 / P1)``, ``-1 / 1``)."""
+        if not self.log:
+            return "Score", f"{returns[0]:g}"
+        if len(returns) == 1:
+            return "Return", f"{returns[0]:g}"
+        players = " / ".join(f"P{player}" for player in range(len(returns)))
+        return f"Returns ({players})", " / ".join(f"{value:g}" for value in returns)
+
+
+    def new_node_of(self, step: Step) -> int | None:
+        """The node the metric names: the one the playout created; the one a simulation visited first."""
+        return step.new_node if self.log else step.created
+
+    def sentence(self, tree: Tree, step: Step) -> str:
+        """Markdown: what playout k did in the puzzle's words, or what simulation k did in a log's."""
+        k = f"{step.k:,}"
+        if self.log:
+            if step.at_root:
+                return f"**Simulation {k} stopped at the root** (its path is empty): the root alone got the visit and the return."
+            if step.new_node is None:
+                return (f"Simulation {k} went down {code(step.word)}, where every node already had visits: each one on "
+                        "it was updated.")
+            return (f"Simulation {k} went down {code(step.word)} and **gave node "
+                    f"{code(node_label(tree.path(step.new_node)))} its first visit** (mean {step.after[-1].mean:g} for "
+                    "the player who moved into it); then it stopped.")
+        if step.created is None:
+            return f"**No new node:** its whole word {code(step.word)} existed, so every node on it was updated."
+        return (f"Playout {k} walked down {code(step.word)} while the nodes existed and **created node "
+                f"{code(node_label(tree.path(step.created)))}** with 1 visit and mean {step.score:g}; then it stopped.")
+
+
+PLAYOUT_WORDS = RunWords("playout", "Word", "Created node", log=False)
+SIMULATION_WORDS = RunWords("simulation", "Path", "New node", log=True)
+
+
+def run_words(kind: str) -> RunWords:
+    """The words for an input of this kind (``inputs.TEXT``, ``LOG``): the puzzle's for puzzle text."""
+    return PLAYOUT_WORDS if kind == TEXT else SIMULATION_WORDS
 
 
 def node_markdown(path: str, root: str = "**root**") -> str:

@@ -11,7 +11,7 @@ from mcts_core.model import Playback, default_stride, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui.c import c_control, selected_path
 from ui.charts.playback_charts import race_chart
-from ui.common import state
+from ui.common import counted_steps, state
 from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
 from ui.common.wording import RunWords, described_with_bold_c, folded_caption, node_label, run_words
@@ -30,6 +30,7 @@ PLAYBACK_BUDGET = state.key("playback_budget")
 PLAYBACK_PLAY = state.key("playback_play")
 PLAYBACK_PREVIOUS = state.key("playback_prev")
 PLAYBACK_NEXT = state.key("playback_next")
+STEP_GROUP = "playback"  # Previous and Next: one count of clicks
 PLAYBACK_PATH_TABLE = state.key("playback_path_table")
 PLAYBACK_TREE = state.key("playback_tree_view")
 PLAYBACK_RULE_PATH = state.key("playback_rule_path")  # the toggle: draw the path the rule selects at C
@@ -111,16 +112,20 @@ def controls(setup, count: int, playing: bool, words: RunWords) -> tuple[float, 
 
 
 def stepper(count: int, words: RunWords) -> int:
-    """Previous, the k slider and Next; returns k."""
+    """Previous, the k slider and Next (every click counts, however fast); returns k."""
+    if (clicked := counted_steps.clicked((PLAYBACK_PREVIOUS, PLAYBACK_NEXT), STEP_GROUP)) is not None:
+        st.session_state[K] = min(max(clicked, 1), count)
     row = st.columns([1.3, 7, 1.3], vertical_alignment="bottom")  # "◀ Previous" fits at 1366 px
-    k = st.session_state[K]
-    row[0].button("◀ Previous", key=PLAYBACK_PREVIOUS, on_click=move_k, args=(-1, count), disabled=k <= 1,
-                  width="stretch")
+    k, stride = st.session_state[K], st.session_state[PLAYBACK_STRIDE]
+    with row[0]:
+        counted_steps.button("◀ Previous", key=PLAYBACK_PREVIOUS, group=STEP_GROUP, step=-stride, value=k, low=1,
+                             high=count)
     if count > 1:
         row[1].slider(f"{words.runs_title} replayed (k)", 1, count, key=K, persist_state="session")
     else:
         row[1].caption(f"The input has a single {words.run}.")
-    row[2].button("Next ▶", key=PLAYBACK_NEXT, on_click=move_k, args=(1, count), disabled=k >= count, width="stretch")
+    with row[2]:
+        counted_steps.button("Next ▶", key=PLAYBACK_NEXT, group=STEP_GROUP, step=stride, value=k, low=1, high=count)
     return k
 
 

@@ -16,6 +16,29 @@ def shown(app):
     return tuple(plain(metric.value) for metric in app.metric)
 
 
+def button_data(app, key: str) -> dict:
+    """What Previous or Next got from the server: label, step, value (k), low, high, applied (clicks)."""
+    from apptest_support import tree_view_data
+
+    return tree_view_data(app, key)
+
+
+def stepped(data: dict) -> int:
+    return min(max(data["value"] + data["step"], data["low"]), data["high"])
+
+
+def can_click(app, key: str) -> bool:
+    data = button_data(app, key)
+    return stepped(data) != data["value"]
+
+
+def click(app, key: str):
+    """Click Previous or Next as the browser does: send the value the click leads to, numbered."""
+    data = button_data(app, key)
+    app.session_state[key] = {"target": {"value": stepped(data), "click": data["applied"] + 1}}
+    return app.run()
+
+
 def path_table(app):
     """The before/after table as (node, visits before, visits after, mean before, mean after) rows."""
     table = app.dataframe[0].value
@@ -28,25 +51,25 @@ def test_next_steps_from_the_first_to_the_last_playout(app):
     assert app.slider(key="playback_k").value == 1
     assert shown(app) == ("1 / 3", "baa", "30", "b")
     assert path_table(app) == [("(root)", 0, 1, None, 30.0), ("b", 0, 1, None, 30.0)]
-    assert app.button(key="playback_prev").disabled
+    assert not can_click(app, "playback_prev")
 
-    app.button(key="playback_next").click().run()
+    click(app, "playback_next")
     assert not app.exception
     assert shown(app) == ("2 / 3", "ab", "20", "a")
     assert path_table(app) == [("(root)", 1, 2, 30.0, 25.0), ("a", 0, 1, None, 20.0)]
 
-    app.button(key="playback_next").click().run()
+    click(app, "playback_next")
     assert not app.exception
     assert shown(app) == ("3 / 3", "bbb", "4", "bb")
     assert path_table(app) == [("(root)", 2, 3, 25.0, 18.0), ("b", 1, 2, 30.0, 17.0), ("bb", 0, 1, None, 4.0)]
-    assert app.button(key="playback_next").disabled
+    assert not can_click(app, "playback_next")
     assert "created node ` bb `" in app.markdown[0].value
 
 
 def test_the_slider_jumps_and_previous_goes_back(app):
     app.slider(key="playback_k").set_value(3).run()
     assert shown(app)[0] == "3 / 3"
-    app.button(key="playback_prev").click().run()
+    click(app, "playback_prev")
     assert not app.exception
     assert shown(app)[:2] == ("2 / 3", "ab")
 
@@ -57,6 +80,21 @@ def test_a_playout_whose_word_exists_says_no_new_node(app):
     assert not app.exception
     assert shown(app)[3] == "none"
     assert "No new node" in app.markdown[0].value and "existed" in app.markdown[0].value
+
+
+def test_the_newest_click_carries_the_clicks_folded_into_it_and_an_old_one_is_ignored(app):
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
+    app.number_input(key="playback_stride").set_value(1).run()
+    # Three clicks on Next whose runs the server folded into one: the third's value is k after all three.
+    app.session_state["playback_next"] = {"target": {"value": 4, "click": 3}}
+    app.run()
+    assert shown(app)[0] == "4 / 400"
+    assert button_data(app, "playback_next")["applied"] == 3
+    app.session_state["playback_prev"] = {"target": {"value": 2, "click": 2}}  # an old click, already counted
+    app.run()
+    assert shown(app)[0] == "4 / 400"
+    click(app, "playback_prev")
+    assert shown(app)[0] == "3 / 400"
 
 
 def test_play_advances_every_tick_and_stops_at_the_end(app):
@@ -78,7 +116,7 @@ def test_play_advances_every_tick_and_stops_at_the_end(app):
 def test_playouts_per_step_moves_further(app):
     app.selectbox(key="example").select("Deep tree (400 playouts)").run()
     app.number_input(key="playback_stride").set_value(50).run()
-    app.button(key="playback_next").click().run()
+    click(app, "playback_next")
     assert not app.exception
     assert shown(app)[0] == "51 / 400"
 
@@ -123,7 +161,7 @@ def chart_layers(chart) -> list[tuple[dict, object]]:
 
 def test_the_race_charts_mark_the_current_k_and_follow_it(app):
     for _ in range(2):
-        app.button(key="playback_next").click().run()
+        click(app, "playback_next")
     assert app.slider(key="playback_k").value == 3
     charts = app.get("vega_lite_chart")
     assert len(charts) == 2  # visit share and mean
@@ -199,8 +237,8 @@ def test_the_teal_path_is_the_core_s_path_at_the_typed_c_and_follows_k(app):
         assert tree_view_data(app, "playback_tree_view")["selected"] == [[], ["a"], ["a", "b"], ["a", "b", "b"]]
     assert paths[0.5] != paths[4.0]
     # The same C in an earlier tree: the path is that tree's (at k = 4, C = 4 is still below the flip).
-    app.button(key="playback_prev").click().run()
-    app.button(key="playback_prev").click().run()
+    click(app, "playback_prev")
+    click(app, "playback_prev")
     assert not app.exception and app.session_state["playback_k"] == 4
     assert rule_path_shown(app) == core_path(C_FLIPS_CHOICE, 4, 4.0) != paths[4.0]
 
@@ -286,13 +324,13 @@ def test_a_log_is_replayed_in_its_own_words(app):
     assert labelled(app) == {"Simulation": "1 / 4", "Path": "(empty)", "Returns (P0 / P1)": "0 / 0", "New node": "none"}
     sentence = plain(app.markdown[0].value)
     assert "stopped at the root" in sentence and "word" not in sentence
-    app.button(key="playback_next").click().run()
+    click(app, "playback_next")
     assert labelled(app) == {"Simulation": "2 / 4", "Path": "a", "Returns (P0 / P1)": "-1 / 1", "New node": "a"}
     assert "first visit" in plain(app.markdown[0].value)
-    app.button(key="playback_next").click().run()
+    click(app, "playback_next")
     assert labelled(app)["New node"] == "none"
     assert "already had visits" in plain(app.markdown[0].value)
-    app.button(key="playback_next").click().run()
+    click(app, "playback_next")
     assert labelled(app) == {"Simulation": "4 / 4", "Path": "ax", "Returns (P0 / P1)": "1 / -1", "New node": "ax"}
     assert "word" not in " ".join(plain(m.value) for m in app.markdown).lower()
     assert any("the nodes this simulation updated" in plain(c.value) for c in app.caption)
@@ -314,5 +352,5 @@ def test_a_whole_replay_takes_about_a_minute_by_default(app):
     assert math.ceil(400 / stride) * seconds == pytest.approx(60, rel=0.1)  # not 400 steps of a second
     assert REPLAY_STEPS * seconds == 60
     app.number_input(key="playback_stride").set_value(1).run()  # a finer step at will
-    app.button(key="playback_next").click().run()
+    click(app, "playback_next")
     assert shown(app)[0] == "2 / 400"

@@ -4,6 +4,8 @@ shows; with the rule's path on, dragging C moves the teal path in the frame's tr
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 from playwright.sync_api import expect
 
@@ -19,6 +21,7 @@ from bench.harness.browser import (
     eventually,
     metric_value,
     open_app,
+    REPO,
     playout_file,
     shown_values,
     tree_facts,
@@ -192,4 +195,26 @@ def test_the_rule_s_path_and_its_c_control_fit_beside_the_picture(page, app_url,
         expect(page.locator(".st-key-c .cc-path")).to_have_text("b")
         page.screenshot(path=output_dir / f"playback_rule_path_{theme}_{width}x{height}.png")
         release(page, server, page.locator(C_SLIDER))
+    watched.assert_clean()
+
+
+def test_fast_clicks_on_next_each_count_and_the_slider_and_the_metric_agree(page, app_url, tmp_path):
+    """Five clicks on Next as fast as a user clicks, on a log whose every frame is rebuilt (its node
+    facts): each click reaches the server while an earlier one's run is under way, and each moves k."""
+    log = tmp_path / "connect_four.jsonl"
+    with log.open("w") as out:
+        subprocess.run([sys.executable, "-m", "mcts_core", "search", "--game", "connect_four", "--simulations",
+                        "2000"], stdout=out, check=True, cwd=REPO)
+    server = ServerMessages(page)
+    watched = open_app(page, app_url, "/playback")
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    expect(metric_value(page, "Simulation")).to_have_text("1 / 2,000", timeout=LOAD_TIMEOUT)
+    page.locator(STRIDE_BOX).fill("1")
+    page.locator(STRIDE_BOX).press("Enter")
+    server.settle()
+    for _ in range(5):  # each click as soon as the button takes it: no waiting on the run before
+        page.locator(".st-key-playback_next button").click()
+    server.settle()
+    expect(metric_value(page, "Simulation")).to_have_text("6 / 2,000")
+    assert slider_k(page) == 6
     watched.assert_clean()

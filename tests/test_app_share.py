@@ -1,6 +1,7 @@
 """Share links and bundles in the app: a link's query opens its view, a bad one is refused in words."""
 
 import json
+import re
 
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
@@ -211,9 +212,10 @@ def test_a_crafted_links_values_are_shown_as_text_in_its_messages(monkeypatch):
         "rule_b": "**bold**", "colour": "<span style=color:red>RED</span>",
     })
     shown = [w.value for w in app.warning]
-    assert len(shown) == 4
+    assert len(shown) == 1 and shown[0].count("\n- ") == 4  # one notice: what the link asked for, 4 refusals
     for markdown_text in shown:  # every markdown character escaped: no link, image, tag or emphasis
-        assert not any(raw in markdown_text for raw in ("[click]", "](", "<span", "**", "![")), markdown_text
+        unescaped = re.compile(r"(?<!\\)(\[click\]|\]\(|<span|\*\*|!\[)")  # a special character without its backslash
+        assert not unescaped.search(markdown_text), markdown_text
     assert "[click](https://evil.example/)" in plain(" ".join(shown))  # yet the user reads what the link said
 
 
@@ -226,3 +228,18 @@ def test_huge_numbers_in_a_link_are_refused_in_words(monkeypatch):
     for name in ("settings", "node", "k", "c"):
         assert f"The link's {name} was ignored" in text
     assert app.session_state["rule_ucb1_tuned_cap"] == 0.25
+
+
+def test_a_broken_link_s_notice_says_what_it_asked_for_and_stays_until_dismissed(monkeypatch):
+    app = open_link(monkeypatch, {"input": "0" * 64, "c": "-1", "budget": "77"})
+    notice = warnings(app)
+    # What the link asked for, then what was ignored.
+    assert "This link asked for input = 000000000000…, c = -1, budget = 77." in notice
+    assert "does not have" in notice and "The link's c was ignored" in notice
+    assert app.session_state["budget"] == 77  # the rest applies
+    app.text_input(key="c_exact").input("2").run()  # the user goes on: the notice stays
+    assert warnings(app) == notice
+    app.button(key="link_notice_dismiss").click().run()
+    assert not app.warning
+    app.run()
+    assert not app.warning

@@ -8,7 +8,8 @@ content hash), ``c``, ``rule`` and ``settings`` (JSON of the rule's settings bes
 the app's root. Every page publishes its view at the end of its run (:func:`publish`); a changed
 query is a new browser history entry. A session's first run and the run Streamlit starts for the back
 and forward buttons (:func:`read_link`) open the query's view: each value is checked, and the modules
-that own the settings take theirs (:func:`take`). A bad value is refused with a message, never a traceback.
+that own the settings take theirs (:func:`take`). A bad value is refused in a notice that stays until
+dismissed (:func:`show_problems`), never a traceback.
 """
 
 from __future__ import annotations
@@ -35,10 +36,14 @@ from ui.picture.drawn_nodes import LIMIT_RANGES
 URL_WRITTEN = state.key("_url_written")
 LINK_REQUEST = state.key("_link_request")
 LINK_PROBLEMS = state.key("_link_problems")
+LINK_ASKED = state.key("_link_asked")  # what the last link asked for, in words: the notice's first line
+LINK_NOTICE_DISMISS = state.key("link_notice_dismiss")
 
 LIMIT_KEYS = ("budget", "depth", "topk", "unvisited", "colour")  # the Explorer's drawing limits
 PAGE_PATHS = tuple(page.url_path for page in PAGES)
 MAX_VALUE_LENGTH = 20_000  # a query value longer than this is not one we wrote
+SHOWN_VALUE_LENGTH = 40  # characters of a link's value the notice quotes
+SHOWN_ID_LENGTH = 12  # characters of an input's id (a 64-digit hash) the notice quotes
 LARGEST_K = 10**9  # Playback's k: more playouts than any input holds (the page clamps it to its input)
 
 
@@ -174,6 +179,18 @@ def parse_link(params: dict[str, str]) -> tuple[dict[str, Any], list[str]]:
     return values, problems
 
 
+def asked_for(params: dict[str, str]) -> str:
+    """What a link's query asks for, as plain text: each name the app reads with its value, shortened
+    (an input's id to its first digits)."""
+    names = [*_CHECKS, *(name for name, _rule in _SETTINGS)]
+    parts = []
+    for name in (name for name in names if name in params):
+        value = params[name]
+        limit = SHOWN_ID_LENGTH if name == "input" else SHOWN_VALUE_LENGTH
+        parts.append(f"{name} = {value[:limit]}{'…' if len(value) > limit else ''}")
+    return f"This link asked for {', '.join(parts)}." if parts else "This link asked for nothing the app reads."
+
+
 def _json(text: str) -> Any:
     """The JSON ``text`` holds, None when it is not JSON (the shared reader: no depth or digits crash)."""
     try:
@@ -212,6 +229,7 @@ def open_view(params: dict[str, str]) -> None:
     values, problems = parse_link(params)
     st.session_state[LINK_REQUEST] = values
     st.session_state[LINK_PROBLEMS] = problems
+    st.session_state[LINK_ASKED] = asked_for(params)
 
 
 def take(name: str) -> Any:
@@ -225,10 +243,22 @@ def problem(text: str) -> None:
     st.session_state.setdefault(LINK_PROBLEMS, []).append(text)
 
 
+def dismiss_problems() -> None:
+    st.session_state.pop(LINK_PROBLEMS, None)
+
+
 def show_problems() -> None:
-    """Say, once, what the last link asked for that could not be done."""
-    for text in st.session_state.pop(LINK_PROBLEMS, []):
-        st.warning(escape(text), icon="🔗")  # they quote the link's values: text, never markdown
+    """A notice, kept on every page until dismissed: what the last link asked for, and each part of
+    it that could not be done."""
+    problems = st.session_state.get(LINK_PROBLEMS)
+    if not problems:
+        return
+    asked = st.session_state.get(LINK_ASKED, "This link asked for nothing the app reads.")
+    lines = "\n".join(f"- {escape(text)}" for text in problems)  # they quote the link's values: text, never markdown
+    text_column, button_column = st.columns([7, 1], vertical_alignment="center")  # "Dismiss" whole at 1366 px
+    text_column.warning(f"{escape(asked)} What was ignored:\n\n{lines}", icon="🔗")
+    button_column.button("Dismiss", key=LINK_NOTICE_DISMISS, on_click=dismiss_problems,
+                         help="Hide this notice about the link.")
 
 
 def view_params(input_id: str | None, scoring: Scoring, *, b: Scoring | None = None, **extra: Any) -> dict[str, str]:

@@ -45,6 +45,7 @@ SEARCH_SECONDS = state.key("search_seconds")
 SEARCH_SEED = state.key("search_seed")
 SEARCH_SOLVE = state.key("search_solve")
 SEARCH_RUN = state.key("search_run")
+SEARCH_LOADING = state.key("search_loading")  # Run's place while a game loads: a disabled button with a spinner
 SEARCH_STOP = state.key("search_stop")
 SEARCH_USE_AGAIN = state.key("search_use_again")
 SEARCH_DOWNLOAD_LOG = state.key("search_download_log")
@@ -108,7 +109,15 @@ class SearchJob(BackgroundJob):
 @st.cache_resource(max_entries=32, show_spinner=False)
 def cached_game(game: str) -> Any:
     """The loaded game (pyspiel games are immutable); a bad string raises ValueError (not cached)."""
-    return load_game(game)
+    game_loaded = load_game(game)
+    loaded_games().add(game)
+    return game_loaded
+
+
+@st.cache_resource
+def loaded_games() -> set[str]:
+    """The game strings this server process has loaded: another one takes a moment (clobber: 0.3 s)."""
+    return set()
 
 
 def set_moves(tokens: list[int | str]) -> None:
@@ -121,16 +130,13 @@ def new_game() -> None:
 
 
 def choose_game() -> str | None:
-    """The game picker; the game string in use, or None (with the reason shown) when there is none."""
+    """The game picker; the game string in use, or None while the box for another game is empty."""
     st.session_state.setdefault(SEARCH_GAME, next(iter(GAMES)))
     st.session_state.setdefault(SEARCH_GAME_NAME, "")
     picker = st.columns([2, 3], vertical_alignment="bottom")
-    game, typed = game_picker(picker[0], picker[1], GAMES, game_key=SEARCH_GAME, name_key=SEARCH_GAME_NAME,
-                              placeholder="e.g. othello, clobber or connect_four(rows=5,columns=6)", on_change=new_game)
-    if typed and not game:
-        st.info("Type the name of an OpenSpiel game, with parameters if you like: `connect_four(rows=5)`.")
-        return None
-    return game
+    game, _typed = game_picker(picker[0], picker[1], GAMES, game_key=SEARCH_GAME, name_key=SEARCH_GAME_NAME,
+                               placeholder="e.g. othello, clobber or connect_four(rows=5,columns=6)", on_change=new_game)
+    return game or None
 
 
 def show_game_problem(message: str) -> None:
@@ -434,16 +440,23 @@ st.caption(
     "its growth in Playback, its C sweep."
 )
 game_text = choose_game()
-game = position = None
-if game_text is not None:
-    try:
-        game = cached_game(game_text)
-    except ValueError as error:
-        show_game_problem(str(error))
-if game is not None:
-    position = position_panel(game)
+game_area = st.container()  # filled once the game is loaded, after Run's place says that it is loading
 st.divider()
-scoring, simulations, seconds, seed, run_slot = budget_panel()
+scoring, simulations, seconds, seed, run_column = budget_panel()
+run_slot = run_column.empty()
+if game_text is not None and game_text not in loaded_games():
+    run_slot.button("Loading the game…", key=SEARCH_LOADING, icon="spinner", disabled=True, width="stretch")
+game = position = None
+with game_area:  # the same place whatever it holds: the elements below keep theirs while the page reruns
+    if game_text is None:
+        st.info("Type the name of an OpenSpiel game, with parameters if you like: `connect_four(rows=5)`.")
+    else:
+        try:
+            game = cached_game(game_text)
+        except ValueError as error:
+            show_game_problem(str(error))
+    if game is not None:
+        position = position_panel(game)
 job = jobs.latest("search")
 busy = job is not None and job.running
 if run_slot.button("Run the search", key=SEARCH_RUN, type="primary", icon=":material/play_arrow:",

@@ -94,3 +94,42 @@ def test_run_the_search_is_on_a_projector_screen_without_scrolling(page, app_url
     box = run.bounding_box()
     assert 0 <= box["y"] and box["y"] + box["height"] <= 768, f"Run the search at y = {box['y']:.0f} to {box['y'] + box['height']:.0f}"
     watched.assert_clean()
+
+
+def test_a_typed_game_shows_a_spinner_where_run_is_while_it_loads(page, app_url):
+    """Enter in the game box: until the game is loaded, Run's place says so with a spinner (Run used to
+    stay disabled and still for the whole load); then Run is enabled. Read off the server's messages:
+    every button it draws, in order."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    drawn: list[tuple[str, bool]] = []  # (label, disabled) of each button the server draws
+
+    def listen(socket):
+        def frame(payload):
+            if isinstance(payload, str):
+                return
+            message = ForwardMsg()
+            message.ParseFromString(payload)
+            element = message.delta.new_element if message.WhichOneof("type") == "delta" else None
+            if element is not None and element.WhichOneof("type") == "button":
+                drawn.append((element.button.label, element.button.disabled))
+
+        if socket.url.endswith("/_stcore/stream"):
+            socket.on("framereceived", frame)
+
+    page.on("websocket", listen)
+    watched = open_app(page, app_url, "/search")
+    page.locator(".st-key-search_game").click()
+    page.get_by_role("option", name="Another OpenSpiel game…").click()
+    wait_idle(page)
+    game = "clobber(rows=4,columns=5)"  # a game no other test loads: its first load takes a while
+    drawn.clear()
+    box = page.locator(".st-key-search_game_name input")
+    box.fill(game)
+    box.press("Enter")
+    expect(page.locator(".st-key-search_run button")).to_be_enabled(timeout=LOAD_TIMEOUT)
+    wait_idle(page)
+    labels = [label for label, _disabled in drawn]
+    assert "Loading the game…" in labels, drawn
+    assert labels.index("Loading the game…") < labels.index("Run the search"), drawn
+    watched.assert_clean()

@@ -170,7 +170,7 @@ def why_section(tree, intervals, c_from: float, c_to: float, shown_c: float | No
         return
     on_path = on_path_frame(intervals, tree.path_moves(node))
     with st.container(key=SWEEP_LINES_BOX):
-        st.altair_chart(lines_chart(envelope, on_path, c_from, c_to, shown_c, scoring.spec.label("value")),
+        st.altair_chart(lines_chart(envelope, on_path, c_from, c_to, shown_c, scoring.spec),
                         width="stretch", key=SWEEP_LINES)
     changes = ", ".join(
         f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings

@@ -176,3 +176,18 @@ def test_the_lines_chart_has_no_opaque_light_or_black_marks_that_vanish_in_a_the
     shading = [mark for mark in marks if mark["type"] == "rect"]
     assert shading and all(mark.get("opacity", 1) < 0.5 for mark in shading)  # a tint, not a light plot area
     assert not [mark for mark in marks if mark.get("color") in ("black", "white", "#f0f0f0")]
+
+
+@pytest.mark.parametrize("rule, title", [
+    ("ucb1", "UCB1 = mean + C·slope"),  # the intercept is one term, named as the rule names it
+    ("puct", "value = q + C·slope"),
+    ("progressive_bias", "value = value at C = 0 + C·slope"),  # mean + bias: not one term
+])
+def test_the_lines_chart_s_value_axis_names_the_rule_s_intercept(app, rule, title):
+    import json
+
+    app.selectbox(key="rule").select(rule).run()
+    assert not app.exception
+    lines = json.loads(app.get("vega_lite_chart")[-1].proto.spec)
+    titles = [layer["encoding"]["y"].get("title") for layer in lines["layer"] if "y" in layer.get("encoding", {})]
+    assert title in titles

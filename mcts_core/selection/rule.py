@@ -165,6 +165,14 @@ class Rule:
         """The header a table shows for ``term``: ``value`` is the rule's name for what it maximises."""
         return self.labels.get(term, term)
 
+    @property
+    def intercept_term(self) -> str | None:
+        """The term that is the value at C = 0, when it is one term (UCB1's mean, PUCT's Q): the
+        addends but the exploration term, the one C scales. None when they are several (a progressive
+        bias's mean + bias) or the value is not a sum."""
+        constant = [term for term in self.addends if term != "exploration"]
+        return constant[0] if len(constant) == 1 else None
+
     def c_problem(self, c: Any) -> str | None:
         """Why ``c`` cannot be this rule's C, as a sentence; None when it can."""
         return None if is_valid_c(c) else f"{C_RULE}, got {c!r}"

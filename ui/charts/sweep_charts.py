@@ -9,6 +9,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from mcts_core.selection import Rule
 from mcts_core.tables import crossings_frame, envelope_frame, lines_frame
 from ui.c import live_c_marker
 from ui.charts.axes import current_rule, linear_c_scale, move_colours
@@ -98,10 +99,17 @@ def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart
     return [rules, points, values(room_left, "right", -7, -10), values(~room_left, "left", 7, -18)]
 
 
+def value_axis_title(rule: Rule) -> str:
+    """The lines' axis: the rule's value as its value at C = 0 plus C times a slope, the value at
+    C = 0 named as the rule names it when it is one term (UCB1's mean)."""
+    term = rule.intercept_term
+    return f"{rule.label('value')} = {rule.label(term) if term else 'value at C = 0'} + C·slope"
+
+
 def lines_chart(envelope, on_path: pd.DataFrame, c_from: float, c_to: float, c: float | None,
-                value_name: str) -> alt.LayerChart:
-    """The node's children as lines in C (their ``value_name``), the envelope thick, crossings marked,
-    ``on_path``'s intervals of C shaded; a red rule at ``c`` unless None."""
+                rule: Rule) -> alt.LayerChart:
+    """The node's children as lines in C (their value under ``rule``), the envelope thick, crossings
+    marked, ``on_path``'s intervals of C shaded; a red rule at ``c`` unless None."""
     scale = linear_c_scale(c_from, c_to)
     move = move_colours("move:N", title="child")
     shading = (
@@ -114,7 +122,7 @@ def lines_chart(envelope, on_path: pd.DataFrame, c_from: float, c_to: float, c: 
         .mark_line(strokeWidth=1.5, strokeDash=[5, 3], clip=True)
         .encode(
             x=alt.X("c:Q", scale=scale, title="C"),
-            y=alt.Y("value:Q", title=f"{value_name} = value at C = 0 + C·slope", scale=alt.Scale(zero=False)),
+            y=alt.Y("value:Q", title=value_axis_title(rule), scale=alt.Scale(zero=False)),
             color=move,
             tooltip=[
                 alt.Tooltip("move:N", title="child"),

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import sys
 import threading
+import types
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -62,7 +64,8 @@ class ProcessPool:
         self._pending: set[Future] = set()
 
     def submit(self, chunk: list[GameTask]) -> Future:
-        with interrupts_held():  # workers start during submits, and inherit the held Ctrl-C
+        # Workers start during submits: they inherit the held Ctrl-C, and start without the host's main script.
+        with interrupts_held(), host_main_hidden():
             future = self._pool.submit(play_chunk, chunk)
         self._pending.add(future)
         return future
@@ -96,6 +99,26 @@ def open_pool(workers: int, cluster: str | None, cluster_wait: float) -> Any:
 
         return DaskPool(cluster, cluster_wait)
     return InlinePool() if workers == 1 else ProcessPool(workers)
+
+
+@contextmanager
+def host_main_hidden() -> Iterator[None]:
+    """Processes spawned meanwhile start without running the host's ``__main__`` file again.
+
+    A spawned process first runs its parent's ``__main__`` file as its own main module. Under
+    Streamlit that is the app's script (each script run makes itself ``__main__``), which would import
+    the app's Streamlit modules into every worker, outside any Streamlit runtime. A worker runs a
+    top-level function of an importable module and needs none of it. Another thread that makes its
+    own ``__main__`` meanwhile (a new script run) keeps it.
+    """
+    host_main = sys.modules.get("__main__")
+    blank = types.ModuleType("__main__")  # no file and no spec: a spawned process imports no main
+    sys.modules["__main__"] = blank
+    try:
+        yield
+    finally:
+        if sys.modules.get("__main__") is blank:
+            sys.modules["__main__"] = host_main
 
 
 def _ignore_interrupts() -> None:

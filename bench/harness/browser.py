@@ -44,7 +44,10 @@ def _base_path_probe(url: str) -> bool:
     """Streamlit's frontend, opened on a page URL like /playback, first probes /playback/_stcore/...
 
     (in case the app is served under that path prefix), gets a 404, then uses the root. Those 404s
-    (and their console lines) are Streamlit's, not the app's.
+    (and their console lines) are Streamlit's, not the app's: no option silences them (streamlit#7074,
+    open; Streamlit calls them expected). Only a ``window.__streamlit.MAIN_PAGE_BASE_URL`` set in the
+    index.html the server sends would (streamlit#11537), and Streamlit serves that file as it is; a
+    route answering 200 there would make the page's own path the base path.
     """
     path = urlparse(url).path
     return path.endswith(("/_stcore/health", "/_stcore/host-config")) and not path.startswith("/_stcore/")

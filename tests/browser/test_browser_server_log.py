@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 import required
 from bench.harness.browser import ServerMessages, metric_value, open_app, wait_idle
 from bench.harness.server import REPO, start_streamlit, stop_streamlit
+from .test_browser_strength import commit
 
 required.module("pyspiel")
 
@@ -34,13 +35,6 @@ def logged_server(tmp_path_factory):
     process, url = start_streamlit(Path("app.py"), log, cwd=REPO)
     yield url, log
     stop_streamlit(process)
-
-
-def commit(page, key: str, value: str) -> None:
-    box = page.locator(f".st-key-{key} input")
-    box.fill(value)
-    box.press("Enter")
-    wait_idle(page)
 
 
 def test_a_short_tour_leaves_nothing_alarming_in_the_server_log(page, logged_server):

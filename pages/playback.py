@@ -96,8 +96,10 @@ def controls(setup, count: int, playing: bool, words: RunWords) -> tuple[float, 
         "Speed (seconds per step)", DELAYS, value=1.0, key=PLAYBACK_DELAY, persist_state="session",
         help="How long each tree stays on screen while playing.",
     )
+    # Made with the value in effect: a box made with another one shows that one for a frame first.
     row[2].number_input(
-        f"{words.runs_title} per step", 1, max(count, 1), key=PLAYBACK_STRIDE, persist_state="session",
+        f"{words.runs_title} per step", 1, max(count, 1), st.session_state[PLAYBACK_STRIDE], key=PLAYBACK_STRIDE,
+        persist_state="session",
         help="How far Previous, Next and Play move k: by default a whole replay takes about a minute; "
         "lower it for a finer step.",
     )

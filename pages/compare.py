@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.analysis import LARGEST_C, affine_problem, compare_paths, comparison_rows, suggest_c_range
+from mcts_core.analysis import LARGEST_C, compare_paths, comparison_rows, suggest_c_range
 from mcts_core.drawing import drawn_nodes, path_neighbourhood, render_tree
 from ui.c import c_control, selected_path
 from ui.common import state
@@ -93,10 +93,10 @@ def setting_b_panel(setup) -> Scoring:
     max_c, step = b_slider_range(setup.input, st.session_state[COMPARE_C])
     scoring_b = Scoring(rule_b, st.session_state[COMPARE_C], settings_b)
     with c_slot:
-        if affine_problem(scoring_b) is None:  # dragged, B's path (teal), the verdict and the box follow before release
-            c_control.live_slider(setup.input, scoring_b, max_c=max_c, step=step, key=COMPARE_C_LIVE,
-                                  on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)",
-                                  path_label="Path B", verdict=True, exact=COMPARE_C, exact_digits=B_DIGITS)
+        # Dragged, B's path (teal), the verdict and the box follow before release.
+        c_control.live_slider(setup.input, scoring_b, max_c=max_c, step=step, key=COMPARE_C_LIVE,
+                              on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)",
+                              path_label="Path B", verdict=True, exact=COMPARE_C, exact_digits=B_DIGITS)
         c_b = st.number_input(
             Scoring(rule_b).spec.c_label + " (B)",
             min_value=0.0,

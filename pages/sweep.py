@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, Scoring, node_envelope
-from mcts_core.analysis import affine_problem, interval_at, range_problem, path_intervals
+from mcts_core.analysis import interval_at, range_problem
 from mcts_core.tables import (
     bands_frame,
     crossings_frame,
@@ -15,7 +15,7 @@ from mcts_core.tables import (
     sweep_nodes,
     zoom_range,
 )
-from ui.c import c_control, live_c_marker, selected_path
+from ui.c import c_control, live_c_marker, rule_sweep, selected_path
 from ui.common import state
 from ui.common.colours import CURRENT_COLOUR, MOVE_PALETTE, highlight_rows
 from ui.common.markdown import code, escape
@@ -190,13 +190,6 @@ def summary_sentence(bands: pd.DataFrame) -> str:
     return "; ".join(parts) + (f"; and {more} more intervals (table below)." if more > 0 else ".")
 
 
-@st.cache_resource(max_entries=16, show_spinner="Sweeping C…")
-def cached_sweep(input_key: str, rule_key: str, c_from: float, c_to: float, _tree, _scoring: Scoring):
-    """The exact sweep of an input under a rule over a range: it does not depend on C, so once per
-    input, rule (``rule_key``: ``repr`` of the scoring at C = 1), settings and range."""
-    return path_intervals(_tree, c_from, c_to, _scoring)
-
-
 def intro(rule_name: str) -> None:
     st.title("C sweep")
     st.caption(
@@ -358,12 +351,8 @@ def sweep_page(setup) -> None:
     intro(RULES[setup.rule].name)
     selected = selected_path.select(setup)
     scoring = selected.scoring
-    not_affine = affine_problem(scoring)
-    if not_affine is not None:  # no registered rule: the sweep needs each child's value as a line in C
-        st.info(escape(not_affine))
-        return
     c = scoring.c
-    max_c = c_control.slider_range(setup.input, c, scoring)[0]
+    max_c = c_control.slider_range(setup.input, scoring)[0]
     if state.first_run_for_input("sweep", f"{setup.input.key} {scoring.rule}"):
         reset_range(max_c)  # a new input or rule: sweep the slider's range, as the slider shows it
     controls, c_from, c_to = range_controls(max_c)
@@ -371,8 +360,7 @@ def sweep_page(setup) -> None:
     if problem is not None:
         st.error(escape(problem), icon="⚠️")
         return
-    at_one = scoring.with_c(1.0)
-    intervals = cached_sweep(setup.input.key, repr(at_one), c_from, c_to, tree, at_one)
+    intervals = rule_sweep.rule_sweep(setup.input, scoring, c_from, c_to)
     zoom_button(controls[3], intervals, c_from, c_to)
     bands = bands_frame(tree, intervals)
     shown_c = c if c_from <= c <= c_to else None  # the red line, also at the range's right edge

@@ -89,18 +89,14 @@ def wait_for_job(app, key: str, timeout: float = 300.0):
 
 
 def c_slider(app):
-    """The C slider as the page drew it: its data (``value``, ``max``, ``label``), whichever kind it is.
+    """The C slider as the page drew it: its data (``value``, ``max``, ``label``).
 
-    A rule affine in C gets the live slider (a custom component AppTest cannot move: tests type C
-    into ``c_exact``, which commits the same way); other rules Streamlit's st.slider.
+    It is a custom component AppTest cannot move: tests type C into ``c_exact``, which commits the
+    same way.
     """
     from types import SimpleNamespace
 
-    try:
-        data = tree_view_data(app, "c_live")
-    except StopIteration:
-        slider = app.slider(key="c")
-        return SimpleNamespace(value=slider.value, max=slider.max, label=slider.label)
+    data = tree_view_data(app, "c_live")
     return SimpleNamespace(value=data["c"], max=data["max"], label=data["label"])
 
 

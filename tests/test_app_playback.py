@@ -239,22 +239,3 @@ def test_the_live_slider_gets_each_frame_s_own_path_changes_and_moves_the_teal_p
                                      for part in path_intervals(tree, 0.0, data["max"])]
         sent[k] = data["intervals"]
     assert sent[3] != sent[6]  # the flip is at about C = 6.5 after 3 playouts, 2.7 after 6
-
-
-def test_a_rule_not_affine_in_c_gets_the_commit_on_release_slider_and_the_teal_path_follows_it(app, monkeypatch):
-    from mcts_core import Scoring, build_tree, parse_playouts, select_path
-    from mcts_core import RULES
-    from mcts_core.inputs.examples import C_FLIPS_CHOICE
-
-    monkeypatch.setattr(type(RULES["ucb1_tuned"]), "value_form", None)  # as if UCB1-Tuned were not known to be affine
-    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
-    app.selectbox(key="rule").select("ucb1_tuned").run()
-    app.toggle(key="playback_rule_path").set_value(True).run()
-    app.slider(key="playback_k").set_value(6).run()
-    assert any("not known to be affine in C" in caption.value for caption in app.caption)
-    tree = build_tree(parse_playouts(C_FLIPS_CHOICE), upto=6)
-    for c in (0.1, 9.0):
-        app.slider(key="c").set_value(c).run()
-        assert not app.exception
-        assert app.session_state["c"] == c and app.text_input(key="c_exact").value == repr(c)
-        assert rule_path_shown(app) == select_path(tree, Scoring("ucb1_tuned", c))

@@ -23,7 +23,7 @@ from collections.abc import Callable, Collection, Sequence
 import streamlit as st
 
 from mcts_core import Scoring, Tree, score_children
-from mcts_core.analysis import DrawnValues, affine_problem, inspected_terms
+from mcts_core.analysis import DrawnValues, inspected_terms
 from mcts_core.drawing import DotRun, SvgTagger, dot_available, fits_top_down, node_infos, path_json, render_tree
 from ui.common import state
 from ui.common.components import asset_component, strict_json
@@ -224,8 +224,8 @@ def show_tree(
     with st.spinner("Laying out the tree…") if kept is None else contextlib.nullcontext():
         tagged = None if kept is not None else _start_layout(layout_id, tree, drawn, direction, colouring, lines)
         try:
-            # A rule affine in C: each drawn value is a line in C, made once per drawing and rule.
-            at_one = scoring.with_c(1.0) if scoring is not None and affine_problem(scoring) is None else None
+            # Each drawn value is a line in C, made once per drawing and rule.
+            at_one = scoring.with_c(1.0) if scoring is not None else None
             values = None if at_one is None else _drawn_values(layout_key, drawn_key, repr(at_one), tree, at_one, drawn)
             hover = {} if scoring is None else _hover_values(
                 layout_key, drawn_key, repr(scoring), tree, scoring, drawn, values

@@ -15,7 +15,7 @@ from mcts_core.tables import (
     sweep_nodes,
     zoom_range,
 )
-from ui.c import c_control, live_c_marker, rule_sweep, selected_path
+from ui.c import c_control, live_c_marker, live_text, rule_sweep, selected_path
 from ui.common import state
 from ui.common.colours import CURRENT_COLOUR, MOVE_PALETTE, highlight_rows
 from ui.common.markdown import code, escape
@@ -234,11 +234,10 @@ def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: 
     c = selected.scoring.c
     # The path at C itself (also right at the range's excluded end, and outside a zoomed range): the
     # C control's, so the metric follows a drag.
-    follows = c_control.LIVE_PATH_VALUE["selected"]
     share_slot = metric_row(
         [
-            (f"{selected.scoring.spec.name} path at this C", escape(tree.path(selected.path[-1])) or "(root is a leaf)",
-             f"C = {c!r}", follows),
+            (f"{selected.scoring.spec.name} path at this C",
+             live_text.metric_value("sweep_path", "selected", "path", tree, selected.path, c), f"C = {c!r}"),
             ("Intervals", len(intervals)),
             ("Breakpoints", len(intervals) - 1),
             ("Swept range", f"[{c_from:.4g}, {c_to:.4g})"),
@@ -253,10 +252,11 @@ def strip_section(bands: pd.DataFrame, scale: alt.Scale, shown_c: float | None, 
     with st.container(key=SWEEP_STRIP_BOX):
         st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=SWEEP_STRIP)
     # Its bold "C = x" follows a drag of C, as the red line does.
-    st.container(key=c_control.live_c_text_key("selected", "strip")).caption(
-        "Each band is an interval of C with one selected path (hover for its statistics). "
-        + (f"Red line: **C = {c:.6g}**." if shown_c is not None else f"C = {c:.6g} is outside this range.")
-    )
+    live_text.text("sweep_strip", [
+        live_text.plain("Each band is an interval of C with one selected path (hover for its statistics). "),
+        *([live_text.plain("Red line: "), live_text.c_part("selected", c), live_text.plain(".")] if shown_c is not None
+          else [live_text.plain(f"C = {c:.6g} is outside this range.")]),
+    ], cs={"selected": c})
 
 
 def chosen_node(tree, intervals) -> str:

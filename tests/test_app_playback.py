@@ -1,7 +1,7 @@
 """AppTest of the Playback page: step through the playouts, play to the end, bad input."""
 
 
-from apptest_support import plain
+from apptest_support import live_text, metrics, plain
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE
 
 
@@ -146,7 +146,8 @@ def test_the_race_charts_label_the_playout_axis_with_whole_numbers(app):
 # The path the rule selects at C, drawn teal in the frame's tree (the toggle, off by default).
 
 def metric(app, label: str) -> str | None:
-    return next((plain(m.value) for m in app.metric if m.label == label), None)
+    value = metrics(app).get(label)
+    return None if value is None else plain(value)
 
 
 def rule_path_shown(app) -> str:
@@ -155,8 +156,8 @@ def rule_path_shown(app) -> str:
     from apptest_support import tree_view_data
 
     named = metric(app, "Path at C")
-    assert any("Teal, dashed: the path the sidebar's rule" in plain(c.value) and "(Path at C, above)" in plain(c.value)
-               for c in app.caption)
+    caption = live_text(app, "playback_rule_path_caption")
+    assert caption.startswith("Teal, dashed: the path the sidebar's rule") and "(Path at C, above)" in caption
     drawn = tree_view_data(app, "playback_tree_view")["second"]
     assert drawn == [list(named[:depth]) for depth in range(len(named) + 1)]  # root first, one-letter moves
     return named

@@ -33,31 +33,12 @@ C_EXACT_ERROR = state.key("_c_exact_error")
 C_LIVE = state.key("c_live")  # the live slider component (inside the container keyed C: class st-key-c)
 
 DEFAULT_C = 1.0
-# The container keys of the metrics naming the paths a C control moves (role "selected", role
-# "second"): while C is dragged their value shows the live path too (rewritten in the browser; the
-# commit's rerun then shows the same path).
-LIVE_PATH_VALUE = {"selected": "selected_path_value", "second": "second_path_value"}
-# The same for metrics counting the moves on those paths (Compare's "Length A", "Length B").
-LIVE_PATH_LENGTH = {"selected": "selected_path_length", "second": "second_path_length"}
-# Text saying "C = x" for the C a control moves (role "selected" or "second"), rewritten the same
-# way: the bold parts of any container whose key starts with this prefix (:func:`live_c_text_key`;
-# a page may have several).
-LIVE_C_TEXT = {"selected": "live_c_text_selected", "second": "live_c_text_second"}
-# A text naming both controls' Cs (Compare's caption): its first bold part follows role "selected",
-# its second role "second".
-LIVE_C_TEXT_PAIR = "live_c_text_pair"
 # What only a commit brings up to date (a table, a sentence at the committed C): containers whose
 # key starts with this prefix and a role ("any": either control) are dimmed from the first frame of
-# that control's drag (or key press) until the server has the C it committed (c_control.js).
+# that control's drag (or key press) until the server has the C it committed. The one protocol
+# between c_control.js and the page's own elements: the script names it AT_COMMITTED_C too (a test
+# checks both). What follows a drag is a component of its own (ui/c/live_text.py).
 AT_COMMITTED_C = "at_committed_c"
-# Compare's verdict on the two paths (role "selected" against role "second"), rewritten the same way
-# while either control is dragged: the container key of its metric ("identical" / "split at X"),
-# and of the sentence under it, one key per shape of sentence (the shapes differ in their code and
-# bold parts: the browser rewrites those parts' text when the dragged verdict has the page's shape,
-# and hides the sentence while it has another).
-LIVE_VERDICT_VALUE = "paths_verdict_value"
-LIVE_VERDICT_SENTENCE = "paths_verdict_sentence_{shape}"
-VERDICT_SHAPES = ("identical", "split_root", "split")
 
 _HTML = """
 <div class="cc-root">
@@ -71,12 +52,6 @@ _HTML = """
 """
 
 _component = asset_component("mcts_c_control", "c/c_control", _HTML)
-
-
-def live_c_text_key(role: str, name: str) -> str:
-    """The key of a container whose bold parts say "C = x" and follow the ``role`` control's drag
-    (``role`` "pair": the first bold part follows "selected", the second "second")."""
-    return f"{LIVE_C_TEXT_PAIR if role == 'pair' else LIVE_C_TEXT[role]}_{name}"
 
 
 def at_committed_c(role: str, name: str):
@@ -205,7 +180,6 @@ def live_slider(
     label: str | None = None,
     path_label: str = "Selected path",
     reveal_at_rest: bool = True,
-    verdict: bool = False,
     exact: str | None = None,
     exact_digits: int | None = None,
 ) -> None:
@@ -218,15 +192,12 @@ def live_slider(
             :func:`mcts_core.analysis.key_step` of the range).
         key: the component's widget key.
         on_commit: called with the C the browser committed, before the rerun's script runs.
-        role: which path of the page's tree picture follows the drag: "selected", or "second"
-            (Compare's setting B).
+        role: which path of the page follows the drag (its tree picture's, its live texts'):
+            "selected", or "second" (Compare's setting B, Playback's path at C).
         label: the slider's label; None: the rule's name for C.
         path_label: what the live line calls the path it names (the page's name for that path).
         reveal_at_rest: False: the live line (the path, the ranked children) and the ticks where
             the path changes show only while C is dragged.
-        verdict: this control's path (role "second") is compared with the page's selected path,
-            and the page's verdict (:data:`LIVE_VERDICT_VALUE`, :data:`LIVE_VERDICT_SENTENCE`)
-            follows either control while it is dragged.
         exact: the widget key of the box holding this C exactly: while C is dragged it shows the
             live C (rewritten in the browser), or None.
         exact_digits: the box is a number box showing C to this many significant digits
@@ -242,21 +213,11 @@ def live_slider(
         "intervals": [[part.c_from, part.c_to, list(part.moves)] for part in _path_changes(loaded, scoring, max_c)],
         "compact": loaded.tree.compact,
         "role": role,
-        "path_value": f".st-key-{LIVE_PATH_VALUE[role]} [data-testid='stMetricValue']",
-        "path_length": f".st-key-{LIVE_PATH_LENGTH[role]} [data-testid='stMetricValue']",
-        "c_text": f"[class*='st-key-{LIVE_C_TEXT[role]}_'] strong, "
-                  f"[class*='st-key-{LIVE_C_TEXT_PAIR}_'] strong:nth-of-type({1 if role == 'selected' else 2})",
-        "committed": f"[class*='st-key-{AT_COMMITTED_C}_{role}_'], [class*='st-key-{AT_COMMITTED_C}_any_']",
         "reveal_at_rest": reveal_at_rest,
     }
     if exact is not None:
         data["exact"] = f".st-key-{exact} input"
         data["exact_digits"] = exact_digits
-    if verdict:
-        data["verdict"] = {
-            "value": f".st-key-{LIVE_VERDICT_VALUE} [data-testid='stMetricValue']",
-            "sentence": {shape: f"st-key-{LIVE_VERDICT_SENTENCE.format(shape=shape)}" for shape in VERDICT_SHAPES},
-        }
 
     def committed() -> None:
         c = st.session_state[key]["commit"]

@@ -1,10 +1,11 @@
 """The exploration constant C: a slider sized to the scores, an exact box, and where the path changes.
 
-Every formula rule is affine in C (its module says its value as a line in C), so the slider is a custom component
-(``ui/c/c_control.js``, no iframe, nothing loaded from the network): the browser gets where
+Every formula rule is affine in C (its module says its value as a line in C), so the slider is a
+custom component (``ui/c/c_control.js``, no iframe, nothing loaded from the network): the browser gets where
 the selected path changes over the slider's range once per (input, rule, settings, range) and
 follows a drag by itself on every animation frame (the path, the picture's red path, the inspected
-node's ranked children); C is committed only when the drag ends or the keys rest. One exact sweep of
+node's ranked children, and the page's live texts, :mod:`ui.c.live_text`, which hear the frame's
+event); C is committed only when the drag ends or the keys rest. One exact sweep of
 the rule over a few score spreads sizes the slider (to its last breakpoint), says where the path
 changes next to C, and is cut to the slider's range for the browser. Keys move C by a round step that follows the
 range (:func:`mcts_core.analysis.key_step`; ten of them with Page Up/Down or Shift, Home/End to

@@ -121,14 +121,7 @@ from mcts_core.drawing.tagged_svg import node_infos, path_json, tag_svg  # noqa:
 from mcts_core.drawing.dot import drawn_nodes, fits_top_down, render_tree, visible_nodes  # noqa: E402
 from mcts_core.analysis.sweep import path_intervals  # noqa: E402
 from bench.harness.browser import (  # noqa: E402
-    GRAPH,
-    eventually,
-    SLIDER,
-    open_app,
-    playout_file,
-    red_nodes,
-    wait_for_graph,
-    wait_idle,
+    GRAPH, SLIDER, eventually, open_app, playout_file, red_nodes, wait_for_graph, wait_idle,
 )
 from bench.harness.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
 

@@ -1,4 +1,5 @@
-"""Core benchmark: parse + build + select of mcts_core against a plain dict-of-children trie.
+"""Core benchmark: parse + build + select of mcts_core against a plain dict-of-children trie
+(bench/harness/reference.py, the solver the tests compare with too).
 
 Usage (from the repository root)::
 
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import math
 import os
 import platform
 import random
@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.harness.reference import reference_parse, reference_path, reference_tree  # noqa: E402
 from mcts_core import Scoring, build_tree, parse_playouts, select_path  # noqa: E402
 
 C = 1.4
@@ -71,62 +72,6 @@ def input_file(count: int, seed: int) -> Path:
 
 
 # --------------------------------------------------------------------------------------------------
-# Baseline: the straightforward solution, written from the statement
-
-
-class Node:
-    __slots__ = ("children", "visits", "total")
-
-    def __init__(self, visits=0, total=0.0):
-        self.children = {}
-        self.visits = visits
-        self.total = total
-
-
-def baseline_parse(text):
-    lines = text.splitlines()
-    count, c = lines[0].split()
-    rows = []
-    for line in lines[1 : 1 + int(count)]:
-        word, score = line.split()
-        rows.append((word, float(score)))
-    return float(c), rows
-
-
-def baseline_build(rows):
-    root = Node()
-    for word, score in rows:
-        node = root
-        node.visits += 1
-        node.total += score
-        for move in word:
-            child = node.children.get(move)
-            if child is None:
-                node.children[move] = Node(1, score)
-                break
-            node = child
-            node.visits += 1
-            node.total += score
-    return root
-
-
-def baseline_select(root, c):
-    out = []
-    node = root
-    while node.children:
-        log_parent = math.log(node.visits)
-        best_move, best_value = None, None
-        for move in sorted(node.children):
-            child = node.children[move]
-            value = child.total / child.visits + c * math.sqrt(log_parent / child.visits)
-            if best_value is None or value > best_value:
-                best_move, best_value = move, value
-        out.append(best_move)
-        node = node.children[best_move]
-    return "".join(out)
-
-
-# --------------------------------------------------------------------------------------------------
 # One run of each implementation: (path, {phase: seconds})
 
 
@@ -143,11 +88,11 @@ def run_ours(text):
 
 def run_baseline(text):
     t0 = time.perf_counter()
-    c, rows = baseline_parse(text)
+    c, rows = reference_parse(text)
     t1 = time.perf_counter()
-    root = baseline_build(rows)
+    root = reference_tree(rows)
     t2 = time.perf_counter()
-    path = baseline_select(root, c)
+    path = reference_path(root, c)
     t3 = time.perf_counter()
     return path, {"parse": t1 - t0, "build": t2 - t1, "select": t3 - t2, "total": t3 - t0}
 

@@ -66,12 +66,7 @@ def openspiel(game_name: str, simulations: int, c: float, seed: int) -> float:
     rng = np.random.RandomState(seed)
     bot = mcts.MCTSBot(game, c, simulations, mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng),
                        solve=False, random_state=rng)
-    state = game.new_initial_state()
-    start = time.perf_counter()
-    root = bot.mcts_search(state)
-    elapsed = time.perf_counter() - start
-    assert root.explore_count == simulations
-    return elapsed
+    return timed_search(bot, game, simulations)
 
 
 def openspiel_cpp(game_name: str, simulations: int, c: float, seed: int) -> float:
@@ -80,6 +75,11 @@ def openspiel_cpp(game_name: str, simulations: int, c: float, seed: int) -> floa
 
     game = pyspiel.load_game(game_name)
     bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed), c, simulations, 1000, False, seed, False)
+    return timed_search(bot, game, simulations)
+
+
+def timed_search(bot, game, simulations: int) -> float:
+    """Seconds for one of an OpenSpiel MCTSBot's searches from the game's start, which runs every simulation."""
     state = game.new_initial_state()
     start = time.perf_counter()
     root = bot.mcts_search(state)

@@ -3,8 +3,8 @@
 ``inputs`` (read any input) -> ``model`` (the tree the puzzle's rule builds) -> ``selection`` (the
 rules) -> ``analysis`` (the C sweep, comparisons, why a child won, the outline) -> ``tables``
 (pandas) and ``drawing`` (graphviz); beside them ``search`` (live MCTS on OpenSpiel games),
-``strength`` (the arena), ``simultaneous`` (decoupled trees), ``adapters`` (real engines), ``cli``
-and ``common``. This module is the public API: solve, parse, build, select, sweep. No streamlit
+``strength`` (the arena), ``simultaneous`` (decoupled trees), ``adapters`` (real engines),
+``classroom`` (live rooms: the questions, the join codes, the rooms' store), ``cli`` and ``common``. This module is the public API: solve, parse, build, select, sweep. No streamlit
 import anywhere; ``tables`` and ``drawing`` are imported on their own, so the CLI and the math never
 load pandas or graphviz. May import every stage but tables, drawing, search, strength and cli.
 """
@@ -27,6 +27,7 @@ from .selection import (
     PROBABILITY,
     RULE_PRESETS,
     RULES,
+    UCB1,
     ChildScore,
     Rule,
     Scoring,
@@ -59,6 +60,7 @@ __all__ = [
     "ROOT",
     "RULES",
     "RULE_PRESETS",
+    "UCB1",
     "Breakpoint",
     "ChildScore",
     "Interval",

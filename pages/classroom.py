@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from mcts_core import RULES, ROOT, Scoring, score_children
+from mcts_core import RULES, ROOT, UCB1, Scoring, score_children
 from mcts_core.analysis import explain_choice, ucb1_latex
 from mcts_core.model import Playback
 from mcts_core.drawing import drawn_nodes
@@ -13,7 +13,7 @@ from ui.common.markdown import code, escape
 from ui.common.wording import mean_header
 from ui.common.wording import node_markdown, plural, why_sentence
 from ui.picture.drawn_nodes import cached_visible_nodes
-from ui.picture.tree_view import show_tree
+from ui.picture.tree_view import Picture, show_tree
 from ui.room import live_room
 from ui.share import share, share_panel
 from ui.shell import sidebar
@@ -209,11 +209,10 @@ def walked_picture(setup, node: int, scoring, presentation: bool) -> None:
     tree = setup.tree
     walked = tree.path_nodes(node)
     visible = cached_visible_nodes(setup.input.key, tree, 40 if presentation else 300)
-    show_tree(
+    picture = Picture(
         tree,
         drawn_nodes(tree, visible, walked, inspected=node),
         layout_key=setup.input.key,
-        key=CLASS_PROJECTOR_TREE if presentation else CLASS_TREE,
         path=walked,
         path_follows_c=False,  # the walk so far; a new C restarts it
         opening="inspected",
@@ -222,6 +221,7 @@ def walked_picture(setup, node: int, scoring, presentation: bool) -> None:
         height=340 if presentation else 480,
         label_px=PROJECTOR_LABEL_PX if presentation else 12,
     )
+    show_tree(picture, key=CLASS_PROJECTOR_TREE if presentation else CLASS_TREE)
 
 
 def legend(tree, node: int, choice, children, guessed: str | None, c: float, presentation: bool) -> None:
@@ -231,7 +231,7 @@ def legend(tree, node: int, choice, children, guessed: str | None, c: float, pre
             ":red[**Red**]: the path walked so far, from the root. :blue[**Blue double outline**]: the "
             "node choosing now. Each box: the move, n = visits, μ = mean score."
         )
-        st.latex(r"\mathrm{UCB1}(M) = " + RULES["ucb1"].formula)
+        st.latex(r"\mathrm{UCB1}(M) = " + RULES[UCB1].formula)
         if choice is None:
             return
         st.caption(f"At {node_name(tree, node)}, N.v = {tree.visits[node]:,} and C = {c:.6g}:")
@@ -306,8 +306,8 @@ def classroom_page(setup) -> None:
         st.html(PRESENTATION_CSS)
 
     node = tree.find(st.session_state[PATH])
-    children = score_children(tree, node, Scoring("ucb1", c))
-    choice = explain_choice(children, "ucb1", tree.ties)
+    children = score_children(tree, node, Scoring(UCB1, c))
+    choice = explain_choice(children, UCB1, tree.ties)
     guessed = st.session_state[GUESS]
     # The exercise is at the committed C (a commit restarts it): dimmed while C is dragged.
     with c_control.at_committed_c("selected", "question"):
@@ -330,7 +330,7 @@ def classroom_page(setup) -> None:
         with right, c_control.at_committed_c("selected", "lesson"):
             lesson(tree, node, choice, children, guessed, narrow=False)
     with picture:
-        walked_picture(setup, node, Scoring("ucb1", c), presentation)
+        walked_picture(setup, node, Scoring(UCB1, c), presentation)
     with c_control.at_committed_c("selected", "legend"):
         legend(tree, node, choice, children, guessed, c, presentation)
     story(tree, setup.input.playouts)

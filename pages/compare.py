@@ -13,7 +13,7 @@ from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
 from ui.common.wording import node_markdown, plural, random_draw_warning
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes
-from ui.picture.tree_view import show_tree
+from ui.picture.tree_view import Picture, show_tree
 from ui.setup import rule_panel
 from ui.share import share, share_panel
 from ui.shell import sidebar
@@ -171,8 +171,8 @@ def picture(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> None:
         live_text.plain("). Teal, dashed: B's path ("), *live_text.described(setting_b, "second"),
         live_text.plain("). Purple: on both. A box's “+k more” line counts its children not drawn."),
     ], cs={"selected": setting_a.c, "second": setting_b.c})
-    show_tree(tree, drawn, layout_key=setup.input.key, key=COMPARE_TREE, path=comparison.path_a,
-              second_path=comparison.path_b, scoring=setting_a, height=480)
+    show_tree(Picture(tree, drawn, layout_key=setup.input.key, path=comparison.path_a, second_path=comparison.path_b,
+                      scoring=setting_a, height=480), key=COMPARE_TREE)
     exports = st.columns(2)
     with exports[0]:
         st.download_button(

@@ -16,7 +16,7 @@ from ui.common.wording import mean_header, total_format
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes
 from ui.picture.outline import show_outline
 from ui.picture.term_table import Column, csv_text, show_term_table
-from ui.picture.tree_view import show_tree
+from ui.picture.tree_view import Picture, show_tree
 from ui.share import share, share_panel
 from ui.shell import sidebar
 
@@ -288,11 +288,10 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
         live_text.plain(". Blue outline: the inspected node (click a node to inspect it; arrow keys move). "
                         + folded_caption(hidden_count(tree, drawn))),
     ], cs={"selected": scoring.c})
-    show_tree(
+    picture = Picture(
         tree,
         drawn,
         layout_key=layout_key,
-        key=EXPLORER_TREE,
         direction="TB" if top_down else "LR",
         colouring=st.session_state[COLOUR_BY],
         path=path,
@@ -300,8 +299,8 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
         principal_variation=pv,
         scoring=scoring,
         height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
-        on_click=lambda node: set_inspect(tree.path(node)),
     )
+    show_tree(picture, key=EXPLORER_TREE, on_click=lambda node: set_inspect(tree.path(node)))
 
     def drawn_dot() -> str:
         return render_tree(tree, drawn, path=path, inspected=inspected).source

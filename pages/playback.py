@@ -3,7 +3,6 @@ request, the path the sidebar's rule selects at C in each frame's tree, with C's
 
 from dataclasses import replace
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -11,13 +10,13 @@ from mcts_core import Scoring
 from mcts_core.model import Playback, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui.c import c_control, live_text, selected_path
+from ui.charts.playback_charts import race_chart
 from ui.common import state
-from ui.common.colours import CURRENT_COLOUR, MOVE_PALETTE
 from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
 from ui.common.wording import folded_caption, node_label, plural
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES
-from ui.picture.tree_view import show_tree
+from ui.picture.tree_view import Picture, show_tree
 from ui.setup.inputs import LoadedInput
 from ui.share import share, share_panel
 from ui.shell import sidebar
@@ -150,8 +149,8 @@ def frame_picture(tree, step, budget: int, layout_key: str, rule_path: tuple[int
         + ("Teal, dashed: the rule's path at C. Purple: on both. " if rule_path is not None else "")
         + folded_caption(hidden_count(tree, drawn))
     )
-    show_tree(tree, drawn, layout_key=layout_key, key=PLAYBACK_TREE, path=step.path, second_path=rule_path or (),
-              inspected=step.created, height=500)
+    show_tree(Picture(tree, drawn, layout_key=layout_key, path=step.path, second_path=rule_path or (),
+                      inspected=step.created, height=500), key=PLAYBACK_TREE)
 
 
 def path_table(tree, step) -> None:
@@ -236,21 +235,6 @@ def show_frame(playback: Playback, setup, budget: int) -> None:
     with numbers:
         path_table(frame.tree, frame.step)
     show_race(playback, setup.input.key, k)
-
-
-def race_chart(frame: pd.DataFrame, value: str, title: str, number_format: str, k: int) -> alt.LayerChart:
-    """One statistic of the root's children against k, with a red rule at the current k."""
-    lines = alt.Chart(frame).mark_line().encode(
-        x=alt.X("k:Q", title="playouts replayed (k)", axis=alt.Axis(format=",d", tickMinStep=1)),  # whole playouts
-        y=alt.Y(f"{value}:Q", title=title, axis=alt.Axis(format=number_format)),
-        color=alt.Color("move:N", title="root child", scale=alt.Scale(range=MOVE_PALETTE),
-                        legend=alt.Legend(orient="top", symbolStrokeWidth=4)),
-        tooltip=["move:N", "k:Q", alt.Tooltip(f"{value}:Q", format=number_format)],
-    )
-    now = alt.Chart(pd.DataFrame({"k": [k]})).mark_rule(color=CURRENT_COLOUR, strokeWidth=2).encode(
-        x="k:Q", tooltip=[alt.Tooltip("k:Q", title="k now")]
-    )
-    return lines + now
 
 
 def show_race(playback: Playback, input_key: str, k: int) -> None:

@@ -15,14 +15,13 @@ import time
 from dataclasses import replace
 from typing import Any
 
-import altair as alt
-import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, Scoring, defaults
 from mcts_core.inputs import input_id
 from mcts_core.search import (
     MAX_SECONDS, format_moves, legal_moves, load_game, parse_moves, play_moves, position_picture, search)
+from ui.charts.search_charts import TOP_BARS, root_shares_chart
 from ui.common import jobs, state
 from ui.common.jobs import BackgroundJob
 from ui.common.markdown import escape
@@ -65,7 +64,6 @@ POLL_SECONDS = 0.25  # the progress fragment's rerun interval while a search run
 FIRST_WAIT = 0.4  # seconds the run that starts a search waits for it: small searches end at once
 GRID_ACTIONS = 150  # games with at most this many distinct actions get a full grid of buttons
 MAX_BUTTONS = 400  # move buttons drawn at most (Go 19x19 has 362 moves)
-TOP_BARS = 30  # root moves drawn in the visit-share chart
 
 sidebar.ensure_app_shell()
 
@@ -394,30 +392,17 @@ def summary(job: SearchJob) -> None:
     ])
     if not result.children:
         return
-    root_shares_chart(result)
+    root_shares(result)
     hand_over(job)
 
 
-def root_shares_chart(result) -> None:
+def root_shares(result) -> None:
     """Each root move's share of the visits, the best move in red (the most visited when there are many)."""
-    shares = pd.DataFrame(
-        {"move": child.move, "visits": child.visits, "share": child.visits / max(result.root_visits, 1),
-         "mean": child.total / child.visits if child.visits else None}
-        for child in result.children
-    )
-    shown = shares.nlargest(TOP_BARS, "visits", keep="first") if len(shares) > TOP_BARS else shares
-    chart = alt.Chart(shown).mark_bar().encode(
-        x=alt.X("move:N", sort="-y" if len(shares) > TOP_BARS else None, title="root move",
-                axis=alt.Axis(labelAngle=-45 if len(shown) > 9 else 0)),
-        y=alt.Y("share:Q", title="share of the root's visits", axis=alt.Axis(format="%")),
-        color=alt.condition(alt.datum.move == result.best_move, alt.value("#d62728"), alt.value("#4c78a8")),
-        tooltip=["move", "visits", alt.Tooltip("share:Q", format=".1%"),
-                 alt.Tooltip("mean:Q", format="+.3f", title="mean (root player's view)")],
-    ).properties(height=260)
-    st.altair_chart(chart, width="stretch")
+    st.altair_chart(root_shares_chart(result), width="stretch")
+    moves = len(result.children)
     st.caption(
         "Red: the best move. "
-        + (f"The {TOP_BARS} most visited of {len(shares)} root moves. " if len(shares) > TOP_BARS else "")
+        + (f"The {TOP_BARS} most visited of {moves} root moves. " if moves > TOP_BARS else "")
         + "A larger C spreads the visits over more moves; a smaller one piles them on the best-looking."
     )
 

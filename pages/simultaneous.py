@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -32,6 +31,7 @@ from mcts_core.simultaneous import (
 )
 from mcts_core.selection import DEFAULT_RULE, RULE_REGISTRY
 from mcts_core.tables import joint_children_table, own_moves_table
+from ui.charts.simultaneous_charts import exploitability_chart, strategy_chart
 from ui.common import state
 from ui.common.colours import highlight_rows
 from ui.common.markdown import code, escape
@@ -512,22 +512,6 @@ def swept_rows(game, rules: list[str], simulations: int) -> tuple[list[dict], li
     return exploitabilities, probabilities
 
 
-def sweep_charts(exploitabilities: list[dict], probabilities: list[dict]) -> None:
-    x = alt.X("C:Q", scale=alt.Scale(type="log"), title="C (γ for regret matching and EXP3)")
-    lines = alt.Chart(pd.DataFrame(exploitabilities)).mark_line(point=True).encode(
-        x=x, y=alt.Y("exploitability:Q", title="exploitability of the root strategy"),
-        color=alt.Color("rule:N"), strokeDash=alt.StrokeDash("who:N", title=None),
-        tooltip=["rule", "who", alt.Tooltip("C:Q", format=".4g"), alt.Tooltip("exploitability:Q", format=".3f")],
-    ).properties(height=260)
-    st.altair_chart(lines, width="stretch")
-    strategy_lines = alt.Chart(pd.DataFrame(probabilities)).mark_line(point=True).encode(
-        x=x, y=alt.Y("probability:Q", title="probability at the root"), color=alt.Color("move:N"),
-        strokeDash=alt.StrokeDash("player:N", title=None),
-        tooltip=["rule", "player", "move", alt.Tooltip("C:Q", format=".4g"), alt.Tooltip("probability:Q", format=".3f")],
-    ).properties(height=200, width=260).facet(column=alt.Column("rule:N", title=None)).resolve_scale(x="independent")
-    st.altair_chart(strategy_lines)
-
-
 def what_c_does(game, scoring: JointScoring) -> None:
     st.subheader("What C does here")
     rules, simulations = sweep_controls(scoring)
@@ -537,7 +521,8 @@ def what_c_does(game, scoring: JointScoring) -> None:
     exploitabilities, probabilities = swept_rows(game, rules, simulations)
     if not exploitabilities:
         return
-    sweep_charts(exploitabilities, probabilities)
+    st.altair_chart(exploitability_chart(exploitabilities), width="stretch")
+    st.altair_chart(strategy_chart(probabilities))
     st.caption(
         f"One seeded decoupled search of {code(game.name)} per point, {simulations:,} simulations, C on a log "
         "scale. UCB1 and its kin pick deterministic best responses: in a cyclic game the two players chase each "

@@ -1,6 +1,5 @@
 """C sweep: exactly where the sidebar rule's selected path changes as C moves (lines, envelopes, intervals)."""
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -8,16 +7,14 @@ from mcts_core import RULES, Scoring, node_envelope
 from mcts_core.analysis import interval_at, range_problem
 from mcts_core.tables import (
     bands_frame,
-    crossings_frame,
-    envelope_frame,
-    lines_frame,
     on_path_frame,
     sweep_nodes,
     zoom_range,
 )
 from ui.c import c_control, live_c_marker, live_text, rule_sweep, selected_path
+from ui.charts.sweep_charts import C_FORMAT, CURRENT_C_LAYER, band_strip, lines_chart
 from ui.common import state
-from ui.common.colours import CURRENT_COLOUR, MOVE_PALETTE, highlight_rows
+from ui.common.colours import highlight_rows
 from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
 from ui.common.wording import node_markdown, plural
@@ -40,13 +37,8 @@ SWEEP_LIVE_C = state.key("sweep_live_c")
 SWEEP_TABLE = state.key("sweep_table")
 SWEEP_CSV = state.key("sweep_csv")
 
-CROSSING_COLOUR = "#808080"  # mid grey: seen on the light and the dark theme's plot (black vanished on dark)
-AXIS_WIDTH = 70  # a fixed y-axis width keeps the strip's and the lines chart's C axes aligned
-C_FORMAT = ".10g"  # tooltips and the table: enough digits to tell a breakpoint from its neighbours
 C_COLUMN_PX = 115  # the intervals table's C columns: "0.0001234567" and "to C (excluded)" fit
-LABEL_ROOM = 0.1  # share of the C axis left of a crossing its value's label needs
 SHOWN_INTERVALS = 6  # the summary sentence lists this many intervals at most
-CURRENT_C_LAYER = "current_c"  # the red rule's layer: the live marker hides it mid-drag
 
 def reset_range(max_c: float) -> None:
     st.session_state[SWEEP_FROM], st.session_state[SWEEP_TO] = 0.0, max_c
@@ -55,129 +47,6 @@ def reset_range(max_c: float) -> None:
 def zoom_in() -> None:
     # The zoom was worked out by the previous run, from the range the user is looking at.
     st.session_state[SWEEP_FROM], st.session_state[SWEEP_TO] = st.session_state[SWEEP_ZOOM_RANGE]
-
-
-def c_scale(c_from: float, c_to: float) -> alt.Scale:
-    return alt.Scale(domain=[c_from, c_to], nice=False, zero=False)
-
-
-def current_c_layer(scale: alt.Scale, c: float) -> alt.Chart:
-    """A red vertical rule at the page's C, its value in the tooltip."""
-    marker = pd.DataFrame({"c": [c], "what": ["current C"]})
-    return (
-        alt.Chart(marker, name=CURRENT_C_LAYER)
-        .mark_rule(color=CURRENT_COLOUR, strokeWidth=2)
-        .encode(
-            x=alt.X("c:Q", scale=scale),
-            tooltip=[alt.Tooltip("what:N", title=" "), alt.Tooltip("c:Q", title="C", format=C_FORMAT)],
-        )
-    )
-
-
-def band_strip(bands: pd.DataFrame, scale: alt.Scale, c: float | None) -> alt.LayerChart:
-    """The selected path as colour bands along C, labelled where wide enough."""
-    # A one-category y axis gives the strip the same left margin as the lines chart below it.
-    base = alt.Chart(bands).transform_calculate(row="'path'")
-    rects = base.mark_rect(stroke="white", strokeWidth=1).encode(
-        x=alt.X("c_from:Q", scale=scale, title="C", axis=alt.Axis(orient="top")),
-        x2="c_to:Q",
-        y=alt.Y("row:N", title="path", axis=alt.Axis(labels=False, ticks=False, domain=False)),
-        color=alt.Color("path:N", legend=None, scale=alt.Scale(range=MOVE_PALETTE)),
-        tooltip=[
-            alt.Tooltip("path:N", title="selected path"),
-            alt.Tooltip("c_from:Q", title="from C", format=C_FORMAT),
-            alt.Tooltip("c_to:Q", title="to C", format=C_FORMAT),
-            alt.Tooltip("length:Q", title="length"),
-            alt.Tooltip("leaf_visits:Q", title="leaf visits"),
-            alt.Tooltip("leaf_mean:Q", title="leaf mean", format=".4f"),
-        ],
-    )
-    labels = base.mark_text(fontSize=13, fontWeight="bold", color="black").encode(
-        x="middle:Q", y="row:N", text="label:N"
-    )
-    layers = [rects, labels] + ([current_c_layer(scale, c)] if c is not None else [])
-    # Streamlit fits the whole chart, axis included, into this height.
-    return (
-        alt.layer(*layers)
-        .properties(height=110, usermeta=live_c_marker.SVG_CHART)
-        .configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
-    )
-
-
-def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart]:
-    """Where the chosen child changes: a dashed rule, a diamond and the C value at each crossing."""
-    crossing_tooltip = [
-        alt.Tooltip("c:Q", title="C", format=C_FORMAT),
-        alt.Tooltip("before:N", title="chosen below"),
-        alt.Tooltip("after:N", title="chosen from here"),
-    ]
-    rules = (
-        alt.Chart(crossings)
-        .mark_rule(color=CROSSING_COLOUR, strokeDash=[2, 2])
-        .encode(x=alt.X("c:Q", scale=scale), tooltip=crossing_tooltip)
-    )
-    points = (
-        alt.Chart(crossings)
-        .mark_point(filled=True, size=120, color=CROSSING_COLOUR, shape="diamond")
-        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", tooltip=crossing_tooltip)
-    )
-
-    def values(where, align: str, dx: int, dy: int) -> alt.Chart:
-        return (
-            alt.Chart(crossings)
-            .transform_filter(where)
-            .mark_text(align=align, dx=dx, dy=dy, fontWeight="bold", color=CROSSING_COLOUR)  # read on both themes
-            .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
-        )
-
-    # Above-left of its crossing, where no line passes (the values rise with C, so further left the
-    # upper envelope is lower); right of the crossing the new child's steeper line crossed it. Near
-    # the range's left edge there is no room on the left: above-right, higher.
-    c_from, c_to = scale.domain
-    room_left = alt.datum.c >= c_from + LABEL_ROOM * (c_to - c_from)
-    return [rules, points, values(room_left, "right", -7, -10), values(~room_left, "left", 7, -18)]
-
-
-def lines_chart(envelope, on_path: pd.DataFrame, scale: alt.Scale, c: float | None, value_name: str) -> alt.LayerChart:
-    """The node's children as lines in C (their ``value_name``), the envelope thick, crossings marked."""
-    c_from, c_to = scale.domain
-    move = alt.Color("move:N", title="child", legend=alt.Legend(orient="top", symbolStrokeWidth=4),
-                     scale=alt.Scale(range=MOVE_PALETTE))
-    shading = (
-        alt.Chart(on_path)
-        .mark_rect(color="grey", opacity=0.12)  # see-through: the same light tint on a light or a dark plot
-        .encode(x=alt.X("c_from:Q", scale=scale), x2="c_to:Q")
-    )
-    lines = (
-        alt.Chart(lines_frame(envelope, c_from, c_to))
-        .mark_line(strokeWidth=1.5, strokeDash=[5, 3], clip=True)
-        .encode(
-            x=alt.X("c:Q", scale=scale, title="C"),
-            y=alt.Y("value:Q", title=f"{value_name} = value at C = 0 + C·slope", scale=alt.Scale(zero=False)),
-            color=move,
-            tooltip=[
-                alt.Tooltip("move:N", title="child"),
-                alt.Tooltip("visits:Q"),
-                alt.Tooltip("intercept:Q", title="value at C = 0", format=".6g"),
-                alt.Tooltip("slope:Q", format=".6g"),
-            ],
-        )
-    )
-    envelope_line = (
-        alt.Chart(envelope_frame(envelope))
-        .mark_line(strokeWidth=6, clip=True)
-        .encode(x=alt.X("c:Q", scale=scale), y="value:Q", color=move, detail="segment:N",
-                tooltip=[alt.Tooltip("move:N", title="chosen child")])
-    )
-    crossings = crossing_layers(crossings_frame(envelope), scale)
-    layers = [shading, lines, envelope_line, *crossings] + (
-        [current_c_layer(scale, c)] if c is not None else []
-    )
-    return (
-        alt.layer(*layers)
-        .properties(height=380, usermeta=live_c_marker.SVG_CHART)
-        .configure_axisY(minExtent=AXIS_WIDTH, maxExtent=AXIS_WIDTH)
-    )
 
 
 def summary_sentence(bands: pd.DataFrame) -> str:
@@ -247,10 +116,10 @@ def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: 
     return share_slot
 
 
-def strip_section(bands: pd.DataFrame, scale: alt.Scale, shown_c: float | None, c: float) -> None:
+def strip_section(bands: pd.DataFrame, c_from: float, c_to: float, shown_c: float | None, c: float) -> None:
     st.subheader("Selected path along C")
     with st.container(key=SWEEP_STRIP_BOX):
-        st.altair_chart(band_strip(bands, scale, shown_c), width="stretch", key=SWEEP_STRIP)
+        st.altair_chart(band_strip(bands, c_from, c_to, shown_c), width="stretch", key=SWEEP_STRIP)
     # Its bold "C = x" follows a drag of C, as the red line does.
     live_text.text("sweep_strip", [
         live_text.plain("Each band is an interval of C with one selected path (hover for its statistics). "),
@@ -283,19 +152,19 @@ def chosen_node(tree, intervals) -> str:
     return node_path
 
 
-def why_section(tree, intervals, scale: alt.Scale, shown_c: float | None, scoring: Scoring) -> None:
+def why_section(tree, intervals, c_from: float, c_to: float, shown_c: float | None, scoring: Scoring) -> None:
     """A node's children as lines in C under the rule: the envelope the selection follows, and where it changes."""
     st.subheader("Why: a node's children as lines in C")
     node_path = chosen_node(tree, intervals)
     node = tree.find(node_path)
-    envelope = node_envelope(tree, node, *scale.domain, scoring)
+    envelope = node_envelope(tree, node, c_from, c_to, scoring)
     if not envelope.lines:
         st.info(f"Node {node_markdown(node_path)} is a leaf: there is no choice to draw.")
         return
     on_path = on_path_frame(intervals, tree.path_moves(node))
     with st.container(key=SWEEP_LINES_BOX):
-        st.altair_chart(lines_chart(envelope, on_path, scale, shown_c, scoring.spec.label("value")), width="stretch",
-                        key=SWEEP_LINES)
+        st.altair_chart(lines_chart(envelope, on_path, c_from, c_to, shown_c, scoring.spec.label("value")),
+                        width="stretch", key=SWEEP_LINES)
     changes = ", ".join(
         f"{code(point.before_move)} → {code(point.after_move)} at C = {point.c:.10g}" for point in envelope.crossings
     )
@@ -364,10 +233,9 @@ def sweep_page(setup) -> None:
     zoom_button(controls[3], intervals, c_from, c_to)
     bands = bands_frame(tree, intervals)
     shown_c = c if c_from <= c <= c_to else None  # the red line, also at the range's right edge
-    scale = c_scale(c_from, c_to)
     share_slot = answer(tree, selected, intervals, bands, c_from, c_to)
-    strip_section(bands, scale, shown_c, c)
-    why_section(tree, intervals, scale, shown_c, scoring)
+    strip_section(bands, c_from, c_to, shown_c, c)
+    why_section(tree, intervals, c_from, c_to, shown_c, scoring)
     live_c_marker.render(
         key=SWEEP_LIVE_C, c_from=c_from, c_to=c_to, containers=(SWEEP_STRIP_BOX, SWEEP_LINES_BOX), rule_layer=CURRENT_C_LAYER,
         value_below=(SWEEP_STRIP_BOX,),  # the strip's axis is on top: under the bands, the value covers no label

@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
+import required
 from bench.harness.apptest import NavigationPagesManager
 
 REPO = Path(__file__).resolve().parent.parent
@@ -15,6 +16,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def start_app(monkeypatch, page: str | None = None) -> AppTest:
     """Run app.py once (optionally switched to ``page``, e.g. "pages/sweep.py") and return it."""
+    required.program("dot")  # every page draws its tree with graphviz
     monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
     app = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
     app.run()

@@ -59,6 +59,14 @@ def paired_nodes(name, b, dump):
     return pairs
 
 
+def children_with_mctx(name, b, key, *, as_lists=False):
+    """Every dumped child (the root excluded) with mctx's own number for it: ``key``'s entry at its
+    parent's index and its action."""
+    dump = tree_dump(mctx_tree(name, as_lists=as_lists), b)
+    numbers = SEARCHES[name]["mctx"][key][b]
+    return [(child, numbers[parent][action]) for child, _, parent, action in paired_nodes(name, b, dump)[1:]]
+
+
 @pytest.mark.parametrize(("name", "b"), CASES, ids=IDS)
 def test_header_is_a_design_tree_dump(name, b):
     dump = tree_dump(mctx_tree(name), b)
@@ -107,20 +115,16 @@ def test_child_values_are_mctx_qvalues_bitwise_from_float32_arrays(name, b):
 def test_child_values_from_json_lists_match_mctx_qvalues_within_float32_rounding(name, b):
     # Nested lists become float64 arrays, so Q is computed in float64: at most one float32
     # rounding (about 6e-8 relative) away from mctx's float32 result.
-    dump = tree_dump(mctx_tree(name, as_lists=True), b)
-    qvalues = SEARCHES[name]["mctx"]["qvalues"][b]
-    for child, _, parent, action in paired_nodes(name, b, dump)[1:]:
-        assert child["value"] == pytest.approx(qvalues[parent][action], rel=1e-6, abs=1e-7)
+    for child, q in children_with_mctx(name, b, "qvalues", as_lists=True):
+        assert child["value"] == pytest.approx(q, rel=1e-6, abs=1e-7)
 
 
 @pytest.mark.parametrize(("name", "b"), CASES, ids=IDS)
 def test_priors_are_mctx_softmax_of_the_parents_logits(name, b):
     # mctx's float32 softmax (XLA's exp, multiply by 1/sum) is 1-2 float32 ulps from the adapter's
     # float64 one, hence the relative tolerance; masked (invalid) logits give exactly 0 in both.
-    dump = tree_dump(mctx_tree(name), b)
-    probs = SEARCHES[name]["mctx"]["prior_probs"][b]
-    for child, _, parent, action in paired_nodes(name, b, dump)[1:]:
-        assert child["prior"] == pytest.approx(probs[parent][action], rel=1e-6, abs=1e-12)
+    for child, prior in children_with_mctx(name, b, "prior_probs"):
+        assert child["prior"] == pytest.approx(prior, rel=1e-6, abs=1e-12)
 
 
 @pytest.mark.parametrize(("name", "b"), CASES, ids=IDS)

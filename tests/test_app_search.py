@@ -4,7 +4,9 @@ import json
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 from apptest_support import c_slider, children_frame, plain, wait_for_job  # noqa: E402
 

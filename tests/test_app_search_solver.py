@@ -1,8 +1,9 @@
 """AppTest of the Search page's solver toggle (issue 22): a proven position says so, and the log keeps the proofs."""
 
-import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 from apptest_support import plain  # noqa: E402
 from test_app_search import run_search  # noqa: E402

@@ -5,7 +5,9 @@ import json
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 from apptest_support import plain  # noqa: E402
 

@@ -5,7 +5,9 @@ import time
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 from apptest_support import plain, start_app, wait_for_job  # noqa: E402
 
@@ -147,8 +149,7 @@ def test_the_last_search_s_game_and_position_can_be_taken_over(app):
     app.text_input(key="search_moves").input("x(1,1)").run()
     app.number_input(key="search_simulations").set_value(20).run()
     app.button(key="search_run").click().run()
-    while app.session_state["_search_job"].running:
-        time.sleep(0.05)
+    wait_for_job(app, "_search_job")
     app.switch_page(PAGE).run()
     app.button(key="strength_from_search").click().run()
     assert not app.exception

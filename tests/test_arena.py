@@ -12,7 +12,9 @@ import sys
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 from apptest_support import REPO  # noqa: E402
 data_folder_module = importlib.import_module("mcts_core.inputs.data_folder")  # the module, not the function

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 from mcts_core.strength import ResultStore, SprtSettings, arena, llr_curve, plan, tune  # noqa: E402
 from mcts_core.strength.elo import sprt_status, CONTINUE  # noqa: E402

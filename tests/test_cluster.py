@@ -16,8 +16,10 @@ import time
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
-pytest.importorskip("distributed", reason="dask distributed is a requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
+required.module("distributed")
 
 from bench.harness.dask_processes import REPO, dask_cluster, start_scheduler, start_worker, stop, wait_for_workers  # noqa: E402
 from distributed import Client  # noqa: E402

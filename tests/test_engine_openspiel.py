@@ -11,7 +11,9 @@ import json
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+pyspiel = required.module("pyspiel")
 
 from open_spiel.python.algorithms import mcts  # noqa: E402
 

@@ -7,11 +7,14 @@ import shutil
 
 import pytest
 
+import required
 from mcts_core import ROOT, Scoring, selected_nodes
 from mcts_core.drawing import dot_svg, drawn_nodes, render_tree, visible_nodes
 from mcts_core.drawing import graphviz_run
 from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import deep_tree
+
+required.program("dot")
 
 NODE = re.compile(r'<g id="node\d+" class="node[^"]*">\s*<title>n(\d+)</title>(.*?)</g>', re.S)
 BASELINE = re.compile(r'<text[^>]* y="(-?[\d.]+)"')

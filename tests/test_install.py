@@ -9,6 +9,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+import required
 from apptest_support import REPO
 
 STATEMENT = "3 0.1\nbaa 30\nab 20\nbbb 4\n"
@@ -99,7 +101,7 @@ bot = mcts.MCTSBot(game, 1.4, 200, mcts.RandomRolloutEvaluator(n_rollouts=1, ran
 
 
 def test_the_readmes_engine_example_runs_from_a_script_outside_the_checkout_after_the_step_it_names(installed, tmp_path):
-    pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+    required.module("pyspiel")
     readme = (REPO / "README.md").read_text()
     section = readme[readme.index("### Load from an engine"):readme.index("## Solve the puzzle")]
     before, example = section.split("```python\n", 1)

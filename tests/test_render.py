@@ -5,9 +5,12 @@ import subprocess
 
 import pytest
 
+import required
 from mcts_core import ROOT, Scoring, build_tree, parse_playouts, selected_nodes
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE, deep_tree
 from mcts_core.drawing.dot import PATH_COLOR, render_tree, visible_nodes
+
+required.program("dot")
 
 
 def drawn_ids(graph):

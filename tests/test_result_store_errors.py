@@ -7,7 +7,9 @@ import sys
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 from apptest_support import REPO, plain, start_app  # noqa: E402
 

@@ -16,7 +16,9 @@ import threading
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 from apptest_support import REPO  # noqa: E402
 from mcts_core.model.build import build_tree  # noqa: E402

@@ -11,19 +11,8 @@ from mcts_core import ROOT
 from mcts_core.inputs.loading import read_input
 from mcts_core.search import matrix_game
 from mcts_core.simultaneous import (
-    MATRIX_GAMES,
-    JointScoring,
-    candidate_games,
-    fits,
-    is_one_shot,
-    measure,
-    players_draw,
-    profile_rows,
-    root_profiles,
-    selected_moves,
-    smitsimax_path,
-    starting_c,
-    sweep_rows,
+    MATRIX_GAMES, JointScoring, candidate_games, fits, is_one_shot, measure, players_draw, profile_rows, root_profiles,
+    selected_moves, smitsimax_path, starting_c, sweep_rows,
 )
 
 RPS = ["Rock", "Paper", "Scissors"]

@@ -15,22 +15,11 @@ from mcts_core import ROOT, build_tree, node_envelope, parse_playouts
 from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
 from mcts_core.analysis.sweep import Interval, interval_at, range_problem, path_intervals
-from mcts_core.tables.sweep_tables import (
-    BAND_COLUMNS,
-    CROSSING_COLUMNS,
-    ENVELOPE_COLUMNS,
-    INTERVAL_COLUMNS,
-    LINE_COLUMNS,
-    band_label,
-    bands_frame,
-    crossings_frame,
-    envelope_frame,
-    intervals_frame,
-    lines_frame,
-    on_path_frame,
-    sweep_nodes,
+from mcts_core.tables import (  # the package's API, as the sweep page imports it
+    band_label, bands_frame, crossings_frame, envelope_frame, intervals_frame, lines_frame, on_path_frame, sweep_nodes,
     zoom_range,
 )
+from mcts_core.tables.sweep_tables import BAND_COLUMNS, CROSSING_COLUMNS, ENVELOPE_COLUMNS, INTERVAL_COLUMNS, LINE_COLUMNS
 
 FLIP = 2.702917488375908
 SLOPE_A = math.sqrt(math.log(3) / 1)  # 1.0481470739...

@@ -14,11 +14,14 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import required
 from mcts_core import ROOT, Scoring, selected_nodes
 from mcts_core.drawing import (
     SvgTagger, dot_svg, drawn_nodes, node_infos, path_json, render_tree, tag_svg, tagged_svg, visible_nodes,
 )
 from mcts_core.inputs import read_input
+
+required.program("dot")
 
 # The module (the package exports a function of the same name).
 tagged_svg_module = importlib.import_module("mcts_core.drawing.tagged_svg")

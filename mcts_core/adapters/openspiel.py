@@ -31,6 +31,7 @@ from typing import Any, TextIO
 from ..search.games import opened, play_moves
 from ..search.log_writer import LogWriter
 from ..search.move_names import child_names
+from ..selection.registry import PUCT, UCB1
 
 TREE_VERSION = 1
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
@@ -236,7 +237,7 @@ def _rule_name(bot: Any) -> str | None:
     from open_spiel.python.algorithms import mcts
 
     fn = getattr(bot, "_child_selection_fn", None)
-    return {mcts.SearchNode.uct_value: "ucb1", mcts.SearchNode.puct_value: "puct"}.get(fn)
+    return {mcts.SearchNode.uct_value: UCB1, mcts.SearchNode.puct_value: PUCT}.get(fn)
 
 
 def search_log(bot: Any, state: Any, out: TextIO, *, extras: bool = True) -> Any:
@@ -252,7 +253,7 @@ def search_log(bot: Any, state: Any, out: TextIO, *, extras: bool = True) -> Any
     every node exactly the engine's ``explore_count`` and ``total_reward``.
 
     With ``extras`` the log also carries keys docs/DESIGN.md does not define: the header's ``"rule"``
-    (``"ucb1"`` or ``"puct"``, when the bot uses OpenSpiel's own function) and ``"outcome"``
+    (UCB1's or PUCT's key, when the bot uses OpenSpiel's own function) and ``"outcome"``
     (returns per player) on a terminal node's facts and on a ``{"node": path, "outcome": [...]}``
     fact written after the simulation that proved that node. A node's facts may come in several
     lines; later keys add to earlier ones.

@@ -46,11 +46,11 @@ def run(arguments: argparse.Namespace) -> int:
     from ..search.games import SimultaneousGameError
 
     try:
-        from ..selection import Scoring
+        from ..selection import DEFAULT_RULE, Scoring
         from ..search.games import parse_moves
 
         moves = parse_moves(arguments.moves)
-        rule = arguments.rule or "ucb1"
+        rule = arguments.rule or DEFAULT_RULE
         if arguments.command == "search":
             return _search(arguments, moves, Scoring(rule, _search_c(rule, arguments.c)))
         return _arena(arguments, moves, rule)
@@ -221,6 +221,7 @@ def parse_joint_moves(text: str) -> list[Any]:
 
 def _run_simultaneous(arguments: argparse.Namespace) -> int:
     """``search --algorithm duct|smitsimax``: the simultaneous log on stdout."""
+    from ..selection import DEFAULT_RULE
     from ..simultaneous.rules import JointScoring
     from ..search.decoupled_search import search_simultaneous
 
@@ -233,7 +234,7 @@ def _run_simultaneous(arguments: argparse.Namespace) -> int:
             raise ValueError("--solve proves outcomes in the sequential search only (leave out --algorithm "
                              f"{arguments.algorithm})")
         moves = parse_joint_moves(arguments.moves)
-        rule = arguments.rule or "ucb1"
+        rule = arguments.rule or DEFAULT_RULE
         scoring = JointScoring(rule, _search_c(rule, arguments.c))
         search_simultaneous(
             arguments.game, algorithm=arguments.algorithm, moves=moves, scoring=scoring,

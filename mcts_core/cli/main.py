@@ -82,36 +82,34 @@ def _selection_options(parser: argparse.ArgumentParser, *, c: bool = True, subco
     parser.add_argument("--rule", default=default, help=_rule_help())
 
 
+def _input_command(commands, name: str, description: str, help: str, *, c: bool = True) -> argparse.ArgumentParser:
+    """A subcommand that reads the input on stdin, with the selection options (``--c`` unless ``c`` is False)."""
+    parser = commands.add_parser(name, description=description, help=help, allow_abbrev=False)
+    _selection_options(parser, c=c, subcommand=True)
+    return parser
+
+
 def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
     parser = _Parser(prog=prog, description="Solve the MCTS exercise (or read a search) from stdin.")
     _selection_options(parser)
     commands = parser.add_subparsers(dest="command", parser_class=_Parser)
     # Listed for --help only: main() hands `app` and everything after it to Streamlit before parsing.
     commands.add_parser("app", add_help=False, help="serve the app in a browser; Streamlit's options follow")
-    sweep_parser = commands.add_parser(
-        "sweep",
-        description="Print the intervals of C over which the selected path is constant, under the rule "
-        "(--rule, else the input's, else UCB1) and its settings (the input's for its own rule).",
-        help="print `c_from c_to path` for each interval of C with one selected path",
-        allow_abbrev=False,
+    sweep_parser = _input_command(
+        commands, "sweep",
+        "Print the intervals of C over which the selected path is constant, under the rule (--rule, else the "
+        "input's, else UCB1) and its settings (the input's for its own rule).",
+        "print `c_from c_to path` for each interval of C with one selected path", c=False,
     )
-    _selection_options(sweep_parser, c=False, subcommand=True)
     sweep_parser.add_argument("--c-min", type=_c_argument, default=0.0, help="start of the C range (default 0)")
     sweep_parser.add_argument("--c-max", type=_c_argument, required=True, help="end of the C range (excluded)")
-    tree_parser = commands.add_parser(
-        "tree",
-        description="Print the tree as a JSON tree dump, with each node's selected child.",
-        help="print the tree as JSON with each node's selected child",
-        allow_abbrev=False,
+    _input_command(commands, "tree", "Print the tree as a JSON tree dump, with each node's selected child.",
+                   "print the tree as JSON with each node's selected child")
+    export_parser = _input_command(
+        commands, "export",
+        "Write the input's bundle: input, tree, node statistics, picture and settings, as a zip.",
+        "write a bundle zip the app can reopen",
     )
-    _selection_options(tree_parser, subcommand=True)
-    export_parser = commands.add_parser(
-        "export",
-        description="Write the input's bundle: input, tree, node statistics, picture and settings, as a zip.",
-        help="write a bundle zip the app can reopen",
-        allow_abbrev=False,
-    )
-    _selection_options(export_parser, subcommand=True)
     export_parser.add_argument("--out", required=True, help="the zip file to write")
     _search_commands(commands)
     arguments = parser.parse_args(argv)

@@ -24,7 +24,7 @@ from ..common.numbers import C_RULE, is_valid_c
 from .formats.tree_json_writer import write_tree_json
 from .loading import LOG, TREE, Input
 from ..selection import Scoring, score_children, select_child, selected_nodes
-from ..selection.registry import RULES, settings_problem
+from ..selection.registry import DEFAULT_RULE, RULES, settings_problem
 from ..model.tree import ROOT
 
 BUNDLE_VERSION = 1
@@ -204,7 +204,7 @@ def _view(settings: Any) -> View:
     """The view a bundle's settings.json describes, checked."""
     if not isinstance(settings, dict) or settings.get("mcts_bundle") != BUNDLE_VERSION:
         raise ParseError(1, 'settings.json: expected {"mcts_bundle": 1, ...}')
-    rule, c, rule_settings = settings.get("rule", "ucb1"), settings.get("c", 1.0), settings.get("settings") or {}
+    rule, c, rule_settings = settings.get("rule", DEFAULT_RULE), settings.get("c", 1.0), settings.get("settings") or {}
     if not isinstance(rule, str) or rule not in RULES:
         raise ParseError(1, f'settings.json: key "rule": expected one of {", ".join(RULES)}, got {shown(rule)}')
     if not is_valid_c(c):

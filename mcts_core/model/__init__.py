@@ -10,16 +10,19 @@ input reads into one; pages, tables, the sweep and drawing read it); ``search``'
 tree a sequential search grows, readable as a Tree; its ``JointLiveTree``, the same with
 simultaneous nodes (DUCT); its ``PlayerTree``, one player's own-move tree in Smitsimax; and
 ``simultaneous``'s ``DecoupledTree``, each player's own-move statistics that a simultaneous node
-read from a log adds to its joint Tree.
+read from a log adds to its joint Tree. What they share is in :mod:`.tree_protocol`: the protocols
+:class:`NodeStatistics`, :class:`SelectableTree` (what selection reads) and :class:`GrowingTree`
+(what the search loop grows), and which class shares which.
 """
 
 from .build import build_tree, next_player
 from .playback import Playback, race
 from .playouts import Fact, Playouts, join_path, path_json, split_path
 from .tree import CHANCE, DECLARED, NO_PARENT, NO_PLAYOUT, ROOT, TERMINAL, NodeKinds, Tree
+from .tree_protocol import GrowingTree, NodeStatistics, SelectableTree
 
 __all__ = [
     "CHANCE", "DECLARED", "NO_PARENT", "NO_PLAYOUT", "ROOT", "TERMINAL",
-    "Fact", "NodeKinds", "Playback", "Playouts", "Tree",
+    "Fact", "GrowingTree", "NodeKinds", "NodeStatistics", "Playback", "Playouts", "SelectableTree", "Tree",
     "build_tree", "next_player", "join_path", "path_json", "race", "split_path",
 ]

@@ -1,9 +1,9 @@
 """The tree a running search grows: plain growing lists, readable through the Tree interface.
 
 :func:`mcts_core.selection.select_child` and :func:`~mcts_core.selection.score_children` take a
-:class:`LiveTree` as they take a :class:`~mcts_core.model.tree.Tree` (the same ``children[node]``,
-``visits``, ``total``, ``total_sq``, ``move[node]``, ``prior_of``, ``outcome_of``, ``is_chance``,
-``ties``), so a search scores children with the very code that scores a tree read from its log.
+:class:`LiveTree` as they take a :class:`~mcts_core.model.tree.Tree` (both are a
+:class:`~mcts_core.model.SelectableTree`), so a search scores children with the very code that
+scores a tree read from its log.
 
 Node 0 is the root; a node's children are created together when it is expanded, in the engine's
 order, with 0 visits. ``ties`` is ``"first"``: exact ties go to the first child in that order.

@@ -26,24 +26,20 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..model.tree import CHANCE, ROOT, TERMINAL
+from ..model.tree_protocol import GrowingTree
 from .budget import SearchBudget
 from .log_writer import LogWriter
 from .rollout import random_rollout
 
 
 class Specialisation(Protocol):
-    """What a search adds to the loop: its tree and three steps.
+    """What a search adds to the loop: its tree (a :class:`~mcts_core.model.GrowingTree`) and three steps."""
 
-    The tree has, per node, ``visits``, ``flags`` (CHANCE, TERMINAL), ``children`` (a chance
-    node's outcomes as a list, in the order of ``odds[node]``), ``action`` (what the engine plays
-    to enter it) and ``element`` (the move as the log writes it).
-    """
-
-    tree: Any
+    tree: GrowingTree
     simultaneous: bool  # the game has simultaneous nodes (the rollout asks only then)
     play: Callable[[Any, Any], None]  # play(state, action[child]): the engine's apply_action or apply_actions
 
-    def step(self, tree: Any, node: int, rng: random.Random) -> int:
+    def step(self, tree: GrowingTree, node: int, rng: random.Random) -> int:
         """The child the search picks at decision node ``node``."""
 
     def expand(self, node: int, state: Any, path: list) -> None:

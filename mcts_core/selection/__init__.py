@@ -9,7 +9,7 @@ library, ``common`` and the model.
 """
 
 from .presets import RULE_PRESETS
-from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES, SIMULTANEOUS_RULES, settings_problem
+from .registry import DEFAULT_RULE, PUCT, RULE_REGISTRY, RULES, SIMULTANEOUS_RULES, UCB1, settings_problem
 from .rule import AVERAGE, Rule, SamplingRule, Setting
 from .rules.progressive_bias import progressive_bias
 from .rules.puct import puct
@@ -34,10 +34,12 @@ __all__ = [
     "AVERAGE",
     "DEFAULT_RULE",
     "PROBABILITY",
+    "PUCT",
     "RULES",
     "RULE_REGISTRY",
     "RULE_PRESETS",
     "SIMULTANEOUS_RULES",
+    "UCB1",
     "ChildScore",
     "Rule",
     "RuleFunction",

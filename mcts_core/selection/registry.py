@@ -21,7 +21,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .rule import FORMULA, SIMULTANEOUS_ONLY, Rule
-from .rules import ALL
+from .rules import ALL, puct, ucb1
 
 RULE_REGISTRY: Mapping[str, Rule] = MappingProxyType({rule.key: rule for rule in ALL})
 
@@ -33,7 +33,9 @@ def _of_kind(kind: str) -> Mapping[str, Rule]:
 
 RULES = _of_kind(FORMULA)  # the rules that score any node
 SIMULTANEOUS_RULES = _of_kind(SIMULTANEOUS_ONLY)  # the rules that score simultaneous nodes only
-DEFAULT_RULE = "ucb1"  # the puzzle's rule
+UCB1 = ucb1.RULE.key  # UCB1 itself (the Classroom teaches its formula; OpenSpiel's uct_value)
+PUCT = puct.RULE.key  # PUCT itself (OpenSpiel's puct_value)
+DEFAULT_RULE = UCB1  # the puzzle's rule: where no rule is named
 
 
 def settings_problem(rule: str, settings: Mapping[str, Any]) -> str | None:

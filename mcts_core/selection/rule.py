@@ -20,6 +20,7 @@ from typing import Any
 
 from ..common.json_input import shown
 from ..common.numbers import C_RULE, is_finite_number, is_valid_c
+from ..model.tree_protocol import SelectableTree
 from .terms import RuleFunction, Terms
 from .value_form import ValueForm
 
@@ -32,7 +33,7 @@ AVERAGE = "average"  # the term holding a move's share of the average strategy (
 # +infinity.
 StatisticsLoop = Callable[..., list[float]]
 # ``values(tree, node, children)``: every child's value at a live tree's node, in the children's order.
-TreeLoop = Callable[[Any, int, list[int]], list[float]]
+TreeLoop = Callable[[SelectableTree, int, Sequence[int]], list[float]]
 
 
 @dataclass(frozen=True)
@@ -105,7 +106,7 @@ class Rule:
     Each rule is a subclass with one instance, in its own module; the class attributes are its data.
 
     Attributes:
-        key: the name logs, links and the command line use (``"ucb1"``).
+        key: the name logs, links and the command line use (UCB1's is ``ucb1``).
         name: display name.
         function: the formula (:class:`~mcts_core.selection.terms.RuleFunction`); None for a
             :data:`SIMULTANEOUS_ONLY` rule.

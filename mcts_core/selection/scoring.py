@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..model.tree import ROOT, Tree
+from ..model.tree_protocol import SelectableTree
 from .registry import DEFAULT_RULE, RULE_REGISTRY, RULES
 from .rule import Rule
 from .terms import PROBABILITY, Siblings, Terms
@@ -125,7 +126,7 @@ def selection_key(value: float, tie: str | int) -> tuple[float, str | int]:
     return (-value, tie)
 
 
-def tie_of(tree: Tree, kid: int, position: int) -> str | int:
+def tie_of(tree: SelectableTree, kid: int, position: int) -> str | int:
     """What breaks an exact tie for this child: its move, or its position among its siblings."""
     return position if tree.ties == "first" else tree.move[kid]
 
@@ -174,14 +175,14 @@ class ChildScore(Ranked):
         return SHARE in self.terms
 
 
-def siblings_of(tree: Tree, node: int) -> Siblings:
+def siblings_of(tree: SelectableTree, node: int) -> Siblings:
     """The siblings among which ``node`` chooses (``node`` must have children)."""
     kids = tree.children[node]
     means = [tree.total[kid] / tree.visits[kid] for kid in kids if tree.visits[kid]]
     return Siblings(tuple(tree.move[kid] for kid in kids), min(means, default=0.0), max(means, default=0.0))
 
 
-def _child_input(tree: Tree, kid: int, name: str):
+def _child_input(tree: SelectableTree, kid: int, name: str):
     """One per-child input of a formula."""
     if name == "move":
         return tree.move[kid]
@@ -192,7 +193,7 @@ def _child_input(tree: Tree, kid: int, name: str):
     raise ValueError(f"unknown rule input {name!r}")
 
 
-def _child_terms(tree: Tree, node: int, scoring: Scoring) -> Iterator[tuple[int, int, Terms]]:
+def _child_terms(tree: SelectableTree, node: int, scoring: Scoring) -> Iterator[tuple[int, int, Terms]]:
     """(child, position, terms) for every child of ``node`` in its order, inputs filled in."""
     kids = tree.children[node]
     if not kids:
@@ -219,7 +220,7 @@ def _child_terms(tree: Tree, node: int, scoring: Scoring) -> Iterator[tuple[int,
         yield kid, position, terms
 
 
-def score_children(tree: Tree, node: int, scoring: Scoring) -> list[ChildScore]:
+def score_children(tree: SelectableTree, node: int, scoring: Scoring) -> list[ChildScore]:
     """Score every child of ``node``, best first (sorted by :func:`selection_key`; empty for a leaf)."""
     scored = sorted(
         _child_terms(tree, node, scoring),
@@ -231,7 +232,7 @@ def score_children(tree: Tree, node: int, scoring: Scoring) -> list[ChildScore]:
     ]
 
 
-def select_child(tree: Tree, node: int, scoring: Scoring) -> int | None:
+def select_child(tree: SelectableTree, node: int, scoring: Scoring) -> int | None:
     """The child selection picks at ``node`` (the most likely one if drawn), or None at a leaf."""
     best, best_key = None, None
     for kid, position, terms in _child_terms(tree, node, scoring):
@@ -241,13 +242,13 @@ def select_child(tree: Tree, node: int, scoring: Scoring) -> int | None:
     return best
 
 
-def under_threshold(tree: Tree, node: int, scoring: Scoring) -> bool:
+def under_threshold(tree: SelectableTree, node: int, scoring: Scoring) -> bool:
     """True when the choice at ``node`` is a random draw (False at a leaf)."""
     first = next(_child_terms(tree, node, scoring), None)
     return first is not None and PROBABILITY in first[2]
 
 
-def selected_nodes(tree: Tree, scoring: Scoring, *, start: int = ROOT) -> list[int]:
+def selected_nodes(tree: SelectableTree, scoring: Scoring, *, start: int = ROOT) -> list[int]:
     """Nodes on the selected path from ``start`` down to a leaf, both included."""
     nodes = [start]
     kid = select_child(tree, start, scoring)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import defaults
 from ..common.numbers import is_valid_c, parse_c
-from ..selection import Scoring
+from ..selection import DEFAULT_RULE, Scoring
 from ..search.budget import check_budget
 from ..search.games import load_game, play_moves
 from .arena_games import GameTask, game_tasks
@@ -113,7 +113,7 @@ class ArenaPlan:
             raise ValueError(f"{lost}: {kept}; start workers with `dask worker {self.cluster}` and run again") from None
 
 
-def plan(game: Any, *, moves: Iterable[int | str] = (), rule: str = "ucb1", settings: Mapping[str, Any] | None = None,
+def plan(game: Any, *, moves: Iterable[int | str] = (), rule: str = DEFAULT_RULE, settings: Mapping[str, Any] | None = None,
          opponent: str = defaults.ARENA_OPPONENT, seed: int = defaults.ARENA_SEED,
          workers: int = defaults.ARENA_WORKERS, cluster: str | None = None,
          cluster_wait: float | None = None) -> ArenaPlan:
@@ -194,7 +194,7 @@ def arena(
     c_values: Sequence[float] = defaults.ARENA_C_VALUES,
     games: int = defaults.ARENA_GAMES,
     simulations: int | Sequence[int] = defaults.ARENA_SIMULATIONS,
-    rule: str = "ucb1",
+    rule: str = DEFAULT_RULE,
     settings: Mapping[str, Any] | None = None,
     opponent: str = defaults.ARENA_OPPONENT,
     seed: int = defaults.ARENA_SEED,

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+import required
 from bench.harness.server import CHROMIUM_ARGS, TEST_CHROMIUM, OUTPUT, REPO, in_ci, start_streamlit, stop_streamlit
 
 # An expectation waits for the page's state up to this long (Playwright's default is 5 s). It only
@@ -22,6 +23,7 @@ expect.set_options(timeout=20_000)
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory) -> str:
     """Base URL of `streamlit run app.py` started from the repository root for this session."""
+    required.program("dot")  # every page draws its tree with graphviz
     log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
     process, url = start_streamlit(Path("app.py"), log_path, cwd=REPO)
     yield url

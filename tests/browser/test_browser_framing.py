@@ -218,16 +218,16 @@ import sys
 sys.path.insert(0, {repo!r})
 import streamlit as st
 from mcts_core.inputs import read_input
-from ui.picture.tree_view import show_tree
+from ui.picture.tree_view import Picture, show_tree
 
 tree = read_input(open({log!r}).read()).tree
 line = [0]
 while tree.children[line[-1]]:
     line.append(max(tree.children[line[-1]], key=lambda kid: tree.visits[kid]))
 mark = st.toggle("Mark the most visited line", value=True, key="mark_pv")
-show_tree(tree, range(len(tree.visits)), layout_key="pv", key="pv_view",
-          principal_variation=line if mark else None, path=line[:2],
-          label_px=float(st.query_params.get("label_px", 12)))
+show_tree(Picture(tree, range(len(tree.visits)), layout_key="pv",
+                  principal_variation=line if mark else None, path=line[:2],
+                  label_px=float(st.query_params.get("label_px", 12))), key="pv_view")
 """
 
 

@@ -10,7 +10,9 @@ from playwright.sync_api import expect
 
 from bench.harness.browser import LOAD_TIMEOUT, open_app, wait_idle, wait_rendered
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 # The tree picture: st.graphviz_chart's SVG, or the tree view component whose node groups carry data-path.
 TREE_NODES = '[data-testid="stGraphVizChart"] svg g.node, g.node[data-path]'

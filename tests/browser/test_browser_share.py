@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from bench.harness.browser import (
     GRAPH,
     LOAD_TIMEOUT,
+    ServerMessages,
     eventually,
     metric_value,
     open_app,
@@ -135,6 +136,7 @@ def test_back_and_forward_again_and_again_keep_every_entry_and_its_c(page, app_u
     # The move's run must open the entry's view: a run showing the view being left would write it
     # over the entry gone to (the URL then says another C than the page) or as a new entry (Forward
     # then has nowhere to go).
+    server = ServerMessages(page)
     open_app(page, app_url)
     wait_for_graph(page)
     set_exact_c(page, "2.5")
@@ -145,9 +147,12 @@ def test_back_and_forward_again_and_again_keep_every_entry_and_its_c(page, app_u
         assert history_shown(page, "2.5") == {"c": "2.5", "box": "2.5", "entries": entries}
         page.go_forward()
         assert history_shown(page, "7.0") == {"c": "7.0", "box": "7.0", "entries": entries}
+    finished = server.finished
     page.go_back()
     page.go_forward()  # before the step back's run is over
-    page.wait_for_timeout(500)  # a late run of the step back would show 2.5 again
+    server.until(lambda: server.finished > finished and not server.running, what="no run ended after the steps")
+    expect(page.locator(EXACT_C)).to_have_value("7.0", timeout=LOAD_TIMEOUT)
+    server.settle()  # every run the page asked for is over: a late run of the step back would show 2.5 again
     assert history_shown(page, "7.0") == {"c": "7.0", "box": "7.0", "entries": entries}
 
 

@@ -9,7 +9,9 @@ from playwright.sync_api import expect
 
 from bench.harness.browser import eventually, open_app, wait_idle
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")
 
 SETTINGS = dict(c_values=[0.5, 2.0], games=4, opponent="mcts:1.4", seed=1, workers=1)
 FIT_SETTINGS = dict(c_values=[0.02, 0.3, 3.0, 30.0], games=16)  # the score peaks inside this grid at 20 simulations
@@ -34,6 +36,26 @@ def commit(page, key: str, value: str) -> None:
     wait_idle(page)
 
 
+def open_on_tic_tac_toe(page, url):
+    """The page with tic-tac-toe picked (what it watches returned)."""
+    watched = open_app(page, url, "/strength")
+    page.locator(".st-key-strength_game").click()
+    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
+    wait_idle(page)
+    return watched
+
+
+def choose_mode(page, mode: str) -> None:
+    page.locator(".st-key-strength_mode").get_by_text(mode).click()
+    wait_idle(page)
+
+
+def commit_grid(page, c_values: str, games: str, simulations: str) -> None:
+    commit(page, "strength_c_values", c_values)
+    commit(page, "strength_games", games)
+    commit(page, "strength_simulations", simulations)
+
+
 def charts(page):
     return page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg.marks')
 
@@ -47,19 +69,13 @@ def axis_labels(page, title: str) -> list[str]:
 
 
 def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored_app_url, output_dir):
-    watched = open_app(page, stored_app_url, "/strength")
-    page.locator(".st-key-strength_game").click()
-    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
-    wait_idle(page)
-    commit(page, "strength_c_values", "0.5, 2")
-    commit(page, "strength_games", "4")
-    commit(page, "strength_simulations", "20")
+    watched = open_on_tic_tac_toe(page, stored_app_url)
+    commit_grid(page, "0.5, 2", "4", "20")
     expect(page.get_by_text("From the result store")).to_be_visible()
     expect(page.get_by_text("Elo against MCTS at C = 1.4", exact=True)).to_be_visible()
     expect(charts(page)).to_have_count(5)  # Elo with error bars, score, entropy, depth, top share
 
-    page.locator(".st-key-strength_mode").get_by_text("Budget × C map").click()
-    wait_idle(page)
+    choose_mode(page, "Budget × C map")
     commit(page, "strength_budgets", "10, 20")
     expect(page.get_by_text("Elo against MCTS at C = 1.4, budget × C")).to_be_visible()
     expect(page.get_by_text("★ marks each budget's best C", exact=False)).to_be_visible()
@@ -69,8 +85,7 @@ def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored
     heights = [cells.nth(index).bounding_box()["height"] for index in range(4)]
     assert min(heights) >= 30, heights  # each budget's row is a band, not a hairline
 
-    page.locator(".st-key-strength_mode").get_by_text("SPRT per C").click()
-    wait_idle(page)
+    choose_mode(page, "SPRT per C")
     expect(page.get_by_text("SPRT: H0 Elo = 0 against H1 Elo = 50")).to_be_visible()
     expect(charts(page)).to_have_count(6)  # the LLR chart besides the grid's five
     games_played = axis_labels(page, "games played")  # the pairs end at 2 and 4 games: ticks 2, 3, 4, not 2.0, 2.1, ...
@@ -80,13 +95,8 @@ def test_stored_results_draw_the_elo_heatmap_and_llr_charts_cleanly(page, stored
 
 
 def test_the_fitted_curve_and_the_sprts_elo_model_draw_cleanly(page, stored_app_url, output_dir):
-    watched = open_app(page, stored_app_url, "/strength")
-    page.locator(".st-key-strength_game").click()
-    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
-    wait_idle(page)
-    commit(page, "strength_c_values", "0.02, 0.3, 3, 30")
-    commit(page, "strength_games", "16")
-    commit(page, "strength_simulations", "20")
+    watched = open_on_tic_tac_toe(page, stored_app_url)
+    commit_grid(page, "0.02, 0.3, 3, 30", "16", "20")
     expect(page.get_by_text("From the result store")).to_be_visible()
     heading = page.get_by_role("heading", name="Score against MCTS at C = 1.4, and the best C fitted to it")
     expect(heading).to_be_visible()
@@ -96,8 +106,7 @@ def test_the_fitted_curve_and_the_sprts_elo_model_draw_cleanly(page, stored_app_
     heading.scroll_into_view_if_needed()
     page.screenshot(path=output_dir / "strength_fit.png")
 
-    page.locator(".st-key-strength_mode").get_by_text("SPRT per C").click()
-    wait_idle(page)
+    choose_mode(page, "SPRT per C")
     page.locator(".st-key-strength_sprt_model").get_by_text("Normalised").click()
     wait_idle(page)
     expect(page.get_by_text("SPRT: H0 normalised Elo = 0 against H1 normalised Elo = 50")).to_be_visible()
@@ -116,15 +125,10 @@ def in_view(page, locator) -> bool:
 @pytest.mark.parametrize("mode", ["C grid", "SPRT per C", "Tuner"])
 def test_after_a_run_its_results_are_in_view_on_a_1366x768_projector(page, stored_app_url, mode):
     page.set_viewport_size({"width": 1366, "height": 768})
-    watched = open_app(page, stored_app_url, "/strength")
-    page.locator(".st-key-strength_game").click()
-    page.get_by_role("option", name="Tic-tac-toe (mostly draws)").click()
-    wait_idle(page)
-    page.locator(".st-key-strength_mode").get_by_text(mode).click()
-    wait_idle(page)
-    commit(page, "strength_c_values", "0, 0.5, 2, 8" if mode == "Tuner" else "0.5, 2")
-    commit(page, "strength_games", "16" if mode == "Tuner" else "4")
-    commit(page, "strength_simulations", "12")  # not the stored grids' budgets
+    watched = open_on_tic_tac_toe(page, stored_app_url)
+    choose_mode(page, mode)
+    tuner = mode == "Tuner"
+    commit_grid(page, "0, 0.5, 2, 8" if tuner else "0.5, 2", "16" if tuner else "4", "12")  # not the stored budgets
     commit(page, "strength_workers", "1")
     main = page.locator('[data-testid="stMain"]')  # the page's scrolling area
     main.evaluate("area => area.scrollTo(0, area.scrollHeight)")  # scrolled down to every setting and Run

@@ -48,7 +48,7 @@ def as_viewed(svg: str, on_path: set[str]) -> str:
 
 
 def painted(page, svg: str, theme: str) -> Image.Image:
-    style = (REPO / "ui" / "assets" / "tree_view.css").read_text()
+    style = (REPO / "ui" / "picture" / "tree_view.css").read_text()
     page.set_content(
         f"<style>{style} svg {{ width: 900px; height: 420px; display: block; }}</style>"
         f'<div class="tv-root" style="{theme}">{svg}</div>'

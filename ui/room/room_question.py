@@ -13,7 +13,7 @@ from mcts_core.drawing import drawn_nodes
 from ui.common.markdown import code
 from ui.common.wording import node_markdown, plural
 from ui.picture.drawn_nodes import cached_visible_nodes
-from ui.picture.tree_view import show_tree
+from ui.picture.tree_view import Picture, show_tree
 
 PICTURE_BUDGET = 60  # nodes drawn besides the walked path and the question's children (a phone reads them)
 MOST_BUTTONS = 12  # more children than this are answered from a menu (a joint node can have thousands)
@@ -77,15 +77,14 @@ def room_picture(tree: Tree, input_key: str, node: int, *, key: str, inspected: 
     children = sorted(tree.children[node], key=lambda kid: -tree.visits[kid])[:MOST_BUTTONS]
     visible = cached_visible_nodes(input_key, tree, PICTURE_BUDGET)
     outlined = node if inspected is None else inspected
-    show_tree(
+    picture = Picture(
         tree,
         drawn_nodes(tree, visible, walked, children, inspected=outlined),
         layout_key=input_key,
-        key=key,
         path=walked,
         path_follows_c=False,  # the question's node, whatever C the teacher moves to
         inspected=outlined,
         scoring=scoring,
         label_px=label_px,
-        on_click=on_click,
     )
+    show_tree(picture, key=key, on_click=on_click)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -25,7 +24,6 @@ from mcts_core.classroom import (
     RoomRefused,
     RoomState,
     RoomStore,
-    Tally,
     choice_question,
     flip_question,
     history_csv,
@@ -33,8 +31,8 @@ from mcts_core.classroom import (
 )
 from mcts_core.common import StoreError
 from ui.c import c_control, selected_path
+from ui.charts.room_charts import choice_chart, flip_chart
 from ui.common import state
-from ui.common.colours import CURRENT_COLOUR
 from ui.common.markdown import code, escape
 from ui.common.wording import input_summary, node_markdown, why_sentence
 from ui.common.wording import mean_header
@@ -56,8 +54,6 @@ ROOM_CLOSE = state.key("room_close")
 ROOM_TREE = state.key("room_tree_view")
 
 TEACHER_POLL_SECONDS = 1.0  # an answer shows on the count within this (and a poll's run) of its click
-RIGHT_COLOUR = "#2e7d32"  # the right answer's bar: green, darker than the others' grey in both themes
-OTHER_COLOUR = "#9e9e9e"
 PROJECTOR_LABEL_PX = 16
 
 TEACHER_CSS = """
@@ -95,50 +91,6 @@ def _count(room_code: str, number: int, revealed: bool) -> None:
         st.subheader(f"{room.answered} of {room.joined} answered", anchor=False)
 
 
-def _choice_chart(question: Question, counted: Tally) -> alt.Chart:
-    """A bar per child (the answered ones and the right one, when there are many), the right one green."""
-    counts = list(counted.counts)
-    if len(counts) > MOST_BUTTONS:
-        kept = sorted((item for item in counts if item[1] or item[0] == question.answer), key=lambda item: -item[1])
-        counts = [item for item in counts if item in kept[:MOST_BUTTONS]]
-    frame = pd.DataFrame({
-        "move": [move for move, _ in counts],
-        "answers": [count for _, count in counts],
-        "answer": ["right" if move == question.answer else "other" for move, _ in counts],
-    })
-    bars = alt.Chart(frame).mark_bar().encode(
-        x=alt.X("move:N", sort=None, title=None, axis=alt.Axis(labelAngle=0, labelFontSize=16, labelLimit=120)),
-        y=alt.Y("answers:Q", title="answers", axis=alt.Axis(tickMinStep=1, format="d")),
-        color=alt.Color("answer:N", scale=alt.Scale(domain=["right", "other"], range=[RIGHT_COLOUR, OTHER_COLOUR]),
-                        legend=alt.Legend(title=None, orient="top", labelFontSize=14)),
-    )
-    numbers = bars.mark_text(dy=-10, fontSize=16).encode(text="answers:Q", color=alt.value("currentColor"))
-    return (bars + numbers).properties(height=200)
-
-
-def _flip_chart(question: Question, counted: Tally) -> alt.Chart:
-    """The answers as dots along C (equal ones stacked), the exact C where the choice flips as a red line."""
-    high = max([*counted.values, question.breakpoint * 2, question.c]) * 1.05
-    step = high / 100  # answers this close stack in one column
-    levels: dict[int, int] = {}
-    rows = []
-    for value in counted.values:
-        column = round(value / step)
-        levels[column] = levels.get(column, 0) + 1
-        rows.append({"C": value, "answers": levels[column]})
-    scale = alt.Scale(domain=[0, high], nice=False)
-    dots = alt.Chart(pd.DataFrame(rows, columns=["C", "answers"])).mark_circle(size=140, opacity=0.85).encode(
-        x=alt.X("C:Q", scale=scale, title="C"),
-        y=alt.Y("answers:Q", title="answers", axis=alt.Axis(tickMinStep=1, format="d"),
-                scale=alt.Scale(domainMin=0, domainMax=max(levels.values(), default=1) + 1)),
-    )
-    exact = pd.DataFrame({"C": [question.breakpoint], "label": [f"flips at C = {question.breakpoint:.6g}"]})
-    line = alt.Chart(exact).mark_rule(color=CURRENT_COLOUR, size=3).encode(x=alt.X("C:Q", scale=scale))
-    label = alt.Chart(exact).mark_text(align="left", baseline="top", dx=6, fontSize=14, color=CURRENT_COLOUR).encode(
-        x=alt.X("C:Q", scale=scale), y=alt.value(4), text="label:N")
-    return (dots + line + label).properties(height=180)
-
-
 def _terms(tree, node: int, question: Question) -> None:
     """The children's terms under the question's rule and C (the best 10), and why the best won."""
     scoring = question.scoring
@@ -165,7 +117,7 @@ def _distribution(room: RoomState, secret: str) -> None:
     counted = tally(question, RoomStore().answers(room.code, secret, room.number))
     st.markdown(f"**{counted.right} of {counted.answered} right.** {right_answer(question)}")
     if counted.answered:
-        chart = _choice_chart(question, counted) if question.kind == CHOICE else _flip_chart(question, counted)
+        chart = choice_chart(question, counted, MOST_BUTTONS) if question.kind == CHOICE else flip_chart(question, counted)
         with st.container(key="room_distribution"):
             st.altair_chart(chart, width="stretch")
 

@@ -48,10 +48,11 @@ def write_tree_json(
 
 def _joint_chooser(decoupled, rule: str | None, c: float, settings):
     """``node -> the joint move the rule picks`` at simultaneous nodes (None where it cannot say)."""
+    from ...selection import DEFAULT_RULE
     from ...simultaneous.rules import JointScoring
     from ...simultaneous.joint_selection import select_joint
 
-    scoring = JointScoring(rule or "ucb1", c, dict(settings or {}))
+    scoring = JointScoring(rule or DEFAULT_RULE, c, dict(settings or {}))
 
     def choose(node: int):
         try:

@@ -6,7 +6,8 @@ A rule's module holds its formula (its value as terms), its value as a line in C
 their check, its labels and LaTeX, in a :class:`~mcts_core.selection.rule.Rule` named ``RULE``.
 :data:`ALL` lists them in the order menus show them; the registry, the sweep, the live C control,
 the searches' choosers and the tables are built from them. May import the standard library,
-``common`` and the rest of ``selection`` (never the registry or the scoring, which import these).
+``common``, the model (a fast loop reads a tree through its protocol) and the rest of ``selection``
+(never the registry or the scoring, which import these).
 """
 
 from . import exp3, progressive_bias, puct, regret_matching, sample_threshold, ucb1, ucb1_tuned

@@ -18,22 +18,12 @@ from ..value_form import ValueForm
 from .ucb1 import ucb1
 
 
-def progressive_bias(
-    parent_visits: int,
-    visits: int,
-    total: float,
-    *,
-    c: float,
-    move: str,
-    w: float = 1.0,
-    heuristic: MoveValues | None = None,
-) -> Terms:
+def progressive_bias(parent_visits: int, visits: int, total: float, *, c: float, move: str, w: float = 1.0,
+                     heuristic: MoveValues | None = None) -> Terms:
     """UCB1 plus a progressive-bias term (module docstring).
 
     Args:
-        parent_visits: N.v.
-        visits: M.v (>= 1).
-        total: M.s.
+        parent_visits, visits, total: N.v, M.v and M.s (:class:`~mcts_core.selection.terms.RuleFunction`).
         c: the exploration constant C.
         move: the child's move (input).
         w: the bias weight W.

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...model.tree_protocol import SelectableTree
 from ..rule import Rule, Setting, TreeLoop, c_setting
 from ..terms import MoveValues, Siblings, Terms, value_of
 from ..value_form import ValueForm
@@ -22,28 +23,15 @@ from ..value_form import ValueForm
 NORMALISATIONS = ("raw", "minmax")
 
 
-def puct(
-    parent_visits: int,
-    visits: int,
-    total: float,
-    *,
-    c: float,
-    move: str,
-    siblings: Siblings,
-    prior: float | None = None,
-    priors: MoveValues | None = None,
-    normalise: str = "raw",
-) -> Terms:
+def puct(parent_visits: int, visits: int, total: float, *, c: float, move: str, siblings: Siblings,
+         prior: float | None = None, priors: MoveValues | None = None, normalise: str = "raw") -> Terms:
     """PUCT (module docstring).
 
     Args:
-        parent_visits: N.v.
-        visits: M.v (>= 1).
-        total: M.s.
+        parent_visits, visits, total: N.v, M.v and M.s (:class:`~mcts_core.selection.terms.RuleFunction`).
         c: c_puct.
-        move: the child's move (input).
-        siblings: the children of the node choosing (input).
-        prior: the prior the log declared for this child (input), None if none.
+        move, siblings, prior: inputs: the child's move, the children of the node choosing, the
+            prior the log declared for this child (None if none).
         priors: P per move, or None for uniform.
         normalise: ``"raw"`` or ``"minmax"`` (the rule's settings check refuses anything else).
 
@@ -64,7 +52,7 @@ def puct(
     return {"mean": mean, "q": q, "prior": prior, "exploration": exploration, "value": q + exploration}
 
 
-def puct_values(tree: Any, node: int, c: float, *, normalise: str = "raw",
+def puct_values(tree: SelectableTree, node: int, c: float, *, normalise: str = "raw",
                 priors: MoveValues | None = None) -> list[float]:
     """Each child's ``Q + C * P * sqrt(N.v) / (1 + M.v)`` at a live tree's node, as :func:`puct` computes it.
 

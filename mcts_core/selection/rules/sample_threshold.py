@@ -46,30 +46,15 @@ def ramped_c(parent_visits: int, *, c: float, c0: float, t: int, t2: int) -> flo
     return c0 + (c - c0) * (parent_visits - t) / (t2 - t)
 
 
-def sample_threshold(
-    parent_visits: int,
-    visits: int,
-    total: float,
-    *,
-    c: float,
-    move: str,
-    siblings: Siblings,
-    t: int = 10,
-    t2: int = 10,
-    c0: float = 0.0,
-    fallback: str = "random",
-    w: float = 0.0,
-    heuristic: MoveValues | None = None,
-) -> Terms:
+def sample_threshold(parent_visits: int, visits: int, total: float, *, c: float, move: str, siblings: Siblings,
+                     t: int = 10, t2: int = 10, c0: float = 0.0, fallback: str = "random", w: float = 0.0,
+                     heuristic: MoveValues | None = None) -> Terms:
     """A fallback policy below T parent visits, then progressive-bias UCB with a ramping C (module docstring).
 
     Args:
-        parent_visits: N.v.
-        visits: M.v (>= 1).
-        total: M.s.
+        parent_visits, visits, total: N.v, M.v and M.s (:class:`~mcts_core.selection.terms.RuleFunction`).
         c: the normal exploration constant C, reached at T2.
-        move: the child's move (input).
-        siblings: the children of the node choosing (input).
+        move, siblings: inputs: the child's move, the children of the node choosing.
         t: the sample threshold T.
         t2: where the ramp ends, T2 (no ramp when T2 <= T).
         c0: the exploration constant at T.

@@ -1,0 +1,30 @@
+"""What charts on several pages share: C on a linear scale, the rule at the current C or k, the moves' colours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import pandas as pd
+
+from ui.common.colours import CURRENT_COLOUR, MOVE_PALETTE
+
+
+def linear_c_scale(c_from: float, c_to: float) -> alt.Scale:
+    """C from ``c_from`` to ``c_to`` exactly, no rounding of the ends (the live C line maps C onto the plot by them)."""
+    return alt.Scale(domain=[c_from, c_to], nice=False, zero=False)
+
+
+def current_rule(marker: pd.DataFrame, x: Any, tooltip: list, name: str | None = None) -> alt.Chart:
+    """A red vertical rule at the page's current value (C or k): ``marker``'s one row, on ``x``.
+
+    ``name`` names the layer (the live C line hides a layer by its name mid-drag).
+    """
+    rule = alt.Chart(marker, name=name or alt.Undefined).mark_rule(color=CURRENT_COLOUR, strokeWidth=2)
+    return rule.encode(x=x, tooltip=tooltip)
+
+
+def move_colours(field: str, title: str | None = None, legend: bool = True) -> alt.Color:
+    """Moves (or paths) in the moves' palette; the legend on top, its lines thick enough to tell the colours."""
+    return alt.Color(field, title=title or alt.Undefined, scale=alt.Scale(range=MOVE_PALETTE),
+                     legend=alt.Legend(orient="top", symbolStrokeWidth=4) if legend else None)

@@ -1,0 +1,58 @@
+"""The live room's charts of the answers, after Reveal: a bar per child, or the answered C values as dots."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from mcts_core.classroom import Question, Tally
+from ui.charts.axes import linear_c_scale
+from ui.common.colours import CURRENT_COLOUR
+
+RIGHT_COLOUR = "#2e7d32"  # the right answer's bar: green, darker than the others' grey in both themes
+OTHER_COLOUR = "#9e9e9e"
+
+
+def choice_chart(question: Question, counted: Tally, most_bars: int) -> alt.Chart:
+    """A bar per child (the answered ones and the right one, at most ``most_bars`` when there are more),
+    the right one green."""
+    counts = list(counted.counts)
+    if len(counts) > most_bars:
+        kept = sorted((item for item in counts if item[1] or item[0] == question.answer), key=lambda item: -item[1])
+        counts = [item for item in counts if item in kept[:most_bars]]
+    frame = pd.DataFrame({
+        "move": [move for move, _ in counts],
+        "answers": [count for _, count in counts],
+        "answer": ["right" if move == question.answer else "other" for move, _ in counts],
+    })
+    bars = alt.Chart(frame).mark_bar().encode(
+        x=alt.X("move:N", sort=None, title=None, axis=alt.Axis(labelAngle=0, labelFontSize=16, labelLimit=120)),
+        y=alt.Y("answers:Q", title="answers", axis=alt.Axis(tickMinStep=1, format="d")),
+        color=alt.Color("answer:N", scale=alt.Scale(domain=["right", "other"], range=[RIGHT_COLOUR, OTHER_COLOUR]),
+                        legend=alt.Legend(title=None, orient="top", labelFontSize=14)),
+    )
+    numbers = bars.mark_text(dy=-10, fontSize=16).encode(text="answers:Q", color=alt.value("currentColor"))
+    return (bars + numbers).properties(height=200)
+
+
+def flip_chart(question: Question, counted: Tally) -> alt.Chart:
+    """The answers as dots along C (equal ones stacked), the exact C where the choice flips as a red line."""
+    high = max([*counted.values, question.breakpoint * 2, question.c]) * 1.05
+    step = high / 100  # answers this close stack in one column
+    levels: dict[int, int] = {}
+    rows = []
+    for value in counted.values:
+        column = round(value / step)
+        levels[column] = levels.get(column, 0) + 1
+        rows.append({"C": value, "answers": levels[column]})
+    scale = linear_c_scale(0, high)
+    dots = alt.Chart(pd.DataFrame(rows, columns=["C", "answers"])).mark_circle(size=140, opacity=0.85).encode(
+        x=alt.X("C:Q", scale=scale, title="C"),
+        y=alt.Y("answers:Q", title="answers", axis=alt.Axis(tickMinStep=1, format="d"),
+                scale=alt.Scale(domainMin=0, domainMax=max(levels.values(), default=1) + 1)),
+    )
+    exact = pd.DataFrame({"C": [question.breakpoint], "label": [f"flips at C = {question.breakpoint:.6g}"]})
+    line = alt.Chart(exact).mark_rule(color=CURRENT_COLOUR, size=3).encode(x=alt.X("C:Q", scale=scale))
+    label = alt.Chart(exact).mark_text(align="left", baseline="top", dx=6, fontSize=14, color=CURRENT_COLOUR).encode(
+        x=alt.X("C:Q", scale=scale), y=alt.value(4), text="label:N")
+    return (dots + line + label).properties(height=180)

@@ -124,7 +124,15 @@ class LiveText {
       label.className = "lt-label";
       label.dataset.testid = "stMetricLabel";
       label.textContent = data.label ?? "";
-      if (data.help) label.title = data.help;
+      if (data.help) {
+        // As Streamlit's metric: a "?" beside the label says there is help; hovering shows it.
+        const help = document.createElement("span");
+        help.className = "lt-help";
+        help.textContent = "?";
+        help.title = data.help; // text, never markup
+        help.setAttribute("aria-label", data.help);
+        label.append(help);
+      }
       const value = document.createElement("div");
       value.className = "lt-value";
       value.dataset.testid = "stMetricValue";

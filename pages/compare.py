@@ -4,14 +4,14 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
-from mcts_core.analysis import LARGEST_C, affine_problem, compare_paths, comparison_rows, suggest_c_range
+from mcts_core.analysis import LARGEST_C, compare_paths, comparison_rows, suggest_c_range
 from mcts_core.drawing import drawn_nodes, path_neighbourhood, render_tree
-from ui.c import c_control, selected_path
+from ui.c import c_control, live_text, selected_path
 from ui.common import state
 from ui.common.colours import CHANGED_CELL, SECOND_ROW, SELECTED_ROW
 from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
-from ui.common.wording import described_with_bold_c, node_markdown, plural, random_draw_warning
+from ui.common.wording import node_markdown, plural, random_draw_warning
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes
 from ui.picture.tree_view import Picture, show_tree
 from ui.setup import rule_panel
@@ -35,11 +35,6 @@ B_DIGITS = 6  # significant digits of B's C in its box
 
 def set_c_b(c: float) -> None:
     st.session_state[COMPARE_C] = c
-
-
-def path_text(tree, nodes) -> str:
-    """The moves of a selected path, or a note when the root is a leaf."""
-    return tree.path(nodes[-1]) or "(root is a leaf)"
 
 
 def style_rows(table: pd.DataFrame) -> pd.DataFrame:
@@ -72,9 +67,8 @@ def open_linked_b() -> None:
 def setting_a_panel(setting_a: Scoring) -> None:
     st.subheader("Setting A: the sidebar's rule, the C above")
     # Its bold "C = x" follows a drag of A's C.
-    st.container(key=c_control.live_c_text_key("selected", "setting")).markdown(
-        f":red-background[{described_with_bold_c(setting_a)}]"
-    )
+    live_text.text("compare_setting_a", live_text.described(setting_a, "selected"), cs={"selected": setting_a.c},
+                   look="text", highlight="red")
     st.latex(setting_a.spec.formula)
     st.caption("Change A's rule in the sidebar and its C above; they drive every page.")
 
@@ -93,10 +87,10 @@ def setting_b_panel(setup) -> Scoring:
     max_c, step = b_slider_range(setup.input, st.session_state[COMPARE_C])
     scoring_b = Scoring(rule_b, st.session_state[COMPARE_C], settings_b)
     with c_slot:
-        if affine_problem(scoring_b) is None:  # dragged, B's path (teal), the verdict and the box follow before release
-            c_control.live_slider(setup.input, scoring_b, max_c=max_c, step=step, key=COMPARE_C_LIVE,
-                                  on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)",
-                                  path_label="Path B", verdict=True, exact=COMPARE_C, exact_digits=B_DIGITS)
+        # Dragged, B's path (teal), the verdict and the box follow before release.
+        c_control.live_slider(setup.input, scoring_b, max_c=max_c, step=step, key=COMPARE_C_LIVE,
+                              on_commit=set_c_b, role="second", label=scoring_b.spec.c_label + " (B)",
+                              path_label="Path B", exact=COMPARE_C, exact_digits=B_DIGITS)
         c_b = st.number_input(
             Scoring(rule_b).spec.c_label + " (B)",
             min_value=0.0,
@@ -110,36 +104,21 @@ def setting_b_panel(setup) -> Scoring:
     return Scoring(rule_b, c_b, settings_b)
 
 
-def summary(tree, comparison, name_a: str, name_b: str) -> None:
-    """Both paths and where they part: the answer on top."""
+def summary(tree, comparison, setting_a: Scoring, setting_b: Scoring) -> None:
+    """Both paths and where they part: the answer on top. Each follows its C control while it is
+    dragged; the verdict and the sentence under it follow either."""
+    c_a, c_b = setting_a.c, setting_b.c
+    verdict, sentence = live_text.verdict("compare_verdict", tree, comparison, c_a, c_b)
     metric_row([
-        # Paths and lengths follow their C control while it is dragged.
-        ("Path A", escape(path_text(tree, comparison.path_a)), escape(name_a), c_control.LIVE_PATH_VALUE["selected"]),
-        ("Path B", escape(path_text(tree, comparison.path_b)), escape(name_b), c_control.LIVE_PATH_VALUE["second"]),
-        ("Length A", len(comparison.path_a) - 1, None, c_control.LIVE_PATH_LENGTH["selected"]),
-        ("Length B", len(comparison.path_b) - 1, None, c_control.LIVE_PATH_LENGTH["second"]),
-        (
-            "Paths",
-            "identical" if comparison.identical else escape(f"split at {tree.path(comparison.split) or 'root'}"),
-            "Where the two selected paths part: the deepest node both contain.",
-            c_control.LIVE_VERDICT_VALUE,  # follows either C control while it is dragged, as the sentence does
-        ),
+        ("Path A", live_text.metric_value("compare_path_a", "selected", "path", tree, comparison.path_a, c_a),
+         f"A: {setting_a.describe()}"),
+        ("Path B", live_text.metric_value("compare_path_b", "second", "path", tree, comparison.path_b, c_b),
+         f"B: {setting_b.describe()}"),
+        ("Length A", live_text.metric_value("compare_length_a", "selected", "length", tree, comparison.path_a, c_a)),
+        ("Length B", live_text.metric_value("compare_length_b", "second", "length", tree, comparison.path_b, c_b)),
+        ("Paths", verdict, "Where the two selected paths part: the deepest node both contain."),
     ])
-    split = tree.path(comparison.split)
-    shape = "identical" if comparison.identical else "split" if split else "split_root"
-    # The browser rewrites the sentence's code and bold parts mid-drag (c_control.js, showVerdict):
-    # the key names the sentence's shape, which decides what those parts are.
-    with st.container(key=c_control.LIVE_VERDICT_SENTENCE.format(shape=shape)):
-        if comparison.identical:
-            st.success(
-                f"Both settings select the same path, {code(path_text(tree, comparison.path_a))}. "
-                "Change B's rule or C to see where they start to disagree."
-            )
-        else:
-            st.info(
-                f"The paths split at {node_markdown(split)}: A takes "
-                f"{code(tree.move[comparison.choice_a])}, B takes {code(tree.move[comparison.choice_b])}."
-            )
+    sentence.show()
 
 
 def drawn_for(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> set[int]:
@@ -187,10 +166,11 @@ def picture(setup, comparison, setting_a: Scoring, setting_b: Scoring) -> None:
     tree = setup.tree
     drawn = drawn_for(setup, comparison, setting_a, setting_b)
     # Its bold "C = x" parts follow a drag of A's C and of B's, as the red and teal paths do.
-    st.container(key=c_control.live_c_text_key("pair", "picture")).caption(
-        f"Red: A's path ({described_with_bold_c(setting_a)}). Teal, dashed: B's path "
-        f"({described_with_bold_c(setting_b)}). Purple: on both. A box's “+k more” line counts its children not drawn."
-    )
+    live_text.text("compare_picture", [
+        live_text.plain("Red: A's path ("), *live_text.described(setting_a, "selected"),
+        live_text.plain("). Teal, dashed: B's path ("), *live_text.described(setting_b, "second"),
+        live_text.plain("). Purple: on both. A box's “+k more” line counts its children not drawn."),
+    ], cs={"selected": setting_a.c, "second": setting_b.c})
     show_tree(Picture(tree, drawn, layout_key=setup.input.key, path=comparison.path_a, second_path=comparison.path_b,
                       scoring=setting_a, height=480), key=COMPARE_TREE)
     exports = st.columns(2)
@@ -268,7 +248,7 @@ def compare_page(setup) -> None:
             setting_a_panel(setting_a)
     comparison = compare_paths(tree, setting_a, setting_b)
     with summary_slot:
-        summary(tree, comparison, f"A: {setting_a.describe()}", f"B: {setting_b.describe()}")
+        summary(tree, comparison, setting_a, setting_b)
     with drawing:
         picture(setup, comparison, setting_a, setting_b)
     with c_control.at_committed_c("any", "split"):

@@ -7,7 +7,7 @@ from mcts_core.inputs import TEXT
 from mcts_core.analysis import explain_choice, principal_variation
 from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, path_json, render_tree
 from mcts_core.tables import children_table
-from ui.c import c_control, selected_path
+from ui.c import c_control, live_text, selected_path
 from ui.common import state
 from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
@@ -78,17 +78,17 @@ def tree_facts(tree, kind: str) -> str:
     return f"{tree_counts(tree, kind)}, depth **{tree.max_depth}**, root mean **{tree.mean(ROOT):.3f}**"
 
 
-def answer_row(tree, path):
+def answer_row(tree, selected):
     """The answer first, big (what a teacher points at), then the Share button and the most visited
     line's toggle; returns (the slot for the Share button, the most visited line or None when it is off)."""
-    selected = tree.path(path[-1])
+    path = selected.path
     row = metric_row([
         (
             "Selected path",
-            escape(selected) if selected else "(root is a leaf)",  # metric values render markdown
+            # Follows the C control while it is dragged.
+            live_text.metric_value("selected_path", "selected", "path", tree, path, selected.scoring.c),
             "The moves the selection rule follows from the root to a leaf at the current C; also in "
             "st.session_state['selected_path'].",
-            c_control.LIVE_PATH_VALUE["selected"],  # follows the C control while it is dragged
         ),
     ])
     share_slot = row.container(width="content")  # filled once the picture is known
@@ -283,10 +283,11 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
     """The tree view of ``drawn`` and its DOT download; returns the function that makes the DOT."""
     scoring, path = selected.scoring, selected.path
     # Its bold "C = x" follows a drag of C, as the red path does.
-    st.container(key=c_control.live_c_text_key("selected", "picture")).caption(
-        f"Red: the selected path at **C = {scoring.c:.6g}**. Blue outline: the inspected node (click a "
-        "node to inspect it; arrow keys move). " + folded_caption(hidden_count(tree, drawn))
-    )
+    live_text.text("explorer_picture", [
+        live_text.plain("Red: the selected path at "), live_text.c_part("selected", scoring.c),
+        live_text.plain(". Blue outline: the inspected node (click a node to inspect it; arrow keys move). "
+                        + folded_caption(hidden_count(tree, drawn))),
+    ], cs={"selected": scoring.c})
     picture = Picture(
         tree,
         drawn,
@@ -317,7 +318,7 @@ def explore(setup) -> None:
     """Everything C changes: a C change reruns only this (the sidebar and the layout stay)."""
     tree = setup.tree
     selected = selected_path.select(setup)
-    share_slot, pv = answer_row(tree, selected.path)
+    share_slot, pv = answer_row(tree, selected)
     visible = cached_visible_nodes(setup.input.key, tree, *drawing_limits())
     top_down = fits_top_down(tree, visible)
     if top_down:

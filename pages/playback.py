@@ -9,12 +9,12 @@ import streamlit as st
 from mcts_core import Scoring
 from mcts_core.model import Playback, default_stride, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
-from ui.c import c_control, selected_path
+from ui.c import c_control, live_text, selected_path
 from ui.charts.playback_charts import race_chart
 from ui.common import counted_steps, state
 from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
-from ui.common.wording import RunWords, described_with_bold_c, folded_caption, node_label, run_words
+from ui.common.wording import RunWords, folded_caption, node_label, run_words
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES
 from ui.picture.tree_view import Picture, show_tree
 from ui.setup.inputs import LoadedInput
@@ -131,7 +131,7 @@ def stepper(count: int, words: RunWords) -> int:
     return k
 
 
-def what_run_k_did(tree, step, k: int, count: int, rule_path: tuple[int, ...] | None, words: RunWords) -> None:
+def what_run_k_did(tree, step, k: int, count: int, rule: selected_path.SelectedPath | None, words: RunWords) -> None:
     """The playout's (or simulation's) metrics (and the rule's path at C when it is drawn), then a sentence."""
     new_node = words.new_node_of(step)
     metrics = [
@@ -140,10 +140,11 @@ def what_run_k_did(tree, step, k: int, count: int, rule_path: tuple[int, ...] | 
         words.returns_metric(step.returns),
         (words.new_node, escape(node_label(tree.path(new_node))) if new_node is not None else "none"),
     ]
-    if rule_path is not None:
-        metrics.append(("Path at C", escape(tree.path(rule_path[-1]) or "(root is a leaf)"),
+    if rule is not None:  # follows a drag of C
+        metrics.append(("Path at C", live_text.metric_value("playback_rule_path", "second", "path", tree, rule.path,
+                                                            rule.scoring.c),
                         f"Teal, dashed in the picture: the path the sidebar's rule selects at C in the tree after "
-                        f"{words.runs(k)} (not this {words.run}'s).", c_control.LIVE_PATH_VALUE["second"]))  # follows a drag
+                        f"{words.runs(k)} (not this {words.run}'s)."))
     metric_row(metrics)
     st.markdown(words.sentence(tree, step))
 
@@ -202,7 +203,7 @@ def frame_input(loaded: LoadedInput, tree, k: int) -> LoadedInput:
     return replace(loaded, key=f"{loaded.key}:{k}", read=replace(loaded.read, tree=tree))
 
 
-def rule_path_panel(setup, tree, k: int, words: RunWords) -> tuple[int, ...] | None:
+def rule_path_panel(setup, tree, k: int, words: RunWords) -> selected_path.SelectedPath | None:
     """The toggle; when on, the C control (its live slider moves the picture's teal path), a sentence
     naming the path, and the path the sidebar's rule selects at the committed C in the tree after k
     playouts (None when off)."""
@@ -215,11 +216,11 @@ def rule_path_panel(setup, tree, k: int, words: RunWords) -> tuple[int, ...] | N
     selected = selected_path.choose(setup, frame_input(setup.input, tree, k), show_changes=False, role="second",
                                     path_label="Path at C")
     # Its bold "C = x" follows a drag of C; the path itself is the "Path at C" metric's, which follows too.
-    st.container(key=c_control.live_c_text_key("second", "rule_path")).caption(
-        f"Teal, dashed: the path the sidebar's rule ({described_with_bold_c(selected.scoring)}) selects in the "
-        f"tree after {words.runs(k)} (Path at C, above)."
-    )
-    return selected.path
+    live_text.text("playback_rule_path_caption", [
+        live_text.plain("Teal, dashed: the path the sidebar's rule ("), *live_text.described(selected.scoring, "second"),
+        live_text.plain(f") selects in the tree after {words.runs(k)} (Path at C, above)."),
+    ], cs={"second": selected.scoring.c})
+    return selected
 
 
 def show_frame(playback: Playback, setup, budget: int) -> None:
@@ -238,9 +239,10 @@ def show_frame(playback: Playback, setup, budget: int) -> None:
     metrics = st.container()  # filled once the C control below has said C: the answer on top
     picture, numbers = st.columns([5, 4], gap="medium")
     with numbers:  # beside the picture, not above it: the picture's top stays where it was
-        rule_path = rule_path_panel(setup, frame.tree, k, words)
+        rule = rule_path_panel(setup, frame.tree, k, words)
+        rule_path = None if rule is None else rule.path
     with metrics:
-        what_run_k_did(frame.tree, frame.step, k, count, rule_path, words)
+        what_run_k_did(frame.tree, frame.step, k, count, rule, words)
     with picture:  # each k is another tree
         frame_picture(frame.tree, frame.step, budget, f"{setup.input.key}:{k}", rule_path, words)
     with numbers:

@@ -4,14 +4,14 @@ import pandas as pd
 import streamlit as st
 
 from mcts_core import RULES, Scoring, node_envelope
-from mcts_core.analysis import affine_problem, interval_at, range_problem, path_intervals
+from mcts_core.analysis import interval_at, range_problem
 from mcts_core.tables import (
     bands_frame,
     on_path_frame,
     sweep_nodes,
     zoom_range,
 )
-from ui.c import c_control, live_c_marker, selected_path
+from ui.c import c_control, live_c_marker, live_text, rule_sweep, selected_path
 from ui.charts.sweep_charts import C_FORMAT, CURRENT_C_LAYER, band_strip, lines_chart
 from ui.common import state
 from ui.common.colours import highlight_rows
@@ -59,13 +59,6 @@ def summary_sentence(bands: pd.DataFrame) -> str:
     return "; ".join(parts) + (f"; and {more} more intervals (table below)." if more > 0 else ".")
 
 
-@st.cache_resource(max_entries=16, show_spinner="Sweeping C…")
-def cached_sweep(input_key: str, rule_key: str, c_from: float, c_to: float, _tree, _scoring: Scoring):
-    """The exact sweep of an input under a rule over a range: it does not depend on C, so once per
-    input, rule (``rule_key``: ``repr`` of the scoring at C = 1), settings and range."""
-    return path_intervals(_tree, c_from, c_to, _scoring)
-
-
 def intro(rule_name: str) -> None:
     st.title("C sweep")
     st.caption(
@@ -110,11 +103,10 @@ def answer(tree, selected, intervals, bands: pd.DataFrame, c_from: float, c_to: 
     c = selected.scoring.c
     # The path at C itself (also right at the range's excluded end, and outside a zoomed range): the
     # C control's, so the metric follows a drag.
-    follows = c_control.LIVE_PATH_VALUE["selected"]
     share_slot = metric_row(
         [
-            (f"{selected.scoring.spec.name} path at this C", escape(tree.path(selected.path[-1])) or "(root is a leaf)",
-             f"C = {c!r}", follows),
+            (f"{selected.scoring.spec.name} path at this C",
+             live_text.metric_value("sweep_path", "selected", "path", tree, selected.path, c), f"C = {c!r}"),
             ("Intervals", len(intervals)),
             ("Breakpoints", len(intervals) - 1),
             ("Swept range", f"[{c_from:.4g}, {c_to:.4g})"),
@@ -129,10 +121,11 @@ def strip_section(bands: pd.DataFrame, c_from: float, c_to: float, shown_c: floa
     with st.container(key=SWEEP_STRIP_BOX):
         st.altair_chart(band_strip(bands, c_from, c_to, shown_c), width="stretch", key=SWEEP_STRIP)
     # Its bold "C = x" follows a drag of C, as the red line does.
-    st.container(key=c_control.live_c_text_key("selected", "strip")).caption(
-        "Each band is an interval of C with one selected path (hover for its statistics). "
-        + (f"Red line: **C = {c:.6g}**." if shown_c is not None else f"C = {c:.6g} is outside this range.")
-    )
+    live_text.text("sweep_strip", [
+        live_text.plain("Each band is an interval of C with one selected path (hover for its statistics). "),
+        *([live_text.plain("Red line: "), live_text.c_part("selected", c), live_text.plain(".")] if shown_c is not None
+          else [live_text.plain(f"C = {c:.6g} is outside this range.")]),
+    ], cs={"selected": c})
 
 
 def chosen_node(tree, intervals) -> str:
@@ -227,12 +220,8 @@ def sweep_page(setup) -> None:
     intro(RULES[setup.rule].name)
     selected = selected_path.select(setup)
     scoring = selected.scoring
-    not_affine = affine_problem(scoring)
-    if not_affine is not None:  # no registered rule: the sweep needs each child's value as a line in C
-        st.info(escape(not_affine))
-        return
     c = scoring.c
-    max_c = c_control.slider_range(setup.input, c, scoring)[0]
+    max_c = c_control.slider_range(setup.input, scoring)[0]
     if state.first_run_for_input("sweep", f"{setup.input.key} {scoring.rule}"):
         reset_range(max_c)  # a new input or rule: sweep the slider's range, as the slider shows it
     controls, c_from, c_to = range_controls(max_c)
@@ -240,8 +229,7 @@ def sweep_page(setup) -> None:
     if problem is not None:
         st.error(escape(problem), icon="⚠️")
         return
-    at_one = scoring.with_c(1.0)
-    intervals = cached_sweep(setup.input.key, repr(at_one), c_from, c_to, tree, at_one)
+    intervals = rule_sweep.rule_sweep(setup.input, scoring, c_from, c_to)
     zoom_button(controls[3], intervals, c_from, c_to)
     bands = bands_frame(tree, intervals)
     shown_c = c if c_from <= c <= c_to else None  # the red line, also at the range's right edge

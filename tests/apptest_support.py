@@ -43,6 +43,35 @@ def tree_view_data(app, key: str = "tree_view") -> dict:
     return json.loads(element.proto.json)
 
 
+def live_texts(app) -> dict[str, dict]:
+    """The texts that follow a drag of C (ui/c/live_text.py) as this run sent them: name -> data."""
+    import json
+
+    prefix = "-live_text_"
+    return {
+        element.proto.id.rsplit(prefix, 1)[1]: json.loads(element.proto.json)
+        for element in app.get("bidi_component") if prefix in element.proto.id
+    }
+
+
+def text_at_rest(data: dict) -> str:
+    """A live text's words as the page shows them at rest."""
+    return "".join(text for _, text, _ in data["shapes"][data["shape"]]["parts"])
+
+
+def live_text(app, name: str) -> str:
+    """The live text ``name`` as the page shows it at rest."""
+    return text_at_rest(live_texts(app)[name])
+
+
+def metrics(app) -> dict[str, str]:
+    """Every metric's label -> value as the page shows it: st.metric's (markdown) and the live texts'
+    drawn as metrics (plain text)."""
+    shown = {metric.label: metric.value for metric in app.metric}
+    shown.update({data["label"]: text_at_rest(data) for data in live_texts(app).values() if data["look"] == "metric"})
+    return shown
+
+
 def children_frame(app, key: str = "children_table"):
     """The Explorer's children table as the page sent it: one column per shown column (named as in
     :func:`mcts_core.tables.children_table`, with the numbers, not their text), then rank (1: first,
@@ -91,18 +120,14 @@ def wait_for_job(app, key: str, timeout: float = 300.0):
 
 
 def c_slider(app):
-    """The C slider as the page drew it: its data (``value``, ``max``, ``label``), whichever kind it is.
+    """The C slider as the page drew it: its data (``value``, ``max``, ``label``).
 
-    A rule affine in C gets the live slider (a custom component AppTest cannot move: tests type C
-    into ``c_exact``, which commits the same way); other rules Streamlit's st.slider.
+    It is a custom component AppTest cannot move: tests type C into ``c_exact``, which commits the
+    same way.
     """
     from types import SimpleNamespace
 
-    try:
-        data = tree_view_data(app, "c_live")
-    except StopIteration:
-        slider = app.slider(key="c")
-        return SimpleNamespace(value=slider.value, max=slider.max, label=slider.label)
+    data = tree_view_data(app, "c_live")
     return SimpleNamespace(value=data["c"], max=data["max"], label=data["label"])
 
 

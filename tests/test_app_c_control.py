@@ -1,8 +1,8 @@
-"""AppTest of the C control: what the live slider is sent, and the fallback for rules not affine in C."""
+"""AppTest of the C control: what the live slider is sent, and what C commits."""
 
-from apptest_support import c_slider, tree_view_data
+from apptest_support import tree_view_data
 from bench.harness.apptest import set_c
-from mcts_core import ROOT, RULES, Scoring, build_tree, parse_playouts, score_children, solve
+from mcts_core import ROOT, Scoring, build_tree, parse_playouts, solve
 from mcts_core.analysis import child_lines, nice_ceiling, path_intervals
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
@@ -17,23 +17,6 @@ def test_the_live_slider_is_sent_where_the_path_changes_over_its_range(app):
     assert not [slider for slider in app.slider if slider.key == "c"]  # no second, server-side slider
     set_c(app, 4.0)
     assert tree_view_data(app, "c_live")["c"] == 4.0 and app.session_state["selected_path"] == solve(C_FLIPS_CHOICE, c=4.0)
-
-
-def test_a_rule_not_affine_in_c_keeps_the_commit_on_release_slider_and_says_so(app, monkeypatch):
-    monkeypatch.setattr(type(RULES["ucb1_tuned"]), "value_form", None)  # as if UCB1-Tuned were not known to be affine
-    app.selectbox(key="rule").select("ucb1_tuned").run()
-    assert not app.exception
-    assert app.slider(key="c").value == c_slider(app).value == app.session_state["c"]
-    assert any("not known to be affine in C" in caption.value for caption in app.caption)
-    app.slider(key="c").set_value(2.0).run()
-    assert app.session_state["c"] == 2.0 and app.text_input(key="c_exact").value == "2.0"
-    # The picture's hovers: the committed C's values, each parent scored; no lines to follow a drag.
-    app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
-    picture = tree_view_data(app)
-    assert "lines_id" not in picture and "lines" not in picture
-    scoring = Scoring.of("ucb1_tuned").with_c(app.session_state["c"])
-    b = next(kid for kid in score_children(build_tree(parse_playouts(C_FLIPS_CHOICE)), ROOT, scoring) if kid.move == "b")
-    assert picture["values"]['["b"]'] == f"{scoring.spec.label('value')} {b.value:.6g} (rank {b.rank})"
 
 
 def test_a_typing_error_goes_once_c_is_set_another_way_and_not_before(app):

@@ -8,15 +8,17 @@ import pytest
 
 from mcts_core import solve
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, deep_tree
-from apptest_support import plain, tree_view_data, c_slider
+from apptest_support import c_slider, live_text, live_texts, metrics, plain, tree_view_data
 from bench.harness.apptest import set_c
 
 
 PAGE = "pages/compare.py"
 
 
-def metrics(app):
-    return {metric.label: metric.value for metric in app.metric}
+def sentence(app) -> tuple[str | None, str]:
+    """The verdict's sentence under the metrics: its box ("success" or "info") and its words."""
+    data = live_texts(app)["compare_verdict_sentence"]
+    return data["shapes"][data["shape"]]["box"], live_text(app, "compare_verdict_sentence")
 
 
 def split_table(app):
@@ -28,7 +30,7 @@ def test_opens_with_b_at_twice_a_c_and_says_the_paths_are_identical(app):
     # exploration too), so B at C = 0.2 agrees.
     assert app.number_input(key="cmp_c").value == 0.2
     assert metrics(app) == {"Path A": "a", "Path B": "a", "Length A": "1", "Length B": "1", "Paths": "identical"}
-    assert "Both settings select the same path" in app.success[0].value
+    assert sentence(app)[0] == "success" and "Both settings select the same path" in sentence(app)[1]
     assert not app.dataframe
     picture = tree_view_data(app, "cmp_tree_view")
     assert picture["selected"] == picture["second"] == [[], ["a"]]  # both paths drawn, on top of each other
@@ -41,7 +43,7 @@ def test_small_and_large_c_differ_at_the_root(app):
     app.number_input(key="cmp_c").set_value(5.0).run()
     assert not app.exception
     assert metrics(app) == {"Path A": "aa", "Path B": "b", "Length A": "2", "Length B": "1", "Paths": "split at root"}
-    assert plain(app.info[0].value) == "The paths split at **root**: A takes ` a `, B takes ` b `."
+    assert sentence(app) == ("info", "The paths split at root: A takes a, B takes b.")
     table = split_table(app).set_index("move")
     assert table.loc["a", "rank A"] == 1 and table.loc["a", "rank B"] == 2
     assert table.loc["b", "rank A"] == 2 and table.loc["b", "rank B"] == 1
@@ -89,8 +91,8 @@ def test_identical_settings_say_identical(app):
     app.number_input(key="cmp_c").set_value(0.5).run()  # A's C
     assert metrics(app)["Path A"] == metrics(app)["Path B"] == solve(C_FLIPS_CHOICE) == "aa"
     assert metrics(app)["Paths"] == "identical"
-    assert "Both settings select the same path" in app.success[0].value
-    assert not app.dataframe and not app.info
+    assert sentence(app)[0] == "success" and "Both settings select the same path" in sentence(app)[1]
+    assert not app.dataframe
 
 
 def test_b_preset_sets_b_rule_and_c_only(app):
@@ -105,7 +107,7 @@ def test_bad_input_shows_the_error_and_no_exception(app):
     app.text_area(key="playouts").input("3 0.1\nbaa 30\nab x\nbbb 4\n").run()
     assert not app.exception
     assert plain(app.error[0].value) == "Line 3: score must be a number, got 'x'"
-    assert not app.metric and not app.dataframe
+    assert not metrics(app) and not app.dataframe
     app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
     assert not app.exception and metrics(app)["Path A"] == "aa"
 
@@ -114,9 +116,8 @@ def test_markup_in_moves_is_shown_not_interpreted(app):
     app.text_area(key="playouts").input("3 1\n<b> 1\n*_ 2\n\\N 3\n").run()
     app.number_input(key="cmp_c").set_value(0.0).run()
     assert not app.exception
-    assert metrics(app)["Path A"] == "\\\\"  # the move \ escaped: the metric shows it as typed
-    for element in [*app.info, *app.success]:
-        assert "<b>" not in element.value
+    assert metrics(app)["Path A"] == "\\"  # text, never markup: the metric shows the move as typed
+    assert sentence(app)[1] == "Both settings select the same path, \\. Change B's rule or C to see where they start to disagree."
 
 
 def drawn_paths(app) -> set[tuple[str, ...]]:

@@ -7,7 +7,7 @@ from mcts_core import Scoring, selected_nodes, solve, ucb1
 from mcts_core.drawing import path_json
 from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES, deep_tree
-from apptest_support import c_slider, children_cells, children_frame, open_limits, plain, tree_view_data
+from apptest_support import c_slider, children_cells, children_frame, metrics, open_limits, plain, tree_view_data
 from bench.harness.apptest import set_c
 
 HEADERLESS_FLIP = "a 10\nb 8\naa 10\nab 10\naba 10\nabb 10\n"
@@ -23,8 +23,7 @@ def path_changes(app) -> str:
 def test_opens_on_the_statement_example_with_its_answer(app):
     assert app.session_state["selected_path"] == "a"
     assert app.session_state["c"] == 0.1
-    assert app.metric[0].value == "a"
-    assert len(app.metric) == 1  # the tree's facts are in the page's caption: C never changes them
+    assert metrics(app) == {"Selected path": "a"}  # the tree's facts are in the page's caption: C never changes them
     assert "The tree of **3** playouts, **4** nodes, depth **2**, root mean **18.000**," in app.caption[0].value
 
 
@@ -39,7 +38,7 @@ def test_selected_path_follows_the_slider_for_every_c(app):
         assert not app.exception
         expected = solve(HEADERLESS_FLIP, c=c)
         assert app.session_state["selected_path"] == expected, c
-        assert app.metric[0].value == expected
+        assert metrics(app)["Selected path"] == expected
         seen.add(expected[0])
     assert seen == {"a", "b"}  # the range really crosses the flip
 
@@ -117,7 +116,7 @@ def test_markup_in_moves_is_shown_not_interpreted(app):
     app.text_area(key="playouts").input("3 1\n<b> 1\n*_ 2\n\\N 3\n").run()
     assert not app.exception
     assert app.session_state["selected_path"] == "\\"
-    assert app.metric[0].value == "\\\\"  # escaped: the metric shows one literal backslash
+    assert metrics(app)["Selected path"] == "\\"  # text, never markup: the metric shows one literal backslash
 
 
 def test_the_page_says_where_the_path_changes_near_the_current_c(app):

@@ -6,7 +6,7 @@ import re
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
 
-from apptest_support import REPO, NavigationPagesManager, plain
+from apptest_support import REPO, NavigationPagesManager, metrics, plain
 from mcts_core import Scoring
 from mcts_core.inputs.bundle import View, bundle_bytes
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE_EXPLAINED
@@ -187,7 +187,7 @@ def test_each_pages_link_carries_that_pages_own_state(monkeypatch):
     playback = open_link(monkeypatch, {"page": "playback", "input": key, "k": "3", "rule_path": "1"})
     assert playback.session_state["playback_k"] == 3 and playback.query_params["k"] == "3"
     assert playback.session_state["playback_rule_path"] is True and playback.query_params["rule_path"] == "1"
-    assert any(metric.label == "Path at C" for metric in playback.metric)  # the toggle's path is drawn
+    assert "Path at C" in metrics(playback)  # the toggle's path is drawn
     assert open_link(monkeypatch, {"page": "playback", "input": key, "k": "999"}).query_params["k"] == str(
         len(read_input(C_FLIPS_CHOICE).playouts))  # k beyond the input: its last playout
 

@@ -8,7 +8,7 @@ from mcts_core import RULES, Scoring, build_tree, parse_playouts, select_path, s
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 from mcts_core.analysis.sweep import path_intervals
 from mcts_core.tables.sweep_tables import sweep_nodes
-from apptest_support import plain, c_slider
+from apptest_support import c_slider, metrics, plain
 from bench.harness.apptest import set_c
 
 FLIP = 2.702917488375908
@@ -43,7 +43,7 @@ def test_statement_example_is_one_interval_over_the_slider_range(app):
     assert rows[["c_from", "c_to", "path", "length", "leaf_visits", "leaf_mean"]].values.tolist() == [
         [0.0, 100.0, "a", 1, 1, 20.0]
     ]
-    assert [metric.value for metric in app.metric[:3]] == ["a", "1", "0"]
+    assert [metrics(app)[label] for label in ("UCB1 path at this C", "Intervals", "Breakpoints")] == ["a", "1", "0"]
     assert len(app.get("vega_lite_chart")) == 2  # the strip and the root's lines
 
 
@@ -53,7 +53,7 @@ def test_flip_shows_two_intervals_split_at_the_exact_crossing(app):
     # The range is the C slider's, fitted to the flip: 1.5 x 2.70 rounded up to 5.
     assert rows[["c_from", "c_to", "path"]].values.tolist() == [[0.0, FLIP, "aa"], [FLIP, 5.0, "b"]]
     assert rows.loc[1, ["node", "before", "after"]].tolist() == ["(root)", "a", "b"]
-    assert app.metric[0].value == "aa"  # the header's C = 0.5 lies in the first interval
+    assert metrics(app)["UCB1 path at this C"] == "aa"  # the header's C = 0.5 lies in the first interval
     assert "2.702917488" in plain(lines_caption(app))  # the root's crossing, in the lines caption
 
 
@@ -61,7 +61,7 @@ def test_current_path_follows_the_slider(app):
     flips(app)
     set_c(app, 4.0)
     assert not app.exception
-    assert app.metric[0].value == "b" == solve(C_FLIPS_CHOICE, c=4.0)
+    assert metrics(app)["UCB1 path at this C"] == "b" == solve(C_FLIPS_CHOICE, c=4.0)
 
 
 def test_changing_the_range_updates_the_table(app):
@@ -138,7 +138,7 @@ def test_the_page_sweeps_the_sidebars_rule(app):
     set_c(app, 3.0)
     assert not app.exception and not app.info
     assert app.session_state["selected_path"] == "aa" == select_path(flips_tree(), Scoring.of("puct", c=3.0))
-    assert (app.metric[0].label, app.metric[0].value) == ("PUCT (AlphaZero) path at this C", "aa")
+    assert metrics(app)["PUCT (AlphaZero) path at this C"] == "aa"
     puct_flip = 4.898979485566359  # 2 sqrt(6): a's Q 10 + C/2 sqrt(6)/6 meets b's 8 + C/2 sqrt(6)/2
     assert table(app)[["c_from", "c_to", "path"]].values.tolist() == [[0.0, puct_flip, "aa"], [puct_flip, 10.0, "b"]]
     assert f"{puct_flip:.10g}" in plain(lines_caption(app))

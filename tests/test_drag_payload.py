@@ -116,11 +116,3 @@ def test_unvisited_children_and_draws_travel_as_strings_and_flags():
     drawn = parsed(drag_payload(tree, Scoring.of("sample_threshold", t=10), 0.0, 5.0, inspected=0))
     assert drawn["inspected"]["random"]
     assert drawn["intervals"] == [[0.0, 5.0, [select_path(tree, Scoring.of("sample_threshold", t=10))]]]
-
-
-def test_a_rule_not_affine_in_c_is_refused_with_the_sentence_the_page_shows(monkeypatch, tree):
-    from mcts_core import RULES
-
-    monkeypatch.setattr(type(RULES["ucb1_tuned"]), "value_form", None)  # no registered rule is non-affine yet
-    with pytest.raises(ValueError, match="UCB1-Tuned is not known to be affine in C: its path is recomputed"):
-        drag_payload(tree, Scoring.of("ucb1_tuned"), 0.0, 10.0)

@@ -357,6 +357,32 @@ def test_every_rule_returns_its_declared_terms_in_order_with_value_last():
                     assert names == [term for term in rule.terms if term in names], key
 
 
+def test_every_formula_rule_declares_its_value_as_a_line_in_c_and_it_is_the_rule_s_value():
+    # The sweep, the live C control and the picture's values are built from each rule's line in C:
+    # a formula rule without one is refused when its class is made.
+    from mcts_core.selection.rule import FORMULA, Rule
+    from mcts_core.selection.rules import ALL
+
+    with pytest.raises(TypeError, match="without value_form"):
+        type("Lineless", (Rule,), {"key": "lineless"})
+    tree = random_tree()
+    formula_rules = [rule for rule in ALL if rule.kind == FORMULA]
+    assert set(RULES) == {rule.key for rule in formula_rules}
+    for rule in formula_rules:
+        settings = {"t": 3} if "t" in rule.defaults else {}  # a sample threshold the nodes are past
+        at_one = Scoring.of(rule.key, c=1.0, **settings)
+        for node in (ROOT, tree.find("a")):
+            for child in score_children(tree, node, at_one):
+                kid = tree.find(tree.path(node) + child.move)
+                form = rule.value_form(child.terms, tree.visits[node], tree.visits[kid], tree.total[kid],
+                                       at_one.resolved_settings())
+                intercept, slope = form.line()
+                for c in (0.5, 3.0):
+                    value = by_move(score_children(tree, node, at_one.with_c(c)))[child.move].value
+                    assert form(c) == value, (rule.key, child.move, c)  # the rule's float, bit for bit
+                    assert intercept + c * slope == pytest.approx(value, rel=1e-12), (rule.key, child.move, c)
+
+
 def test_an_input_cannot_be_passed_as_a_setting():
     with pytest.raises(ValueError, match="PUCT .AlphaZero. has no setting 'move'; it has normalise, priors"):
         score_children(random_tree(), ROOT, Scoring.of("puct", c=1.0, move="a"))

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from mcts_core import Scoring, build_tree, parse_playouts, select_path
 from mcts_core.cli.main import main
-from mcts_core.analysis import Interval, affine_problem, child_lines, node_envelope, path_intervals
+from mcts_core.analysis import Interval, child_lines, node_envelope, path_intervals
 from mcts_core.analysis.envelope import rounding_band
 from rounding_twins import twins_may_tie
 from mcts_core.inputs.formats.tree_json import read_tree_dump
@@ -91,7 +91,7 @@ def trees(draw):
 MOVE_VALUES = st.dictionaries(st.sampled_from(MOVES), st.sampled_from([-1.0, 0.0, 0.1, 0.5, 2.0]))
 SCORINGS = st.one_of(
     # Every rule the sweep knows, at its defaults (a rule added to the registry with a shape is checked too).
-    st.sampled_from([Scoring.of(rule) for rule, spec in RULES.items() if spec.value_form is not None]),
+    st.sampled_from([Scoring.of(rule) for rule in RULES]),
     st.builds(lambda cap: Scoring.of("ucb1_tuned", cap=cap), st.sampled_from([0.25, 1.0, 100.0])),
     st.builds(
         lambda normalise, priors: Scoring.of("puct", normalise=normalise, **({"priors": priors} if priors else {})),
@@ -420,22 +420,14 @@ def test_proven_and_chance_children_are_flat_lines():
     assert [(line.move, line.intercept, line.slope) for line in envelope.lines] == [("a", 5.0, 0.0), ("b", 1.0, 0.0)]
 
 
-def test_every_registered_rule_is_swept_or_refused_with_a_sentence(monkeypatch):
+def test_every_registered_rule_is_swept():
     tree = tree_of(FLIP_ROOT)
     for rule in RULES:
         scoring = Scoring.of(rule)
-        if affine_problem(scoring) is None:
-            intervals = path_intervals(tree, 0, 100, scoring)
-            assert [part.path for part in intervals] == [
-                select_path(tree, scoring.with_c(part.c_from)) for part in intervals
-            ]
-    # A rule whose value is not affine in C (none is registered yet) is refused by name.
-    monkeypatch.setattr(type(RULES["puct"]), "value_form", None)
-    assert affine_problem(Scoring.of("puct")) == (
-        "PUCT (AlphaZero) is not known to be affine in C: its path is recomputed when C is committed, not while dragging."
-    )
-    with pytest.raises(ValueError, match="PUCT .AlphaZero. is not known to be affine in C"):
-        path_intervals(tree, 0, 100, Scoring.of("puct"))
+        intervals = path_intervals(tree, 0, 100, scoring)
+        assert [part.path for part in intervals] == [
+            select_path(tree, scoring.with_c(part.c_from)) for part in intervals
+        ]
 
 
 def test_unvisited_child_loses_its_tie_once_a_visited_value_overflows_to_infinity():

@@ -78,11 +78,14 @@ READABILITY = """() => {
     const cut = (e) => [e, ...e.querySelectorAll('*')].some(x => x.clientWidth > 0 && x.scrollWidth > x.clientWidth + 1);
     const text = (e) => e.innerText.trim();
     const buttons = [...main.querySelectorAll('button')].filter(shown);
+    // Metrics drawn by our components (ui/c/live_text.js) sit in their shadow roots, with the same test ids.
+    const roots = [main, ...[...main.querySelectorAll('*')].filter(e => e.shadowRoot).map(e => e.shadowRoot)];
+    const all = (selector) => roots.flatMap(root => [...root.querySelectorAll(selector)]);
     return {
         scroll: main.scrollWidth - main.clientWidth,
         buttons: buttons.filter(cut).map(text),
-        metrics: [...main.querySelectorAll('[data-testid="stMetricValue"]')].filter(cut).map(text),
-        labels: [...main.querySelectorAll('[data-testid="stMetricLabel"]')].filter(shown).filter(cut).map(text),
+        metrics: all('[data-testid="stMetricValue"]').filter(cut).map(text),
+        labels: all('[data-testid="stMetricLabel"]').filter(shown).filter(cut).map(text),
         // Squeezed into a column of letters (one line of a button is about 40 px).
         tall: buttons.filter(b => b.getBoundingClientRect().height > 60).map(text),
     };

@@ -16,7 +16,7 @@ from .drawn_values import DrawnValues, json_number
 from ..selection import ucb1_latex  # UCB1's formula with the numbers filled in, for the Classroom's why
 from .explain import ONLY_CHILD, TIE, UNVISITED, Choice, explain_choice
 from .outline import OutlineRow, outline_children, principal_variation
-from .rule_lines import affine_problem, child_lines
+from .rule_lines import child_lines
 from .sweep import (
     Breakpoint,
     Interval,
@@ -34,7 +34,7 @@ from .sweep import (
 __all__ = [
     "Breakpoint", "ChildComparison", "Choice", "Comparison", "DrawnValues", "Interval", "LARGEST_C", "NodeEnvelope",
     "ONLY_CHILD", "TIE", "UNVISITED",
-    "OutlineRow", "affine_problem", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
+    "OutlineRow", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "drag_payload", "explain_choice", "fit_to_breakpoints", "inspected_terms",
     "interval_at", "intervals_below", "json_number", "key_step", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
     "path_intervals", "principal_variation", "range_problem", "suggest_c_range", "ucb1_latex",

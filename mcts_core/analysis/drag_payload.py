@@ -53,7 +53,7 @@ def drag_payload(
         inspected: the node whose children's terms are sent, None for none.
 
     Raises:
-        ValueError: a bad range, or a rule not affine in C (then a slider commits on release).
+        ValueError: a bad range.
     """
     scoring = scoring.with_c(1.0)  # the lines read the rule's terms at C = 1 (rule_lines)
     intervals = path_intervals(tree, c_min, c_max, scoring)

@@ -33,8 +33,6 @@ class DrawnValues:
     ``known``: each parent's child lines under this rule (child -> line) from an earlier drawing
     of the same tree, read and filled in: they do not depend on what is drawn, so a new node budget
     makes only the lines of parents not drawn before.
-
-    Raises ValueError when the rule is not affine in C (:func:`~.rule_lines.affine_problem`).
     """
 
     def __init__(self, tree: Tree, scoring: Scoring, drawn: Collection[int], known: dict[int, dict[int, Line]] | None = None):

@@ -59,25 +59,12 @@ class Constant(ValueForm):
 CONSTANT_TERMS = frozenset({PROBABILITY, OUTCOME, SHARE})
 
 
-def affine_problem(scoring: Scoring) -> str | None:
-    """Why the selected path of ``scoring`` cannot be swept exactly in C, as a sentence; None if it can."""
-    if scoring.spec.value_form is not None:
-        return None
-    return f"{scoring.spec.name} is not known to be affine in C: its path is recomputed when C is committed, not while dragging."
-
-
 def child_lines(tree: Tree, node: int, scoring: Scoring = UCB1) -> list[Line]:
     """Every child of ``node`` as a line in C under ``scoring``, in tie order (empty for a leaf).
 
     ``line.value(c)`` is bit for bit the ``value`` term :func:`~mcts_core.selection.score_children`
     gives the child at ``c`` (proven children, chance nodes and draws below a threshold included).
-
-    Raises:
-        ValueError: the rule is not known to be affine in C (:func:`affine_problem`).
     """
-    problem = affine_problem(scoring)
-    if problem is not None:
-        raise ValueError(problem)
     kids = tree.tie_order(node)
     if not kids:
         return []

@@ -119,8 +119,7 @@ def node_envelope(tree: Tree, node: int, c_min: float, c_max: float, scoring: Sc
         The lines and the segments (float-snapped, see :mod:`mcts_core.analysis.envelope`).
 
     Raises:
-        ValueError: a bad range, or a rule not affine in C
-            (:func:`~mcts_core.analysis.rule_lines.affine_problem`).
+        ValueError: a bad range.
     """
     lo, hi = _check_range(c_min, c_max)
     lines = child_lines(tree, node, scoring)
@@ -137,8 +136,8 @@ def path_intervals(tree: Tree, c_min: float, c_max: float, scoring: Scoring = UC
         tree: the tree.
         c_min: start of the range, finite and >= 0.
         c_max: end of the range (excluded), finite and > c_min.
-        scoring: the rule and its settings (its C is ignored); UCB1 when not given. Every rule
-            affine in C can be swept (:mod:`.rule_lines`).
+        scoring: the rule and its settings (its C is ignored); UCB1 when not given. Every
+            formula rule is affine in C (:mod:`.rule_lines`).
 
     Returns:
         Half-open intervals ``[c_from, c_to)`` covering the range in order, the first starting at
@@ -151,8 +150,7 @@ def path_intervals(tree: Tree, c_min: float, c_max: float, scoring: Scoring = UC
         tree without children gives one interval with the empty path.
 
     Raises:
-        ValueError: a bad range, or a rule not affine in C
-            (:func:`~mcts_core.analysis.rule_lines.affine_problem`).
+        ValueError: a bad range.
     """
     lo, hi = _check_range(c_min, c_max)
     scoring = scoring.with_c(1.0)  # the C child_lines scores at: set once, not per node

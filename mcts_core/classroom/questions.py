@@ -101,8 +101,7 @@ def flip_question(tree: Tree, node: int, scoring: Scoring, c_max: float) -> Ques
     node's choice changes, within [0, ``c_max``); when there is none above, the nearest at or below.
 
     Raises:
-        ValueError: ``node`` is a leaf, the choice is the same for every C in the range, or the rule
-            is not affine in C (the core's sentence).
+        ValueError: ``node`` is a leaf, or the choice is the same for every C in the range.
     """
     children = score_children(tree, node, scoring)
     if not children:

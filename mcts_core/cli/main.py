@@ -307,7 +307,7 @@ def _sweep(arguments: argparse.Namespace, read) -> int:
     rule, settings = _rule_and_settings(arguments, read)
     try:
         intervals = path_intervals(read.tree, arguments.c_min, arguments.c_max, Scoring(rule, 1.0, settings))
-    except ValueError as error:  # a rule not affine in C
+    except ValueError as error:  # a bad range
         print(f"error: {error}", file=sys.stderr)
         return 2
     sys.stdout.write(_format_intervals(intervals))

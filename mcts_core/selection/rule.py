@@ -138,13 +138,22 @@ class Rule:
     kind: str = FORMULA
     state_term: str | None = None
     statistics_loop: StatisticsLoop | None = None
-    # ``value_form(terms, parent_visits, visits, total, settings) -> ValueForm``: the child's value
-    # as a line in C, from its terms at C = 1 (``settings`` with every default filled in). A rule
-    # without it is not known to be affine in C: it has no exact sweep, and a slider commits on release.
-    value_form: Callable[[Terms, int, int, float, Mapping[str, Any]], ValueForm] | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A formula rule must say its value as a line in C (:meth:`value_form`): the sweep, the
+        live C control and the picture's values are built from that line, for every rule."""
+        super().__init_subclass__(**kwargs)
+        if cls.kind == FORMULA and cls.value_form is Rule.value_form:
+            raise TypeError(f"{cls.__name__} is a formula rule without value_form (its value as a line in C)")
 
     def __repr__(self) -> str:
         return f"<rule {self.key}>"
+
+    def value_form(self, terms: Terms, parent_visits: int, visits: int, total: float,
+                   settings: Mapping[str, Any]) -> ValueForm:
+        """A child's value as a line in C, from its terms at C = 1 (``settings`` with every default
+        filled in): every formula rule defines it (a value C does not enter, the caller keeps flat)."""
+        raise NotImplementedError
 
     @property
     def simultaneous_only(self) -> bool:

@@ -1,6 +1,6 @@
-"""Compare's verdict follows a drag: "Paths" (identical / split at X), the sentence under it and the
-paths' lengths change in the browser while either C control moves, as the committed rerun then
-shows them.
+"""Compare's verdict follows a drag: "Paths" (identical / split at X), the sentence under it (in its
+box: green when identical, blue for a split) and the paths' lengths change in the browser while
+either C control moves, as the committed rerun then shows them.
 
 The page is Compare on the example "Deep tree (400 playouts)": B's UCB1 at C = 2.8 selects aaaabb,
 and A's UCB1 path runs through aaaabb, aaaacab, aaacc, acc and ccaaa along A's slider, so dragging
@@ -23,7 +23,8 @@ from .test_browser_drag import EXACT, choose_example, count_sent_frames, grab_th
 
 DEEP = build_tree(parse_playouts(deep_tree()))
 B_C = 2.8  # the example's header C (1.4), doubled: what Compare gives B on a first visit
-SENTENCE = ".st-key-paths_verdict_sentence_{shape} [data-testid='stMarkdownContainer']"
+SENTENCE = ".st-key-live_text_compare_verdict_sentence p"  # the live text's words (ui/c/live_text.js)
+BOX = {"identical": "lt-success", "split": "lt-info", "split_root": "lt-info"}  # the sentence's box by shape
 
 
 def expected_verdict(c_a: float) -> tuple[str, str, str]:
@@ -58,20 +59,22 @@ def drag_to(page, slider, c: float) -> float:
     return float(slider.input_value())
 
 
-def expect_verdict(page, c_a: float, committed_shape: str) -> str:
-    """The verdict at A's C ``c_a`` on the page; its sentence shows when the page's sentence has its
-    shape (the committed one) and is hidden while it has another. Returns the value."""
+def expect_sentence(page, shape: str, sentence: str) -> None:
+    """The sentence under the verdict says ``sentence``, in the box of its ``shape``."""
+    shown = page.locator(SENTENCE)
+    expect(shown).to_be_visible()
+    expect(shown).to_have_text(sentence)
+    expect(page.locator(f".st-key-live_text_compare_verdict_sentence .{BOX[shape]}")).to_have_count(1)
+
+
+def expect_verdict(page, c_a: float) -> str:
+    """The verdict at A's C ``c_a`` on the page, the sentence under it included. Returns the value."""
     value, shape, sentence = expected_verdict(c_a)
     expect(metric_value(page, "Paths")).to_have_text(value)
     path_a = select_path(DEEP, Scoring(c=c_a))
     expect(metric_value(page, "Path A")).to_have_text(path_a)
     expect(metric_value(page, "Length A")).to_have_text(str(len(path_a)))  # one move a character
-    shown = page.locator(SENTENCE.format(shape=committed_shape))
-    if shape == committed_shape:
-        expect(shown).to_be_visible()
-        expect(shown).to_have_text(sentence)
-    else:
-        expect(shown).not_to_be_visible()  # a sentence of another shape would say the wrong thing
+    expect_sentence(page, shape, sentence)
     return value
 
 
@@ -84,7 +87,7 @@ def test_dragging_a_s_c_moves_the_verdict_and_its_sentence_before_release(page, 
     # From identical (committed): to a split at aaaa, back to identical, and released at the split.
     grab_thumb(page, slider)
     for target in (20.0, 0.5, 25.0):
-        seen.add(expect_verdict(page, drag_to(page, slider, target), "identical"))
+        seen.add(expect_verdict(page, drag_to(page, slider, target)))
     assert seen == {"identical", "split at aaaa"}
     assert len(sent) == before, "nothing goes to the server while the mouse is down"
     c = float(slider.input_value())
@@ -92,13 +95,12 @@ def test_dragging_a_s_c_moves_the_verdict_and_its_sentence_before_release(page, 
     wait_idle(page)
     value, shape, sentence = expected_verdict(c)
     expect(metric_value(page, "Paths")).to_have_text(value)
-    expect(page.locator(SENTENCE.format(shape=shape))).to_have_text(sentence)
-    expect(page.locator(SENTENCE.format(shape=shape))).to_be_visible()
+    expect_sentence(page, shape, sentence)
     # From a split: the sentence's node and moves follow while it stays a split below the root.
     before = len(sent)
     grab_thumb(page, slider)
     for target in (44.0, 52.0, 80.0):
-        seen.add(expect_verdict(page, drag_to(page, slider, target), "split"))
+        seen.add(expect_verdict(page, drag_to(page, slider, target)))
         if target == 44.0:
             page.screenshot(path=output_dir / "compare_drag_split_sentence.png")
     assert {"split at aaa", "split at a", "split at root"} <= seen
@@ -109,8 +111,7 @@ def test_dragging_a_s_c_moves_the_verdict_and_its_sentence_before_release(page, 
     value, shape, sentence = expected_verdict(c)
     assert value == "split at root"
     expect(metric_value(page, "Paths")).to_have_text(value)
-    expect(page.locator(SENTENCE.format(shape=shape))).to_be_visible()
-    expect(page.locator(SENTENCE.format(shape=shape))).to_have_text(sentence)
+    expect_sentence(page, shape, sentence)
     watched.assert_clean()
 
 
@@ -121,10 +122,9 @@ def test_the_verdict_and_both_c_controls_are_on_screen_mid_drag(page, app_url, o
     for screen, (width, height, theme) in enumerate(SCREENS):
         use_screen(page, width, height, theme)
         wait_for_graph(page)
-        committed_shape = expected_verdict(float(page.locator(EXACT).input_value()))[1]
         grab_thumb(page, slider)
         c = drag_to(page, slider, 44.0 - 4.0 * (screen % 2))  # each release commits another C
-        expect_verdict(page, c, committed_shape)
+        expect_verdict(page, c)
         page.screenshot(path=output_dir / f"compare_drag_{theme}_{width}x{height}.png")
         # The verdict and both sliders inside the window while A's C is dragged.
         boxes = [metric_value(page, "Paths"), slider, page.locator(".st-key-cmp_c_live input[type=range]")]

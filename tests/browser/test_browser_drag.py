@@ -38,7 +38,7 @@ from bench.harness.browser import (
 )
 
 EXACT = ".st-key-c_exact input"
-PICTURE_CAPTION_C = ".st-key-live_c_text_selected_picture strong"  # "Red: the selected path at C = x."
+PICTURE_CAPTION_C = ".st-key-live_text_explorer_picture strong"  # "Red: the selected path at C = x."
 CHILDREN_PANEL = ".st-key-at_committed_c_selected_children"  # the table, its lead and why: the commit's
 DIMMED = "0.4"  # the opacity of what only a commit updates, while C moves and until the commit has run
 
@@ -155,7 +155,7 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
         # The drawn nodes on the path are red (tv-path) mid-drag, not only the root's attribute.
         assert red_nodes(page) == {json.dumps(list(path[:i]), separators=(",", ":")) for i in range(len(path) + 1)}
         expect(page.locator(".st-key-c .cc-live > span").first).to_have_text("Selected path: " + "".join(path))
-        # The page's big "Selected path" value follows too (Streamlit's metric, rewritten in the browser).
+        # The page's big "Selected path" value follows too (a live text of its own, ui/c/live_text.js).
         expect(metric_value(page, "Selected path")).to_have_text("".join(path))
         # The inspected node (the root) ranks its children at this C, the path's child first and marked.
         ranked = sorted(score_children(tree, ROOT, Scoring(c=c)), key=lambda kid: kid.rank)
@@ -171,7 +171,7 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
         moved = moved or c != 0.5
         expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", DIMMED if moved else "1")
         expect(page.locator(GRAPH)).to_have_css("opacity", "1")
-        expect(page.locator(".st-key-selected_path_value")).to_have_css("opacity", "1")
+        expect(page.locator(".st-key-live_text_selected_path")).to_have_css("opacity", "1")
         seen.add(tuple(path))
         if fraction == 0.9:
             page.screenshot(path=output_dir / "drag_mid_drag.png")
@@ -470,7 +470,7 @@ def open_compare_on_the_flip_example(page, app_url):
     return watched, FLIPS
 
 
-PAIR_CAPTION_C = ".st-key-live_c_text_pair_picture strong"  # "Red: A's path (UCB1, C = a). Teal: B's (..., C = b)."
+PAIR_CAPTION_C = ".st-key-live_text_compare_picture strong"  # "Red: A's path (UCB1, C = a). Teal: B's (..., C = b)."
 SPLIT_PANEL = ".st-key-at_committed_c_any_split"  # where the paths split: both settings' committed Cs
 
 
@@ -528,7 +528,7 @@ def test_compare_hovers_follow_a_s_c_and_not_b_s(page, app_url):
     # machine may show only the second).
     eventually(lambda: hovers_value(page, b_value_at(a_c)), True, page=page)
     # Setting A's name and the picture's caption say A's C; B's stays.
-    expect(page.locator(".st-key-live_c_text_selected_setting strong")).to_have_text(f"C = {a_c:.6g}")
+    expect(page.locator(".st-key-live_text_compare_setting_a strong")).to_have_text(f"C = {a_c:.6g}")
     expect(page.locator(PAIR_CAPTION_C)).to_have_text([f"C = {a_c:.6g}", "C = 1"])  # B starts at twice A's C
     wait_idle(page)
     # B's slider moves B's teal path; the hover keeps A's value at A's C.

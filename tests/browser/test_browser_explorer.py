@@ -129,8 +129,9 @@ def slider_c(page) -> float:
 
 
 def caption_c(page) -> float:
-    """The C the page computed with, from the caption above the tree ("... at C = 0.1. Blue ...")."""
-    text = page.locator('[data-testid="stCaptionContainer"]', has_text="the selected path at C = ").inner_text()
+    """The C the page computed with, from the caption above the tree ("... at C = 0.1. Blue ...", a live
+    text: ui/c/live_text.py)."""
+    text = page.locator(".lt-caption", has_text="the selected path at C = ").inner_text()
     return float(re.search(r"at C = (\S+?)\. ", text).group(1))
 
 

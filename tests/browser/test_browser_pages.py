@@ -51,7 +51,7 @@ def test_compare_shows_its_picture_b_s_c_and_the_verdict_on_a_projector_screen_w
     on_screen = {
         "the picture": picture,
         "the verdict": page.locator('[data-testid="stMetric"]').filter(has_text="Paths"),
-        "the verdict's sentence": page.locator('[class*="st-key-paths_verdict_sentence_"]'),
+        "the verdict's sentence": page.locator(".st-key-live_text_compare_verdict_sentence"),
         "B's slider": page.locator(".st-key-cmp_c_live input[type=range]"),
         "B's box": page.locator(".st-key-cmp_c input"),
     }

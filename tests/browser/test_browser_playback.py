@@ -132,7 +132,7 @@ def test_dragging_c_moves_the_rule_s_teal_path_in_the_frame_before_release(page,
         # The "Path at C" metric names the live path too, and the sentence under the control its C.
         c = float(slider.input_value())
         expect(metric_value(page, "Path at C")).to_have_text(path_at(c))
-        expect(page.locator(".st-key-live_c_text_second_rule_path strong")).to_have_text(f"C = {c:.6g}")
+        expect(page.locator(".st-key-live_text_playback_rule_path_caption strong")).to_have_text(f"C = {c:.6g}")
 
     seen = drag_teal_path(page, slider, tree, playout_path_stays_red)
     assert len(seen) == 2, "the drag must cross the flip at about C = 2.70"

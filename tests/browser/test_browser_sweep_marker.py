@@ -24,7 +24,7 @@ from .test_browser_drag import (
     thumb_point,
 )
 
-STRIP_CAPTION_C = ".st-key-live_c_text_selected_strip strong"  # "Red line: C = x." under the strip
+STRIP_CAPTION_C = ".st-key-live_text_sweep_strip strong"  # "Red line: C = x." under the strip
 CHARTS = ("sweep_strip_box", "sweep_lines_box")  # the keyed containers of the strip and the lines chart
 LINE = ".mcts-live-c"
 RULE = "svg.marks g.current_c_marks"  # the chart's own red rule at the committed C

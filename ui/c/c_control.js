@@ -18,27 +18,20 @@
 //   role:      which path of a tree picture this C moves: "selected" (or "second": Compare's B),
 //   reveal_at_rest: false: the live line (path, ranked children) and the ticks where the path
 //              changes show only while C moves (Classroom: at rest they would give the answer away),
-//   path_value: a selector of the value of the page's metric naming this control's path (if the
-//              page has one): while C moves its text shows the live path (the commit's rerun then
-//              writes the same path there),
-//   path_length: the same for the page's metric counting this path's moves (if it has one),
-//   c_text:    a selector of the page's texts saying "C = x" for this control's C: they follow C,
-//   committed: a selector of the page's parts that only a commit of this control's C updates:
-//              dimmed while C moves and until the server has every C the control committed,
 //   exact:     a selector of the box holding this control's C exactly (Exact C), or absent:
 //              while C moves it shows the live C as Python writes it (the commit's rerun then
 //              writes the same text; a drag that ends where it started puts the box's text back),
 //   exact_digits: null: that box is a text box (Python's repr); n: a number box ("%.ng"),
-//   verdict:   (Compare's B, role "second") {value: a selector of the value of the page's metric
-//              saying whether this path and the selected one part, sentence: {shape: the class of
-//              the container of the sentence under it, when it has that shape}}: while either
-//              control moves, both follow (showVerdict), or absent,
 // }
-// While a control's C moves and until the server has every C it committed, <html> carries
-// data-c-waiting-<role>, which dims data.committed by a rule added once per role.
+// What only a commit of a control's C updates sits in the page's keyed containers whose key starts
+// with AT_COMMITTED_C, then the control's role or "any" (c_control.py's at_committed_c: the one
+// protocol between this script and the page's own elements). While the control's C moves and until
+// the server has every C it committed, <html> carries data-c-waiting-<role>, which dims them by a
+// rule added once per role.
 // Events: trigger "commit" (the C to commit). Window event "mcts-c-drag" with
-// detail {c, path, role}: a tree picture (tree_view.js) and the sweep's charts (live_c_marker.js)
-// follow C with it; {done: true, role} once the server has every committed C, or the drag or keys
+// detail {c, path, role}: a tree picture (tree_view.js), the sweep's charts (live_c_marker.js) and
+// the texts that follow C (live_text.js: the path, its length, "C = x", Compare's verdict) follow C
+// with it; {done: true, role} once the server has every committed C, or the drag or keys
 // ended at the server's C (the page's data is current again). The tree picture
 // (drawn after the page knows its inspected node) sends window event "mcts-inspected" with
 // detail {path, chance, random, value_label, children: [{move, value: [intercept, slope]}]} or
@@ -51,9 +44,7 @@ window.addEventListener("mcts-inspected", (event) => {
   inspectedNow = event.detail;
   for (const control of live) control.showChildren(control.c, control.pathAt(control.c));
 });
-// The shape of the verdict the controls show now, on <html> (not on Streamlit's elements, which
-// React may keep across reruns): a sentence container of another shape is hidden by its rule.
-const VERDICT_SHAPE = "data-live-verdict";
+const AT_COMMITTED_C = "at_committed_c"; // c_control.py's AT_COMMITTED_C: the prefix of those containers' keys
 const WAITING = (role) => `data-c-waiting-${role}`;
 const KEYS_REST_MS = 150; // keys that rest this long commit; faster presses keep moving C locally
 const BIG_STEP = 10; // Page Up/Down and Shift+arrow move C by this many key steps
@@ -253,14 +244,10 @@ class CControl {
     this.path = path;
     this.showChildren(c, path);
     if (live) {
-      dimCommitted(this.data.role, this.data.committed);
-      writeText(document.querySelector(this.data.path_value), words);
-      writeText(document.querySelector(this.data.path_length), String(path.length));
-      for (const text of document.querySelectorAll(this.data.c_text)) writeText(text, `C = ${shown(c)}`);
+      dimCommitted(this.data.role);
       this.showExact(c);
       this.announce({ c, path, role: this.data.role });
     }
-    showVerdict(live);
   }
 
   // The exact box shows c. Its value is set as a program would, with no input event: nothing is
@@ -326,7 +313,6 @@ class CControl {
   }
 
   destroy() {
-    if (this.data?.verdict) document.documentElement.removeAttribute(VERDICT_SHAPE);
     if (this.data) document.documentElement.removeAttribute(WAITING(this.data.role));
     this.listeners.abort();
     clearTimeout(this.restTimer);
@@ -334,75 +320,21 @@ class CControl {
   }
 }
 
-// Text in the page's own (Streamlit's) elements, outside any control: only text nodes' values
-// change (the first gets the text, any others none), the nodes React rewrites with the committed
-// text, so React's DOM stays its own. Text, never markup: moves are user text.
-function writeText(element, text) {
-  if (!element) return;
-  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-  let node = walker.nextNode();
-  if (node && node.nodeValue !== text) node.nodeValue = text;
-  while ((node = walker.nextNode())) if (node.nodeValue) node.nodeValue = "";
-}
-
-// Where two paths (moves, root first) part, as pages/compare.py says it: identical, or split at
-// the deepest node both contain (the root, or another node), each side's move there.
-function verdictOf(pathA, pathB) {
-  let shared = 0;
-  while (shared < pathA.length && shared < pathB.length && pathA[shared] === pathB[shared]) shared++;
-  if (shared === pathA.length && shared === pathB.length) return { shape: "identical" };
-  const split = pathA.slice(0, shared);
-  return { shape: shared ? "split" : "split_root", split, a: pathA[shared], b: pathB[shared] };
-}
-
-// Compare's verdict from the paths the page's two controls show now (one of them may be moving,
-// the other is at its committed C): <html> carries its shape at all times; while a control moves,
-// the verdict metric's text and the sentence's code and bold parts follow (the commit's rerun
-// writes the same text). The sentence of another shape is hidden until the rerun writes it.
-function showVerdict(moving) {
-  let a, b;
-  for (const control of live) {
-    if (control.data?.role === "selected") a = control;
-    else if (control.data?.verdict) b = control;
-  }
-  if (!a?.path || !b?.path) return;
-  const { value, sentence } = b.data.verdict;
-  hideOtherSentences(sentence);
-  const verdict = verdictOf(a.path, b.path);
-  document.documentElement.setAttribute(VERDICT_SHAPE, verdict.shape);
-  if (!moving) return;
-  const node = verdict.shape === "split" ? b.pathWords(verdict.split) : "root";
-  writeText(document.querySelector(value), verdict.shape === "identical" ? "identical" : `split at ${node}`);
-  const parts = verdict.shape === "identical" ? [a.pathWords(a.path)] : [node, verdict.a, verdict.b];
-  const shown = document.querySelector(`.${sentence[verdict.shape]}`);
-  shown?.querySelectorAll("code, strong").forEach((part, i) => writeText(part, parts[i] ?? ""));
-}
-
-// ``committed`` (the parts of the page that only a commit of ``role``'s C updates) is dimmed until
-// that commit has run (the rule once per role and document; the attribute once per drag).
-function dimCommitted(role, committed) {
+// The page's parts that only a commit of ``role``'s C updates (the containers keyed AT_COMMITTED_C
+// + role or "any") are dimmed until that commit has run (the rule once per role and document; the
+// attribute once per drag).
+function dimCommitted(role) {
   const html = document.documentElement;
   if (html.hasAttribute(WAITING(role))) return;
   const id = `mcts-c-waiting-style-${role}`;
   if (!document.getElementById(id)) {
     const style = document.createElement("style");
     style.id = id;
+    const committed = [role, "any"].map((whose) => `[class*="st-key-${AT_COMMITTED_C}_${whose}_"]`).join(", ");
     style.textContent = `html[${WAITING(role)}] :is(${committed}) { opacity: 0.4; transition: opacity 0.1s; }`;
     document.head.append(style);
   }
   html.setAttribute(WAITING(role), "");
-}
-
-// Once per document: the rules that hide a sentence whose shape is not the one on <html>.
-function hideOtherSentences(classes) {
-  const id = "mcts-live-verdict-style";
-  if (document.getElementById(id)) return;
-  const style = document.createElement("style");
-  style.id = id;
-  style.textContent = Object.entries(classes)
-    .map(([shape, name]) => `html[${VERDICT_SHAPE}]:not([${VERDICT_SHAPE}="${shape}"]) .${name} { visibility: hidden; }`)
-    .join("\n");
-  document.head.append(style);
 }
 
 export default function (component) {

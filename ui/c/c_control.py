@@ -1,33 +1,27 @@
 """The exploration constant C: a slider sized to the scores, an exact box, and where the path changes.
 
-For a rule affine in C (every registered rule) the slider is a custom component
-(``ui/c/c_control.js``, no iframe, nothing loaded from the network): the browser gets where
+Every formula rule is affine in C (its module says its value as a line in C), so the slider is a
+custom component (``ui/c/c_control.js``, no iframe, nothing loaded from the network): the browser gets where
 the selected path changes over the slider's range once per (input, rule, settings, range) and
 follows a drag by itself on every animation frame (the path, the picture's red path, the inspected
-node's ranked children); C is committed only when the drag ends or the keys rest. One exact sweep of
+node's ranked children, and the page's live texts, :mod:`ui.c.live_text`, which hear the frame's
+event); C is committed only when the drag ends or the keys rest. One exact sweep of
 the rule over a few score spreads sizes the slider (to its last breakpoint), says where the path
 changes next to C, and is cut to the slider's range for the browser. Keys move C by a round step that follows the
 range (:func:`mcts_core.analysis.key_step`; ten of them with Page Up/Down or Shift, Home/End to
-the ends); a drag keeps the slider's finer step. Other rules keep Streamlit's slider, which
-commits on release.
+the ends); a drag keeps the slider's finer step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 import streamlit as st
 
 from mcts_core import Scoring, Tree, parse_c
-from mcts_core.analysis import (
-    affine_problem,
-    fit_to_breakpoints,
-    intervals_below,
-    key_step,
-    neighbouring_intervals,
-    path_intervals,
-    suggest_c_range,
-)
+from mcts_core.analysis import fit_to_breakpoints, intervals_below, key_step, neighbouring_intervals, suggest_c_range
+from ui.c.rule_sweep import rule_key, rule_sweep
 from ui.common import state
 from ui.common.components import asset_component
 from ui.common.markdown import code, escape
@@ -40,31 +34,12 @@ C_EXACT_ERROR = state.key("_c_exact_error")
 C_LIVE = state.key("c_live")  # the live slider component (inside the container keyed C: class st-key-c)
 
 DEFAULT_C = 1.0
-# The container keys of the metrics naming the paths a C control moves (role "selected", role
-# "second"): while C is dragged their value shows the live path too (rewritten in the browser; the
-# commit's rerun then shows the same path).
-LIVE_PATH_VALUE = {"selected": "selected_path_value", "second": "second_path_value"}
-# The same for metrics counting the moves on those paths (Compare's "Length A", "Length B").
-LIVE_PATH_LENGTH = {"selected": "selected_path_length", "second": "second_path_length"}
-# Text saying "C = x" for the C a control moves (role "selected" or "second"), rewritten the same
-# way: the bold parts of any container whose key starts with this prefix (:func:`live_c_text_key`;
-# a page may have several).
-LIVE_C_TEXT = {"selected": "live_c_text_selected", "second": "live_c_text_second"}
-# A text naming both controls' Cs (Compare's caption): its first bold part follows role "selected",
-# its second role "second".
-LIVE_C_TEXT_PAIR = "live_c_text_pair"
 # What only a commit brings up to date (a table, a sentence at the committed C): containers whose
 # key starts with this prefix and a role ("any": either control) are dimmed from the first frame of
-# that control's drag (or key press) until the server has the C it committed (c_control.js).
+# that control's drag (or key press) until the server has the C it committed. The one protocol
+# between c_control.js and the page's own elements: the script names it AT_COMMITTED_C too (a test
+# checks both). What follows a drag is a component of its own (ui/c/live_text.py).
 AT_COMMITTED_C = "at_committed_c"
-# Compare's verdict on the two paths (role "selected" against role "second"), rewritten the same way
-# while either control is dragged: the container key of its metric ("identical" / "split at X"),
-# and of the sentence under it, one key per shape of sentence (the shapes differ in their code and
-# bold parts: the browser rewrites those parts' text when the dragged verdict has the page's shape,
-# and hides the sentence while it has another).
-LIVE_VERDICT_VALUE = "paths_verdict_value"
-LIVE_VERDICT_SENTENCE = "paths_verdict_sentence_{shape}"
-VERDICT_SHAPES = ("identical", "split_root", "split")
 
 _HTML = """
 <div class="cc-root">
@@ -78,12 +53,6 @@ _HTML = """
 """
 
 _component = asset_component("mcts_c_control", "c/c_control", _HTML)
-
-
-def live_c_text_key(role: str, name: str) -> str:
-    """The key of a container whose bold parts say "C = x" and follow the ``role`` control's drag
-    (``role`` "pair": the first bold part follows "selected", the second "second")."""
-    return f"{LIVE_C_TEXT_PAIR if role == 'pair' else LIVE_C_TEXT[role]}_{name}"
 
 
 def at_committed_c(role: str, name: str):
@@ -112,10 +81,6 @@ def set_c(c: float) -> None:
     st.session_state.pop(C_EXACT_ERROR, None)
 
 
-def _slider_moved() -> None:
-    set_c(st.session_state[C])
-
-
 def _exact_typed() -> None:
     try:
         st.session_state[C] = parse_c(st.session_state[C_EXACT])
@@ -124,31 +89,16 @@ def _exact_typed() -> None:
         st.session_state[C_EXACT_ERROR] = str(error)
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _sweep(input_key: str, rule_key: str, c_max: float, _tree: Tree, _scoring: Scoring) -> list:
-    """The exact sweep of one (input, rule, settings) over [0, c_max): it does not depend on C.
-
-    ``rule_key`` is ``repr`` of the scoring at C = 1 (Scoring holds read-only mappings, which
-    Streamlit's cache cannot hash).
-    """
-    return path_intervals(_tree, 0.0, c_max, _scoring)
-
-
-def _rule_sweep(loaded: LoadedInput, scoring: Scoring, c_max: float) -> list:
-    """:func:`_sweep` of ``scoring``'s rule and settings over [0, c_max)."""
-    at_one = scoring.with_c(1.0)
-    return _sweep(loaded.key, repr(at_one), c_max, loaded.tree, at_one)
-
-
 def _widest_range(loaded: LoadedInput, c: float) -> float:
     """The end of the range a slider at ``c`` is sized from (a few score spreads, and ``c``)."""
     return suggest_c_range(loaded.score_range, c)[0]
 
 
-def _show_nearest_changes(loaded: LoadedInput, scoring: Scoring, c: float) -> None:
-    """Under the slider: the C values nearest to the current one where the rule's path changes."""
+def _show_nearest_changes(loaded: LoadedInput, scoring: Scoring) -> None:
+    """Under the slider: the C values nearest to ``scoring``'s where the rule's path changes."""
+    c = scoring.c
     max_c = _widest_range(loaded, c)
-    below, above = neighbouring_intervals(_rule_sweep(loaded, scoring, max_c), c)
+    below, above = neighbouring_intervals(rule_sweep(loaded, scoring, 0.0, max_c), c)
     parts = []
     if below is not None:
         parts.append(f"below C = {below.c_to:.6g} it is {code(below.path) if below.path else 'empty'}")
@@ -167,13 +117,12 @@ def keep() -> None:
     st.session_state[C_EXACT] = st.session_state.get(C_EXACT, repr(st.session_state[C]))
 
 
-def slider_range(loaded: LoadedInput, c: float, scoring: Scoring) -> tuple[float, float]:
-    """(max, step) of the C slider: a few score spreads, narrowed to the rule's last breakpoint
-    (for a rule affine in C: every registered rule)."""
+def slider_range(loaded: LoadedInput, scoring: Scoring) -> tuple[float, float]:
+    """(max, step) of the C slider at ``scoring``'s C: a few score spreads, narrowed to the rule's
+    last breakpoint."""
+    c = scoring.c
     max_c, step = suggest_c_range(loaded.score_range, c)
-    if affine_problem(scoring) is not None:
-        return max_c, step
-    intervals = _rule_sweep(loaded, scoring, max_c)
+    intervals = rule_sweep(loaded, scoring, 0.0, max_c)
     return fit_to_breakpoints(max_c, intervals[-1].c_from if len(intervals) > 1 else None, c)
 
 
@@ -181,7 +130,7 @@ def _path_changes(loaded: LoadedInput, scoring: Scoring, max_c: float) -> list:
     """Where the selected path changes over [0, max_c), as the browser gets it: the sweep the slider
     was sized from (over a few score spreads at the committed C), cut at ``max_c``."""
     widest = max(_widest_range(loaded, scoring.c), max_c)
-    return intervals_below(_rule_sweep(loaded, scoring, widest), max_c)
+    return intervals_below(rule_sweep(loaded, scoring, 0.0, widest), max_c)
 
 
 # At most this many nodes are added to a drawing so that every path the slider can select is drawn
@@ -190,7 +139,7 @@ SLIDER_PATHS_MAX_EXTRA = 300
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _nodes_on_slider_paths(input_key: str, rule_key: str, max_c: float, _tree: Tree, _intervals: list) -> frozenset:
+def _nodes_on_slider_paths(input_key: str, rule: str, max_c: float, _tree: Tree, _intervals: list) -> frozenset:
     nodes: set[int] = set()
     for interval in _intervals:
         nodes.update(_tree.path_nodes(_tree.find(interval.moves)))
@@ -204,16 +153,14 @@ def slider_path_nodes(
     :data:`SLIDER_PATHS_MAX_EXTRA` nodes to ``visible``; else none.
 
     Drawn with the picture, they make a drag's red path whole at every C and a commit reuse the
-    drawing (its layout depends on the drawn nodes, not on C). ``max_c``: the slider's end (it
-    starts at 0); None: the page's C slider's (:func:`slider_range`).
+    drawing (its layout depends on the drawn nodes, not on C). ``scoring``: the rule, its settings
+    and the slider's committed C; ``max_c``: the slider's end (it starts at 0); None: the page's C
+    slider's (:func:`slider_range`).
     """
-    if affine_problem(scoring) is not None:
-        return frozenset()
-    c = st.session_state.get(C, DEFAULT_C)
     if max_c is None:
-        max_c, _ = slider_range(loaded, c, scoring)
-    intervals = _path_changes(loaded, scoring.with_c(c), max_c)
-    nodes = _nodes_on_slider_paths(loaded.key, repr(scoring.with_c(1.0)), max_c, loaded.tree, intervals)
+        max_c, _ = slider_range(loaded, scoring)
+    intervals = _path_changes(loaded, scoring, max_c)
+    nodes = _nodes_on_slider_paths(loaded.key, rule_key(scoring), max_c, loaded.tree, intervals)
     return nodes if len(nodes.difference(visible)) <= SLIDER_PATHS_MAX_EXTRA else frozenset()
 
 
@@ -234,11 +181,10 @@ def live_slider(
     label: str | None = None,
     path_label: str = "Selected path",
     reveal_at_rest: bool = True,
-    verdict: bool = False,
     exact: str | None = None,
     exact_digits: int | None = None,
 ) -> None:
-    """The slider that follows a drag in the browser (module docstring), for a rule affine in C.
+    """The slider that follows a drag in the browser (module docstring).
 
     Args:
         loaded: the input.
@@ -247,15 +193,12 @@ def live_slider(
             :func:`mcts_core.analysis.key_step` of the range).
         key: the component's widget key.
         on_commit: called with the C the browser committed, before the rerun's script runs.
-        role: which path of the page's tree picture follows the drag: "selected", or "second"
-            (Compare's setting B).
+        role: which path of the page follows the drag (its tree picture's, its live texts'):
+            "selected", or "second" (Compare's setting B, Playback's path at C).
         label: the slider's label; None: the rule's name for C.
         path_label: what the live line calls the path it names (the page's name for that path).
         reveal_at_rest: False: the live line (the path, the ranked children) and the ticks where
             the path changes show only while C is dragged.
-        verdict: this control's path (role "second") is compared with the page's selected path,
-            and the page's verdict (:data:`LIVE_VERDICT_VALUE`, :data:`LIVE_VERDICT_SENTENCE`)
-            follows either control while it is dragged.
         exact: the widget key of the box holding this C exactly: while C is dragged it shows the
             live C (rewritten in the browser), or None.
         exact_digits: the box is a number box showing C to this many significant digits
@@ -271,21 +214,11 @@ def live_slider(
         "intervals": [[part.c_from, part.c_to, list(part.moves)] for part in _path_changes(loaded, scoring, max_c)],
         "compact": loaded.tree.compact,
         "role": role,
-        "path_value": f".st-key-{LIVE_PATH_VALUE[role]} [data-testid='stMetricValue']",
-        "path_length": f".st-key-{LIVE_PATH_LENGTH[role]} [data-testid='stMetricValue']",
-        "c_text": f"[class*='st-key-{LIVE_C_TEXT[role]}_'] strong, "
-                  f"[class*='st-key-{LIVE_C_TEXT_PAIR}_'] strong:nth-of-type({1 if role == 'selected' else 2})",
-        "committed": f"[class*='st-key-{AT_COMMITTED_C}_{role}_'], [class*='st-key-{AT_COMMITTED_C}_any_']",
         "reveal_at_rest": reveal_at_rest,
     }
     if exact is not None:
         data["exact"] = f".st-key-{exact} input"
         data["exact_digits"] = exact_digits
-    if verdict:
-        data["verdict"] = {
-            "value": f".st-key-{LIVE_VERDICT_VALUE} [data-testid='stMetricValue']",
-            "sentence": {shape: f"st-key-{LIVE_VERDICT_SENTENCE.format(shape=shape)}" for shape in VERDICT_SHAPES},
-        }
 
     def committed() -> None:
         c = st.session_state[key]["commit"]
@@ -297,44 +230,36 @@ def live_slider(
 
 def render(
     loaded: LoadedInput,
-    scoring: Scoring,
+    rule: str,
+    settings: Mapping[str, Any],
     *,
     show_changes: bool,
     role: str = "selected",
     path_label: str = "Selected path",
     reveal_at_rest: bool = True,
-) -> float:
-    """Draw the C slider and the exact box (in the current container); returns C.
+) -> Scoring:
+    """Draw the C slider and the exact box (in the current container); returns the scoring at the
+    committed C (the one place a page gets C from).
 
     Args:
         loaded: the input (sizes the slider to its scores and where the rule's path changes).
-        scoring: the rule and its settings (its C is ignored): a rule affine in C gets the live
-            slider, others Streamlit's (and a sentence saying C applies on release).
+        rule, settings: the rule and its settings.
         show_changes: fit the slider to the rule's exact breakpoints and (unless ``reveal_at_rest``
-            is False) say where the path changes (for a rule affine in C: every registered rule).
+            is False) say where the path changes.
         role, path_label, reveal_at_rest: see :func:`live_slider`.
     """
     keep()
-    c = st.session_state[C]
-    max_c, step = slider_range(loaded, c, scoring) if show_changes else suggest_c_range(loaded.score_range, c)
-    problem = affine_problem(scoring)
+    # The widgets' callbacks (a commit, a typed C) ran before this script: C is final here.
+    scoring = Scoring(rule, current_c(), settings)
+    max_c, step = slider_range(loaded, scoring) if show_changes else suggest_c_range(loaded.score_range, scoring.c)
     slider, exact = st.columns([5, 2], vertical_alignment="bottom")
-    if problem is None:
-        # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
-        with slider, st.container(key=C):
-            live_slider(loaded, scoring.with_c(st.session_state[C]), max_c=max_c, step=step, key=C_LIVE, on_commit=_commit,
-                        role=role, path_label=path_label, reveal_at_rest=reveal_at_rest, exact=C_EXACT)
-    else:
-        # A new range or step makes a new slider widget, which would fall back to its minimum:
-        # re-assigning the value hands the current C to whichever slider is drawn.
-        st.session_state[C] = st.session_state[C]
-        slider.slider(scoring.spec.c_label, 0.0, max_c, step=step, key=C, on_change=_slider_moved, format="%.3f")
+    # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
+    with slider, st.container(key=C):
+        live_slider(loaded, scoring, max_c=max_c, step=step, key=C_LIVE, on_commit=_commit,
+                    role=role, path_label=path_label, reveal_at_rest=reveal_at_rest, exact=C_EXACT)
     exact.text_input("Exact C", key=C_EXACT, on_change=_exact_typed, help="Type any C >= 0.")
-    if problem is not None:
-        st.caption(escape(problem))
     if C_EXACT_ERROR in st.session_state:
         st.error(escape(st.session_state[C_EXACT_ERROR]))
-    c = st.session_state[C]
-    if show_changes and reveal_at_rest and problem is None:
-        _show_nearest_changes(loaded, scoring, c)
-    return c
+    if show_changes and reveal_at_rest:
+        _show_nearest_changes(loaded, scoring)
+    return scoring

@@ -47,8 +47,7 @@ def select(setup: Setup, *, reveal_at_rest: bool = True) -> SelectedPath:
 def choose(setup: Setup, loaded: LoadedInput, **control) -> SelectedPath:
     """Draw the C control for ``loaded`` (``control``: :func:`ui.c.c_control.render`'s options) and
     select the path the sidebar's rule takes at that C in ``loaded``'s tree (nothing published)."""
-    rule = Scoring(setup.rule, c_control.current_c(), setup.settings)
-    scoring = rule.with_c(c_control.render(loaded, rule, **control))
+    scoring = c_control.render(loaded, setup.rule, setup.settings, **control)
     return SelectedPath(scoring, tuple(selected_nodes(loaded.tree, scoring)))
 
 

@@ -23,7 +23,9 @@ def metric_row(metrics: Sequence[tuple]):
     Short values sit side by side at their natural width and wrap onto another line when the page
     is narrow; long ones (over :data:`LONG_CHARS` characters) come first, each on a whole line where
     the value wraps (ui/shell/page_style.py lets metric values wrap). A metric with a key sits in a
-    container with that key (class ``st-key-<key>``), for a script in the page to find it.
+    container with that key (class ``st-key-<key>``). A value with a ``show(label, help_text,
+    **options)`` method draws the metric itself (a component: :mod:`ui.c.live_text`); ``str`` of it
+    is its text.
     """
     long = [metric for metric in metrics if shown_length(metric[1]) > LONG_CHARS]
     for metric in long:
@@ -39,5 +41,9 @@ def _metric(parent, metric: tuple, **options) -> None:
     """One ``(label, value[, help[, key]])`` metric in ``parent``, inside a container with its key if it has one."""
     label, value, *more = metric
     help_text, key = (more + [None, None])[:2]
+    if hasattr(value, "show"):
+        with parent.container(key=key, **options):
+            value.show(label, help_text, **options)
+        return
     where = parent.container(key=key, **options) if key else parent
     where.metric(label, value, help=help_text, **options)

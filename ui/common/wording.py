@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from mcts_core import ROOT, ChildScore, Scoring, Tree
+from mcts_core import ROOT, ChildScore, Tree
 from mcts_core.analysis import ONLY_CHILD, TIE, UNVISITED, Choice
 from mcts_core.inputs import LOG, TEXT, Input
 from mcts_core.model import Step
@@ -142,13 +142,6 @@ def node_file_stem(path: str) -> str:
     characters; ``root`` for the root."""
     stem = re.sub(r"[^A-Za-z0-9.-]+", "_", path)
     return (stem.strip("_") or stem)[:FILE_STEM_LENGTH] or "root"
-
-
-def described_with_bold_c(scoring: Scoring) -> str:
-    """Markdown: :meth:`Scoring.describe` with its "C = x" part in bold (the part a C control's drag
-    rewrites, :func:`ui.c.c_control.live_c_text_key`)."""
-    name, c_part, *others = scoring.describe("\n").split("\n")
-    return ", ".join([escape(name), f"**{escape(c_part)}**", *map(escape, others)])
 
 
 def why_sentence(choice: Choice) -> str:

@@ -128,13 +128,14 @@ function revealInspected(parentElement, state) {
 }
 
 // Scrolls the page's scrolling ancestors (out of the component's shadow root too) as little as shows the
-// element whole.
+// element whole. The steps are whole pixels, rounded outwards: scrollTop rounds a fraction away, and a
+// row 0.03 px below the edge stayed there.
 function showInPage(element) {
   for (let node = parentOf(element); node; node = parentOf(node)) {
     if (!scrolls(node)) continue;
     const view = node.getBoundingClientRect(), place = element.getBoundingClientRect();
-    if (place.bottom > view.bottom) node.scrollTop += Math.min(place.bottom - view.bottom, place.top - view.top);
-    else if (place.top < view.top) node.scrollTop -= view.top - place.top;
+    if (place.bottom > view.bottom) node.scrollTop += Math.ceil(Math.min(place.bottom - view.bottom, place.top - view.top));
+    else if (place.top < view.top) node.scrollTop -= Math.ceil(view.top - place.top);
   }
 }
 

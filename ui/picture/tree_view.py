@@ -27,9 +27,9 @@ from functools import cached_property, partial
 
 import streamlit as st
 
-from mcts_core import Scoring, Tree, score_children
-from mcts_core.analysis import DrawnValues, affine_problem, inspected_terms
-from mcts_core.drawing import DotRun, SvgTagger, dot_available, fits_top_down, node_infos, path_json, render_tree
+from mcts_core import Scoring, Tree
+from mcts_core.analysis import DrawnValues, inspected_terms
+from mcts_core.drawing import DotRun, SvgTagger, dot_available, fits_top_down, node_infos, render_tree
 from ui.common import state
 from ui.common.components import asset_component, strict_json
 from ui.common.lru import BoundedLRU
@@ -97,9 +97,9 @@ class Picture:
         path_follows_c: ``path`` is the selected path at the page's C, so it follows the C control
             while it is dragged; False for a path that does not depend on C (Classroom's walk).
         scoring: the rule whose value at its C each drawn node's hover shows (as its parent's
-            child, with its rank); None: no value. When the rule is affine in C each value is also
-            sent as a line in C, so the hover follows the page's C control while it is dragged, and
-            so are the inspected node's children, which the C control ranks live.
+            child, with its rank); None: no value. Each value is also sent as a line in C, so the
+            hover follows the page's C control while it is dragged, and so are the inspected node's
+            children, which the C control ranks live.
     """
 
     # What to draw (a repr of thousands of nodes helps no one).
@@ -154,10 +154,8 @@ class Picture:
 
     @cached_property
     def at_one(self) -> Scoring | None:
-        """The rule at C = 1 when it is affine in C, else None."""
-        scoring = self.scoring
-        # A rule affine in C: each drawn value is a line in C, made once per drawing and rule.
-        return scoring.with_c(1.0) if scoring is not None and affine_problem(scoring) is None else None
+        """The rule at C = 1 (each drawn value is a line in C, made once per drawing and rule); None without a rule."""
+        return None if self.scoring is None else self.scoring.with_c(1.0)
 
     @property
     def values_key(self) -> str:
@@ -219,8 +217,7 @@ def _start_layout(picture: Picture) -> Callable[[], tuple[bytes, str]]:
 
 
 def _drawn_values(picture: Picture) -> DrawnValues | None:
-    """The drawn nodes' values as lines in C (made once per drawing and rule) when the rule is
-    affine in C; else None."""
+    """The drawn nodes' values as lines in C (made once per drawing and rule); None without a rule."""
     at_one = picture.at_one
     if at_one is None:
         return None
@@ -240,32 +237,17 @@ def _inspected_lines(tree: Tree, scoring: Scoring, inspected: int) -> dict:
     return {"path": terms["path"], "chance": terms["chance"], "random": terms["random"], "children": children}
 
 
-def _scored_values(tree: Tree, drawn: frozenset, scoring: Scoring) -> dict[int, tuple[float, int]]:
-    """Each drawn node but the root: ``(value, rank)`` as its parent's child (every parent scored)."""
-    values = {}
-    for parent in drawn:
-        if any(kid in drawn for kid in tree.children[parent]):
-            for child in score_children(tree, parent, scoring):
-                if child.node in drawn:
-                    values[child.node] = (child.value, child.rank)
-    return values
-
-
 def _hover_values(picture: Picture, values: DrawnValues | None) -> dict[str, str]:
     """What hovering a drawn node adds, keyed by its path: its value under the rule, as its parent's
-    child, at this C, and its rank (none without a rule). From the drawn lines when the rule is
-    affine in C (the same floats and ranks, in a quarter of the time)."""
-    tree, drawn, scoring = picture.tree, picture.drawn, picture.scoring
-    if scoring is None:
+    child, at this C, and its rank (none without a rule), from the drawn lines (the same floats and
+    ranks as scoring each parent, in a quarter of the time)."""
+    scoring = picture.scoring
+    if scoring is None or values is None:
         return {}
 
     def made() -> dict[str, str]:
         label = scoring.spec.label("value")
-        if values is None:
-            scored = _scored_values(tree, drawn, scoring)
-            paths = {node: path_json(tree.path_moves(node)) for node in scored}
-        else:
-            scored, paths = values.at(scoring.c), values.paths
+        scored, paths = values.at(scoring.c), values.paths
         return {paths[node]: f"{label} {value:.6g} (rank {rank})" for node, (value, rank) in scored.items()}
 
     return _caches().hovers.get_or_make((picture.layout_key, picture.drawn_key, repr(scoring)), made)

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from bench.harness.browser import LOAD_TIMEOUT, open_app, wait_idle, wait_rendered
+from bench.harness.browser import LOAD_TIMEOUT, ServerMessages, open_app, wait_idle, wait_rendered
 
 import required
 
@@ -118,18 +118,19 @@ def test_a_typed_game_shows_a_spinner_where_run_is_while_it_loads(page, app_url)
             socket.on("framereceived", frame)
 
     page.on("websocket", listen)
+    server = ServerMessages(page)
     watched = open_app(page, app_url, "/search")
     page.locator(".st-key-search_game").click()
-    page.get_by_role("option", name="Another OpenSpiel game…").click()
-    wait_idle(page)
+    server.run(lambda: page.get_by_role("option", name="Another OpenSpiel game…").click())
+    server.settle()
     game = "clobber(rows=4,columns=5)"  # a game no other test loads: its first load takes a while
     drawn.clear()
     box = page.locator(".st-key-search_game_name input")
     box.fill(game)
-    box.press("Enter")
-    expect(page.locator(".st-key-search_run button")).to_be_enabled(timeout=LOAD_TIMEOUT)
-    wait_idle(page)
+    server.run(lambda: box.press("Enter"))
+    expect(page.locator(".st-key-search_run button")).to_be_enabled()
     labels = [label for label, _disabled in drawn]
     assert "Loading the game…" in labels, drawn
-    assert labels.index("Loading the game…") < labels.index("Run the search"), drawn
+    # Then Run, enabled: the game is loaded.
+    assert ("Run the search", False) in drawn[labels.index("Loading the game…") + 1:], drawn
     watched.assert_clean()

@@ -11,7 +11,7 @@ node) is worth exactly that outcome under every deterministic rule, as in OpenSp
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -193,14 +193,17 @@ def _child_input(tree: SelectableTree, kid: int, name: str):
     raise ValueError(f"unknown rule input {name!r}")
 
 
-def _child_terms(tree: SelectableTree, node: int, scoring: Scoring) -> Iterator[tuple[int, int, Terms]]:
-    """(child, position, terms) for every child of ``node`` in its order, inputs filled in."""
+def _child_terms(tree: SelectableTree, node: int, scoring: Scoring,
+                 positions: Iterable[int] | None = None) -> Iterator[tuple[int, int, Terms]]:
+    """(child, position, terms) for every child of ``node`` in its order (or for the children at
+    ``positions`` only, in that order), inputs filled in."""
     kids = tree.children[node]
     if not kids:
         return
+    chosen = enumerate(kids) if positions is None else ((position, kids[position]) for position in positions)
     if tree.is_chance(node):
         parent_visits = tree.visits[node]
-        for position, kid in enumerate(kids):
+        for position, kid in chosen:
             share = tree.visits[kid] / parent_visits if parent_visits else 0.0
             yield kid, position, {"mean": tree.mean(kid), SHARE: share, "value": float(tree.visits[kid])}
         return
@@ -210,7 +213,7 @@ def _child_terms(tree: SelectableTree, node: int, scoring: Scoring) -> Iterator[
     if "siblings" in spec.inputs:
         arguments["siblings"] = siblings_of(tree, node)
     parent_visits = tree.visits[node]
-    for position, kid in enumerate(kids):
+    for position, kid in chosen:
         for name in per_child:
             arguments[name] = _child_input(tree, kid, name)
         terms = spec.function(parent_visits, tree.visits[kid], tree.total[kid], **arguments)
@@ -240,6 +243,14 @@ def select_child(tree: SelectableTree, node: int, scoring: Scoring) -> int | Non
         if best_key is None or key < best_key:  # no "best so far = 0": values may be negative
             best, best_key = kid, key
     return best
+
+
+def child_keys(tree: SelectableTree, node: int, scoring: Scoring, positions: Iterable[int]) -> list[tuple[float, str | int]]:
+    """The :func:`selection_key` of the children of ``node`` at ``positions`` (their places in its
+    order), in that order: what :func:`select_child` compares, computed for those children alone
+    (a formula's siblings are still all of them)."""
+    return [selection_key(terms["value"], tie_of(tree, kid, position))
+            for kid, position, terms in _child_terms(tree, node, scoring, positions)]
 
 
 def under_threshold(tree: SelectableTree, node: int, scoring: Scoring) -> bool:

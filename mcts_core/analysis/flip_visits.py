@@ -1,21 +1,26 @@
 """How many more visits the selected child takes before another child's value passes it.
 
 At a node, under a :class:`~mcts_core.selection.Scoring`, the selected child ``a`` gets ``k`` more
-visits with everything else held: its mean (its total becomes ``mean * (visits + k)``, its sum of
-squares likewise, so its variance holds too), every other child's statistics, every prior and
+visits with everything else held: its mean (its total becomes ``mean * (visits + k)``, nudged to the
+neighbouring float where needed so that ``total / visits`` gives the mean back to the bit; its sum
+of squares likewise, so its variance holds too), every other child's statistics, every prior and
 proven outcome, and the node's visits grow with it (``N + k``). Child ``b``'s count is the ``k`` at
 which ``b`` first beats ``a`` when the two are compared alone, with the rule's own value and tie
 break (:func:`~mcts_core.selection.child_keys`): LizGoban's "equilibrium visits", for every rule.
 An unvisited selected child counts its mean as 0 once visited (as PUCT counts an unvisited Q).
 
-A child still behind after :data:`HORIZON` more visits never passes (None). For the others the
-search doubles ``k`` until ``b`` wins, then halves the gap back to the step where it starts to: at
-``k - 1`` ``a`` still wins, at ``k`` ``b`` does. That is the first such ``k`` whenever the
-comparison changes once, as it does for values falling with a child's own visits and rising with
-its parent's (every rule here away from its first few visits).
+A child that passes after one visit counts 1; one still behind after :data:`HORIZON` more visits
+never passes (None). For the others the search doubles ``k`` until ``b`` wins, then halves the gap
+back to the step where it starts to: at ``k - 1`` ``a`` still wins, at ``k`` ``b`` does. That is
+the first such ``k`` whenever the comparison changes once, as it does for values falling with a
+child's own visits and rising with its parent's (every rule here but where a setting makes a value
+rise with its own visits: a negative heuristic, a ramp from C0 down to a smaller C; and where two
+means are a unit apart or equal and a held mean cannot be written to the bit).
 """
 
 from __future__ import annotations
+
+import math
 
 from ..model.tree import ROOT, Tree
 from ..selection import Scoring, child_keys, select_child
@@ -34,7 +39,20 @@ def held_statistics(visits: int, total: float, total_sq: float, more: int) -> tu
     grown = visits + more
     if not visits:
         return grown, 0.0, 0.0
-    return grown, total / visits * grown, total_sq / visits * grown
+    return grown, _sum_keeping_mean(total, visits, grown), _sum_keeping_mean(total_sq, visits, grown)
+
+
+def _sum_keeping_mean(total: float, visits: int, grown: int) -> float:
+    """A sum over ``grown`` visits whose mean, computed as the rules compute it (``sum / visits``), is
+    ``total / visits`` to the bit where a float allows it: ``mean * grown`` alone can round a mean
+    one unit off, which would let two equal means part."""
+    mean = total / visits
+    held = mean * grown
+    for _ in range(4):  # the product is within a unit or two of a sum that gives the mean back
+        if held / grown == mean or not math.isfinite(held):
+            break
+        held = math.nextafter(held, math.inf if held / grown < mean else -math.inf)
+    return held
 
 
 def visits_to_flip(tree: Tree, node: int, scoring: Scoring) -> dict[int, int | None]:
@@ -87,12 +105,14 @@ class _Flips:
     def count(self, position: int) -> int | None:
         """The first ``k`` at which the child at ``position`` passes (doubling, then bisecting); None
         when it is still behind at :data:`HORIZON`."""
+        if self.passes(position, 1):  # first: a value that moves at once (an unvisited child's) may move back
+            return 1
         if not self.passes(position, HORIZON):
             return None
-        high = 1
+        high = 2
         while not self.passes(position, high):
             high *= 2
-        low = high // 2  # the child does not pass here (0: the selected child wins as it stands)
+        low = high // 2  # the child does not pass here
         while high - low > 1:
             middle = (low + high) // 2
             if self.passes(position, middle):

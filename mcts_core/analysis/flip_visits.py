@@ -72,8 +72,7 @@ def visits_to_flip(tree: Tree, node: int, scoring: Scoring) -> dict[int, int | N
     if selected is None or tree.is_chance(node):
         return {}
     kids = list(tree.children[node])
-    flips = _Flips(tree, node, kids, kids.index(selected), scoring)
-    return {kid: flips.count(position) for position, kid in enumerate(kids) if kid != selected}
+    return _Flips(tree, node, kids, kids.index(selected), scoring).counts()
 
 
 class _Flips:
@@ -81,41 +80,47 @@ class _Flips:
 
     def __init__(self, tree: Tree, node: int, kids: list[int], selected: int, scoring: Scoring):
         self.star = node_star(tree, node, kids)
+        self.kids = kids
         self.selected = selected
         self.scoring = scoring
         self.parent_visits = tree.visits[node]
         chosen = kids[selected]
         self.base = (tree.visits[chosen], tree.total[chosen], tree.total_sq[chosen])
 
-        self.held_keys: dict[int, tuple] = {}  # more -> the selected child's key: the same for every other child
-        self.grown_by = 0  # the ``more`` the star holds
+    def passing(self, positions: list[int], more: int) -> list[bool]:
+        """Whether each child at ``positions`` beats the selected one after ``more`` visits to it.
 
-    def passes(self, position: int, more: int) -> bool:
-        """Whether the child at ``position`` beats the selected one after ``more`` visits to it."""
+        The selected child's key and the others' come from one scoring of the star (the node's
+        formula inputs made once for all of them)."""
         star, child = self.star, self.selected + 1  # star node numbers: the root, then the children
-        if more != self.grown_by:
-            star.visits[ROOT] = self.parent_visits + more
-            star.visits[child], star.total[child], star.total_sq[child] = held_statistics(*self.base, more)
-            self.grown_by = more
-        held = self.held_keys.get(more)
-        if held is None:
-            held = self.held_keys[more] = child_keys(star, ROOT, self.scoring, (self.selected,))[0]
-        return child_keys(star, ROOT, self.scoring, (position,))[0] < held
+        star.visits[ROOT] = self.parent_visits + more
+        star.visits[child], star.total[child], star.total_sq[child] = held_statistics(*self.base, more)
+        held, *others = child_keys(star, ROOT, self.scoring, [self.selected, *positions])
+        return [key < held for key in others]
 
-    def count(self, position: int) -> int | None:
-        """The first ``k`` at which the child at ``position`` passes (doubling, then bisecting); None
-        when it is still behind at :data:`HORIZON`."""
-        if self.passes(position, 1):  # first: a value that moves at once (an unvisited child's) may move back
-            return 1
-        if not self.passes(position, HORIZON):
-            return None
+    def counts(self) -> dict[int, int | None]:
+        """Every other child's count: those passing at once (1; a value that moves at once, an unvisited
+        child's, may move back), those behind at :data:`HORIZON` (None), then each of the rest."""
+        others = [position for position in range(len(self.kids)) if position != self.selected]
+        found: dict[int, int | None] = {}
+        for position, passes in zip(others, self.passing(others, 1)):
+            if passes:
+                found[position] = 1
+        rest = [position for position in others if position not in found]
+        for position, passes in zip(rest, self.passing(rest, HORIZON) if rest else ()):
+            found[position] = None if not passes else self.count(position)
+        return {self.kids[position]: found[position] for position in others}
+
+    def count(self, position: int) -> int:
+        """The first ``k`` at which the child at ``position``, behind at 1 and ahead at :data:`HORIZON`,
+        passes: doubling ``k``, then bisecting."""
         high = 2
-        while not self.passes(position, high):
+        while not self.passing([position], high)[0]:
             high *= 2
         low = high // 2  # the child does not pass here
         while high - low > 1:
             middle = (low + high) // 2
-            if self.passes(position, middle):
+            if self.passing([position], middle)[0]:
                 high = middle
             else:
                 low = middle

@@ -140,11 +140,17 @@ def test_convergence_of_a_log_counts_declared_children_and_quotes_move_names(mon
     assert out == 'visits,move,child_visits,value\n1,e4,1,1.0\n1,"a,b",0,nan\n2,e4,2,0.5\n2,"a,b",0,nan\n'
 
 
+def test_convergence_of_a_simultaneous_log_follows_its_joint_moves(monkeypatch, capsys):
+    status, out, _ = run_in_process(monkeypatch, capsys, JOINT_LOG, "convergence")
+    assert status == 0 and out.splitlines()[-3:] == ["3,R|P,1,-1.0", "3,P|R,1,1.0", "3,P|P,1,0.0"]
+
+
 @pytest.mark.parametrize("stdin, args, message", [
     (STATEMENT_EXAMPLE, ("convergence", "--node", "bx"), "error: --node: no move 'x' after 'b'\n"),
     ('{"mcts_tree": 1, "root": {"visits": 1, "children": [{"move": "a", "visits": 1}]}}', ("convergence",),
      "error: a tree dump is a finished tree: it has no order of simulations to replay\n"),
     ("3 0.1\nbaa 30\nab x\nbbb 4\n", ("convergence",), "error: line 3: score must be a number, got 'x'\n"),
+    (STATEMENT_EXAMPLE, ("convergence", "--rule", "exp3"), "error: exp3 scores simultaneous moves only, and this input has none\n"),
 ])
 def test_convergence_refuses_in_one_line(monkeypatch, capsys, stdin, args, message):
     assert run_in_process(monkeypatch, capsys, stdin, *args) == (2, "", message)

@@ -22,7 +22,9 @@ Usage and help name the command as it was invoked. ``mcts-explorer app`` serves 
 * ``python -m mcts_core convergence [--node MOVES]``: CSV ``visits,move,child_visits,value``, one row
   per child of the node (the root by default) per sample of the node's visits on a log grid: the
   child's visits and mean in the tree after the node's ``visits``-th visit
-  (:mod:`mcts_core.analysis.convergence`). A tree dump has no order: exit 2 and one line.
+  (:mod:`mcts_core.analysis.convergence`); a simultaneous log by its joint moves. A tree dump has no
+  order: exit 2 and one line. ``--c`` and ``--rule`` are checked as for the other commands; the
+  CSV depends on neither.
 * ``python -m mcts_core export --out bundle.zip [--c C] [--rule R]``: the bundle the app's
   "Download bundle" gives (:mod:`mcts_core.inputs.bundle`): input, tree, node statistics, picture,
   settings; uploading it in the app opens that view.
@@ -396,15 +398,16 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
         from ..inputs.loading import TEXT, read_input
 
         read = read_input(text)
-        if arguments.command == "convergence":  # a simultaneous log too: its joint moves in order
+        from ..selection.registry import RULES
+
+        # A simultaneous log too, by its joint moves in order; the CSV depends on neither C nor the rule.
+        if arguments.command == "convergence" and (read.simultaneous is not None or arguments.rule in (None, *RULES)):
             return _convergence(arguments, read)
         if read.simultaneous is not None and arguments.command == "sweep":
             print("error: the sweep is exact for turn-taking trees; this input has simultaneous moves", file=sys.stderr)
             return 2
         if read.simultaneous is not None and arguments.command != "export":
             return _simultaneous(arguments, read)
-        from ..selection.registry import RULES
-
         if arguments.rule is not None and arguments.rule not in RULES:
             print(f"error: {arguments.rule} scores simultaneous moves only, and this input has none", file=sys.stderr)
             return 2

@@ -14,7 +14,7 @@ or the readers.
 from .c_range import LARGEST_C, fit_to_breakpoints, key_step, nice_ceiling, suggest_c_range
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
 from .drag_payload import drag_payload, inspected_terms
-from .convergence import MAX_POINTS, NO_CHILD, Convergence, NoOrder, convergence, log_grid
+from .convergence import CONVERGENCE_COLUMNS, MAX_POINTS, NO_CHILD, Convergence, NoOrder, convergence, log_grid
 from .drawn_values import DrawnValues, json_number
 from ..selection import ucb1_latex  # UCB1's formula with the numbers filled in, for the Classroom's why
 from .flip_visits import HORIZON, held_statistics, visits_to_flip
@@ -36,7 +36,7 @@ from .sweep import (
 )
 
 __all__ = [
-    "Breakpoint", "ChildComparison", "Choice", "Comparison", "Convergence", "DrawnValues", "HORIZON", "Interval",
+    "Breakpoint", "CONVERGENCE_COLUMNS", "ChildComparison", "Choice", "Comparison", "Convergence", "DrawnValues", "HORIZON", "Interval",
     "LARGEST_C", "MAX_POINTS", "NO_CHILD", "NoOrder", "NodeEnvelope", "ONLY_CHILD", "TIE", "UNVISITED",
     "OutlineRow", "affine_problem", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "convergence", "drag_payload", "explain_choice", "fit_to_breakpoints", "held_statistics", "inspected_terms",

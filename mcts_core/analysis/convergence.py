@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from ..model.playouts import Playouts
 from ..model.tree import DECLARED, ROOT, Tree
@@ -23,6 +23,7 @@ from .node_star import node_star
 if TYPE_CHECKING:  # numpy is imported where it is used: the puzzle's road never loads it
     import numpy as np
 
+CONVERGENCE_COLUMNS = ("visits", "move", "child_visits", "value")  # the CSV's header, a contract (docs/DESIGN.md)
 MAX_POINTS = 500  # samples of k: a chart's width of points, few enough to draw at once
 NO_CHILD = -1  # in ``most_visited`` and ``selected``: the node has no child yet
 
@@ -79,6 +80,15 @@ class Convergence:
         for sample, k in enumerate(self.visits.tolist()):
             for index in np.flatnonzero(self.exists[sample]).tolist():
                 yield k, self.moves[index], int(self.child_visits[sample, index]), float(value[sample, index])
+
+    def write_csv(self, out: TextIO) -> None:
+        """The series as CSV: the header :data:`CONVERGENCE_COLUMNS`, then :meth:`rows` (floats in ``repr``
+        precision, ``nan`` for a declared child not yet visited; a move with a comma or a quote quoted)."""
+        import csv
+
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CONVERGENCE_COLUMNS)
+        writer.writerows(self.rows())
 
     def changes(self, choice: np.ndarray) -> list[int]:
         """The samples where ``choice`` (``most_visited`` or ``selected``) differs from the sample before."""

@@ -54,7 +54,6 @@ from .. import defaults
 from ..common.input_rules import ParseError, decode_text
 from ..common.numbers import parse_c
 
-CONVERGENCE_COLUMNS = ("visits", "move", "child_visits", "value")  # a contract (docs/DESIGN.md)
 INSTALLED_COMMAND = "mcts-explorer"  # pyproject's [project.scripts] name; `python -m mcts_core` says its own
 
 
@@ -335,8 +334,6 @@ def _sweep(arguments: argparse.Namespace, read) -> int:
 
 def _convergence(arguments: argparse.Namespace, read) -> int:
     """``convergence``: the CSV of the node's children over its visits, or one line saying why there is none."""
-    import csv
-
     from ..analysis.convergence import NoOrder, convergence
 
     try:
@@ -349,9 +346,7 @@ def _convergence(arguments: argparse.Namespace, read) -> int:
     except NoOrder as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    writer = csv.writer(sys.stdout, lineterminator="\n")  # quotes a move holding a comma or a quote
-    writer.writerow(CONVERGENCE_COLUMNS)
-    writer.writerows(series.rows())
+    series.write_csv(sys.stdout)
     return 0
 
 

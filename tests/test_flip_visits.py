@@ -87,6 +87,20 @@ def test_each_count_is_where_the_rules_own_selection_flips(kind, seed):
     assert checked
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_where_values_move_one_way_the_count_is_the_first_visit_that_flips(seed):
+    # UCB1 and PUCT at their defaults: the selected child's value falls with its visits, the other's
+    # rises with the parent's, so no smaller count passes.
+    rng = random.Random(100 + seed)
+    tree = read_input(random_puzzle(rng)).tree
+    for scoring in (Scoring("ucb1", rng.choice([0.3, 1.4, 5.0])), Scoring("puct", rng.choice([0.3, 1.4, 5.0]))):
+        for node in [node for node in range(len(tree)) if tree.children.count(node) > 1][:4]:
+            selected = select_child(tree, node, scoring)
+            for kid, count in visits_to_flip(tree, node, scoring).items():
+                if count is not None and count <= 40:
+                    assert not any(passes(tree, node, selected, kid, scoring, more) for more in range(1, count))
+
+
 def test_puzzle_example_b_needs_c_to_pass_a():
     # a (mean 20, 1 visit) leads b (mean 17, 2 visits); at C = 0.1 b never catches up, at C = 10 after 2 visits.
     tree = read_input("3 0.1\nbaa 30\nab 20\nbbb 4\n").tree

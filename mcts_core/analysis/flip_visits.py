@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from ..model.tree import ROOT, Tree
-from ..selection import Scoring, child_keys, select_child
+from ..selection import Scoring, Siblings, child_keys, select_child, siblings_of
 from .node_star import node_star
 
 HORIZON = 2**53  # more visits than any search makes, and the largest count a float holds exactly
@@ -86,6 +86,9 @@ class _Flips:
         self.parent_visits = tree.visits[node]
         chosen = kids[selected]
         self.base = (tree.visits[chosen], tree.total[chosen], tree.total_sq[chosen])
+        # The siblings (every visited child's mean) change only with the selected child's mean, which
+        # stays put once it has a visit: made once per mean, not once per question (O(children) each).
+        self.siblings: dict[str, Siblings] = {}
 
     def passing(self, positions: list[int], more: int) -> list[bool]:
         """Whether each child at ``positions`` beats the selected one after ``more`` visits to it.
@@ -94,8 +97,13 @@ class _Flips:
         formula inputs made once for all of them)."""
         star, child = self.star, self.selected + 1  # star node numbers: the root, then the children
         star.visits[ROOT] = self.parent_visits + more
-        star.visits[child], star.total[child], star.total_sq[child] = held_statistics(*self.base, more)
-        held, *others = child_keys(star, ROOT, self.scoring, [self.selected, *positions])
+        visits, total, star.total_sq[child] = held_statistics(*self.base, more)
+        star.visits[child], star.total[child] = visits, total
+        mean = (total / visits).hex()  # to the bit: -0.0 is not 0.0 here
+        siblings = self.siblings.get(mean)
+        if siblings is None:
+            siblings = self.siblings[mean] = siblings_of(star, ROOT)
+        held, *others = child_keys(star, ROOT, self.scoring, [self.selected, *positions], siblings)
         return [key < held for key in others]
 
     def counts(self) -> dict[int, int | None]:

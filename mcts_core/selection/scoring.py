@@ -193,10 +193,11 @@ def _child_input(tree: SelectableTree, kid: int, name: str):
     raise ValueError(f"unknown rule input {name!r}")
 
 
-def _child_terms(tree: SelectableTree, node: int, scoring: Scoring,
-                 positions: Iterable[int] | None = None) -> Iterator[tuple[int, int, Terms]]:
+def _child_terms(tree: SelectableTree, node: int, scoring: Scoring, positions: Iterable[int] | None = None,
+                 siblings: Siblings | None = None) -> Iterator[tuple[int, int, Terms]]:
     """(child, position, terms) for every child of ``node`` in its order (or for the children at
-    ``positions`` only, in that order), inputs filled in."""
+    ``positions`` only, in that order), inputs filled in (``siblings``: :func:`siblings_of`, when
+    the caller has it)."""
     kids = tree.children[node]
     if not kids:
         return
@@ -211,7 +212,7 @@ def _child_terms(tree: SelectableTree, node: int, scoring: Scoring,
     arguments = scoring.keywords()
     per_child = [name for name in spec.inputs if name != "siblings"]
     if "siblings" in spec.inputs:
-        arguments["siblings"] = siblings_of(tree, node)
+        arguments["siblings"] = siblings_of(tree, node) if siblings is None else siblings
     parent_visits = tree.visits[node]
     for position, kid in chosen:
         for name in per_child:
@@ -245,12 +246,14 @@ def select_child(tree: SelectableTree, node: int, scoring: Scoring) -> int | Non
     return best
 
 
-def child_keys(tree: SelectableTree, node: int, scoring: Scoring, positions: Iterable[int]) -> list[tuple[float, str | int]]:
+def child_keys(tree: SelectableTree, node: int, scoring: Scoring, positions: Iterable[int],
+               siblings: Siblings | None = None) -> list[tuple[float, str | int]]:
     """The :func:`selection_key` of the children of ``node`` at ``positions`` (their places in its
     order), in that order: what :func:`select_child` compares, computed for those children alone
-    (a formula's siblings are still all of them)."""
+    (a formula's siblings are still all of them: ``siblings_of(tree, node)``, or ``siblings`` when
+    the caller asking many times has it)."""
     return [selection_key(terms["value"], tie_of(tree, kid, position))
-            for kid, position, terms in _child_terms(tree, node, scoring, positions)]
+            for kid, position, terms in _child_terms(tree, node, scoring, positions, siblings)]
 
 
 def under_threshold(tree: SelectableTree, node: int, scoring: Scoring) -> bool:

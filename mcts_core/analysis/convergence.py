@@ -179,7 +179,8 @@ def _visits_through(tree: Tree, node: int, width: int) -> tuple[np.ndarray, np.n
 
     A playout visits the node when the deepest node it reached is the node or below it; the child
     it enters is that deepest node's ancestor one level below the node, found for every node at
-    once one depth level at a time (a parent is numbered before its children).
+    once, one depth level at a time from the level below the node's children, each node taking its
+    parent's.
     """
     import numpy as np
 

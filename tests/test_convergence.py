@@ -84,7 +84,7 @@ def test_the_grid_is_every_k_then_logarithmic_and_ends_at_the_last_visit():
     assert log_grid(4).tolist() == [1, 2, 3, 4]
     grid = log_grid(2_000_000, 500).tolist()
     assert grid[0] == 1 and grid[-1] == 2_000_000 and len(grid) <= 500 and grid == sorted(set(grid))
-    assert log_grid(0).tolist() == []
+    assert log_grid(0).tolist() == [] and log_grid(10, 1).tolist() == [1, 10]
 
 
 def test_where_the_most_visited_and_the_selected_child_change():

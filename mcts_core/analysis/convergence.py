@@ -104,7 +104,7 @@ def log_grid(count: int, max_points: int = MAX_POINTS) -> np.ndarray:
 
     if count <= max_points:
         return np.arange(1, count + 1, dtype=np.int64)
-    return np.unique(np.rint(np.geomspace(1, count, max_points)).astype(np.int64))
+    return np.unique(np.rint(np.geomspace(1, count, max(max_points, 2))).astype(np.int64))
 
 
 def convergence(tree: Tree, playouts: Playouts | None, node: int = ROOT, *, scoring: Scoring | None = None,

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from mcts_core import select_child
 from mcts_core.cli.main import main
 from apptest_support import REPO as ROOT
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE
@@ -109,3 +110,83 @@ def test_the_tree_of_a_simultaneous_log_keeps_its_decoupled_statistics():
 def test_simultaneous_only_commands_and_rules_are_refused_in_one_line(stdin, args, message):
     result = run_cli(stdin.encode(), *args)
     assert result.returncode == 2 and message in result.stderr.decode() and result.stderr.count(b"\n") == 1
+
+
+def run_in_process(monkeypatch, capsys, stdin: str, *args: str) -> tuple[int, str, str]:
+    """``python -m mcts_core *args`` run in this process: (status, stdout, stderr)."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_convergence_prints_each_root_childs_visits_and_mean_after_each_playout(monkeypatch, capsys):
+    # The statement's example: b made by the 1st playout, a by the 2nd; the 3rd goes through b.
+    assert run_in_process(monkeypatch, capsys, STATEMENT_EXAMPLE, "convergence") == (0, (
+        "visits,move,child_visits,value\n1,b,1,30.0\n2,b,1,30.0\n2,a,1,20.0\n3,b,2,17.0\n3,a,1,20.0\n"), "")
+    assert run_in_process(monkeypatch, capsys, STATEMENT_EXAMPLE, "convergence", "--node", "b") == (
+        0, "visits,move,child_visits,value\n2,b,1,4.0\n", "")
+
+
+def test_convergence_of_a_log_counts_declared_children_and_quotes_move_names(monkeypatch, capsys):
+    log = "\n".join([
+        '{"mcts_log": 1, "players": 2, "ties": "first"}',
+        '{"node": [], "children": ["e4", "a,b"]}',
+        '{"path": ["e4"], "score": 1}',
+        '{"path": ["e4"], "score": 0}',
+    ]) + "\n"
+    status, out, err = run_in_process(monkeypatch, capsys, log, "convergence")
+    assert (status, err) == (0, "")
+    assert out == 'visits,move,child_visits,value\n1,e4,1,1.0\n1,"a,b",0,nan\n2,e4,2,0.5\n2,"a,b",0,nan\n'
+
+
+def test_convergence_of_a_simultaneous_log_follows_its_joint_moves(monkeypatch, capsys):
+    status, out, _ = run_in_process(monkeypatch, capsys, JOINT_LOG, "convergence")
+    assert status == 0 and out.splitlines()[-3:] == ["3,R|P,1,-1.0", "3,P|R,1,1.0", "3,P|P,1,0.0"]
+
+
+@pytest.mark.parametrize("stdin, args, message", [
+    (STATEMENT_EXAMPLE, ("convergence", "--node", "bx"), "error: --node: no move 'x' after 'b'\n"),
+    ('{"mcts_tree": 1, "root": {"visits": 1, "children": [{"move": "a", "visits": 1}]}}', ("convergence",),
+     "error: a tree dump is a finished tree: it has no order of simulations to replay\n"),
+    ("3 0.1\nbaa 30\nab x\nbbb 4\n", ("convergence",), "error: line 3: score must be a number, got 'x'\n"),
+    (STATEMENT_EXAMPLE, ("convergence", "--rule", "exp3"), "error: exp3 scores simultaneous moves only, and this input has none\n"),
+])
+def test_convergence_refuses_in_one_line(monkeypatch, capsys, stdin, args, message):
+    assert run_in_process(monkeypatch, capsys, stdin, *args) == (2, "", message)
+
+
+@pytest.mark.parametrize("c, counts", [("0.3", [1, 72690, 72690, 2801101]), ("0", [None, None, None, None])])
+def test_tree_gives_every_child_but_the_selected_its_visits_to_flip(monkeypatch, capsys, c, counts):
+    import json
+    import re
+
+    from mcts_core import Scoring
+    from mcts_core.analysis import visits_to_flip
+    from mcts_core.inputs.formats.tree_json_writer import write_tree_json
+    from mcts_core.inputs.loading import read_input
+
+    text = "9 1.5\nab 1\nb 0\naa 0\nc 1\nab 1\nca 0\nb 1\nba -1\ncc 1\n"
+    status, out, _ = run_in_process(monkeypatch, capsys, text, "tree", "--c", c)
+    assert status == 0
+    tree, scoring = read_input(text).tree, Scoring("ucb1", float(c))
+    dumped = {}
+
+    def walk(node, path=""):
+        for kid in node.get("children", []):
+            dumped[path + kid["move"]] = kid
+            walk(kid, path + kid["move"])
+
+    walk(json.loads(out)["root"])
+    assert sorted((fields["visits_to_flip"] for fields in dumped.values() if "visits_to_flip" in fields),
+                  key=lambda count: count or 0) == counts
+    for node in range(len(tree)):
+        flips = visits_to_flip(tree, node, scoring)
+        for kid in tree.children[node]:  # absent for the selected child
+            assert dumped[tree.path(kid)].get("visits_to_flip", "absent") == flips.get(kid, "absent")
+    # Everything else is the dump as it was, and it reads back.
+    without = io.StringIO()
+    write_tree_json(tree, without, c=float(c), rule="ucb1", selected=lambda node: select_child(tree, node, scoring))
+    assert re.sub(r', "visits_to_flip": (\d+|null)', "", out) == without.getvalue()
+    again = read_input(out).tree
+    assert {again.path(n): again.total[n] for n in range(len(again))} == {tree.path(n): tree.total[n] for n in range(len(tree))}

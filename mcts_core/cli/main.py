@@ -15,7 +15,16 @@ Usage and help name the command as it was invoked. ``mcts-explorer app`` serves 
   field, ``0.0 1.5 `` with the trailing space; input with at least one playout always gives the
   root a child.
 * ``python -m mcts_core tree [--c C] [--rule R]``: the tree as a JSON tree dump, with
-  ``"selected": move`` on every node with children (the child the rule picks there at that C).
+  ``"selected": move`` on every node with children (the child the rule picks there at that C) and
+  ``"visits_to_flip"`` on every other child of a node the rule chooses at: the further visits the
+  selected child takes before this one passes it, null where it never does
+  (:mod:`mcts_core.analysis.flip_visits`).
+* ``python -m mcts_core convergence [--node MOVES]``: CSV ``visits,move,child_visits,value``, one row
+  per child of the node (the root by default) per sample of the node's visits on a log grid: the
+  child's visits and mean in the tree after the node's ``visits``-th visit
+  (:mod:`mcts_core.analysis.convergence`); a simultaneous log by its joint moves. A tree dump has no
+  order: exit 2 and one line. ``--c`` and ``--rule`` are checked as for the other commands; the
+  CSV depends on neither.
 * ``python -m mcts_core export --out bundle.zip [--c C] [--rule R]``: the bundle the app's
   "Download bundle" gives (:mod:`mcts_core.inputs.bundle`): input, tree, node statistics, picture,
   settings; uploading it in the app opens that view.
@@ -105,6 +114,15 @@ def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
     sweep_parser.add_argument("--c-max", type=_c_argument, required=True, help="end of the C range (excluded)")
     _input_command(commands, "tree", "Print the tree as a JSON tree dump, with each node's selected child.",
                    "print the tree as JSON with each node's selected child")
+    convergence_parser = _input_command(
+        commands, "convergence",
+        "Print how the node's children's visits and values grow with the node's visits, as CSV "
+        "visits,move,child_visits,value: one row per child per sample, the samples on a log grid of the node's "
+        "visits (a few hundred at most). Needs an input with an order (playouts or a log, not a tree dump).",
+        "print each child's visits and value over the node's visits as CSV",
+    )
+    convergence_parser.add_argument("--node", default="", metavar="MOVES",
+                                    help="the moves from the root to the node (default: the root)")
     export_parser = _input_command(
         commands, "export",
         "Write the input's bundle: input, tree, node statistics, picture and settings, as a zip.",
@@ -314,6 +332,24 @@ def _sweep(arguments: argparse.Namespace, read) -> int:
     return 0
 
 
+def _convergence(arguments: argparse.Namespace, read) -> int:
+    """``convergence``: the CSV of the node's children over its visits, or one line saying why there is none."""
+    from ..analysis.convergence import NoOrder, convergence
+
+    try:
+        node = read.tree.find(arguments.node)
+    except KeyError as error:
+        print(f"error: --node: {error.args[0]}", file=sys.stderr)
+        return 2
+    try:
+        series = convergence(read.tree, read.playouts, node)
+    except NoOrder as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    series.write_csv(sys.stdout)
+    return 0
+
+
 def _format_intervals(intervals) -> str:
     """``c_from c_to path`` lines; an empty path leaves an empty last field (``0.0 1.5 ``)."""
     return "".join(f"{part.c_from!r} {part.c_to!r} {part.path}\n" for part in intervals)
@@ -357,13 +393,16 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
         from ..inputs.loading import TEXT, read_input
 
         read = read_input(text)
+        from ..selection.registry import RULES
+
+        # A simultaneous log too, by its joint moves in order; the CSV depends on neither C nor the rule.
+        if arguments.command == "convergence" and (read.simultaneous is not None or arguments.rule in (None, *RULES)):
+            return _convergence(arguments, read)
         if read.simultaneous is not None and arguments.command == "sweep":
             print("error: the sweep is exact for turn-taking trees; this input has simultaneous moves", file=sys.stderr)
             return 2
         if read.simultaneous is not None and arguments.command != "export":
             return _simultaneous(arguments, read)
-        from ..selection.registry import RULES
-
         if arguments.rule is not None and arguments.rule not in RULES:
             print(f"error: {arguments.rule} scores simultaneous moves only, and this input has none", file=sys.stderr)
             return 2
@@ -375,9 +414,12 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
         if arguments.command == "tree":
             from ..inputs.formats.tree_json_writer import write_tree_json
 
+            from ..analysis.flip_visits import visits_to_flip
+
             write_tree_json(
                 read.tree, sys.stdout, c=scoring.c, rule=scoring.rule, settings=scoring.settings,
                 selected=lambda node: select_child(read.tree, node, scoring),
+                flips=lambda node: visits_to_flip(read.tree, node, scoring),
             )
             return 0
         if arguments.command == "export":

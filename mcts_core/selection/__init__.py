@@ -19,6 +19,7 @@ from .rules.ucb1_tuned import ucb1_tuned
 from .scoring import (
     ChildScore,
     Scoring,
+    child_keys,
     score_children,
     select_child,
     select_path,
@@ -49,6 +50,7 @@ __all__ = [
     "Siblings",
     "Terms",
     "ValueForm",
+    "child_keys",
     "progressive_bias",
     "puct",
     "ramped_c",

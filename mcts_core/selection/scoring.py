@@ -11,7 +11,7 @@ node) is worth exactly that outcome under every deterministic rule, as in OpenSp
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
@@ -193,14 +193,18 @@ def _child_input(tree: SelectableTree, kid: int, name: str):
     raise ValueError(f"unknown rule input {name!r}")
 
 
-def _child_terms(tree: SelectableTree, node: int, scoring: Scoring) -> Iterator[tuple[int, int, Terms]]:
-    """(child, position, terms) for every child of ``node`` in its order, inputs filled in."""
+def _child_terms(tree: SelectableTree, node: int, scoring: Scoring, positions: Iterable[int] | None = None,
+                 siblings: Siblings | None = None) -> Iterator[tuple[int, int, Terms]]:
+    """(child, position, terms) for every child of ``node`` in its order (or for the children at
+    ``positions`` only, in that order), inputs filled in (``siblings``: :func:`siblings_of`, when
+    the caller has it)."""
     kids = tree.children[node]
     if not kids:
         return
+    chosen = enumerate(kids) if positions is None else ((position, kids[position]) for position in positions)
     if tree.is_chance(node):
         parent_visits = tree.visits[node]
-        for position, kid in enumerate(kids):
+        for position, kid in chosen:
             share = tree.visits[kid] / parent_visits if parent_visits else 0.0
             yield kid, position, {"mean": tree.mean(kid), SHARE: share, "value": float(tree.visits[kid])}
         return
@@ -208,9 +212,9 @@ def _child_terms(tree: SelectableTree, node: int, scoring: Scoring) -> Iterator[
     arguments = scoring.keywords()
     per_child = [name for name in spec.inputs if name != "siblings"]
     if "siblings" in spec.inputs:
-        arguments["siblings"] = siblings_of(tree, node)
+        arguments["siblings"] = siblings_of(tree, node) if siblings is None else siblings
     parent_visits = tree.visits[node]
-    for position, kid in enumerate(kids):
+    for position, kid in chosen:
         for name in per_child:
             arguments[name] = _child_input(tree, kid, name)
         terms = spec.function(parent_visits, tree.visits[kid], tree.total[kid], **arguments)
@@ -240,6 +244,16 @@ def select_child(tree: SelectableTree, node: int, scoring: Scoring) -> int | Non
         if best_key is None or key < best_key:  # no "best so far = 0": values may be negative
             best, best_key = kid, key
     return best
+
+
+def child_keys(tree: SelectableTree, node: int, scoring: Scoring, positions: Iterable[int],
+               siblings: Siblings | None = None) -> list[tuple[float, str | int]]:
+    """The :func:`selection_key` of the children of ``node`` at ``positions`` (their places in its
+    order), in that order: what :func:`select_child` compares, computed for those children alone
+    (a formula's siblings are still all of them: ``siblings_of(tree, node)``, or ``siblings`` when
+    the caller asking many times has it)."""
+    return [selection_key(terms["value"], tie_of(tree, kid, position))
+            for kid, position, terms in _child_terms(tree, node, scoring, positions, siblings)]
 
 
 def under_threshold(tree: SelectableTree, node: int, scoring: Scoring) -> bool:

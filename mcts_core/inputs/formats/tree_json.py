@@ -7,7 +7,8 @@ NODE is ``{"move": "e2e4", "visits": 10, "total": 3.5, "player": 1, "prior": 0.1
 from the view of the player who moved into the node; children in the engine's order; 0 visits
 allowed. Every key but ``visits`` (and ``move`` below the root) is optional; a node without
 ``player`` has the player after its parent's (player 0 at the root). Our export adds
-``"selected": move`` on every node with children. Errors name the line of the node at fault.
+``"selected": move`` on every node with children and ``"visits_to_flip"`` on every child but
+the selected one (both read and ignored). Errors name the line of the node at fault.
 
 Simultaneous moves: a decoupled node carries ``"simultaneous": true`` and ``"decoupled"``, one list
 per player of that player's own moves at the node, ``[{"move": "R", "visits": 7, "total": 2.0},
@@ -41,7 +42,7 @@ from .header import HeaderProblem, header_values
 HEADER_KEYS = ("mcts_tree", "players", "ties", "c", "rule", "settings", "algorithm", "game", "root")
 NODE_KEYS = (
     "move", "visits", "total", "value", "player", "prior", "chance", "terminal", "outcome", "children", "selected",
-    "simultaneous", "decoupled",
+    "visits_to_flip", "simultaneous", "decoupled",
 )
 OWN_MOVE_KEYS = ("move", "visits", "total", "value")
 # Levels of JSON nesting read beyond the caller's recursion depth: two per tree level (a node and

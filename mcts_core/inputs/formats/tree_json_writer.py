@@ -11,7 +11,7 @@ from ...model.tree import ROOT, Tree
 
 def write_tree_json(
     tree: Tree, out: TextIO, *, c: float | None = None, rule: str | None = None, settings=None, selected=None,
-    decoupled=None, header_extra: dict | None = None,
+    decoupled=None, header_extra: dict | None = None, flips=None,
 ) -> None:
     """Write ``tree`` as a tree dump, one node per line, without recursion (trees can be deep).
 
@@ -27,6 +27,8 @@ def write_tree_json(
             children's moves as arrays, and (with ``selected`` and ``c``) the joint move the rule
             picks there as ``"selected"``.
         header_extra: more header keys (``"algorithm"``, ``"game"``).
+        flips: ``node -> {child: count}`` (:func:`mcts_core.analysis.visits_to_flip`) to write each
+            child's ``"visits_to_flip"`` (null: never), absent for a child the mapping leaves out.
     """
     header: dict[str, Any] = {"mcts_tree": 1, "players": tree.players, "ties": tree.ties}
     if c is not None:
@@ -41,7 +43,7 @@ def write_tree_json(
     if decoupled is not None and selected is not None and c is not None:
         joint_choice = _joint_chooser(decoupled, rule, c, settings)
     out.write(json.dumps(header)[:-1] + ', "root":\n')
-    for piece in _node_pieces(tree, selected, decoupled, joint_choice):
+    for piece in _node_pieces(tree, selected, decoupled, joint_choice, flips):
         out.write(piece)
     out.write("}\n")
 
@@ -63,14 +65,19 @@ def _joint_chooser(decoupled, rule: str | None, c: float, settings):
     return choose
 
 
-def _node_pieces(tree: Tree, selected, decoupled=None, joint_choice=None) -> Iterator[str]:
+def _node_pieces(tree: Tree, selected, decoupled=None, joint_choice=None, flips=None) -> Iterator[str]:
     """The root NODE as JSON text, piece by piece, in depth-first order."""
     stack: list[tuple[int, int]] = [(ROOT, 0)]  # (node, how many of its children are written)
+    flip_of: dict[int, int | None] = {}  # the counts of the children of the nodes on the stack
     while stack:
         node, done = stack.pop()
         kids = tree.children[node]
         if done == 0:
             fields = _node_fields(tree, node, selected)
+            if node in flip_of:
+                fields["visits_to_flip"] = flip_of.pop(node)
+            if flips is not None and len(kids):
+                flip_of.update(flips(node))
             if decoupled is not None:
                 _simultaneous_fields(decoupled, node, fields, joint_choice)
             yield "  " * tree.depth[node] + json.dumps(fields, ensure_ascii=False)[:-1]

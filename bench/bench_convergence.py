@@ -1,0 +1,82 @@
+"""The search over time (issue 49): the convergence series of a 2,000,000-playout input, in one pass.
+
+Usage (from the repository root)::
+
+    python bench/bench_convergence.py                    # 2,000,000 playouts, 5 repeats
+    python bench/bench_convergence.py --sizes 200000 --repeats 3
+
+The input is bench_core's synthetic puzzle text (seeded, cached in the temp directory: words of
+1..49 moves over ``abcdefgh``). Parse + build is timed once (the app has the tree cached by then);
+then, repeated and reported as medians: the root's series (``convergence(tree, playouts)``, the
+target: <= 2 s at 2,000,000), the same with the rule's selected child per sample (UCB1 at C = 1.4),
+and the series of a node two moves down. Also the visits until the choice flips at the root.
+
+Nothing here is a test: numbers go into bench/RESULTS.md with the command that produced them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.bench_core import input_file  # noqa: E402
+from mcts_core import ROOT as ROOT_NODE, Scoring, build_tree, parse_playouts  # noqa: E402
+from mcts_core.analysis import convergence, visits_to_flip  # noqa: E402
+
+TARGET = 2.0  # seconds for the series of 2,000,000 playouts (issue 49)
+
+
+def median_seconds(run, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def measure(count: int, repeats: int) -> dict:
+    text = input_file(count, seed=1).read_text()
+    start = time.perf_counter()
+    playouts = parse_playouts(text)
+    tree = build_tree(playouts)
+    load = time.perf_counter() - start
+    del text
+    scoring = Scoring("ucb1", 1.4)
+    deep = tree.find(tree.path(tree.ranked_children(tree.ranked_children(ROOT_NODE)[0])[0]))
+    series = convergence(tree, playouts)
+    return {
+        "playouts": count,
+        "nodes": len(tree),
+        "samples": len(series.visits),
+        "parse + build": load,
+        "root series": median_seconds(lambda: convergence(tree, playouts), repeats),
+        "root series + selected": median_seconds(lambda: convergence(tree, playouts, scoring=scoring), repeats),
+        f"series of {tree.path(deep)!r}": median_seconds(lambda: convergence(tree, playouts, deep), repeats),
+        "visits to flip (root)": median_seconds(lambda: visits_to_flip(tree, ROOT_NODE, scoring), repeats),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="2000000", help="playout counts, comma-separated")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    for count in (int(size) for size in args.sizes.split(",")):
+        result = measure(count, args.repeats)
+        for name, value in result.items():
+            print(f"{name:28} {value:.3f} s" if isinstance(value, float) else f"{name:28} {value:,}")
+        if count == 2_000_000:
+            verdict = "met" if result["root series"] <= TARGET else f"missed by {result['root series'] - TARGET:.2f} s"
+            print(f"target: root series <= {TARGET:g} s at 2,000,000 playouts: {verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -5,13 +5,13 @@ upload, an OpenSpiel MCTSBot log with unvisited children (made with our adapter)
 dump, our own ``search`` log of a two-player game, a simultaneous-move log (``--algorithm duct``) and a
 200,000-playout upload. Each input is opened once, on a screen of its own (1366x768 or 1920x1080,
 light or dark: every page is seen at each); then every page is visited from the menu (as a user goes
-from page to page) and some of the rules it offers are chosen: the rules rotate across the inputs
-(:func:`browser_rules`), so that every rule is seen on every page in the browser, and a test checks
-that they still do. Every rule with every input on every page is the AppTest tour's
-(tests/test_app_every_input.py). A step fails on a traceback, a component that failed in the
-browser, an error box, a page error, a console error, a page that scrolls sideways or a label cut
-off, or a request to another origin; every failing step of an input is reported together. Where a
-page cannot show an input it must say so in a sentence. Each page's first look is saved in
+from page to page) with the rule the last page ended on, and some of the rules it offers are chosen:
+they rotate across the inputs (:func:`browser_rules`), so that each rule is chosen on each page by
+one input, and a test checks that every rule still is. Every rule with every input on every page is
+the AppTest tour's (tests/test_app_every_input.py). A step fails on a traceback, a component that
+failed in the browser, an error box, a page error, a console error, a page that scrolls sideways or a
+label cut off, or a request to another origin; every failing step of an input is reported together.
+Where a page cannot show an input it must say so in a sentence. Each page's first look is saved in
 test-output/.
 """
 
@@ -54,17 +54,18 @@ INPUT_FREE_PAGES = ("Search", "C and strength")
 
 
 def browser_rules(input_name: str, title: str) -> list[str]:
-    """The rules (keys) chosen on page ``title`` with ``input_name``, a Latin square: of the n inputs
-    with which the page offers its R rules, the j-th chooses rules (j + p + m n) mod R for
-    m < ceil(R / n), p the page's place in the menu. With n >= R that is one rule a page, a different
-    one for each input and page, and across the inputs every rule on every page."""
+    """The rules (keys) chosen on page ``title`` with ``input_name``: each of the page's R rules once,
+    by one input. Of the n inputs with which the page offers them, the j-th takes its place
+    k = (j + p) mod n in the page's turn (p the page's place in the menu, so the turns differ from
+    page to page) and chooses rules k, k + n, k + 2n, ... below R: one rule or none a page when n >= R,
+    all of them when one input offers them. The others see the page with the rule they bring."""
     offering = [given.name for given in USER_INPUTS if offered_rules(given, title)]
     if input_name not in offering:
         return []
     rules = offered_rules(INPUTS[input_name], title)
-    n, count = len(offering), len(rules)
-    j, p = offering.index(input_name), PAGE_TITLES.index(title)
-    return list(dict.fromkeys(rules[(j + p + m * n) % count] for m in range(-(-count // n))))
+    n = len(offering)
+    k = (offering.index(input_name) + PAGE_TITLES.index(title)) % n
+    return [rules[place] for place in range(k, len(rules), n)]
 
 
 def test_the_rotation_chooses_every_rule_on_every_page_across_the_inputs():
@@ -151,14 +152,17 @@ class Tour:
 
 
 def visit_with_its_rules(tour: Tour, title: str, timeout: float, after_each=None) -> None:
-    """The page with its rules for this input (:func:`browser_rules`; the rule it opened with, the one
-    the last page ended on, is seen too)."""
+    """The page with its rules for this input (:func:`browser_rules`), after the one it opened with
+    (the one the last page ended on); ``after_each`` is called with each, that one too when none is
+    chosen."""
     key = "sim_rule" if title == "Simultaneous" else "rule"
-    for rule in browser_rules(tour.name, title):
-        name = RULE_REGISTRY[rule].name
+    names = [RULE_REGISTRY[rule].name for rule in browser_rules(tour.name, title)]
+    for name in names:
         tour.choose(key, name, f"{title} with {name}", timeout)
         if after_each is not None:
             after_each(name)
+    if not names and after_each is not None:
+        after_each(tour.page.locator(f".st-key-{key} input[role=combobox]").input_value())
 
 
 @pytest.mark.parametrize("input_name", INPUT_NAMES)
@@ -181,8 +185,8 @@ def test_every_page_shows_this_input_without_an_error(page, app_url, output_dir,
         if scroll > room:
             tour.problems.append(f"Explorer: the children table scrolls sideways ({scroll} px in {room} px)")
 
-    # The Explorer: both tabs, its rules. A rule is chosen on the tab the last one ended on and then
-    # the other tab is opened, so each rule is seen on both with one tab switch.
+    # The Explorer: both tabs, with each rule chosen here (or the one it opened with). A rule is chosen
+    # on the tab the last one ended on and then the other tab is opened: both with one tab switch.
     tabs = ["Children", "Outline (any size)"]
 
     def both_tabs(rule: str) -> None:

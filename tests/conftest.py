@@ -35,6 +35,14 @@ def app(monkeypatch, request):
     return app
 
 
+@pytest.fixture(scope="session")
+def user_uploads(tmp_path_factory) -> dict[str, Path]:
+    """The every-input tours' uploads (tests/user_inputs.py), made once a session."""
+    from user_inputs import make_uploads  # here: what it imports (OpenSpiel, Playwright) only tours need
+
+    return make_uploads(tmp_path_factory.mktemp("user_inputs"))
+
+
 BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
 
 

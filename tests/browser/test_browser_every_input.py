@@ -1,54 +1,45 @@
-"""Every page with every kind of input a user brings, in chromium, with every rule the page offers.
+"""Every page with every kind of input a user brings, in chromium: what only a browser shows.
 
-The inputs: the puzzle statement (the text box), a 5,000-playout upload, an OpenSpiel MCTSBot log with
-unvisited children (made with our adapter), an OpenSpiel tree dump, our own ``search`` log of a
-two-player game, a simultaneous-move log (``--algorithm duct``) and a 200,000-playout upload. Each
-input is opened once, on a screen of its own (1366x768 or 1920x1080, light or dark: every page is
-seen at each); then every page is visited from the menu (as a user goes from page to page) and every
-rule the page offers is chosen. A step fails on a traceback, a component that failed in the browser,
-an error box, a page error, a console error, a page that scrolls sideways or a label cut off, or a
-request to another origin; every failing step of an input is reported together. Where a page cannot
-show an input it must say so in a sentence. Each page's first look is saved in test-output/.
+The inputs are tests/user_inputs.py's seven: the puzzle statement (the text box), a 5,000-playout
+upload, an OpenSpiel MCTSBot log with unvisited children (made with our adapter), an OpenSpiel tree
+dump, our own ``search`` log of a two-player game, a simultaneous-move log (``--algorithm duct``) and a
+200,000-playout upload. Each input is opened once, on a screen of its own (1366x768 or 1920x1080,
+light or dark: every page is seen at each); then every page is visited from the menu (as a user goes
+from page to page) with the rule the last page ended on, and some of the rules it offers are chosen:
+they rotate across the inputs (:func:`browser_rules`), so that each rule is chosen on each page by
+one input, and a test checks that every rule still is. Every rule with every input on every page is
+the AppTest tour's (tests/test_app_every_input.py). A step fails on a traceback, a component that
+failed in the browser, an error box, a page error, a console error, a page that scrolls sideways or a
+label cut off, or a request to another origin; every failing step of an input is reported together.
+Where a page cannot show an input it must say so in a sentence. Each page's first look is saved in
+test-output/.
 """
 
 from __future__ import annotations
 
-import io
-import json
-import subprocess
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pytest
 from playwright.sync_api import Page, expect
 
-from mcts_core import RULES
-from mcts_core.adapters.openspiel import search_log, tree_dump
 from mcts_core.selection import RULE_REGISTRY
-from mcts_core.simultaneous import ALL_RULES
 from ui.common.navigation import PAGES
+from user_inputs import BIG_INPUTS, INPUT_NAMES, PAGE_TITLES, USER_INPUTS, offered_rules
 
 from bench.harness.browser import (
     COMPONENT_ERROR,
     EXCEPTION,
     LOAD_TIMEOUT,
-    REPO,
     ServerMessages,
     cut_off,
     open_app,
-    playout_file,
 )
 
 
-SIDEBAR_RULES = [RULES[key].name for key in RULES]
-SIMULTANEOUS_PAGE_RULES = [RULE_REGISTRY[key].name for key in ALL_RULES]
 ERROR_BOX = '[data-testid="stAlertContentError"]'
 BIG_UPLOAD_TIMEOUT = 300_000  # ms: 200,000 playouts are read and built on a busy 2-core machine
 PAGE_PATHS = {page.title: f"/{page.url_path}".rstrip("/") for page in PAGES}  # the Explorer's is the root
-INPUT_NAMES = ["statement", "5,000 playouts", "OpenSpiel MCTSBot log", "OpenSpiel tree dump", "our search log",
-               "simultaneous log", "200,000 playouts"]
+INPUTS = {given.name: given for given in USER_INPUTS}
 
 
 # Each input's screen (width, height, theme): the first four see every size in both themes, and they
@@ -62,64 +53,27 @@ SCREENS = {
 INPUT_FREE_PAGES = ("Search", "C and strength")
 
 
-@dataclass(frozen=True)
-class UserInput:
-    """An input as a user brings it: a file to upload (None: the text box's statement example); a
-    tree dump has no simulations to replay, a simultaneous log is what the Simultaneous page shows."""
-
-    name: str
-    file: Path | None
-    dump: bool = False
-    simultaneous: bool = False
-
-
-def _openspiel_files(folder: Path) -> tuple[Path, Path]:
-    """An OpenSpiel MCTSBot's connect-four search as our log (unvisited children declared) and the
-    tree another of its searches returns, dumped."""
-    import pyspiel
-    from open_spiel.python.algorithms import mcts
-
-    game = pyspiel.load_game("connect_four")
-    state = game.new_initial_state()
-
-    def bot(seed: int, simulations: int):
-        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
-        return mcts.MCTSBot(game, 2.0, simulations, evaluator, random_state=np.random.RandomState(seed + 1))
-
-    log = io.StringIO()
-    search_log(bot(1, 400), state, log)
-    log_file = folder / "openspiel_search.jsonl"
-    log_file.write_text(log.getvalue())
-    dump_file = folder / "openspiel_tree.json"
-    dump_file.write_text(json.dumps(tree_dump(bot(3, 600).mcts_search(state), state, c=2.0)))
-    return log_file, dump_file
+def browser_rules(input_name: str, title: str) -> list[str]:
+    """The rules (keys) chosen on page ``title`` with ``input_name``: each of the page's R rules once,
+    by one input. Of the n inputs with which the page offers them, the j-th takes its place
+    k = (j + p) mod n in the page's turn (p the page's place in the menu, so the turns differ from
+    page to page) and chooses rules k, k + n, k + 2n, ... below R: one rule or none a page when n >= R,
+    all of them when one input offers them. The others see the page with the rule they bring."""
+    offering = [given.name for given in USER_INPUTS if offered_rules(given, title)]
+    if input_name not in offering:
+        return []
+    rules = offered_rules(INPUTS[input_name], title)
+    n = len(offering)
+    k = (offering.index(input_name) + PAGE_TITLES.index(title)) % n
+    return [rules[place] for place in range(k, len(rules), n)]
 
 
-def _search_log(file: Path, *arguments: str) -> Path:
-    """Our own search's log, as a user makes it: ``python -m mcts_core search ...``."""
-    with file.open("w") as out:
-        subprocess.run([sys.executable, "-m", "mcts_core", "search", *arguments], stdout=out, check=True, cwd=REPO)
-    return file
-
-
-@pytest.fixture(scope="module")
-def user_inputs(tmp_path_factory) -> dict[str, UserInput]:
-    folder = tmp_path_factory.mktemp("user_inputs")
-    openspiel_log, openspiel_dump = _openspiel_files(folder)
-    own_log = _search_log(folder / "tic_tac_toe_search.jsonl", "--game", "tic_tac_toe", "--simulations", "1500")
-    duct_log = _search_log(folder / "oshi_zumo_duct.jsonl", "--game", "oshi_zumo", "--algorithm", "duct",
-                           "--simulations", "800")
-    inputs = [
-        UserInput("statement", None),
-        UserInput("5,000 playouts", playout_file(folder / "playouts_5k.txt", 5_000, seed=5)),
-        UserInput("OpenSpiel MCTSBot log", openspiel_log),
-        UserInput("OpenSpiel tree dump", openspiel_dump, dump=True),
-        UserInput("our search log", own_log),
-        UserInput("simultaneous log", duct_log, simultaneous=True),
-        UserInput("200,000 playouts", playout_file(folder / "playouts_200k.txt", 200_000, seed=7)),
-    ]
-    assert [item.name for item in inputs] == INPUT_NAMES
-    return {item.name: item for item in inputs}
+def test_the_rotation_chooses_every_rule_on_every_page_across_the_inputs():
+    # A new rule or input keeps every (page, rule) pair in the browser, or this says which is missing.
+    for title in PAGE_TITLES:
+        offered = {rule for given in USER_INPUTS for rule in offered_rules(given, title)}
+        chosen = {rule for given in USER_INPUTS for rule in browser_rules(given.name, title)}
+        assert chosen == offered, f"{title}: {sorted(offered - chosen)} never chosen in the browser"
 
 
 class Tour:
@@ -197,28 +151,32 @@ class Tour:
         self.check(where)
 
 
-def visit_with_every_sidebar_rule(tour: Tour, page_title: str, timeout: float, after_each=None) -> None:
-    """Every rule on the page, from the one it opened with (the rule the last page ended on): that
-    one is seen without a run of its own."""
-    current = tour.page.locator(".st-key-rule input[role=combobox]").input_value()
-    start = SIDEBAR_RULES.index(current)
-    for rule in SIDEBAR_RULES[start:] + SIDEBAR_RULES[:start]:
-        tour.choose("rule", rule, f"{page_title} with {rule}", timeout)
+def visit_with_its_rules(tour: Tour, title: str, timeout: float, after_each=None) -> None:
+    """The page with its rules for this input (:func:`browser_rules`), after the one it opened with
+    (the one the last page ended on); ``after_each`` is called with each, that one too when none is
+    chosen."""
+    key = "sim_rule" if title == "Simultaneous" else "rule"
+    names = [RULE_REGISTRY[rule].name for rule in browser_rules(tour.name, title)]
+    for name in names:
+        tour.choose(key, name, f"{title} with {name}", timeout)
         if after_each is not None:
-            after_each(rule)
+            after_each(name)
+    if not names and after_each is not None:
+        after_each(tour.page.locator(f".st-key-{key} input[role=combobox]").input_value())
 
 
 @pytest.mark.parametrize("input_name", INPUT_NAMES)
-def test_every_page_shows_this_input_with_every_rule_without_an_error(page, app_url, output_dir, user_inputs, input_name):
-    given = user_inputs[input_name]
-    timeout = BIG_UPLOAD_TIMEOUT if "200,000" in input_name else LOAD_TIMEOUT
+def test_every_page_shows_this_input_without_an_error(page, app_url, output_dir, user_uploads, input_name):
+    given = INPUTS[input_name]
+    timeout = BIG_UPLOAD_TIMEOUT if input_name in BIG_INPUTS else LOAD_TIMEOUT
     width, height, theme = SCREENS[input_name]
     page.set_viewport_size({"width": width, "height": height})
     page.emulate_media(color_scheme=theme)  # the app follows the system's theme (none is configured)
     tour = Tour(page, output_dir, input_name)
     tour.open(app_url)
-    if given.file is not None:
-        tour.act(lambda: page.locator('.st-key-upload input[type="file"]').set_input_files(given.file), timeout)
+    if given.upload:
+        upload = user_uploads[input_name]
+        tour.act(lambda: page.locator('.st-key-upload input[type="file"]').set_input_files(upload), timeout)
     tour.check("opening the input")
     tour.look("Explorer")
     table = page.locator(".st-key-children_table .tbl-box")
@@ -227,8 +185,8 @@ def test_every_page_shows_this_input_with_every_rule_without_an_error(page, app_
         if scroll > room:
             tour.problems.append(f"Explorer: the children table scrolls sideways ({scroll} px in {room} px)")
 
-    # The Explorer: both tabs, every rule. A rule is chosen on the tab the last one ended on and then
-    # the other tab is opened, so each rule is seen on both with one tab switch.
+    # The Explorer: both tabs, with each rule chosen here (or the one it opened with). A rule is chosen
+    # on the tab the last one ended on and then the other tab is opened: both with one tab switch.
     tabs = ["Children", "Outline (any size)"]
 
     def both_tabs(rule: str) -> None:
@@ -240,21 +198,20 @@ def test_every_page_shows_this_input_with_every_rule_without_an_error(page, app_
         tour.check(f"Explorer's {tabs[0].split()[0].lower()} with {rule}")
 
     tour.check("Explorer")
-    visit_with_every_sidebar_rule(tour, "Explorer", timeout, both_tabs)
+    visit_with_its_rules(tour, "Explorer", timeout, both_tabs)
     for title in ("C sweep", "Compare", "Classroom"):
         tour.go(title, timeout)
-        visit_with_every_sidebar_rule(tour, title, timeout)
+        visit_with_its_rules(tour, title, timeout)
     tour.go("Playback", timeout)
     if given.dump:
         expect(page.get_by_text("no simulations to replay")).to_be_visible()
     else:
         toggle = page.get_by_text("Show the path the rule selects at C")
         tour.act(lambda: toggle.click(), timeout)
-        visit_with_every_sidebar_rule(tour, "Playback", timeout)
+        visit_with_its_rules(tour, "Playback", timeout)
     tour.go("Simultaneous", timeout)
     if given.simultaneous:
-        for rule in SIMULTANEOUS_PAGE_RULES:
-            tour.choose("sim_rule", rule, f"Simultaneous with {rule}", timeout)
+        visit_with_its_rules(tour, "Simultaneous", timeout)
     else:
         expect(page.get_by_text("no simultaneous moves", exact=False).first).to_be_visible()
     if INPUT_NAMES.index(input_name) < 4:

@@ -1,6 +1,6 @@
 """Pages as a whole: a page link opened first on a fresh server, the menu, Compare on a projector,
-number boxes right from their first frame. (Every page with every input a user brings, every rule,
-both themes and both screen sizes: test_browser_every_input.py.)"""
+number boxes right from their first frame. (Every page with every input a user brings, both themes
+and both screen sizes: test_browser_every_input.py; with every rule: tests/test_app_every_input.py.)"""
 
 from __future__ import annotations
 

@@ -150,6 +150,26 @@ def test_the_flip_question_takes_a_number_and_judges_it_against_the_exact_c(teac
     assert "Your answer C = 1 is wrong" in texts(far)
 
 
+def test_a_refused_c_replaces_the_receipt_with_one_sentence_and_a_decimal_comma_is_taken(teacher, monkeypatch):
+    student = open_session(monkeypatch, room_code(teacher))
+    teacher.button(key="room_ask_flip").click().run()
+    student.run()
+
+    def send(typed):
+        student.text_input(key="room_answer_c").input(typed)
+        student.button(key="FormSubmitter:room_answer_form-Send").click().run()
+        assert not student.exception
+
+    send("2,7")  # a European keyboard
+    assert "Answer received: C = 2.7" in texts(student)
+    send("1e308")  # stretched the reveal's axis, then broke its JSON (issue 50)
+    said = texts(student)
+    assert "'1e308' was not taken: C must be a number from 0 to " in said and "Your answer C = 2.7 still counts." in said
+    assert "Answer received" not in said  # not beside the refusal
+    send("2.6")
+    assert "Answer received: C = 2.6" in texts(student) and "was not taken" not in texts(student)
+
+
 def test_a_student_page_waits_for_its_browser_before_joining(teacher, monkeypatch):
     student = open_session(monkeypatch, room_code(teacher), report=False)
     assert f"Opening room {room_code(teacher)}…" in texts(student) and not answer_buttons(student)

@@ -12,6 +12,7 @@ from mcts_core.classroom import (
     CHOICE,
     CODE_LENGTH,
     FLIP,
+    Question,
     WRONG_CODES_ALLOWED,
     WRONG_CODES_MINUTES,
     RoomRefused,
@@ -108,11 +109,19 @@ def test_no_flip_question_where_the_choice_never_changes():
         flip_question(tree_of("2 1\na 1\na 1\n"), 0, Scoring("ucb1", 1.0), 10.0)  # one child
 
 
-@pytest.mark.parametrize("text", ["x", "-1", "nan", "inf", "1_0", ""])
+@pytest.mark.parametrize("text", ["x", "-1", "nan", "inf", "-inf", "1e308", "1.7976931348623157e308", "100.1", "1_0", "",
+                                  "1,2,3", "2,7.1"])
 def test_a_flip_answer_must_be_a_number_c_can_be(text):
     question = flip_question(tree_of(C_FLIPS_CHOICE), 0, Scoring("ucb1", 0.5), 10.0)
-    with pytest.raises(ValueError, match="C must be a finite number >= 0"):
+    with pytest.raises(ValueError, match="was not taken: C must be a number from 0 to 100$"):  # 10 times the slider's top
         read_answer(question, text)
+
+
+def test_a_flip_answer_may_have_a_decimal_comma_and_reach_ten_times_the_slider_s_top():
+    question = flip_question(tree_of(C_FLIPS_CHOICE), 0, Scoring("ucb1", 0.5), 10.0)
+    assert read_answer(question, " 2,7 ") == "2.7"  # a European keyboard
+    assert read_answer(question, "100") == "100.0" and read_answer(question, "0") == "0.0"
+    assert Question.from_json(question.to_json()).most_c == 100
 
 
 def test_a_choice_answer_must_be_a_child():

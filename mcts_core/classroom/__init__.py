@@ -10,6 +10,7 @@ May import common, inputs (the data folder), model, selection and analysis; no p
 """
 
 from .questions import (
+    ANSWER_RANGE,
     CHOICE,
     FLIP,
     FLIP_TOLERANCE,
@@ -34,7 +35,7 @@ from .room_store import (
 )
 
 __all__ = [
-    "CHOICE", "CODE_LENGTH", "FLIP", "FLIP_TOLERANCE", "IDLE_HOURS", "WRONG_CODES_ALLOWED", "WRONG_CODES_MINUTES",
+    "ANSWER_RANGE", "CHOICE", "CODE_LENGTH", "FLIP", "FLIP_TOLERANCE", "IDLE_HOURS", "WRONG_CODES_ALLOWED", "WRONG_CODES_MINUTES",
     "HistoryRow", "Question", "RoomRefused", "RoomState", "RoomStore", "Tally", "TooManyWrongCodes",
     "choice_question", "flip_question", "history_csv", "is_right", "is_student_token", "new_code",
     "read_answer", "read_code", "tally",

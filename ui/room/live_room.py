@@ -21,6 +21,7 @@ from mcts_core.common import StoreError
 from mcts_core.inputs import InputStore
 from ui.common import state
 from ui.common.markdown import escape
+from ui.common.wording import full_sentence
 from ui.common.routing import run_app_shell_instead
 from ui.room import room_browser, room_student, room_teacher
 from ui.setup import input_panel
@@ -127,11 +128,6 @@ def forget_room(code: str, input_id: str) -> None:
     _go_to(None)
 
 
-def sentence(words: str) -> str:
-    """A refusal's words as a sentence: capitalised, with a full stop."""
-    return words[:1].upper() + words[1:] + "."
-
-
 def show(text: str) -> None:
     """The room page for the URL's ``room=text``: the teacher's view, a student's, or why neither."""
     if ROOM_SHELL not in st.session_state:
@@ -160,8 +156,8 @@ def show(text: str) -> None:
         else:
             room_student.show(code, browser.student, _client(), room_input)
     except RoomRefused as refused:
-        st.error(escape(sentence(str(refused))))
+        st.error(escape(full_sentence(str(refused))))
         join_box()
         _leave_button()
     except StoreError as error:
-        st.error(escape(f"The room store failed: {error}."))
+        st.error(escape(full_sentence(str(error))))  # the store's words name it

@@ -34,7 +34,7 @@ from ui.c import c_control, selected_path
 from ui.charts.room_charts import choice_chart, flip_chart
 from ui.common import state
 from ui.common.markdown import code, escape
-from ui.common.wording import input_summary, node_markdown, why_sentence
+from ui.common.wording import full_sentence, input_summary, node_markdown, why_sentence
 from ui.common.wording import mean_header
 from ui.room import room_join
 from ui.room.room_question import MOST_BUTTONS, facts_caption, question_markdown, right_answer, room_picture
@@ -73,8 +73,7 @@ def _act(action: Callable[[], None]) -> None:
         action()
         st.session_state.pop(ROOM_PROBLEM, None)
     except (RoomRefused, StoreError, ValueError) as problem:
-        words = str(problem)
-        st.session_state[ROOM_PROBLEM] = words[:1].upper() + words[1:] + "."
+        st.session_state[ROOM_PROBLEM] = full_sentence(str(problem))
 
 
 def _ask(code_: str, secret: str, make: Callable[[], Question]) -> None:

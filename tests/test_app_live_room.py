@@ -5,6 +5,9 @@ fragment or a click makes. A student's browser reports its token (and a teacher'
 secrets of its rooms) through a component; here the test sets that report as the browser would.
 """
 
+import csv
+import io
+
 import pytest
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
@@ -12,6 +15,7 @@ from streamlit.testing.v1 import app_test as app_test_module
 from apptest_support import REPO, NavigationPagesManager, plain, start_app
 from mcts_core import build_tree, parse_playouts
 from mcts_core.analysis import breakpoints
+from mcts_core.classroom import RoomStore, history_csv
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
 PAGE = "pages/classroom.py"
@@ -168,6 +172,28 @@ def test_a_refused_c_replaces_the_receipt_with_one_sentence_and_a_decimal_comma_
     assert "Answer received" not in said  # not beside the refusal
     send("2.6")
     assert "Answer received: C = 2.6" in texts(student) and "was not taken" not in texts(student)
+
+
+def test_replacing_a_question_with_answers_asks_first_and_keeps_its_answers_in_the_history(teacher, monkeypatch):
+    student = open_session(monkeypatch, room_code(teacher))
+    answer_buttons(student)[0].click().run()
+    teacher.run()
+    assert count(teacher) == "1 of 1 answered"
+    teacher.button(key="room_ask_flip").click().run()  # a misclick beside Reveal
+    assert count(teacher) == "1 of 1 answered" and "Which child does UCB1 pick" in texts(teacher)
+    assert "Question 1 has 1 answer and is not revealed yet. Replace it?" in texts(teacher)
+    teacher.button(key="room_keep").click().run()
+    assert count(teacher) == "1 of 1 answered" and "Replace it?" not in texts(teacher)
+    teacher.button(key="room_ask_flip").click().run()
+    teacher.button(key="room_replace").click().run()
+    assert not teacher.exception and "At which C does the choice at the root flip?" in texts(teacher)
+    assert count(teacher) == "0 of 1 answered"
+    teacher.button(key="room_ask_choice").click().run()  # no answers yet: asked at once
+    assert "Replace it?" not in texts(teacher) and "Which child does UCB1 pick" in texts(teacher)
+    code = room_code(teacher)
+    history = history_csv(RoomStore().history(code, teacher.session_state["_room_secrets"][code]))
+    assert [row[:3] for row in csv.reader(io.StringIO(history))][1:] == [["1", "choice", "[]"], ["2", "flip", "[]"], ["3", "choice", "[]"]]
+    assert [row["answered"] for row in csv.DictReader(io.StringIO(history))] == ["1", "0", "0"]
 
 
 def test_a_student_page_waits_for_its_browser_before_joining(teacher, monkeypatch):

@@ -12,6 +12,7 @@ from mcts_core.classroom import (
     CHOICE,
     CODE_LENGTH,
     FLIP,
+    QuestionOpen,
     Question,
     WRONG_CODES_ALLOWED,
     WRONG_CODES_MINUTES,
@@ -283,3 +284,19 @@ def test_the_history_counts_every_question_and_is_safe_in_a_spreadsheet(store):
     assert rows[1]["answers"] == "[2.7]" and float(rows[1]["answer"]) == pytest.approx(2.7029, abs=1e-4)
     cells = [cell for row in rows for cell in row.values()]
     assert not any(cell[:1] in ("=", "+", "-", "@") for cell in cells)
+
+
+def test_a_question_with_answers_is_replaced_before_its_reveal_only_when_the_teacher_says_so(store):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    store.ask(code, secret, statement_question(0.2))  # no answers: replaced at once
+    store.join(code, STUDENT_A, "here")
+    store.answer(code, STUDENT_A, 2, "a")
+    with pytest.raises(QuestionOpen, match="question 2 has 1 answer and is not revealed yet") as refused:
+        store.ask(code, secret, statement_question(0.3))
+    assert (refused.value.number, store.state(code).number, store.state(code).answered) == (2, 2, 1)
+    assert store.ask(code, secret, statement_question(0.3), replacing=2) == 3
+    assert [(row.number, row.revealed, row.tally.answered) for row in store.history(code, secret)] == [
+        (1, None, 0), (2, None, 1), (3, None, 0)]  # the replaced question's answer stays
+    store.answer(code, STUDENT_A, 3, "a")
+    store.reveal(code, secret, 3)
+    assert store.ask(code, secret, statement_question(0.4)) == 4  # revealed: no question

@@ -28,6 +28,7 @@ from .room_store import (
     IDLE_HOURS,
     WRONG_CODES_ALLOWED,
     WRONG_CODES_MINUTES,
+    QuestionOpen,
     RoomRefused,
     RoomState,
     RoomStore,
@@ -36,7 +37,7 @@ from .room_store import (
 
 __all__ = [
     "ANSWER_RANGE", "CHOICE", "CODE_LENGTH", "FLIP", "FLIP_TOLERANCE", "IDLE_HOURS", "WRONG_CODES_ALLOWED", "WRONG_CODES_MINUTES",
-    "HistoryRow", "Question", "RoomRefused", "RoomState", "RoomStore", "Tally", "TooManyWrongCodes",
+    "HistoryRow", "Question", "QuestionOpen", "RoomRefused", "RoomState", "RoomStore", "Tally", "TooManyWrongCodes",
     "choice_question", "flip_question", "history_csv", "is_right", "is_student_token", "new_code",
     "read_answer", "read_code", "tally",
 ]

@@ -10,7 +10,8 @@ answer. Failures reach the caller as :class:`~mcts_core.common.sqlite_files.Stor
 what a person may not do, as :class:`RoomRefused` sentences.
 
 Rules kept here, not in the pages: only the secret's holder asks, reveals and closes; an answer
-goes to the current question before its reveal; a room idle for :data:`IDLE_HOURS` is forgotten
+goes to the current question before its reveal; a question with answers is replaced by the next
+one before its reveal only when the teacher says so (its answers stay in the history); a room idle for :data:`IDLE_HOURS` is forgotten
 with everything in it; a client (an address) that tried :data:`WRONG_CODES_ALLOWED` wrong codes in
 :data:`WRONG_CODES_MINUTES` minutes is refused every code until the oldest try is that old.
 """
@@ -99,6 +100,15 @@ class TooManyWrongCodes(RoomRefused):
         super().__init__(f"too many wrong room codes were tried from here: try again in {minutes} "
                          f"minute{'s' if minutes > 1 else ''}")
         self.wait = wait
+
+
+class QuestionOpen(RoomRefused):
+    """The room's question has answers and is not revealed: asking another needs the teacher's yes."""
+
+    def __init__(self, number: int, answered: int):
+        super().__init__(f"question {number} has {answered} answer{'s' if answered != 1 else ''} and is not revealed yet")
+        self.number = number
+        self.answered = answered
 
 
 @dataclass(frozen=True)
@@ -226,15 +236,26 @@ class RoomStore:
             raise RoomRefused(f"only the teacher who opened room {code} can {what}, while it is open")
         return row[1]
 
-    def ask(self, code: str, secret: str, question: Question) -> int:
+    def ask(self, code: str, secret: str, question: Question, *, replacing: int | None = None) -> int:
         """Ask the room the next question (the current one's answers stay in the history); returns its number.
 
+        ``replacing``: the number of an open question with answers the teacher agreed to replace
+        (its answers stay in the history, not revealed); without it such a question is not replaced.
+
         Raises:
+            QuestionOpen: the current question has answers, is not revealed and is not ``replacing``.
             RoomRefused: not the teacher's secret, or the room is closed.
         """
         now = self.clock()
         with self._write() as connection:
-            number = self._as_teacher(connection, code, secret, "ask a question") + 1
+            current = self._as_teacher(connection, code, secret, "ask a question")
+            if current != replacing:
+                answered, revealed = connection.execute(
+                    "SELECT (SELECT COUNT(*) FROM answers WHERE code = ? AND number = ?), revealed "
+                    "FROM questions WHERE code = ? AND number = ?", (code, current, code, current)).fetchone()
+                if answered and revealed is None:
+                    raise QuestionOpen(current, answered)
+            number = current + 1
             connection.execute("INSERT INTO questions (code, number, spec, asked) VALUES (?, ?, ?, ?)",
                                (code, number, question.to_json(), now))
             connection.execute("UPDATE rooms SET number = ?, touched = ? WHERE code = ?", (number, now, code))

@@ -21,6 +21,7 @@ from mcts_core.analysis import explain_choice, suggest_c_range
 from mcts_core.classroom import (
     CHOICE,
     Question,
+    QuestionOpen,
     RoomRefused,
     RoomState,
     RoomStore,
@@ -34,7 +35,7 @@ from ui.c import c_control, selected_path
 from ui.charts.room_charts import choice_chart, flip_chart
 from ui.common import state
 from ui.common.markdown import code, escape
-from ui.common.wording import full_sentence, input_summary, node_markdown, why_sentence
+from ui.common.wording import full_sentence, input_summary, node_markdown, plural, why_sentence
 from ui.common.wording import mean_header
 from ui.room import room_join
 from ui.room.room_question import MOST_BUTTONS, facts_caption, question_markdown, right_answer, room_picture
@@ -49,6 +50,9 @@ ROOM_REVEAL = state.key("room_reveal")
 ROOM_ASK_CHOICE = state.key("room_ask_choice")
 ROOM_ASK_FLIP = state.key("room_ask_flip")
 ROOM_ASK_NEXT = state.key("room_ask_next")
+ROOM_PENDING = state.key("_room_pending")  # (number, answers, make): a question waiting for the yes to replace an open one
+ROOM_REPLACE = state.key("room_replace")
+ROOM_KEEP = state.key("room_keep")
 ROOM_HISTORY = state.key("room_history")
 ROOM_CLOSE = state.key("room_close")
 ROOM_TREE = state.key("room_tree_view")
@@ -76,8 +80,32 @@ def _act(action: Callable[[], None]) -> None:
         st.session_state[ROOM_PROBLEM] = full_sentence(str(problem))
 
 
-def _ask(code_: str, secret: str, make: Callable[[], Question]) -> None:
-    _act(lambda: RoomStore().ask(code_, secret, make()))
+def _ask(code_: str, secret: str, make: Callable[[], Question], replacing: int | None = None) -> None:
+    """Ask the next question; when the open one has answers, first ask the teacher (a misclick must
+    not drop the class's answers)."""
+    st.session_state.pop(ROOM_PENDING, None)
+
+    def ask() -> None:
+        try:
+            RoomStore().ask(code_, secret, make(), replacing=replacing)
+        except QuestionOpen as open_question:
+            st.session_state[ROOM_PENDING] = (open_question.number, open_question.answered, make)
+
+    _act(ask)
+
+
+def _confirm_replace(room: RoomState, secret: str) -> bool:
+    """The question asked while this one has answers, waiting for the teacher's yes; whether it waits."""
+    number, answered, make = st.session_state.get(ROOM_PENDING, (None, 0, None))
+    if number != room.number or room.revealed:
+        return False
+    with st.container(border=True):
+        st.warning(f"Question {number} has {plural(answered, 'answer')} and is not revealed yet. Replace it? "
+                   "Its answers stay in the history (CSV), marked not revealed.")
+        with st.container(horizontal=True):
+            st.button("Replace it", key=ROOM_REPLACE, on_click=_ask, args=(room.code, secret, make, number))
+            st.button("Keep it", key=ROOM_KEEP, type="primary", on_click=lambda: st.session_state.pop(ROOM_PENDING, None))
+    return True
 
 
 @st.fragment(run_every=TEACHER_POLL_SECONDS)
@@ -128,6 +156,8 @@ def _next_question(room: RoomState, secret: str, tree, loaded: LoadedInput, scor
     st.markdown(f"**Next question** at {node_markdown(tree.path(node), root='the root')}, C = {scoring.c:.6g} "
                 "(click a node in the picture to ask there).")
     c_max = suggest_c_range(loaded.score_range, scoring.c)[0]
+    if _confirm_replace(room, secret):
+        return
     with st.container(horizontal=True):
         st.button("Which child?", key=ROOM_ASK_CHOICE, on_click=_ask,
                   args=(room.code, secret, lambda: choice_question(tree, node, scoring)))

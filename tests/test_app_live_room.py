@@ -7,6 +7,7 @@ secrets of its rooms) through a component; here the test sets that report as the
 
 import csv
 import io
+import sqlite3
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -16,6 +17,8 @@ from apptest_support import REPO, NavigationPagesManager, plain, start_app
 from mcts_core import build_tree, parse_playouts
 from mcts_core.analysis import breakpoints
 from mcts_core.classroom import RoomStore, history_csv
+from mcts_core.common import StoreError
+from mcts_core.common.sqlite_files import failure_words
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
 PAGE = "pages/classroom.py"
@@ -194,6 +197,35 @@ def test_replacing_a_question_with_answers_asks_first_and_keeps_its_answers_in_t
     history = history_csv(RoomStore().history(code, teacher.session_state["_room_secrets"][code]))
     assert [row[:3] for row in csv.reader(io.StringIO(history))][1:] == [["1", "choice", "[]"], ["2", "flip", "[]"], ["3", "choice", "[]"]]
     assert [row["answered"] for row in csv.DictReader(io.StringIO(history))] == ["1", "0", "0"]
+
+
+class FailingStore(RoomStore):
+    """The room store while its disk fails: every poll raises the store's error."""
+
+    def state(self, code, token=None):
+        raise StoreError(failure_words(sqlite3.OperationalError("disk I/O error"), "the room store", "answers"))
+
+
+def test_a_failing_store_is_one_sentence_in_both_views_and_they_recover_with_it(teacher, monkeypatch):
+    from ui.room import live_room, room_student, room_teacher
+
+    student = open_session(monkeypatch, room_code(teacher))
+    monkeypatch.setattr(room_teacher, "RoomStore", FailingStore)  # the count's poll
+    monkeypatch.setattr(room_student, "RoomStore", FailingStore)  # the student's page and poll
+    teacher.run()
+    student.run()
+    for app in (teacher, student):
+        assert not app.exception
+        assert "The room store failed: disk I/O error." in texts(app)
+        assert "failed: the room store failed" not in texts(app)  # said once
+    monkeypatch.setattr(live_room, "RoomStore", FailingStore)  # the teacher's page too
+    teacher.run()
+    assert not teacher.exception and texts(teacher).count("The room store failed: disk I/O error.") == 1
+    monkeypatch.undo()
+    monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
+    teacher.run()
+    student.run()
+    assert count(teacher) == "0 of 1 answered" and [button.label for button in answer_buttons(student)] == ["a", "b"]
 
 
 def test_a_student_page_waits_for_its_browser_before_joining(teacher, monkeypatch):

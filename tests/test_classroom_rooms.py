@@ -29,6 +29,7 @@ from mcts_core.classroom import (
     tally,
 )
 from mcts_core.classroom.room_codes import CODE_ALPHABET
+from mcts_core.common import StoreError
 from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
 
@@ -300,3 +301,23 @@ def test_a_question_with_answers_is_replaced_before_its_reveal_only_when_the_tea
     store.answer(code, STUDENT_A, 3, "a")
     store.reveal(code, secret, 3)
     assert store.ask(code, secret, statement_question(0.4)) == 4  # revealed: no question
+
+
+def test_a_damaged_store_file_is_moved_aside_and_a_fresh_one_says_the_rooms_are_lost(tmp_path, clock):
+    path = tmp_path / "rooms.sqlite3"
+    store = RoomStore(path, clock=clock)
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    path.write_bytes(b"not a database, whatever a disk did to it" * 100)
+    with pytest.raises(StoreError) as failed:
+        RoomStore(path, clock=clock).state(code)
+    said = str(failed.value)
+    assert said.startswith("the room store was damaged (file is not a database): it was moved aside as rooms.sqlite3.damaged-")
+    assert said.endswith("and a fresh one started, so every room open before is lost (open a new one)")
+    assert said.count("room store") == 1
+    assert [file.name for file in tmp_path.iterdir() if "damaged" in file.name]  # kept, for whoever wants to look
+    fresh = RoomStore(path, clock=clock)
+    assert fresh.state(code) is None
+    with pytest.raises(RoomRefused, match=r"there is no room .*: rooms open before then are lost\)$"):
+        fresh.join(code, STUDENT_A, "here")
+    new_code_, _ = fresh.open_room(INPUT_ID, statement_question())
+    assert fresh.join(new_code_, STUDENT_A, "here").joined == 1

@@ -7,7 +7,9 @@ and each answers the current question once (changing it until the reveal). Like 
 every write is one transaction (``BEGIN IMMEDIATE``: writers queue instead of failing when two
 sessions answer at once), so a server restart keeps open rooms and a crash leaves no half-written
 answer. Failures reach the caller as :class:`~mcts_core.common.sqlite_files.StoreError` sentences;
-what a person may not do, as :class:`RoomRefused` sentences.
+what a person may not do, as :class:`RoomRefused` sentences. A file SQLite cannot read (corrupt,
+not a database) is moved aside and a fresh store started at once: the call that found it says so,
+and for a few hours "there is no room" says that the rooms open before are lost.
 
 Rules kept here, not in the pages: only the secret's holder asks, reveals and closes; an answer
 goes to the current question before its reveal; a question with answers is replaced by the next
@@ -73,7 +75,9 @@ CREATE TABLE IF NOT EXISTS answers (
 );
 CREATE TABLE IF NOT EXISTS wrong_codes (client TEXT NOT NULL, tried REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS wrong_codes_by_client ON wrong_codes (client, tried);
+CREATE TABLE IF NOT EXISTS restarts (at REAL NOT NULL, moved_to TEXT NOT NULL);
 """
+_DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}  # a file SQLite cannot read: moved aside
 _ROOM_TABLES = ("answers", "students", "questions", "rooms")
 # A room as a poll reads it, in one statement (parameters: the student's digest or None, the code).
 _STATE = """
@@ -159,9 +163,40 @@ class RoomStore:
             self._prepare(connection)
             yield connection
         except sqlite3.Error as error:
-            raise StoreError(failure_words(error, "the room store", "answers")) from None
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF not in _DAMAGED:
+                raise StoreError(failure_words(error, "the room store", "answers")) from None
+            connection.close()
+            raise StoreError(self._start_afresh(error)) from None
         finally:
             connection.close()
+
+    def _start_afresh(self, error: sqlite3.Error) -> str:
+        """The file is damaged: move it aside (with its WAL files), start an empty store that notes
+        when, and say so (a sentence's end)."""
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.clock()))
+        moved = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                self.path.with_name(self.path.name + suffix).replace(moved.with_name(moved.name + suffix))
+            except FileNotFoundError:
+                pass  # no WAL file, or another session moved it first
+            except OSError as failure:
+                return f"the room store is damaged ({error}) and cannot be moved aside: {failure}"
+        _made.discard(self.path)
+        with self._write() as connection:
+            connection.execute("INSERT INTO restarts (at, moved_to) VALUES (?, ?)", (self.clock(), moved.name))
+        return (f"the room store was damaged ({error}): it was moved aside as {moved.name} and a fresh one "
+                "started, so every room open before is lost (open a new one)")
+
+    def restarted_note(self) -> str:
+        """When the store started afresh lately (a damaged file), a sentence's end that says the
+        rooms open before are lost; else ""."""
+        with self._read() as connection:
+            row = connection.execute("SELECT MAX(at) FROM restarts").fetchone()
+        if row[0] is None or self._idle(row[0]):
+            return ""
+        at = time.strftime("%H:%M UTC", time.gmtime(row[0]))
+        return f" (the room store was damaged and started afresh at {at}: rooms open before then are lost)"
 
     def _prepare(self, connection: sqlite3.Connection) -> None:
         """WAL mode and the tables, once per file and process (a poll pays for neither again)."""
@@ -349,7 +384,7 @@ class RoomStore:
                     connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
                 state = self._state(connection, code, student)
         if missing:
-            raise RoomRefused(f"there is no room {code}: check the code, or ask for the link again")
+            raise RoomRefused(f"there is no room {code}: check the code, or ask for the link again{self.restarted_note()}")
         return state
 
     def _check_wrong_codes(self, connection: sqlite3.Connection, client: str, now: float) -> None:

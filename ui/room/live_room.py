@@ -36,7 +36,9 @@ ROOM_OPEN_PROBLEM = state.key("_room_open_problem")
 ROOM_JOIN_CODE = state.key("room_join_code")
 ROOM_JOIN = state.key("room_join")
 ROOM_LEAVE = state.key("room_leave")
+ROOM_RETRYING = state.key("_room_retrying")  # the page's store failed and it tries again
 
+STORE_RETRY_SECONDS = 2.0  # a failed store is tried again this often (as often as a student's poll)
 ROOM_PARAM = "room"  # the join link's query name (a contract: tests outside rely on it)
 
 
@@ -139,6 +141,7 @@ def show(text: str) -> None:
         _leave_button()
         return
     share.publish({ROOM_PARAM: code})  # the address bar shows the join link, nothing else
+    st.session_state.pop(ROOM_RETRYING, None)
     opened_here = st.session_state.get(ROOM_SECRETS, {})
     browser = room_browser.keys(keep=opened_here)
     secret = opened_here.get(code) or (browser.rooms.get(code) if browser is not None else None)
@@ -161,3 +164,13 @@ def show(text: str) -> None:
         _leave_button()
     except StoreError as error:
         st.error(escape(full_sentence(str(error))))  # the store's words name it
+        _try_again()
+
+
+@st.fragment(run_every=STORE_RETRY_SECONDS)
+def _try_again() -> None:
+    """After a store failure: the whole page again every few seconds (it draws nothing), so the page
+    is back as soon as the store is."""
+    if st.session_state.pop(ROOM_RETRYING, False):  # a timed run, not the page's run that drew it
+        st.rerun()
+    st.session_state[ROOM_RETRYING] = True

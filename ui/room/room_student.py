@@ -83,8 +83,13 @@ def _c_box(room: RoomState, token: str) -> None:
 @st.fragment(run_every=STUDENT_POLL_SECONDS)
 def _answers(room_code: str, token: str, number: int) -> None:
     """The answer controls and what the student answered; after the reveal, the verdict. Only this
-    polls: the question above it changes with a new question, which reruns the whole page."""
-    room = RoomStore().state(room_code, token)
+    polls: the question above it changes with a new question, which reruns the whole page. A store
+    failure is a sentence until a poll finds the store back."""
+    try:
+        room = RoomStore().state(room_code, token)
+    except StoreError as error:
+        st.warning(escape(full_sentence(str(error))))
+        return
     if room is None or room.closed or room.number != number:
         st.rerun()  # the whole page: a new question has a new picture
     question = room.question
@@ -116,7 +121,7 @@ def show(room_code: str, token: str, client: str, room_input: Callable[[str], Lo
     room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, client)
     joined.add(room_code)
     if room is None:
-        raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired")
+        raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired{store.restarted_note()}")
     if room.closed:
         st.info(f"The teacher closed room {room_code}. Thank you!")
         return

@@ -110,8 +110,13 @@ def _confirm_replace(room: RoomState, secret: str) -> bool:
 
 @st.fragment(run_every=TEACHER_POLL_SECONDS)
 def _count(room_code: str, number: int, revealed: bool) -> None:
-    """"N of M answered", kept current by polling the store; the page reruns when the room moved on."""
-    room = RoomStore().state(room_code)
+    """"N of M answered", kept current by polling the store; the page reruns when the room moved on.
+    A store failure is a sentence until a poll finds the store back."""
+    try:
+        room = RoomStore().state(room_code)
+    except StoreError as error:
+        st.warning(escape(full_sentence(str(error))))
+        return
     if room is None or room.closed or room.number != number or room.revealed != revealed:
         st.rerun()
     with st.container(key="room_count"):

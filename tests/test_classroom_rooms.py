@@ -9,6 +9,8 @@ import pytest
 from mcts_core import Scoring, build_tree, parse_playouts, score_children
 from mcts_core.analysis import breakpoints
 from mcts_core.classroom import (
+    ADDRESS_FREE_CODES,
+    ADDRESS_PAUSE_SECONDS,
     CHOICE,
     CODE_LENGTH,
     FLIP,
@@ -253,18 +255,56 @@ def test_a_room_outlives_its_store_object_and_expires_when_idle(tmp_path, clock)
         assert connection.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 0
 
 
-def test_wrong_codes_are_limited_per_client_even_before_a_right_one(store, clock):
+def wrong_codes(right, count):
+    """``count`` different codes that are not ``right``."""
+    codes = (f"ZZZ{a}{b}{c}" for a in CODE_ALPHABET for b in CODE_ALPHABET for c in CODE_ALPHABET)
+    return [code for code in codes if code != right][:count]
+
+
+def test_a_browser_that_guesses_is_refused_for_minutes_even_the_right_code(store, clock):
     code, _ = store.open_room(INPUT_ID, statement_question())
-    wrong = "Z" * CODE_LENGTH if code != "Z" * CODE_LENGTH else "Y" * CODE_LENGTH
-    for _ in range(WRONG_CODES_ALLOWED):
+    for wrong in wrong_codes(code, WRONG_CODES_ALLOWED):
         with pytest.raises(RoomRefused, match="there is no room"):
-            store.join(wrong, STUDENT_A, "guesser")
+            store.join(wrong, STUDENT_A, f"address {wrong}")  # a new address each time: the browser is limited
         clock.now += 1
-    with pytest.raises(TooManyWrongCodes, match="try again in 10 minutes"):
-        store.join(code, STUDENT_A, "guesser")  # the right code too: the limit must not tell which exist
-    assert store.join(code, STUDENT_B, "someone else").joined == 1
+    with pytest.raises(TooManyWrongCodes, match="tried in this browser: try again in 10 minutes"):
+        store.join(code, STUDENT_A, "elsewhere")  # the right code too: the limit must not tell which exist
     clock.now += WRONG_CODES_MINUTES * 60 - WRONG_CODES_ALLOWED + 1  # the first wrong try is that old now
-    assert store.join(code, STUDENT_A, "guesser").joined == 2
+    assert store.join(code, STUDENT_A, "elsewhere").joined == 1
+
+
+def test_a_student_with_the_right_code_joins_within_seconds_after_another_browser_at_the_address_guessed(store, clock):
+    # A classroom behind one NAT address: one browser tried 20 wrong codes in 19 s, and changes its
+    # token each time (rewriting localStorage); the other students must still get in (issue 50).
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    store.join(code, STUDENT_B, "school")  # joined before the prank
+    for index, wrong in enumerate(wrong_codes(code, ADDRESS_FREE_CODES)):
+        with pytest.raises(RoomRefused, match="there is no room"):
+            store.join(wrong, f"{index:032x}", "school")
+        clock.now += 1
+    assert store.join(code, STUDENT_B, "school").joined == 1  # a reload of a joined student: let in at once
+    with pytest.raises(TooManyWrongCodes, match="from this network a moment ago: trying again in 4 seconds") as refused:
+        store.join(code, STUDENT_A, "school")  # the right code, checked after the pause only
+    assert refused.value.wait <= ADDRESS_PAUSE_SECONDS <= 10
+    clock.now += refused.value.wait
+    assert store.join(code, STUDENT_A, "school").joined == 2
+    next_wrong = wrong_codes(code, ADDRESS_FREE_CODES + 1)[-1]
+    with pytest.raises(RoomRefused, match="there is no room"):
+        store.join(next_wrong, "f" * 32, "school")  # the guesser goes on: one code per pause
+    with pytest.raises(TooManyWrongCodes):
+        store.join(next_wrong[:-1] + "A", "e" * 32, "school")
+    assert store.join(code, "c" * 32, "another school").joined == 3  # other addresses are not slowed
+
+
+def test_the_same_wrong_code_again_counts_once(store, clock):
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    expired = wrong_codes(code, 1)[0]
+    for _ in range(3 * WRONG_CODES_ALLOWED):  # an expired link, reloaded
+        with pytest.raises(RoomRefused, match="there is no room"):
+            store.join(expired, STUDENT_A, "school")
+        clock.now += 1
+    assert store.join(code, STUDENT_A, "school").joined == 1  # the new link works at once
+
 
 
 def test_the_history_counts_every_question_and_is_safe_in_a_spreadsheet(store):
@@ -321,3 +361,9 @@ def test_a_damaged_store_file_is_moved_aside_and_a_fresh_one_says_the_rooms_are_
         fresh.join(code, STUDENT_A, "here")
     new_code_, _ = fresh.open_room(INPUT_ID, statement_question())
     assert fresh.join(new_code_, STUDENT_A, "here").joined == 1
+
+
+def test_guessing_a_code_at_the_permitted_rate_with_50_rooms_open_takes_years():
+    guesses = len(CODE_ALPHABET) ** CODE_LENGTH / 50  # expected guesses to hit one of 50 rooms
+    years = guesses * ADDRESS_PAUSE_SECONDS / (365.25 * 24 * 3600)  # an address's sustained rate
+    assert years > 2.5  # README: "about 2.8 years"

@@ -14,8 +14,15 @@ and for a few hours "there is no room" says that the rooms open before are lost.
 Rules kept here, not in the pages: only the secret's holder asks, reveals and closes; an answer
 goes to the current question before its reveal; a question with answers is replaced by the next
 one before its reveal only when the teacher says so (its answers stay in the history); a room idle for :data:`IDLE_HOURS` is forgotten
-with everything in it; a client (an address) that tried :data:`WRONG_CODES_ALLOWED` wrong codes in
-:data:`WRONG_CODES_MINUTES` minutes is refused every code until the oldest try is that old.
+with everything in it. Wrong codes are limited so that guessing one takes years but a student with
+the right code always gets in: a browser (its token) that tried :data:`WRONG_CODES_ALLOWED`
+different wrong codes in :data:`WRONG_CODES_MINUTES` minutes is refused every code until the oldest
+try is that old; an address (a classroom behind one NAT address shares it) that tried
+:data:`ADDRESS_FREE_CODES` different wrong codes in that time waits :data:`ADDRESS_PAUSE_SECONDS`
+after its last wrong code before any code is checked, never longer. Both are checked before the
+code (or the refusal would tell which codes exist), except for a student who already joined the
+room (a reload: their token proves the code). The same wrong code again (a reloaded expired link)
+tells a guesser nothing and counts once.
 """
 
 from __future__ import annotations
@@ -37,8 +44,10 @@ from .room_codes import digest, new_code, new_secret
 from .room_history import HistoryRow
 
 IDLE_HOURS = 4.0  # a room nobody asked, answered or joined in this long is forgotten
-WRONG_CODES_ALLOWED = 20  # wrong codes one client may try ...
-WRONG_CODES_MINUTES = 10  # ... in this many minutes
+WRONG_CODES_ALLOWED = 20  # different wrong codes one browser may try ...
+WRONG_CODES_MINUTES = 10  # ... in this many minutes (and the window of an address's count)
+ADDRESS_FREE_CODES = 20  # different wrong codes an address may try in that window at any pace ...
+ADDRESS_PAUSE_SECONDS = 5  # ... beyond them, one per this many seconds (a student waits at most this)
 MAX_STUDENTS = 1000  # students one room takes (a bound on what a forged token can add)
 
 _SCHEMA = """
@@ -73,8 +82,13 @@ CREATE TABLE IF NOT EXISTS answers (
     answered REAL NOT NULL,
     PRIMARY KEY (code, number, student)
 );
-CREATE TABLE IF NOT EXISTS wrong_codes (client TEXT NOT NULL, tried REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS wrong_codes_by_client ON wrong_codes (client, tried);
+DROP TABLE IF EXISTS wrong_codes;
+CREATE TABLE IF NOT EXISTS wrong_tries (
+    client TEXT NOT NULL,
+    code TEXT NOT NULL,
+    tried REAL NOT NULL,
+    PRIMARY KEY (client, code)
+);
 CREATE TABLE IF NOT EXISTS restarts (at REAL NOT NULL, moved_to TEXT NOT NULL);
 """
 _DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}  # a file SQLite cannot read: moved aside
@@ -97,13 +111,20 @@ class RoomRefused(Exception):
 
 
 class TooManyWrongCodes(RoomRefused):
-    """This client tried too many wrong codes lately; ``wait`` seconds until it may try again."""
+    """This browser tried too many wrong codes lately, or its address did a moment ago; ``wait``
+    seconds until it may try again."""
 
-    def __init__(self, wait: float):
-        minutes = max(1, math.ceil(wait / 60))
-        super().__init__(f"too many wrong room codes were tried from here: try again in {minutes} "
-                         f"minute{'s' if minutes > 1 else ''}")
+    def __init__(self, wait: float, *, browser: bool):
+        if browser:
+            minutes = max(1, math.ceil(wait / 60))
+            words = f"too many wrong room codes were tried in this browser: try again in {minutes} minute{'s' if minutes > 1 else ''}"
+        else:
+            seconds = max(1, math.ceil(wait))
+            words = (f"wrong room codes were tried from this network a moment ago: trying again in {seconds} "
+                     f"second{'s' if seconds > 1 else ''}")
+        super().__init__(words)
         self.wait = wait
+        self.browser = browser
 
 
 class QuestionOpen(RoomRefused):
@@ -355,28 +376,32 @@ class RoomStore:
 
     # The students' side -------------------------------------------------------------------------
 
-    def join(self, code: str, token: str, client: str) -> RoomState:
+    def join(self, code: str, token: str, address: str) -> RoomState:
         """A student (``token``, from their browser) opens room ``code``: counted once as joined.
 
-        ``client`` names where the request comes from (an address): its wrong codes are limited.
+        ``address`` names where the request comes from: its wrong codes, and the browser's, are limited.
 
         Raises:
-            TooManyWrongCodes: this client tried too many wrong codes lately (checked first: even a
-                right code is refused then, or the limit would tell which codes exist).
+            TooManyWrongCodes: this browser tried too many wrong codes lately, or its address a
+                moment ago (checked first: even a right code is refused then, or the limit would
+                tell which codes exist; a student who joined already is let in).
             RoomRefused: no open or closed room has this code (it never did, or it expired), or it is full.
         """
         now = self.clock()
+        student = digest(code, token)
+        browser = "browser " + digest(token)
         with self._write() as connection:
-            self._check_wrong_codes(connection, client, now)
             row = connection.execute("SELECT touched, closed FROM rooms WHERE code = ?", (code,)).fetchone()
             missing = row is None or self._idle(row[0])
+            known = not missing and connection.execute(
+                "SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone() is not None
+            if not known:
+                self._check_wrong_codes(connection, browser, "address " + address, now)
             if missing:
-                # Committed although the join fails (refused below): the next wrong code counts it.
-                connection.execute("INSERT INTO wrong_codes (client, tried) VALUES (?, ?)", (client, now))
+                # Committed although the join fails (refused below): the next try counts it.
+                connection.executemany("INSERT OR REPLACE INTO wrong_tries (client, code, tried) VALUES (?, ?, ?)",
+                                       [(browser, code, now), ("address " + address, code, now)])
             else:
-                student = digest(code, token)
-                known = connection.execute(
-                    "SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone()
                 if not known and not row[1]:
                     if connection.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()[0] >= MAX_STUDENTS:
                         raise RoomRefused(f"room {code} is full ({MAX_STUDENTS} students)")
@@ -387,13 +412,16 @@ class RoomStore:
             raise RoomRefused(f"there is no room {code}: check the code, or ask for the link again{self.restarted_note()}")
         return state
 
-    def _check_wrong_codes(self, connection: sqlite3.Connection, client: str, now: float) -> None:
+    def _check_wrong_codes(self, connection: sqlite3.Connection, browser: str, address: str, now: float) -> None:
         window = WRONG_CODES_MINUTES * 60
-        connection.execute("DELETE FROM wrong_codes WHERE tried <= ?", (now - window,))
+        connection.execute("DELETE FROM wrong_tries WHERE tried <= ?", (now - window,))
         tries = [row[0] for row in connection.execute(
-            "SELECT tried FROM wrong_codes WHERE client = ? ORDER BY tried", (client,))]
+            "SELECT tried FROM wrong_tries WHERE client = ? ORDER BY tried", (browser,))]
         if len(tries) >= WRONG_CODES_ALLOWED:
-            raise TooManyWrongCodes(tries[len(tries) - WRONG_CODES_ALLOWED] + window - now)
+            raise TooManyWrongCodes(tries[len(tries) - WRONG_CODES_ALLOWED] + window - now, browser=True)
+        count, last = connection.execute("SELECT COUNT(*), MAX(tried) FROM wrong_tries WHERE client = ?", (address,)).fetchone()
+        if count >= ADDRESS_FREE_CODES and now - last < ADDRESS_PAUSE_SECONDS:
+            raise TooManyWrongCodes(last + ADDRESS_PAUSE_SECONDS - now, browser=False)
 
     def answer(self, code: str, token: str, number: int, text: str) -> str:
         """Student ``token`` answers question ``number`` (again: the new answer replaces the old);

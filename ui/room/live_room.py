@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from mcts_core import ROOT, Scoring
-from mcts_core.classroom import RoomRefused, RoomStore, choice_question, read_code
+from mcts_core.classroom import RoomRefused, RoomStore, TooManyWrongCodes, choice_question, read_code
 from mcts_core.common import StoreError
 from mcts_core.inputs import InputStore
 from ui.common import state
@@ -57,11 +57,11 @@ def join_url(code: str) -> str:
     return share.link("classroom", {ROOM_PARAM: code})
 
 
-def _client() -> str:
+def _address() -> str:
     """Where this session's requests come from, for the limit on wrong codes: its address, else the session."""
     address = st.context.ip_address
     if address:
-        return f"address {address}"
+        return str(address)
     ctx = get_script_run_ctx()
     return f"session {ctx.session_id if ctx is not None else '?'}"
 
@@ -157,7 +157,11 @@ def show(text: str) -> None:
         elif browser is None:
             st.caption(f"Opening room {code}…")  # until the browser says who this is (a moment)
         else:
-            room_student.show(code, browser.student, _client(), room_input)
+            room_student.show(code, browser.student, _address(), room_input)
+    except TooManyWrongCodes as refused:
+        st.error(escape(full_sentence(str(refused))))
+        if not refused.browser:  # a few seconds: the page tries again by itself
+            _try_again()
     except RoomRefused as refused:
         st.error(escape(full_sentence(str(refused))))
         join_box()
@@ -169,7 +173,7 @@ def show(text: str) -> None:
 
 @st.fragment(run_every=STORE_RETRY_SECONDS)
 def _try_again() -> None:
-    """After a store failure: the whole page again every few seconds (it draws nothing), so the page
+    """After a store failure or a short wait for wrong codes: the whole page again every few seconds (it draws nothing), so the page
     is back as soon as the store is."""
     if st.session_state.pop(ROOM_RETRYING, False):  # a timed run, not the page's run that drew it
         st.rerun()

@@ -109,8 +109,8 @@ def _answers(room_code: str, token: str, number: int) -> None:
                    "teacher reveals the answer.")
 
 
-def show(room_code: str, token: str, client: str, room_input: Callable[[str], LoadedInput | None]) -> None:
-    """Student ``token``'s view of room ``room_code`` (``client``: where they are, for the limit on
+def show(room_code: str, token: str, address: str, room_input: Callable[[str], LoadedInput | None]) -> None:
+    """Student ``token``'s view of room ``room_code`` (``address``: where they are, for the limit on
     wrong codes; ``room_input``: the room's input by its id).
 
     Raises:
@@ -118,7 +118,7 @@ def show(room_code: str, token: str, client: str, room_input: Callable[[str], Lo
     """
     store = RoomStore()
     joined = st.session_state.setdefault(STUDENT_JOINED, set())
-    room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, client)
+    room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, address)
     joined.add(room_code)
     if room is None:
         raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired{store.restarted_note()}")

@@ -73,14 +73,14 @@ def chart_rows(app) -> list[dict]:
 
 
 def count(app) -> str:
-    return next(header.value for header in app.subheader if "answered" in header.value)
+    return next(header.value for header in app.subheader if "answered" in header.value or "joined" in header.value)
 
 
 def test_the_teacher_opens_a_room_with_its_code_link_and_count_and_no_sidebar(teacher):
     code = room_code(teacher)
     assert dict(teacher.query_params) in ({"room": code}, {"room": [code]})  # the join link's query, nothing else
     assert len(code) == 6
-    assert count(teacher) == "0 of 0 answered"
+    assert count(teacher) == "No one has joined yet"
     assert [button.label for button in teacher.button if button.key == "room_reveal"] == ["Reveal"]
     assert "Which child does UCB1 pick at the root?" in texts(teacher)
     assert any(element.value == f"/classroom?room={code}" for element in teacher.code)  # no browser: relative
@@ -195,7 +195,7 @@ def test_replacing_a_question_with_answers_asks_first_and_keeps_its_answers_in_t
     assert "Replace it?" not in texts(teacher) and "Which child does UCB1 pick" in texts(teacher)
     code = room_code(teacher)
     history = history_csv(RoomStore().history(code, teacher.session_state["_room_secrets"][code]))
-    assert [row[:3] for row in csv.reader(io.StringIO(history))][1:] == [["1", "choice", "[]"], ["2", "flip", "[]"], ["3", "choice", "[]"]]
+    assert [row[:3] for row in csv.reader(io.StringIO(history))][1:] == [["1", "choice", ""], ["2", "flip", ""], ["3", "choice", ""]]
     assert [row["answered"] for row in csv.DictReader(io.StringIO(history))] == ["1", "0", "0"]
 
 
@@ -232,7 +232,7 @@ def test_a_student_page_waits_for_its_browser_before_joining(teacher, monkeypatc
     student = open_session(monkeypatch, room_code(teacher), report=False)
     assert f"Opening room {room_code(teacher)}…" in texts(student) and not answer_buttons(student)
     teacher.run()
-    assert count(teacher) == "0 of 0 answered"  # not joined yet: the browser has not said who it is
+    assert count(teacher) == "No one has joined yet"  # not joined yet: the browser has not said who it is
 
 
 def test_the_teacher_who_reloads_keeps_the_room_and_a_wrong_secret_is_a_student(teacher, monkeypatch):
@@ -242,7 +242,7 @@ def test_the_teacher_who_reloads_keeps_the_room_and_a_wrong_secret_is_a_student(
     reloaded = open_session(monkeypatch, code, token="d" * 32, rooms={code: secret})
     assert [button.label for button in reloaded.button if button.key == "room_reveal"] == ["Reveal"]
     assert "At which C does the choice at the root flip?" in texts(reloaded)
-    assert count(reloaded) == "0 of 0 answered"  # the teacher is not counted as a student
+    assert count(reloaded) == "No one has joined yet"  # the teacher is not counted as a student
     forger = open_session(monkeypatch, code, token="e" * 32, rooms={code: secret[:-1] + "x"})
     assert not [button for button in forger.button if button.key == "room_reveal"]
     assert forger.text_input(key="room_answer_c")  # a student's view
@@ -265,8 +265,11 @@ def test_a_link_without_a_room_says_so(monkeypatch):
 def test_closing_the_room_returns_the_teacher_to_the_classroom_and_tells_the_students(teacher, monkeypatch):
     code = room_code(teacher)
     student = open_session(monkeypatch, code)
+    answer_buttons(student)[0].click().run()
     teacher.button(key="room_close").click().run()
     assert not teacher.exception and "room" not in dict(teacher.query_params)
+    (history,) = [button for button in teacher.get("download_button") if button.proto.id.endswith("room_closed_history")]
+    assert history.proto.label == f"Room {code}'s history (CSV)"  # its teacher downloads it after Close
     assert "Which child does UCB1 pick at the root?" in texts(teacher)  # the single-screen exercise
     assert teacher.session_state["selected_path"] == "aa"  # on the room's input, "A larger C flips the choice"
     student.run()

@@ -321,10 +321,15 @@ def test_the_history_counts_every_question_and_is_safe_in_a_spreadsheet(store):
     rows = list(csv.DictReader(io.StringIO(history_csv(store.history(code, secret)))))
     assert [(row["question"], row["kind"], row["revealed"], row["joined"], row["answered"], row["right"]) for row in rows] == [
         ("1", "choice", "yes", "2", "2", "1"), ("2", "flip", "no", "2", "1", "1")]
-    assert rows[0]["answer"] == '"=1+1"' and rows[0]["answers"] == '{"=1+1": 1, "@x": 1}'
-    assert rows[1]["answers"] == "[2.7]" and float(rows[1]["answer"]) == pytest.approx(2.7029, abs=1e-4)
+    # Plain cells, no JSON in them; a move a spreadsheet would run starts with an apostrophe.
+    assert (rows[0]["node"], rows[0]["answer"], rows[0]["answers"]) == ("", "'=1+1", "'=1+1: 1; @x: 1")
+    assert rows[1]["answers"] == "2.7" and float(rows[1]["answer"]) == pytest.approx(2.7029, abs=1e-4)
     cells = [cell for row in rows for cell in row.values()]
     assert not any(cell[:1] in ("=", "+", "-", "@") for cell in cells)
+    store.close(code, secret)
+    assert len(store.history(code, secret)) == 2  # its teacher downloads it after Close
+    with pytest.raises(RoomRefused, match="only the teacher who opened room"):
+        store.history(code, secret[:-1] + "x")
 
 
 def test_a_question_with_answers_is_replaced_before_its_reveal_only_when_the_teacher_says_so(store):

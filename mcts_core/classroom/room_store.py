@@ -279,17 +279,21 @@ class RoomStore:
         with self._read() as connection:
             return self._teacher_row(connection, code, secret) is not None
 
-    def _teacher_row(self, connection: sqlite3.Connection, code: str, secret: str):
+    def _teacher_row(self, connection: sqlite3.Connection, code: str, secret: str, *, closed_too: bool = False):
         row = connection.execute("SELECT secret, number, closed, touched FROM rooms WHERE code = ?", (code,)).fetchone()
-        if row is None or row[2] or self._idle(row[3]) or not hmac.compare_digest(row[0], digest(secret or "")):
+        if (row is None or (row[2] and not closed_too) or self._idle(row[3])
+                or not hmac.compare_digest(row[0], digest(secret or ""))):
             return None
         return row
 
-    def _as_teacher(self, connection: sqlite3.Connection, code: str, secret: str, what: str) -> int:
-        """The current question's number, when ``secret`` is the open room's; else RoomRefused."""
-        row = self._teacher_row(connection, code, secret)
+    def _as_teacher(self, connection: sqlite3.Connection, code: str, secret: str, what: str, *,
+                    closed_too: bool = False) -> int:
+        """The current question's number, when ``secret`` is the open room's (or the closed room's,
+        ``closed_too``); else RoomRefused."""
+        row = self._teacher_row(connection, code, secret, closed_too=closed_too)
         if row is None:
-            raise RoomRefused(f"only the teacher who opened room {code} can {what}, while it is open")
+            when = "until it expires" if closed_too else "while it is open"
+            raise RoomRefused(f"only the teacher who opened room {code} can {what}, {when}")
         return row[1]
 
     def ask(self, code: str, secret: str, question: Question, *, replacing: int | None = None) -> int:
@@ -332,7 +336,7 @@ class RoomStore:
             connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
 
     def close(self, code: str, secret: str) -> None:
-        """Close the room: students see that it closed; its history stays until it expires.
+        """Close the room: students see that it closed; its history stays (for its teacher) until it expires.
 
         Raises:
             RoomRefused: not the teacher's secret, or closed already.
@@ -354,13 +358,14 @@ class RoomStore:
                 "SELECT answer FROM answers WHERE code = ? AND number = ? ORDER BY answered", (code, number))]
 
     def history(self, code: str, secret: str) -> list[HistoryRow]:
-        """Every question the room was asked, with its answers tallied (oldest first).
+        """Every question the room was asked, with its answers tallied (oldest first); after Close
+        too, until the room expires.
 
         Raises:
-            RoomRefused: not the teacher's secret.
+            RoomRefused: not the teacher's secret, or the room expired.
         """
         with self._read() as connection:
-            self._as_teacher(connection, code, secret, "download the history")
+            self._as_teacher(connection, code, secret, "download the history", closed_too=True)
             joined = connection.execute("SELECT joined FROM students WHERE code = ?", (code,)).fetchall()
             rows = []
             for number, spec, asked, revealed in connection.execute(

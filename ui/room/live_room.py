@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from mcts_core import ROOT, Scoring
-from mcts_core.classroom import RoomRefused, RoomStore, TooManyWrongCodes, choice_question, read_code
+from mcts_core.classroom import RoomRefused, RoomStore, TooManyWrongCodes, choice_question, history_csv, read_code
 from mcts_core.common import StoreError
 from mcts_core.inputs import InputStore
 from ui.common import state
@@ -36,7 +36,9 @@ ROOM_OPEN_PROBLEM = state.key("_room_open_problem")
 ROOM_JOIN_CODE = state.key("room_join_code")
 ROOM_JOIN = state.key("room_join")
 ROOM_LEAVE = state.key("room_leave")
-ROOM_RETRYING = state.key("_room_retrying")  # the page's store failed and it tries again
+ROOM_RETRYING = state.key("_room_retrying")
+ROOM_CLOSED = state.key("_room_closed")  # (code, secret) of the room this session closed last: its history
+ROOM_CLOSED_HISTORY = state.key("room_closed_history")  # the page's store failed and it tries again
 
 STORE_RETRY_SECONDS = 2.0  # a failed store is tried again this often (as often as a student's poll)
 ROOM_PARAM = "room"  # the join link's query name (a contract: tests outside rely on it)
@@ -92,6 +94,20 @@ def open_button(setup, node: int, c: float) -> None:
             _go_to(code)
     if ROOM_OPEN_PROBLEM in st.session_state:
         st.error(escape(st.session_state[ROOM_OPEN_PROBLEM]))
+    _closed_history()
+
+
+def _closed_history() -> None:
+    """The history of the room this session closed last, while the store keeps it (until it expires)."""
+    code, secret = st.session_state.get(ROOM_CLOSED, (None, None))
+    if secret is None:
+        return
+    try:
+        data = history_csv(RoomStore().history(code, secret))
+    except (RoomRefused, StoreError):
+        st.session_state.pop(ROOM_CLOSED)  # expired, or the store lost it: nothing to download
+        return
+    room_teacher.history_button(code, data, key=ROOM_CLOSED_HISTORY, label=f"Room {code}'s history (CSV)")
 
 
 def join_box() -> None:
@@ -121,11 +137,13 @@ def room_input(input_id: str) -> LoadedInput | None:
     return loaded if isinstance(loaded, LoadedInput) else None
 
 
-def forget_room(code: str, input_id: str) -> None:
-    """The teacher closed room ``code``: back to the single-screen page, on the room's input."""
+def forget_room(code: str, input_id: str, secret: str) -> None:
+    """The teacher closed room ``code``: back to the single-screen page, on the room's input, where
+    the room's history stays to download."""
     secrets = dict(st.session_state.get(ROOM_SECRETS, {}))
     secrets.pop(code, None)
     st.session_state[ROOM_SECRETS] = secrets
+    st.session_state[ROOM_CLOSED] = (code, secret)
     input_panel.keep_stored(input_id, "room's input", by_content=True)
     _go_to(None)
 

@@ -110,7 +110,7 @@ def _confirm_replace(room: RoomState, secret: str) -> bool:
 
 @st.fragment(run_every=TEACHER_POLL_SECONDS)
 def _count(room_code: str, number: int, revealed: bool) -> None:
-    """"N of M answered", kept current by polling the store; the page reruns when the room moved on.
+    """"N of M answered" (before anyone joined, that no one has), kept current by polling the store; the page reruns when the room moved on.
     A store failure is a sentence until a poll finds the store back."""
     try:
         room = RoomStore().state(room_code)
@@ -120,7 +120,8 @@ def _count(room_code: str, number: int, revealed: bool) -> None:
     if room is None or room.closed or room.number != number or room.revealed != revealed:
         st.rerun()
     with st.container(key="room_count"):
-        st.subheader(f"{room.answered} of {room.joined} answered", anchor=False)
+        st.subheader(f"{room.answered} of {room.joined} answered" if room.joined else "No one has joined yet",
+                     anchor=False)
 
 
 def _terms(tree, node: int, question: Question) -> None:
@@ -184,27 +185,29 @@ def _choose_node(tree, node: int) -> None:
     st.session_state[ROOM_NODE] = tree.path_moves(node)
 
 
-def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callable[[str, str], None]) -> None:
+def history_button(room_code: str, data: str | Callable[[], str], *, key: str, label: str = "History (CSV)") -> None:
+    """The download of room ``room_code``'s history (``data``: the CSV, or what makes it on click)."""
+    st.download_button(label, data, file_name=f"room_{room_code}.csv", mime="text/csv", key=key,
+                       icon=":material/download:", on_click="ignore")  # no rerun: see the Explorer's children CSV
+
+
+def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callable[[str, str, str], None]) -> None:
     """The room's name and what it is about; the join toggle, the history and Close."""
     with st.container(horizontal=True, vertical_alignment="center"):
         st.markdown(f"**Live room {room.code}** · {escape(input_summary(loaded.read))} · "
                     f"{escape(room.question.scoring.spec.name)}")
         st.toggle("Show how to join", key=ROOM_SHOW_JOIN)
-        st.download_button(
-            "History (CSV)", lambda: history_csv(RoomStore().history(room.code, secret)),  # made on click
-            file_name=f"room_{room.code}.csv", mime="text/csv", key=ROOM_HISTORY, icon=":material/download:",
-            on_click="ignore",  # no rerun: see the Explorer's children CSV
-        )
+        history_button(room.code, lambda: history_csv(RoomStore().history(room.code, secret)), key=ROOM_HISTORY)  # made on click
         if st.button("Close room", key=ROOM_CLOSE, icon=":material/close:"):
             _act(lambda: RoomStore().close(room.code, secret))
             if ROOM_PROBLEM not in st.session_state:
-                on_close(room.code, room.input_id)
+                on_close(room.code, room.input_id, secret)
 
 
 def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
-         on_close: Callable[[str, str], None]) -> None:
+         on_close: Callable[[str, str, str], None]) -> None:
     """The teacher's view of ``room`` (its input ``loaded``; ``link`` joins it); ``on_close(code,
-    input_id)`` after the teacher closed it."""
+    input_id, secret)`` after the teacher closed it."""
     tree = loaded.tree
     question = room.question
     if state.first_run_for_input("room_teacher", room.code):  # a reload: the room's C and node again

@@ -16,7 +16,8 @@ from streamlit.testing.v1 import app_test as app_test_module
 from apptest_support import REPO, NavigationPagesManager, plain, start_app
 from mcts_core import build_tree, parse_playouts
 from mcts_core.analysis import breakpoints
-from mcts_core.classroom import RoomStore, history_csv
+from mcts_core.classroom import RoomRefused, RoomStore, history_csv
+from mcts_core.classroom.room_codes import CODE_ALPHABET
 from mcts_core.common import StoreError
 from mcts_core.common.sqlite_files import failure_words
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
@@ -226,6 +227,24 @@ def test_a_failing_store_is_one_sentence_in_both_views_and_they_recover_with_it(
     teacher.run()
     student.run()
     assert count(teacher) == "0 of 1 answered" and [button.label for button in answer_buttons(student)] == ["a", "b"]
+
+
+def test_wrong_codes_from_the_same_address_only_delay_a_student_with_the_right_code(teacher, monkeypatch):
+    from mcts_core.classroom import room_store
+    from ui.room import live_room
+
+    code = room_code(teacher)
+    monkeypatch.setattr(live_room, "_address", lambda: "school")  # a classroom behind one NAT address
+    store = RoomStore()
+    for index in range(room_store.ADDRESS_FREE_CODES):  # another browser, a new token per try
+        with pytest.raises(RoomRefused):
+            store.join(f"ZZZZ{CODE_ALPHABET[index // 31]}{CODE_ALPHABET[index % 31]}", f"{index:032x}", "school")
+    student = open_session(monkeypatch, code)
+    assert "Wrong room codes were tried from this network a moment ago: trying again in" in texts(student)
+    assert not answer_buttons(student) and not student.exception
+    monkeypatch.setattr(room_store, "ADDRESS_PAUSE_SECONDS", 0)  # the pause is over
+    student.run()  # the page's own try again
+    assert [button.label for button in answer_buttons(student)] == ["a", "b"]
 
 
 def test_a_student_page_waits_for_its_browser_before_joining(teacher, monkeypatch):

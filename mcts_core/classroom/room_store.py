@@ -13,8 +13,9 @@ and for a few hours "there is no room" says that the rooms open before are lost.
 
 Rules kept here, not in the pages: only the secret's holder asks, reveals and closes; an answer
 goes to the current question before its reveal; a question with answers is replaced by the next
-one before its reveal only when the teacher says so (its answers stay in the history); a room idle for :data:`IDLE_HOURS` is forgotten
-with everything in it. Wrong codes are limited so that guessing one takes years but a student with
+one before its reveal only when the teacher says so (its answers stay in the history); a room idle
+for :data:`IDLE_HOURS` is forgotten with everything in it, and a closed room's history stays its
+teacher's until then. Wrong codes are limited so that guessing one takes years but a student with
 the right code always gets in: a browser (its token) that tried :data:`WRONG_CODES_ALLOWED`
 different wrong codes in :data:`WRONG_CODES_MINUTES` minutes is refused every code until the oldest
 try is that old; an address (a classroom behind one NAT address shares it) that tried
@@ -117,7 +118,8 @@ class TooManyWrongCodes(RoomRefused):
     def __init__(self, wait: float, *, browser: bool):
         if browser:
             minutes = max(1, math.ceil(wait / 60))
-            words = f"too many wrong room codes were tried in this browser: try again in {minutes} minute{'s' if minutes > 1 else ''}"
+            words = (f"too many wrong room codes were tried in this browser: try again in {minutes} "
+                     f"minute{'s' if minutes > 1 else ''}")
         else:
             seconds = max(1, math.ceil(wait))
             words = (f"wrong room codes were tried from this network a moment ago: trying again in {seconds} "
@@ -424,7 +426,8 @@ class RoomStore:
             "SELECT tried FROM wrong_tries WHERE client = ? ORDER BY tried", (browser,))]
         if len(tries) >= WRONG_CODES_ALLOWED:
             raise TooManyWrongCodes(tries[len(tries) - WRONG_CODES_ALLOWED] + window - now, browser=True)
-        count, last = connection.execute("SELECT COUNT(*), MAX(tried) FROM wrong_tries WHERE client = ?", (address,)).fetchone()
+        count, last = connection.execute(
+            "SELECT COUNT(*), MAX(tried) FROM wrong_tries WHERE client = ?", (address,)).fetchone()
         if count >= ADDRESS_FREE_CODES and now - last < ADDRESS_PAUSE_SECONDS:
             raise TooManyWrongCodes(last + ADDRESS_PAUSE_SECONDS - now, browser=False)
 

@@ -21,8 +21,8 @@ from mcts_core.common import StoreError
 from mcts_core.inputs import InputStore
 from ui.common import state
 from ui.common.markdown import escape
-from ui.common.wording import full_sentence
 from ui.common.routing import run_app_shell_instead
+from ui.common.wording import full_sentence
 from ui.room import room_browser, room_student, room_teacher
 from ui.setup import input_panel
 from ui.setup.inputs import LoadedInput, load
@@ -36,11 +36,11 @@ ROOM_OPEN_PROBLEM = state.key("_room_open_problem")
 ROOM_JOIN_CODE = state.key("room_join_code")
 ROOM_JOIN = state.key("room_join")
 ROOM_LEAVE = state.key("room_leave")
-ROOM_RETRYING = state.key("_room_retrying")
+ROOM_RETRYING = state.key("_room_retrying")  # the page failed for a moment (the store, a wait) and tries again
 ROOM_CLOSED = state.key("_room_closed")  # (code, secret) of the room this session closed last: its history
-ROOM_CLOSED_HISTORY = state.key("room_closed_history")  # the page's store failed and it tries again
+ROOM_CLOSED_HISTORY = state.key("room_closed_history")
 
-STORE_RETRY_SECONDS = 2.0  # a failed store is tried again this often (as often as a student's poll)
+STORE_RETRY_SECONDS = 2.0  # a page that failed for a moment tries again this often (as often as a student's poll)
 ROOM_PARAM = "room"  # the join link's query name (a contract: tests outside rely on it)
 
 
@@ -191,8 +191,8 @@ def show(text: str) -> None:
 
 @st.fragment(run_every=STORE_RETRY_SECONDS)
 def _try_again() -> None:
-    """After a store failure or a short wait for wrong codes: the whole page again every few seconds (it draws nothing), so the page
-    is back as soon as the store is."""
+    """After a store failure or a short wait for wrong codes: the whole page again every few seconds
+    (this draws nothing), so the page is back as soon as the store is, or the wait is over."""
     if st.session_state.pop(ROOM_RETRYING, False):  # a timed run, not the page's run that drew it
         st.rerun()
     st.session_state[ROOM_RETRYING] = True

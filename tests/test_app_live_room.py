@@ -329,3 +329,18 @@ def test_a_typed_code_joins_the_room(teacher, monkeypatch):
     assert not student.exception and room_code(student) == code
     assert [button.label for button in answer_buttons(student)] == ["a", "b"]
     assert not [box for box in student.text_input if box.key == "room_join_code"]  # the room's page has no join box
+
+
+@pytest.mark.parametrize(("ip_address", "forwarded", "address"), [
+    ("192.168.1.20", "", "192.168.1.20"),  # a school's NAT address: every student's
+    (None, "", "localhost"),  # this machine: every session shares it (it was one per session)
+    (None, "6.6.6.6, 10.0.0.7", "forwarded 10.0.0.7"),  # a proxy on this machine appended the last one
+])
+def test_wrong_codes_are_counted_per_address_on_localhost_and_behind_a_proxy_too(monkeypatch, ip_address, forwarded, address):
+    from types import SimpleNamespace
+
+    from ui.room import live_room
+
+    context = SimpleNamespace(ip_address=ip_address, headers={"X-Forwarded-For": forwarded} if forwarded else {})
+    monkeypatch.setattr(live_room, "st", SimpleNamespace(context=context))
+    assert live_room._address() == address

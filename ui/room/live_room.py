@@ -13,7 +13,6 @@ the server.
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from mcts_core import ROOT, Scoring
 from mcts_core.classroom import RoomRefused, RoomStore, TooManyWrongCodes, choice_question, history_csv, read_code
@@ -60,12 +59,15 @@ def join_url(code: str) -> str:
 
 
 def _address() -> str:
-    """Where this session's requests come from, for the limit on wrong codes: its address, else the session."""
+    """Where this session's requests come from, for the limit on wrong codes. Streamlit names no
+    address for this machine (localhost, or a proxy on it): then the address the proxy appended to
+    X-Forwarded-For (the last one: those before it are the client's own words), else "localhost",
+    one address for every such session, so the limit holds there too."""
     address = st.context.ip_address
     if address:
         return str(address)
-    ctx = get_script_run_ctx()
-    return f"session {ctx.session_id if ctx is not None else '?'}"
+    forwarded = (st.context.headers.get("X-Forwarded-For") or "").split(",")[-1].strip()
+    return f"forwarded {forwarded}" if forwarded else "localhost"
 
 
 def _go_to(code: str | None) -> None:

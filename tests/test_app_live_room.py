@@ -5,6 +5,10 @@ fragment or a click makes. A student's browser reports its token (and a teacher'
 secrets of its rooms) through a component; here the test sets that report as the browser would.
 """
 
+import csv
+import io
+import sqlite3
+
 import pytest
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import app_test as app_test_module
@@ -12,6 +16,10 @@ from streamlit.testing.v1 import app_test as app_test_module
 from apptest_support import REPO, NavigationPagesManager, plain, start_app
 from mcts_core import build_tree, parse_playouts
 from mcts_core.analysis import breakpoints
+from mcts_core.classroom import RoomRefused, RoomStore, history_csv
+from mcts_core.classroom.room_codes import CODE_ALPHABET
+from mcts_core.common import StoreError
+from mcts_core.common.sqlite_files import failure_words
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 
 PAGE = "pages/classroom.py"
@@ -66,14 +74,14 @@ def chart_rows(app) -> list[dict]:
 
 
 def count(app) -> str:
-    return next(header.value for header in app.subheader if "answered" in header.value)
+    return next(header.value for header in app.subheader if "answered" in header.value or "joined" in header.value)
 
 
 def test_the_teacher_opens_a_room_with_its_code_link_and_count_and_no_sidebar(teacher):
     code = room_code(teacher)
     assert dict(teacher.query_params) in ({"room": code}, {"room": [code]})  # the join link's query, nothing else
     assert len(code) == 6
-    assert count(teacher) == "0 of 0 answered"
+    assert count(teacher) == "No one has joined yet"
     assert [button.label for button in teacher.button if button.key == "room_reveal"] == ["Reveal"]
     assert "Which child does UCB1 pick at the root?" in texts(teacher)
     assert any(element.value == f"/classroom?room={code}" for element in teacher.code)  # no browser: relative
@@ -150,11 +158,100 @@ def test_the_flip_question_takes_a_number_and_judges_it_against_the_exact_c(teac
     assert "Your answer C = 1 is wrong" in texts(far)
 
 
+def test_a_refused_c_replaces_the_receipt_with_one_sentence_and_a_decimal_comma_is_taken(teacher, monkeypatch):
+    student = open_session(monkeypatch, room_code(teacher))
+    teacher.button(key="room_ask_flip").click().run()
+    student.run()
+
+    def send(typed):
+        student.text_input(key="room_answer_c").input(typed)
+        student.button(key="FormSubmitter:room_answer_form-Send").click().run()
+        assert not student.exception
+
+    send("2,7")  # a European keyboard
+    assert "Answer received: C = 2.7" in texts(student)
+    send("1e308")  # stretched the reveal's axis, then broke its JSON (issue 50)
+    said = texts(student)
+    assert "'1e308' was not taken: C must be a number from 0 to " in said and "Your answer C = 2.7 still counts." in said
+    assert "Answer received" not in said  # not beside the refusal
+    send("2.6")
+    assert "Answer received: C = 2.6" in texts(student) and "was not taken" not in texts(student)
+
+
+def test_replacing_a_question_with_answers_asks_first_and_keeps_its_answers_in_the_history(teacher, monkeypatch):
+    student = open_session(monkeypatch, room_code(teacher))
+    answer_buttons(student)[0].click().run()
+    teacher.run()
+    assert count(teacher) == "1 of 1 answered"
+    teacher.button(key="room_ask_flip").click().run()  # a misclick beside Reveal
+    assert count(teacher) == "1 of 1 answered" and "Which child does UCB1 pick" in texts(teacher)
+    assert "Question 1 has 1 answer and is not revealed yet. Replace it?" in texts(teacher)
+    teacher.button(key="room_keep").click().run()
+    assert count(teacher) == "1 of 1 answered" and "Replace it?" not in texts(teacher)
+    teacher.button(key="room_ask_flip").click().run()
+    teacher.button(key="room_replace").click().run()
+    assert not teacher.exception and "At which C does the choice at the root flip?" in texts(teacher)
+    assert count(teacher) == "0 of 1 answered"
+    teacher.button(key="room_ask_choice").click().run()  # no answers yet: asked at once
+    assert "Replace it?" not in texts(teacher) and "Which child does UCB1 pick" in texts(teacher)
+    code = room_code(teacher)
+    history = history_csv(RoomStore().history(code, teacher.session_state["_room_secrets"][code]))
+    assert [row[:3] for row in csv.reader(io.StringIO(history))][1:] == [["1", "choice", ""], ["2", "flip", ""], ["3", "choice", ""]]
+    assert [row["answered"] for row in csv.DictReader(io.StringIO(history))] == ["1", "0", "0"]
+
+
+class FailingStore(RoomStore):
+    """The room store while its disk fails: every poll raises the store's error."""
+
+    def state(self, code, token=None):
+        raise StoreError(failure_words(sqlite3.OperationalError("disk I/O error"), "the room store", "answers"))
+
+
+def test_a_failing_store_is_one_sentence_in_both_views_and_they_recover_with_it(teacher, monkeypatch):
+    from ui.room import live_room, room_student, room_teacher
+
+    student = open_session(monkeypatch, room_code(teacher))
+    monkeypatch.setattr(room_teacher, "RoomStore", FailingStore)  # the count's poll
+    monkeypatch.setattr(room_student, "RoomStore", FailingStore)  # the student's page and poll
+    teacher.run()
+    student.run()
+    for app in (teacher, student):
+        assert not app.exception
+        assert "The room store failed: disk I/O error." in texts(app)
+        assert "failed: the room store failed" not in texts(app)  # said once
+    monkeypatch.setattr(live_room, "RoomStore", FailingStore)  # the teacher's page too
+    teacher.run()
+    assert not teacher.exception and texts(teacher).count("The room store failed: disk I/O error.") == 1
+    monkeypatch.undo()
+    monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
+    teacher.run()
+    student.run()
+    assert count(teacher) == "0 of 1 answered" and [button.label for button in answer_buttons(student)] == ["a", "b"]
+
+
+def test_wrong_codes_from_the_same_address_only_delay_a_student_with_the_right_code(teacher, monkeypatch):
+    from mcts_core.classroom import room_store
+    from ui.room import live_room
+
+    code = room_code(teacher)
+    monkeypatch.setattr(live_room, "_address", lambda: "school")  # a classroom behind one NAT address
+    store = RoomStore()
+    for index in range(room_store.ADDRESS_FREE_CODES):  # another browser, a new token per try
+        with pytest.raises(RoomRefused):
+            store.join(f"ZZZZ{CODE_ALPHABET[index // 31]}{CODE_ALPHABET[index % 31]}", f"{index:032x}", "school")
+    student = open_session(monkeypatch, code)
+    assert "Wrong room codes were tried from this network a moment ago: trying again in" in texts(student)
+    assert not answer_buttons(student) and not student.exception
+    monkeypatch.setattr(room_store, "ADDRESS_PAUSE_SECONDS", 0)  # the pause is over
+    student.run()  # the page's own try again
+    assert [button.label for button in answer_buttons(student)] == ["a", "b"]
+
+
 def test_a_student_page_waits_for_its_browser_before_joining(teacher, monkeypatch):
     student = open_session(monkeypatch, room_code(teacher), report=False)
     assert f"Opening room {room_code(teacher)}…" in texts(student) and not answer_buttons(student)
     teacher.run()
-    assert count(teacher) == "0 of 0 answered"  # not joined yet: the browser has not said who it is
+    assert count(teacher) == "No one has joined yet"  # not joined yet: the browser has not said who it is
 
 
 def test_the_teacher_who_reloads_keeps_the_room_and_a_wrong_secret_is_a_student(teacher, monkeypatch):
@@ -164,7 +261,7 @@ def test_the_teacher_who_reloads_keeps_the_room_and_a_wrong_secret_is_a_student(
     reloaded = open_session(monkeypatch, code, token="d" * 32, rooms={code: secret})
     assert [button.label for button in reloaded.button if button.key == "room_reveal"] == ["Reveal"]
     assert "At which C does the choice at the root flip?" in texts(reloaded)
-    assert count(reloaded) == "0 of 0 answered"  # the teacher is not counted as a student
+    assert count(reloaded) == "No one has joined yet"  # the teacher is not counted as a student
     forger = open_session(monkeypatch, code, token="e" * 32, rooms={code: secret[:-1] + "x"})
     assert not [button for button in forger.button if button.key == "room_reveal"]
     assert forger.text_input(key="room_answer_c")  # a student's view
@@ -187,8 +284,11 @@ def test_a_link_without_a_room_says_so(monkeypatch):
 def test_closing_the_room_returns_the_teacher_to_the_classroom_and_tells_the_students(teacher, monkeypatch):
     code = room_code(teacher)
     student = open_session(monkeypatch, code)
+    answer_buttons(student)[0].click().run()
     teacher.button(key="room_close").click().run()
     assert not teacher.exception and "room" not in dict(teacher.query_params)
+    (history,) = [button for button in teacher.get("download_button") if button.proto.id.endswith("room_closed_history")]
+    assert history.proto.label == f"Room {code}'s history (CSV)"  # its teacher downloads it after Close
     assert "Which child does UCB1 pick at the root?" in texts(teacher)  # the single-screen exercise
     assert teacher.session_state["selected_path"] == "aa"  # on the room's input, "A larger C flips the choice"
     student.run()
@@ -229,3 +329,18 @@ def test_a_typed_code_joins_the_room(teacher, monkeypatch):
     assert not student.exception and room_code(student) == code
     assert [button.label for button in answer_buttons(student)] == ["a", "b"]
     assert not [box for box in student.text_input if box.key == "room_join_code"]  # the room's page has no join box
+
+
+@pytest.mark.parametrize(("ip_address", "forwarded", "address"), [
+    ("192.168.1.20", "", "192.168.1.20"),  # a school's NAT address: every student's
+    (None, "", "localhost"),  # this machine: every session shares it (it was one per session)
+    (None, "6.6.6.6, 10.0.0.7", "forwarded 10.0.0.7"),  # a proxy on this machine appended the last one
+])
+def test_wrong_codes_are_counted_per_address_on_localhost_and_behind_a_proxy_too(monkeypatch, ip_address, forwarded, address):
+    from types import SimpleNamespace
+
+    from ui.room import live_room
+
+    context = SimpleNamespace(ip_address=ip_address, headers={"X-Forwarded-For": forwarded} if forwarded else {})
+    monkeypatch.setattr(live_room, "st", SimpleNamespace(context=context))
+    assert live_room._address() == address

@@ -1,8 +1,14 @@
 """What the chart builders of ui/charts draw from the core's results (data the pages no longer shape)."""
 
-from mcts_core.classroom import CHOICE, Question, Tally
+import json
+
+import pytest
+
+from mcts_core import Scoring, build_tree, parse_playouts
+from mcts_core.classroom import CHOICE, Question, RoomRefused, RoomStore, Tally, flip_question, tally
+from mcts_core.inputs.examples import C_FLIPS_CHOICE
 from mcts_core.strength.sprt import SprtPoint
-from ui.charts.room_charts import choice_chart
+from ui.charts.room_charts import choice_chart, flip_chart
 from ui.charts.strength_charts import llr_chart
 
 
@@ -37,3 +43,30 @@ def test_the_llr_legend_lists_c_in_numeric_order_with_neighbours_in_distinct_col
     assert colour["sort"] == colour["scale"]["domain"] == ["0.1", "0.5", "1", "1.4", "2", "4", "10"]
     colours = colour["scale"]["range"]
     assert all(colours[i] != colours[i + 1] for i in range(len(grid) - 1)) and len(set(colours[:len(grid)])) == len(grid)
+
+
+def test_the_flip_reveal_stays_finite_json_and_keeps_the_class_apart_whatever_the_students_typed(tmp_path):
+    # One student's 1e308 made the teacher's chart domain [0, Infinity]: not JSON, a red box (issue 50).
+    question = flip_question(build_tree(parse_playouts(C_FLIPS_CHOICE)), 0, Scoring("ucb1", 0.5), 10.0)
+    store = RoomStore(tmp_path / "rooms.sqlite3")
+    code, secret = store.open_room("0" * 64, question)
+    extreme = ["nan", "NaN", "inf", "-inf", "1e308", "1.7976931348623157e308", "-1", "-0.5", "abc", "1e309", "100.5"]
+    class_ = ["1", "2,7", "2.8", "3", "99"]  # 99: a wild guess the question takes
+    for index, text in enumerate(extreme + class_):
+        token = f"{index:032x}"
+        store.join(code, token, "here")
+        if text in extreme:
+            with pytest.raises(RoomRefused, match="was not taken"):
+                store.answer(code, token, 1, text)
+        else:
+            store.answer(code, token, 1, text)
+    store.reveal(code, secret, 1)
+    kept = store.answers(code, secret, 1)
+    for answers in (kept, kept + extreme):  # also a store written before answers were bounded
+        spec = flip_chart(question, tally(question, answers)).to_dict()
+        json.dumps(spec, allow_nan=False)  # strict JSON: the browser parses it
+        dots = _rows(spec, spec["layer"][0])
+        high = spec["layer"][0]["encoding"]["x"]["scale"]["domain"][1]
+        assert high < 10  # the axis follows the class, not the wild guess
+        assert [row["C"] for row in dots] == [1.0, 2.7, 2.8, 3.0, high]  # apart, the guess at the end
+        assert spec["title"] == f"1 answer above C = {high:.3g}, drawn at the right end"

@@ -9,9 +9,13 @@ import pytest
 from mcts_core import Scoring, build_tree, parse_playouts, score_children
 from mcts_core.analysis import breakpoints
 from mcts_core.classroom import (
+    ADDRESS_FREE_CODES,
+    ADDRESS_PAUSE_SECONDS,
     CHOICE,
     CODE_LENGTH,
     FLIP,
+    QuestionOpen,
+    Question,
     WRONG_CODES_ALLOWED,
     WRONG_CODES_MINUTES,
     RoomRefused,
@@ -27,6 +31,7 @@ from mcts_core.classroom import (
     tally,
 )
 from mcts_core.classroom.room_codes import CODE_ALPHABET
+from mcts_core.common import StoreError
 from mcts_core.inputs import read_input
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, STATEMENT_EXAMPLE
 
@@ -108,11 +113,19 @@ def test_no_flip_question_where_the_choice_never_changes():
         flip_question(tree_of("2 1\na 1\na 1\n"), 0, Scoring("ucb1", 1.0), 10.0)  # one child
 
 
-@pytest.mark.parametrize("text", ["x", "-1", "nan", "inf", "1_0", ""])
+@pytest.mark.parametrize("text", ["x", "-1", "nan", "inf", "-inf", "1e308", "1.7976931348623157e308", "100.1", "1_0", "",
+                                  "1,2,3", "2,7.1"])
 def test_a_flip_answer_must_be_a_number_c_can_be(text):
     question = flip_question(tree_of(C_FLIPS_CHOICE), 0, Scoring("ucb1", 0.5), 10.0)
-    with pytest.raises(ValueError, match="C must be a finite number >= 0"):
+    with pytest.raises(ValueError, match="was not taken: C must be a number from 0 to 100$"):  # 10 times the slider's top
         read_answer(question, text)
+
+
+def test_a_flip_answer_may_have_a_decimal_comma_and_reach_ten_times_the_slider_s_top():
+    question = flip_question(tree_of(C_FLIPS_CHOICE), 0, Scoring("ucb1", 0.5), 10.0)
+    assert read_answer(question, " 2,7 ") == "2.7"  # a European keyboard
+    assert read_answer(question, "100") == "100.0" and read_answer(question, "0") == "0.0"
+    assert Question.from_json(question.to_json()).most_c == 100
 
 
 def test_a_choice_answer_must_be_a_child():
@@ -242,18 +255,56 @@ def test_a_room_outlives_its_store_object_and_expires_when_idle(tmp_path, clock)
         assert connection.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 0
 
 
-def test_wrong_codes_are_limited_per_client_even_before_a_right_one(store, clock):
+def wrong_codes(right, count):
+    """``count`` different codes that are not ``right``."""
+    codes = (f"ZZZ{a}{b}{c}" for a in CODE_ALPHABET for b in CODE_ALPHABET for c in CODE_ALPHABET)
+    return [code for code in codes if code != right][:count]
+
+
+def test_a_browser_that_guesses_is_refused_for_minutes_even_the_right_code(store, clock):
     code, _ = store.open_room(INPUT_ID, statement_question())
-    wrong = "Z" * CODE_LENGTH if code != "Z" * CODE_LENGTH else "Y" * CODE_LENGTH
-    for _ in range(WRONG_CODES_ALLOWED):
+    for wrong in wrong_codes(code, WRONG_CODES_ALLOWED):
         with pytest.raises(RoomRefused, match="there is no room"):
-            store.join(wrong, STUDENT_A, "guesser")
+            store.join(wrong, STUDENT_A, f"address {wrong}")  # a new address each time: the browser is limited
         clock.now += 1
-    with pytest.raises(TooManyWrongCodes, match="try again in 10 minutes"):
-        store.join(code, STUDENT_A, "guesser")  # the right code too: the limit must not tell which exist
-    assert store.join(code, STUDENT_B, "someone else").joined == 1
+    with pytest.raises(TooManyWrongCodes, match="tried in this browser: try again in 10 minutes"):
+        store.join(code, STUDENT_A, "elsewhere")  # the right code too: the limit must not tell which exist
     clock.now += WRONG_CODES_MINUTES * 60 - WRONG_CODES_ALLOWED + 1  # the first wrong try is that old now
-    assert store.join(code, STUDENT_A, "guesser").joined == 2
+    assert store.join(code, STUDENT_A, "elsewhere").joined == 1
+
+
+def test_a_student_with_the_right_code_joins_within_seconds_after_another_browser_at_the_address_guessed(store, clock):
+    # A classroom behind one NAT address: one browser tried 20 wrong codes in 19 s, and changes its
+    # token each time (rewriting localStorage); the other students must still get in (issue 50).
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    store.join(code, STUDENT_B, "school")  # joined before the prank
+    for index, wrong in enumerate(wrong_codes(code, ADDRESS_FREE_CODES)):
+        with pytest.raises(RoomRefused, match="there is no room"):
+            store.join(wrong, f"{index:032x}", "school")
+        clock.now += 1
+    assert store.join(code, STUDENT_B, "school").joined == 1  # a reload of a joined student: let in at once
+    with pytest.raises(TooManyWrongCodes, match="from this network a moment ago: trying again in 4 seconds") as refused:
+        store.join(code, STUDENT_A, "school")  # the right code, checked after the pause only
+    assert refused.value.wait <= ADDRESS_PAUSE_SECONDS <= 10
+    clock.now += refused.value.wait
+    assert store.join(code, STUDENT_A, "school").joined == 2
+    next_wrong = wrong_codes(code, ADDRESS_FREE_CODES + 1)[-1]
+    with pytest.raises(RoomRefused, match="there is no room"):
+        store.join(next_wrong, "f" * 32, "school")  # the guesser goes on: one code per pause
+    with pytest.raises(TooManyWrongCodes):
+        store.join(next_wrong[:-1] + "A", "e" * 32, "school")
+    assert store.join(code, "c" * 32, "another school").joined == 3  # other addresses are not slowed
+
+
+def test_the_same_wrong_code_again_counts_once(store, clock):
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    expired = wrong_codes(code, 1)[0]
+    for _ in range(3 * WRONG_CODES_ALLOWED):  # an expired link, reloaded
+        with pytest.raises(RoomRefused, match="there is no room"):
+            store.join(expired, STUDENT_A, "school")
+        clock.now += 1
+    assert store.join(code, STUDENT_A, "school").joined == 1  # the new link works at once
+
 
 
 def test_the_history_counts_every_question_and_is_safe_in_a_spreadsheet(store):
@@ -270,7 +321,54 @@ def test_the_history_counts_every_question_and_is_safe_in_a_spreadsheet(store):
     rows = list(csv.DictReader(io.StringIO(history_csv(store.history(code, secret)))))
     assert [(row["question"], row["kind"], row["revealed"], row["joined"], row["answered"], row["right"]) for row in rows] == [
         ("1", "choice", "yes", "2", "2", "1"), ("2", "flip", "no", "2", "1", "1")]
-    assert rows[0]["answer"] == '"=1+1"' and rows[0]["answers"] == '{"=1+1": 1, "@x": 1}'
-    assert rows[1]["answers"] == "[2.7]" and float(rows[1]["answer"]) == pytest.approx(2.7029, abs=1e-4)
+    # Plain cells, no JSON in them; a move a spreadsheet would run starts with an apostrophe.
+    assert (rows[0]["node"], rows[0]["answer"], rows[0]["answers"]) == ("", "'=1+1", "'=1+1: 1; @x: 1")
+    assert rows[1]["answers"] == "2.7" and float(rows[1]["answer"]) == pytest.approx(2.7029, abs=1e-4)
     cells = [cell for row in rows for cell in row.values()]
     assert not any(cell[:1] in ("=", "+", "-", "@") for cell in cells)
+    store.close(code, secret)
+    assert len(store.history(code, secret)) == 2  # its teacher downloads it after Close
+    with pytest.raises(RoomRefused, match="only the teacher who opened room"):
+        store.history(code, secret[:-1] + "x")
+
+
+def test_a_question_with_answers_is_replaced_before_its_reveal_only_when_the_teacher_says_so(store):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    store.ask(code, secret, statement_question(0.2))  # no answers: replaced at once
+    store.join(code, STUDENT_A, "here")
+    store.answer(code, STUDENT_A, 2, "a")
+    with pytest.raises(QuestionOpen, match="question 2 has 1 answer and is not revealed yet") as refused:
+        store.ask(code, secret, statement_question(0.3))
+    assert (refused.value.number, store.state(code).number, store.state(code).answered) == (2, 2, 1)
+    assert store.ask(code, secret, statement_question(0.3), replacing=2) == 3
+    assert [(row.number, row.revealed, row.tally.answered) for row in store.history(code, secret)] == [
+        (1, None, 0), (2, None, 1), (3, None, 0)]  # the replaced question's answer stays
+    store.answer(code, STUDENT_A, 3, "a")
+    store.reveal(code, secret, 3)
+    assert store.ask(code, secret, statement_question(0.4)) == 4  # revealed: no question
+
+
+def test_a_damaged_store_file_is_moved_aside_and_a_fresh_one_says_the_rooms_are_lost(tmp_path, clock):
+    path = tmp_path / "rooms.sqlite3"
+    store = RoomStore(path, clock=clock)
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    path.write_bytes(b"not a database, whatever a disk did to it" * 100)
+    with pytest.raises(StoreError) as failed:
+        RoomStore(path, clock=clock).state(code)
+    said = str(failed.value)
+    assert said.startswith("the room store was damaged (file is not a database): it was moved aside as rooms.sqlite3.damaged-")
+    assert said.endswith("and a fresh one started, so every room open before is lost (open a new one)")
+    assert said.count("room store") == 1
+    assert [file.name for file in tmp_path.iterdir() if "damaged" in file.name]  # kept, for whoever wants to look
+    fresh = RoomStore(path, clock=clock)
+    assert fresh.state(code) is None
+    with pytest.raises(RoomRefused, match=r"there is no room .*: rooms open before then are lost\)$"):
+        fresh.join(code, STUDENT_A, "here")
+    new_code_, _ = fresh.open_room(INPUT_ID, statement_question())
+    assert fresh.join(new_code_, STUDENT_A, "here").joined == 1
+
+
+def test_guessing_a_code_at_the_permitted_rate_with_50_rooms_open_takes_years():
+    guesses = len(CODE_ALPHABET) ** CODE_LENGTH / 50  # expected guesses to hit one of 50 rooms
+    years = guesses * ADDRESS_PAUSE_SECONDS / (365.25 * 24 * 3600)  # an address's sustained rate
+    assert years > 2.5  # README: "about 2.8 years"

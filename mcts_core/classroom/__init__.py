@@ -4,12 +4,13 @@
 of secrets and students' tokens; :mod:`.questions` holds the questions (which child a rule picks at
 a node; at which C that choice flips), reading and judging an answer, and tallying a question's
 answers; :mod:`.room_store` keeps rooms, questions, students and answers in SQLite in the data
-folder (shared by the server's sessions and processes), with expiry and a limit on wrong codes;
+folder (shared by the server's sessions and processes), with expiry and limits on wrong codes;
 :mod:`.room_history` writes a room's questions and answer counts as CSV.
 May import common, inputs (the data folder), model, selection and analysis; no pandas, no drawing.
 """
 
 from .questions import (
+    ANSWER_RANGE,
     CHOICE,
     FLIP,
     FLIP_TOLERANCE,
@@ -24,9 +25,12 @@ from .questions import (
 from .room_codes import CODE_LENGTH, is_student_token, new_code, read_code
 from .room_history import HistoryRow, history_csv
 from .room_store import (
+    ADDRESS_FREE_CODES,
+    ADDRESS_PAUSE_SECONDS,
     IDLE_HOURS,
     WRONG_CODES_ALLOWED,
     WRONG_CODES_MINUTES,
+    QuestionOpen,
     RoomRefused,
     RoomState,
     RoomStore,
@@ -34,8 +38,8 @@ from .room_store import (
 )
 
 __all__ = [
-    "CHOICE", "CODE_LENGTH", "FLIP", "FLIP_TOLERANCE", "IDLE_HOURS", "WRONG_CODES_ALLOWED", "WRONG_CODES_MINUTES",
-    "HistoryRow", "Question", "RoomRefused", "RoomState", "RoomStore", "Tally", "TooManyWrongCodes",
+    "ADDRESS_FREE_CODES", "ADDRESS_PAUSE_SECONDS", "ANSWER_RANGE", "CHOICE", "CODE_LENGTH", "FLIP", "FLIP_TOLERANCE", "IDLE_HOURS", "WRONG_CODES_ALLOWED", "WRONG_CODES_MINUTES",
+    "HistoryRow", "Question", "QuestionOpen", "RoomRefused", "RoomState", "RoomStore", "Tally", "TooManyWrongCodes",
     "choice_question", "flip_question", "history_csv", "is_right", "is_student_token", "new_code",
     "read_answer", "read_code", "tally",
 ]

@@ -9,19 +9,19 @@ carries its own right answer, so nobody needs the tree to judge an answer or tal
 * :data:`FLIP`: "at which C does the choice here flip?" From the question's C, the nearest C above
   it where the node's choice changes (or, when it never changes above, the nearest below), taken
   exactly from the node's envelope (:func:`mcts_core.analysis.node_envelope`). An answer is a
-  number; it is right within :data:`FLIP_TOLERANCE` of the breakpoint (relative).
+  number from 0 to :data:`ANSWER_RANGE` times the top of the C slider the question was asked with
+  (a decimal comma reads as a point); it is right within :data:`FLIP_TOLERANCE` of the breakpoint (relative).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis import node_envelope
+from ..analysis import LARGEST_C, node_envelope
 from ..common.numbers import parse_number
 from ..model.tree import Tree
 from ..selection import Scoring, score_children
@@ -29,6 +29,9 @@ from ..selection import Scoring, score_children
 CHOICE = "choice"
 FLIP = "flip"
 FLIP_TOLERANCE = 0.05  # a flip answer within 5% of the exact C is right: a class reads C off a slider
+# A flip answer is at most this many times the slider's top: room for a wild guess, none for one
+# that stretches the reveal's axis until the class's answers collapse into one dot.
+ANSWER_RANGE = 10
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,8 @@ class Question:
         breakpoint: :data:`FLIP`: the exact C where the choice changes; None for :data:`CHOICE`.
         flipped_to: :data:`FLIP`: the move picked on the breakpoint's far side from ``c``.
         raise_c: :data:`FLIP`: the breakpoint is above ``c`` (True) or at or below it.
+        c_top: :data:`FLIP`: the top of the C slider it was asked with (an answer is at most
+            :data:`ANSWER_RANGE` times it); None for :data:`CHOICE`.
     """
 
     kind: str
@@ -56,6 +61,7 @@ class Question:
     breakpoint: float | None = None
     flipped_to: str | None = None
     raise_c: bool = True
+    c_top: float | None = None
 
     @property
     def scoring(self) -> Scoring:
@@ -67,7 +73,7 @@ class Question:
         return json.dumps({
             "kind": self.kind, "node": list(self.node), "rule": self.rule, "settings": _plain(self.settings),
             "c": self.c, "options": list(self.options), "answer": self.answer, "breakpoint": self.breakpoint,
-            "flipped_to": self.flipped_to, "raise_c": self.raise_c,
+            "flipped_to": self.flipped_to, "raise_c": self.raise_c, "c_top": self.c_top,
         }, separators=(",", ":"))
 
     @classmethod
@@ -75,7 +81,14 @@ class Question:
         """A question :meth:`to_json` wrote."""
         data = json.loads(text)
         return cls(data["kind"], tuple(data["node"]), data["rule"], data["settings"], data["c"],
-                   tuple(data["options"]), data["answer"], data["breakpoint"], data["flipped_to"], data["raise_c"])
+                   tuple(data["options"]), data["answer"], data["breakpoint"], data["flipped_to"], data["raise_c"],
+                   data.get("c_top"))  # rooms opened before answers were bounded have none
+
+    @property
+    def most_c(self) -> float:
+        """:data:`FLIP`: the largest C an answer may be (finite: the slider's top is)."""
+        top = self.c_top if self.c_top is not None else 2 * max(self.breakpoint or 0.0, self.c)
+        return min(ANSWER_RANGE * top, LARGEST_C)
 
 
 def _plain(settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -116,7 +129,7 @@ def flip_question(tree: Tree, node: int, scoring: Scoring, c_max: float) -> Ques
     flipped_to = point.after_move if raise_c else point.before_move
     options = tuple(sorted(child.move for child in children))
     return Question(FLIP, tree.path_moves(node), scoring.rule, _plain(scoring.settings), scoring.c, options,
-                    children[0].move, point.c, flipped_to, raise_c)
+                    children[0].move, point.c, flipped_to, raise_c, max(c_max, scoring.c))
 
 
 def _node_words(tree: Tree, node: int) -> str:
@@ -127,16 +140,20 @@ def read_answer(question: Question, text: str) -> str:
     """A student's answer as the store keeps it: a child's move (:data:`CHOICE`), or a C written as
     Python's ``repr`` of the float (:data:`FLIP`).
 
+    A C may have a decimal comma ("2,7": European keyboards) and is at most the question's
+    :attr:`~Question.most_c`.
+
     Raises:
-        ValueError: not one of the options, or not a number >= 0 (a sentence).
+        ValueError: not one of the options, or not a number from 0 to the question's largest C (a sentence).
     """
     if question.kind == CHOICE:
         if text not in question.options:
             raise ValueError("that is not one of this node's children")
         return text
-    value = parse_number(text.strip())
-    if value is None or not math.isfinite(value) or value < 0:
-        raise ValueError(f"C must be a finite number >= 0, got {text.strip()[:40]!r}")
+    typed = text.strip()
+    value = parse_number(typed.replace(",", ".") if typed.count(",") == 1 and "." not in typed else typed)
+    if value is None or not 0 <= value <= question.most_c:  # NaN fails the comparison too
+        raise ValueError(f"{typed[:40]!r} was not taken: C must be a number from 0 to {question.most_c:g}")
     return repr(value + 0.0)
 
 
@@ -171,4 +188,7 @@ def tally(question: Question, answers: Iterable[str]) -> Tally:
     if question.kind == CHOICE:
         counted = Counter(answers)
         return Tally(len(answers), right, tuple((move, counted[move]) for move in question.options))
-    return Tally(len(answers), right, values=tuple(sorted(float(answer) for answer in answers)))
+    values = (parse_number(answer) for answer in answers)
+    # Only the Cs read_answer takes: a store written before answers were bounded may hold others.
+    return Tally(len(answers), right, values=tuple(sorted(value for value in values
+                                                          if value is not None and 0 <= value <= question.most_c)))

@@ -1,11 +1,11 @@
 """Join codes, the teacher's secret, and the digests the room store keeps instead of secrets.
 
 A code is :data:`CODE_LENGTH` characters from :data:`CODE_ALPHABET` (no 0/O, 1/I/L to misread on a
-projector): 31**6, about 887 million codes. With a few hundred rooms open at once, a guess finds
-one with odds of about 1 in 3 million, and the store lets a client make only
-:data:`~mcts_core.classroom.room_store.WRONG_CODES_ALLOWED` wrong guesses per
-:data:`~mcts_core.classroom.room_store.WRONG_CODES_MINUTES` minutes: years of guessing per room
-found, and a room expires after a few idle hours. The code only lets a student in; what only the
+projector): 31**6, about 887 million codes. With 50 rooms open at once, a guess finds one with
+odds of about 1 in 18 million, and the store lets an address check a code only every
+:data:`~mcts_core.classroom.room_store.ADDRESS_PAUSE_SECONDS` seconds once it tried
+:data:`~mcts_core.classroom.room_store.ADDRESS_FREE_CODES` wrong ones lately: years of guessing per
+room found, and a room expires after a few idle hours. The code only lets a student in; what only the
 teacher may do needs the room's secret (256 random bits), which the teacher's browser keeps and the
 store knows only as a SHA-256 digest. A student is a random token their browser keeps; the store
 keeps its digest salted with the room's code, so tokens say nothing across rooms.

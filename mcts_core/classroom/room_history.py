@@ -1,15 +1,16 @@
-"""A room's history as CSV: one row per question, with its answer counts.
+"""A room's history as CSV: one row per question, with its answer counts, every cell plain text.
 
-Every cell holding a user's text (a node's moves, a move) is JSON (an array, a quoted string, an
-object of counts), so no cell starts with ``=``, ``+``, ``-`` or ``@`` and a spreadsheet never reads
-one as a formula.
+A node is its moves separated by spaces (the root: empty), a choice's answers ``move: count``
+pairs separated by "; " (in move order), a flip's answers the Cs separated by "; " (smallest
+first). A cell a spreadsheet would read as a formula (starting with ``=``, ``+``, ``-``, ``@``, a
+tab or a carriage return: a move is user text) starts with an apostrophe instead, as spreadsheets
+write such text themselves.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -17,6 +18,7 @@ from .questions import CHOICE, Question, Tally
 
 HEADER = ("question", "kind", "node", "rule", "c", "answer", "asked_utc", "revealed", "joined", "answered",
           "right", "answers")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet runs as a formula
 
 
 @dataclass(frozen=True)
@@ -33,27 +35,34 @@ class HistoryRow:
 
 
 def history_csv(rows: list[HistoryRow]) -> str:
-    """The history as CSV text, :data:`HEADER` first. ``answer`` is the right move (JSON string) or
-    the exact C of a flip; ``answers`` counts each move (a JSON object, in move order) or lists the
-    Cs answered (a JSON array, smallest first)."""
+    """The history as CSV text, :data:`HEADER` first. ``answer`` is the right move or the exact C
+    of a flip; ``answers`` counts each move or lists the Cs answered (see the module docstring)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HEADER)
     for row in rows:
         question, counted = row.question, row.tally
         choice = question.kind == CHOICE
-        writer.writerow([
+        answers = ("; ".join(f"{move}: {count}" for move, count in counted.counts) if choice
+                   else "; ".join(repr(value) for value in counted.values))
+        writer.writerow([_plain_cell(cell) for cell in (
             row.number,
             question.kind,
-            json.dumps(list(question.node), ensure_ascii=False),
+            " ".join(question.node),
             question.rule,
             repr(question.c),
-            json.dumps(question.answer, ensure_ascii=False) if choice else repr(question.breakpoint),
+            question.answer if choice else repr(question.breakpoint),
             datetime.fromtimestamp(row.asked, timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
             "yes" if row.revealed is not None else "no",
             row.joined,
             counted.answered,
             counted.right,
-            json.dumps(dict(counted.counts), ensure_ascii=False) if choice else json.dumps(list(counted.values)),
-        ])
+            answers,
+        )])
     return out.getvalue()
+
+
+def _plain_cell(value: object) -> str:
+    """A cell as text no spreadsheet runs as a formula."""
+    text = str(value)
+    return "'" + text if text[:1] in _FORMULA_STARTS else text

@@ -7,12 +7,23 @@ and each answers the current question once (changing it until the reveal). Like 
 every write is one transaction (``BEGIN IMMEDIATE``: writers queue instead of failing when two
 sessions answer at once), so a server restart keeps open rooms and a crash leaves no half-written
 answer. Failures reach the caller as :class:`~mcts_core.common.sqlite_files.StoreError` sentences;
-what a person may not do, as :class:`RoomRefused` sentences.
+what a person may not do, as :class:`RoomRefused` sentences. A file SQLite cannot read (corrupt,
+not a database) is moved aside and a fresh store started at once: the call that found it says so,
+and for a few hours "there is no room" says that the rooms open before are lost.
 
 Rules kept here, not in the pages: only the secret's holder asks, reveals and closes; an answer
-goes to the current question before its reveal; a room idle for :data:`IDLE_HOURS` is forgotten
-with everything in it; a client (an address) that tried :data:`WRONG_CODES_ALLOWED` wrong codes in
-:data:`WRONG_CODES_MINUTES` minutes is refused every code until the oldest try is that old.
+goes to the current question before its reveal; a question with answers is replaced by the next
+one before its reveal only when the teacher says so (its answers stay in the history); a room idle
+for :data:`IDLE_HOURS` is forgotten with everything in it, and a closed room's history stays its
+teacher's until then. Wrong codes are limited so that guessing one takes years but a student with
+the right code always gets in: a browser (its token) that tried :data:`WRONG_CODES_ALLOWED`
+different wrong codes in :data:`WRONG_CODES_MINUTES` minutes is refused every code until the oldest
+try is that old; an address (a classroom behind one NAT address shares it) that tried
+:data:`ADDRESS_FREE_CODES` different wrong codes in that time waits :data:`ADDRESS_PAUSE_SECONDS`
+after its last wrong code before any code is checked, never longer. Both are checked before the
+code (or the refusal would tell which codes exist), except for a student who already joined the
+room (a reload: their token proves the code). The same wrong code again (a reloaded expired link)
+tells a guesser nothing and counts once.
 """
 
 from __future__ import annotations
@@ -34,8 +45,10 @@ from .room_codes import digest, new_code, new_secret
 from .room_history import HistoryRow
 
 IDLE_HOURS = 4.0  # a room nobody asked, answered or joined in this long is forgotten
-WRONG_CODES_ALLOWED = 20  # wrong codes one client may try ...
-WRONG_CODES_MINUTES = 10  # ... in this many minutes
+WRONG_CODES_ALLOWED = 20  # different wrong codes one browser may try ...
+WRONG_CODES_MINUTES = 10  # ... in this many minutes (and the window of an address's count)
+ADDRESS_FREE_CODES = 20  # different wrong codes an address may try in that window at any pace ...
+ADDRESS_PAUSE_SECONDS = 5  # ... beyond them, one per this many seconds (a student waits at most this)
 MAX_STUDENTS = 1000  # students one room takes (a bound on what a forged token can add)
 
 _SCHEMA = """
@@ -70,9 +83,16 @@ CREATE TABLE IF NOT EXISTS answers (
     answered REAL NOT NULL,
     PRIMARY KEY (code, number, student)
 );
-CREATE TABLE IF NOT EXISTS wrong_codes (client TEXT NOT NULL, tried REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS wrong_codes_by_client ON wrong_codes (client, tried);
+DROP TABLE IF EXISTS wrong_codes;
+CREATE TABLE IF NOT EXISTS wrong_tries (
+    client TEXT NOT NULL,
+    code TEXT NOT NULL,
+    tried REAL NOT NULL,
+    PRIMARY KEY (client, code)
+);
+CREATE TABLE IF NOT EXISTS restarts (at REAL NOT NULL, moved_to TEXT NOT NULL);
 """
+_DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}  # a file SQLite cannot read: moved aside
 _ROOM_TABLES = ("answers", "students", "questions", "rooms")
 # A room as a poll reads it, in one statement (parameters: the student's digest or None, the code).
 _STATE = """
@@ -92,13 +112,30 @@ class RoomRefused(Exception):
 
 
 class TooManyWrongCodes(RoomRefused):
-    """This client tried too many wrong codes lately; ``wait`` seconds until it may try again."""
+    """This browser tried too many wrong codes lately, or its address did a moment ago; ``wait``
+    seconds until it may try again."""
 
-    def __init__(self, wait: float):
-        minutes = max(1, math.ceil(wait / 60))
-        super().__init__(f"too many wrong room codes were tried from here: try again in {minutes} "
-                         f"minute{'s' if minutes > 1 else ''}")
+    def __init__(self, wait: float, *, browser: bool):
+        if browser:
+            minutes = max(1, math.ceil(wait / 60))
+            words = (f"too many wrong room codes were tried in this browser: try again in {minutes} "
+                     f"minute{'s' if minutes > 1 else ''}")
+        else:
+            seconds = max(1, math.ceil(wait))
+            words = (f"wrong room codes were tried from this network a moment ago: trying again in {seconds} "
+                     f"second{'s' if seconds > 1 else ''}")
+        super().__init__(words)
         self.wait = wait
+        self.browser = browser
+
+
+class QuestionOpen(RoomRefused):
+    """The room's question has answers and is not revealed: asking another needs the teacher's yes."""
+
+    def __init__(self, number: int, answered: int):
+        super().__init__(f"question {number} has {answered} answer{'s' if answered != 1 else ''} and is not revealed yet")
+        self.number = number
+        self.answered = answered
 
 
 @dataclass(frozen=True)
@@ -149,9 +186,40 @@ class RoomStore:
             self._prepare(connection)
             yield connection
         except sqlite3.Error as error:
-            raise StoreError(failure_words(error, "the room store", "answers")) from None
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF not in _DAMAGED:
+                raise StoreError(failure_words(error, "the room store", "answers")) from None
+            connection.close()
+            raise StoreError(self._start_afresh(error)) from None
         finally:
             connection.close()
+
+    def _start_afresh(self, error: sqlite3.Error) -> str:
+        """The file is damaged: move it aside (with its WAL files), start an empty store that notes
+        when, and say so (a sentence's end)."""
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.clock()))
+        moved = self.path.with_name(f"{self.path.name}.damaged-{stamp}")
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                self.path.with_name(self.path.name + suffix).replace(moved.with_name(moved.name + suffix))
+            except FileNotFoundError:
+                pass  # no WAL file, or another session moved it first
+            except OSError as failure:
+                return f"the room store is damaged ({error}) and cannot be moved aside: {failure}"
+        _made.discard(self.path)
+        with self._write() as connection:
+            connection.execute("INSERT INTO restarts (at, moved_to) VALUES (?, ?)", (self.clock(), moved.name))
+        return (f"the room store was damaged ({error}): it was moved aside as {moved.name} and a fresh one "
+                "started, so every room open before is lost (open a new one)")
+
+    def restarted_note(self) -> str:
+        """When the store started afresh lately (a damaged file), a sentence's end that says the
+        rooms open before are lost; else ""."""
+        with self._read() as connection:
+            row = connection.execute("SELECT MAX(at) FROM restarts").fetchone()
+        if row[0] is None or self._idle(row[0]):
+            return ""
+        at = time.strftime("%H:%M UTC", time.gmtime(row[0]))
+        return f" (the room store was damaged and started afresh at {at}: rooms open before then are lost)"
 
     def _prepare(self, connection: sqlite3.Connection) -> None:
         """WAL mode and the tables, once per file and process (a poll pays for neither again)."""
@@ -213,28 +281,43 @@ class RoomStore:
         with self._read() as connection:
             return self._teacher_row(connection, code, secret) is not None
 
-    def _teacher_row(self, connection: sqlite3.Connection, code: str, secret: str):
+    def _teacher_row(self, connection: sqlite3.Connection, code: str, secret: str, *, closed_too: bool = False):
         row = connection.execute("SELECT secret, number, closed, touched FROM rooms WHERE code = ?", (code,)).fetchone()
-        if row is None or row[2] or self._idle(row[3]) or not hmac.compare_digest(row[0], digest(secret or "")):
+        if (row is None or (row[2] and not closed_too) or self._idle(row[3])
+                or not hmac.compare_digest(row[0], digest(secret or ""))):
             return None
         return row
 
-    def _as_teacher(self, connection: sqlite3.Connection, code: str, secret: str, what: str) -> int:
-        """The current question's number, when ``secret`` is the open room's; else RoomRefused."""
-        row = self._teacher_row(connection, code, secret)
+    def _as_teacher(self, connection: sqlite3.Connection, code: str, secret: str, what: str, *,
+                    closed_too: bool = False) -> int:
+        """The current question's number, when ``secret`` is the open room's (or the closed room's,
+        ``closed_too``); else RoomRefused."""
+        row = self._teacher_row(connection, code, secret, closed_too=closed_too)
         if row is None:
-            raise RoomRefused(f"only the teacher who opened room {code} can {what}, while it is open")
+            when = "until it expires" if closed_too else "while it is open"
+            raise RoomRefused(f"only the teacher who opened room {code} can {what}, {when}")
         return row[1]
 
-    def ask(self, code: str, secret: str, question: Question) -> int:
+    def ask(self, code: str, secret: str, question: Question, *, replacing: int | None = None) -> int:
         """Ask the room the next question (the current one's answers stay in the history); returns its number.
 
+        ``replacing``: the number of an open question with answers the teacher agreed to replace
+        (its answers stay in the history, not revealed); without it such a question is not replaced.
+
         Raises:
+            QuestionOpen: the current question has answers, is not revealed and is not ``replacing``.
             RoomRefused: not the teacher's secret, or the room is closed.
         """
         now = self.clock()
         with self._write() as connection:
-            number = self._as_teacher(connection, code, secret, "ask a question") + 1
+            current = self._as_teacher(connection, code, secret, "ask a question")
+            if current != replacing:
+                answered, revealed = connection.execute(
+                    "SELECT (SELECT COUNT(*) FROM answers WHERE code = ? AND number = ?), revealed "
+                    "FROM questions WHERE code = ? AND number = ?", (code, current, code, current)).fetchone()
+                if answered and revealed is None:
+                    raise QuestionOpen(current, answered)
+            number = current + 1
             connection.execute("INSERT INTO questions (code, number, spec, asked) VALUES (?, ?, ?, ?)",
                                (code, number, question.to_json(), now))
             connection.execute("UPDATE rooms SET number = ?, touched = ? WHERE code = ?", (number, now, code))
@@ -255,7 +338,7 @@ class RoomStore:
             connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
 
     def close(self, code: str, secret: str) -> None:
-        """Close the room: students see that it closed; its history stays until it expires.
+        """Close the room: students see that it closed; its history stays (for its teacher) until it expires.
 
         Raises:
             RoomRefused: not the teacher's secret, or closed already.
@@ -277,13 +360,14 @@ class RoomStore:
                 "SELECT answer FROM answers WHERE code = ? AND number = ? ORDER BY answered", (code, number))]
 
     def history(self, code: str, secret: str) -> list[HistoryRow]:
-        """Every question the room was asked, with its answers tallied (oldest first).
+        """Every question the room was asked, with its answers tallied (oldest first); after Close
+        too, until the room expires.
 
         Raises:
-            RoomRefused: not the teacher's secret.
+            RoomRefused: not the teacher's secret, or the room expired.
         """
         with self._read() as connection:
-            self._as_teacher(connection, code, secret, "download the history")
+            self._as_teacher(connection, code, secret, "download the history", closed_too=True)
             joined = connection.execute("SELECT joined FROM students WHERE code = ?", (code,)).fetchall()
             rows = []
             for number, spec, asked, revealed in connection.execute(
@@ -299,28 +383,32 @@ class RoomStore:
 
     # The students' side -------------------------------------------------------------------------
 
-    def join(self, code: str, token: str, client: str) -> RoomState:
+    def join(self, code: str, token: str, address: str) -> RoomState:
         """A student (``token``, from their browser) opens room ``code``: counted once as joined.
 
-        ``client`` names where the request comes from (an address): its wrong codes are limited.
+        ``address`` names where the request comes from: its wrong codes, and the browser's, are limited.
 
         Raises:
-            TooManyWrongCodes: this client tried too many wrong codes lately (checked first: even a
-                right code is refused then, or the limit would tell which codes exist).
+            TooManyWrongCodes: this browser tried too many wrong codes lately, or its address a
+                moment ago (checked first: even a right code is refused then, or the limit would
+                tell which codes exist; a student who joined already is let in).
             RoomRefused: no open or closed room has this code (it never did, or it expired), or it is full.
         """
         now = self.clock()
+        student = digest(code, token)
+        browser = "browser " + digest(token)
         with self._write() as connection:
-            self._check_wrong_codes(connection, client, now)
             row = connection.execute("SELECT touched, closed FROM rooms WHERE code = ?", (code,)).fetchone()
             missing = row is None or self._idle(row[0])
+            known = not missing and connection.execute(
+                "SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone() is not None
+            if not known:
+                self._check_wrong_codes(connection, browser, "address " + address, now)
             if missing:
-                # Committed although the join fails (refused below): the next wrong code counts it.
-                connection.execute("INSERT INTO wrong_codes (client, tried) VALUES (?, ?)", (client, now))
+                # Committed although the join fails (refused below): the next try counts it.
+                connection.executemany("INSERT OR REPLACE INTO wrong_tries (client, code, tried) VALUES (?, ?, ?)",
+                                       [(browser, code, now), ("address " + address, code, now)])
             else:
-                student = digest(code, token)
-                known = connection.execute(
-                    "SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone()
                 if not known and not row[1]:
                     if connection.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()[0] >= MAX_STUDENTS:
                         raise RoomRefused(f"room {code} is full ({MAX_STUDENTS} students)")
@@ -328,16 +416,20 @@ class RoomStore:
                     connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
                 state = self._state(connection, code, student)
         if missing:
-            raise RoomRefused(f"there is no room {code}: check the code, or ask for the link again")
+            raise RoomRefused(f"there is no room {code}: check the code, or ask for the link again{self.restarted_note()}")
         return state
 
-    def _check_wrong_codes(self, connection: sqlite3.Connection, client: str, now: float) -> None:
+    def _check_wrong_codes(self, connection: sqlite3.Connection, browser: str, address: str, now: float) -> None:
         window = WRONG_CODES_MINUTES * 60
-        connection.execute("DELETE FROM wrong_codes WHERE tried <= ?", (now - window,))
+        connection.execute("DELETE FROM wrong_tries WHERE tried <= ?", (now - window,))
         tries = [row[0] for row in connection.execute(
-            "SELECT tried FROM wrong_codes WHERE client = ? ORDER BY tried", (client,))]
+            "SELECT tried FROM wrong_tries WHERE client = ? ORDER BY tried", (browser,))]
         if len(tries) >= WRONG_CODES_ALLOWED:
-            raise TooManyWrongCodes(tries[len(tries) - WRONG_CODES_ALLOWED] + window - now)
+            raise TooManyWrongCodes(tries[len(tries) - WRONG_CODES_ALLOWED] + window - now, browser=True)
+        count, last = connection.execute(
+            "SELECT COUNT(*), MAX(tried) FROM wrong_tries WHERE client = ?", (address,)).fetchone()
+        if count >= ADDRESS_FREE_CODES and now - last < ADDRESS_PAUSE_SECONDS:
+            raise TooManyWrongCodes(last + ADDRESS_PAUSE_SECONDS - now, browser=False)
 
     def answer(self, code: str, token: str, number: int, text: str) -> str:
         """Student ``token`` answers question ``number`` (again: the new answer replaces the old);

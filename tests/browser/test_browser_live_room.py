@@ -34,7 +34,7 @@ def open_room(page, url: str, example: str = "A larger C flips the choice", c: s
     expect(page.locator(EXACT)).to_have_value(c)
     wait_idle(page)
     page.get_by_role("button", name="Open a live room").click()
-    expect_count(page, "0 of 0 answered", timeout=LOAD_TIMEOUT)
+    expect_count(page, "No one has joined yet", timeout=LOAD_TIMEOUT)
     assert "/classroom?room=" in page.url
     # The room's page is the room's alone: the sidebar goes once the run that opened it has ended (until
     # then the columns, the QR code's included, are laid out beside the old sidebar).
@@ -133,7 +133,7 @@ def test_two_rooms_keep_their_questions_and_counts_apart(page, app_url, browser)
     answer_button(student, "b").click()
     expect(student.get_by_text("Answer received")).to_be_visible()
     expect_count(other_teacher, "1 of 1 answered")
-    expect_count(page, "0 of 0 answered")
+    expect_count(page, "No one has joined yet")
     other_teacher.locator(REVEAL).click()
     expect(student.get_by_text("is wrong")).to_be_visible()
     expect(page.locator(REVEAL)).to_be_visible()  # the first room's question is still open

@@ -5,9 +5,10 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from mcts_core.classroom import Question, Tally
+from mcts_core.classroom import ANSWER_RANGE, Question, Tally
 from ui.charts.axes import linear_c_scale
 from ui.common.colours import CURRENT_COLOUR
+from ui.common.wording import plural
 
 RIGHT_COLOUR = "#2e7d32"  # the right answer's bar: green, darker than the others' grey in both themes
 OTHER_COLOUR = "#9e9e9e"
@@ -36,15 +37,22 @@ def choice_chart(question: Question, counted: Tally, most_bars: int) -> alt.Char
 
 
 def flip_chart(question: Question, counted: Tally) -> alt.Chart:
-    """The answers as dots along C (equal ones stacked), the exact C where the choice flips as a red line."""
-    high = max([*counted.values, question.breakpoint * 2, question.c]) * 1.05
+    """The answers as dots along C (equal ones stacked), the exact C where the choice flips as a red line.
+
+    The axis runs to twice the flip (or the question's C) and the answers up to the slider's top;
+    answers beyond it (a wild guess) sit at the axis's end, counted in the title, so that one of
+    them never squeezes the class's answers into one dot.
+    """
+    top = question.most_c / ANSWER_RANGE  # the slider's top
+    high = max([question.breakpoint * 2, question.c, *(value for value in counted.values if value <= top)]) * 1.05
     step = high / 100  # answers this close stack in one column
     levels: dict[int, int] = {}
     rows = []
     for value in counted.values:
-        column = round(value / step)
+        column = round(min(value, high) / step)
         levels[column] = levels.get(column, 0) + 1
-        rows.append({"C": value, "answers": levels[column]})
+        rows.append({"C": min(value, high), "answers": levels[column]})
+    beyond = sum(value > high for value in counted.values)
     scale = linear_c_scale(0, high)
     dots = alt.Chart(pd.DataFrame(rows, columns=["C", "answers"])).mark_circle(size=140, opacity=0.85).encode(
         x=alt.X("C:Q", scale=scale, title="C"),
@@ -55,4 +63,5 @@ def flip_chart(question: Question, counted: Tally) -> alt.Chart:
     line = alt.Chart(exact).mark_rule(color=CURRENT_COLOUR, size=3).encode(x=alt.X("C:Q", scale=scale))
     label = alt.Chart(exact).mark_text(align="left", baseline="top", dx=6, fontSize=14, color=CURRENT_COLOUR).encode(
         x=alt.X("C:Q", scale=scale), y=alt.value(4), text="label:N")
-    return (dots + line + label).properties(height=180)
+    chart = (dots + line + label).properties(height=180)
+    return chart.properties(title=f"{plural(beyond, 'answer')} above C = {high:.3g}, drawn at the right end") if beyond else chart

@@ -207,6 +207,12 @@ def core_sentence(message: str) -> str:
     return escape(message[:1].upper() + message[1:] if first.isalpha() and first.islower() else message)
 
 
+def full_sentence(words: str) -> str:
+    """A refusal's or failure's words (plain text, a sentence's end) as a sentence: capitalised,
+    with a full stop."""
+    return words[:1].upper() + words[1:] + "."
+
+
 def mean_header(tree: Tree, node: int) -> str:
     """The children's mean column header, short enough to show whole: whose view the means take."""
     return f"mean (P{tree.player[node]})" if tree.players > 1 else "mean"

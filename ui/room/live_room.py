@@ -13,15 +13,15 @@ the server.
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from mcts_core import ROOT, Scoring
-from mcts_core.classroom import RoomRefused, RoomStore, choice_question, read_code
+from mcts_core.classroom import RoomRefused, RoomStore, TooManyWrongCodes, choice_question, history_csv, read_code
 from mcts_core.common import StoreError
 from mcts_core.inputs import InputStore
 from ui.common import state
 from ui.common.markdown import escape
 from ui.common.routing import run_app_shell_instead
+from ui.common.wording import full_sentence
 from ui.room import room_browser, room_student, room_teacher
 from ui.setup import input_panel
 from ui.setup.inputs import LoadedInput, load
@@ -35,7 +35,11 @@ ROOM_OPEN_PROBLEM = state.key("_room_open_problem")
 ROOM_JOIN_CODE = state.key("room_join_code")
 ROOM_JOIN = state.key("room_join")
 ROOM_LEAVE = state.key("room_leave")
+ROOM_RETRYING = state.key("_room_retrying")  # the page failed for a moment (the store, a wait) and tries again
+ROOM_CLOSED = state.key("_room_closed")  # (code, secret) of the room this session closed last: its history
+ROOM_CLOSED_HISTORY = state.key("room_closed_history")
 
+STORE_RETRY_SECONDS = 2.0  # a page that failed for a moment tries again this often (as often as a student's poll)
 ROOM_PARAM = "room"  # the join link's query name (a contract: tests outside rely on it)
 
 
@@ -54,13 +58,16 @@ def join_url(code: str) -> str:
     return share.link("classroom", {ROOM_PARAM: code})
 
 
-def _client() -> str:
-    """Where this session's requests come from, for the limit on wrong codes: its address, else the session."""
+def _address() -> str:
+    """Where this session's requests come from, for the limit on wrong codes. Streamlit names no
+    address for this machine (localhost, or a proxy on it): then the address the proxy appended to
+    X-Forwarded-For (the last one: those before it are the client's own words), else "localhost",
+    one address for every such session, so the limit holds there too."""
     address = st.context.ip_address
     if address:
-        return f"address {address}"
-    ctx = get_script_run_ctx()
-    return f"session {ctx.session_id if ctx is not None else '?'}"
+        return str(address)
+    forwarded = (st.context.headers.get("X-Forwarded-For") or "").split(",")[-1].strip()
+    return f"forwarded {forwarded}" if forwarded else "localhost"
 
 
 def _go_to(code: str | None) -> None:
@@ -89,6 +96,20 @@ def open_button(setup, node: int, c: float) -> None:
             _go_to(code)
     if ROOM_OPEN_PROBLEM in st.session_state:
         st.error(escape(st.session_state[ROOM_OPEN_PROBLEM]))
+    _closed_history()
+
+
+def _closed_history() -> None:
+    """The history of the room this session closed last, while the store keeps it (until it expires)."""
+    code, secret = st.session_state.get(ROOM_CLOSED, (None, None))
+    if secret is None:
+        return
+    try:
+        data = history_csv(RoomStore().history(code, secret))
+    except (RoomRefused, StoreError):
+        st.session_state.pop(ROOM_CLOSED)  # expired, or the store lost it: nothing to download
+        return
+    room_teacher.history_button(code, data, key=ROOM_CLOSED_HISTORY, label=f"Room {code}'s history (CSV)")
 
 
 def join_box() -> None:
@@ -118,18 +139,15 @@ def room_input(input_id: str) -> LoadedInput | None:
     return loaded if isinstance(loaded, LoadedInput) else None
 
 
-def forget_room(code: str, input_id: str) -> None:
-    """The teacher closed room ``code``: back to the single-screen page, on the room's input."""
+def forget_room(code: str, input_id: str, secret: str) -> None:
+    """The teacher closed room ``code``: back to the single-screen page, on the room's input, where
+    the room's history stays to download."""
     secrets = dict(st.session_state.get(ROOM_SECRETS, {}))
     secrets.pop(code, None)
     st.session_state[ROOM_SECRETS] = secrets
+    st.session_state[ROOM_CLOSED] = (code, secret)
     input_panel.keep_stored(input_id, "room's input", by_content=True)
     _go_to(None)
-
-
-def sentence(words: str) -> str:
-    """A refusal's words as a sentence: capitalised, with a full stop."""
-    return words[:1].upper() + words[1:] + "."
 
 
 def show(text: str) -> None:
@@ -143,6 +161,7 @@ def show(text: str) -> None:
         _leave_button()
         return
     share.publish({ROOM_PARAM: code})  # the address bar shows the join link, nothing else
+    st.session_state.pop(ROOM_RETRYING, None)
     opened_here = st.session_state.get(ROOM_SECRETS, {})
     browser = room_browser.keys(keep=opened_here)
     secret = opened_here.get(code) or (browser.rooms.get(code) if browser is not None else None)
@@ -158,10 +177,24 @@ def show(text: str) -> None:
         elif browser is None:
             st.caption(f"Opening room {code}…")  # until the browser says who this is (a moment)
         else:
-            room_student.show(code, browser.student, _client(), room_input)
+            room_student.show(code, browser.student, _address(), room_input)
+    except TooManyWrongCodes as refused:
+        st.error(escape(full_sentence(str(refused))))
+        if not refused.browser:  # a few seconds: the page tries again by itself
+            _try_again()
     except RoomRefused as refused:
-        st.error(escape(sentence(str(refused))))
+        st.error(escape(full_sentence(str(refused))))
         join_box()
         _leave_button()
     except StoreError as error:
-        st.error(escape(f"The room store failed: {error}."))
+        st.error(escape(full_sentence(str(error))))  # the store's words name it
+        _try_again()
+
+
+@st.fragment(run_every=STORE_RETRY_SECONDS)
+def _try_again() -> None:
+    """After a store failure or a short wait for wrong codes: the whole page again every few seconds
+    (this draws nothing), so the page is back as soon as the store is, or the wait is over."""
+    if st.session_state.pop(ROOM_RETRYING, False):  # a timed run, not the page's run that drew it
+        st.rerun()
+    st.session_state[ROOM_RETRYING] = True

@@ -19,12 +19,13 @@ from mcts_core.classroom import CHOICE, Question, RoomRefused, RoomState, RoomSt
 from mcts_core.common import StoreError
 from ui.common import state
 from ui.common.markdown import escape
+from ui.common.wording import full_sentence
 from ui.room.room_question import MOST_BUTTONS, answer_words, facts_caption, question_markdown, room_picture, verdict
 from ui.setup.inputs import LoadedInput
 
 # Session-state keys this module owns.
 STUDENT_JOINED = state.key("_room_joined")  # the rooms this session joined (a join is counted once)
-STUDENT_PROBLEM = state.key("_room_answer_problem")  # why the last answer was not taken, as a sentence
+STUDENT_PROBLEM = state.key("_room_answer_problem")  # (question number, why its last answer was not taken)
 STUDENT_BUTTON = state.key_family("room_answer_{}")
 STUDENT_MENU = state.key("room_answer_menu")
 STUDENT_FORM = state.key("room_answer_form")
@@ -51,8 +52,7 @@ def _answer(room_code: str, token: str, number: int, text: str | None) -> None:
         RoomStore().answer(room_code, token, number, text)
         st.session_state.pop(STUDENT_PROBLEM, None)
     except (RoomRefused, StoreError) as problem:
-        words = str(problem)
-        st.session_state[STUDENT_PROBLEM] = words[:1].upper() + words[1:] + "."
+        st.session_state[STUDENT_PROBLEM] = (number, full_sentence(str(problem)))
 
 
 def _choice_buttons(room: RoomState, token: str, question: Question) -> None:
@@ -83,8 +83,13 @@ def _c_box(room: RoomState, token: str) -> None:
 @st.fragment(run_every=STUDENT_POLL_SECONDS)
 def _answers(room_code: str, token: str, number: int) -> None:
     """The answer controls and what the student answered; after the reveal, the verdict. Only this
-    polls: the question above it changes with a new question, which reruns the whole page."""
-    room = RoomStore().state(room_code, token)
+    polls: the question above it changes with a new question, which reruns the whole page. A store
+    failure is a sentence until a poll finds the store back."""
+    try:
+        room = RoomStore().state(room_code, token)
+    except StoreError as error:
+        st.warning(escape(full_sentence(str(error))))
+        return
     if room is None or room.closed or room.number != number:
         st.rerun()  # the whole page: a new question has a new picture
     question = room.question
@@ -92,18 +97,20 @@ def _answers(room_code: str, token: str, number: int) -> None:
         _choice_buttons(room, token, question)
     else:
         _c_box(room, token)
-    if STUDENT_PROBLEM in st.session_state:
-        st.warning(escape(st.session_state[STUDENT_PROBLEM]))
+    problem_number, problem = st.session_state.get(STUDENT_PROBLEM, (None, None))
     if room.revealed:
         kind, words = verdict(question, room.own_answer, room.own_answer is not None and is_right(question, room.own_answer))
         getattr(st, kind)(words)
+    elif problem_number == room.number:  # instead of "Answer received": one sentence about the last try
+        kept = f" Your answer {answer_words(question, room.own_answer)} still counts." if room.own_answer is not None else ""
+        st.warning(escape(problem) + kept)
     elif room.own_answer is not None:
         st.success(f"Answer received: {answer_words(question, room.own_answer)}. You can change it until the "
                    "teacher reveals the answer.")
 
 
-def show(room_code: str, token: str, client: str, room_input: Callable[[str], LoadedInput | None]) -> None:
-    """Student ``token``'s view of room ``room_code`` (``client``: where they are, for the limit on
+def show(room_code: str, token: str, address: str, room_input: Callable[[str], LoadedInput | None]) -> None:
+    """Student ``token``'s view of room ``room_code`` (``address``: where they are, for the limit on
     wrong codes; ``room_input``: the room's input by its id).
 
     Raises:
@@ -111,10 +118,10 @@ def show(room_code: str, token: str, client: str, room_input: Callable[[str], Lo
     """
     store = RoomStore()
     joined = st.session_state.setdefault(STUDENT_JOINED, set())
-    room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, client)
+    room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, address)
     joined.add(room_code)
     if room is None:
-        raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired")
+        raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired{store.restarted_note()}")
     if room.closed:
         st.info(f"The teacher closed room {room_code}. Thank you!")
         return

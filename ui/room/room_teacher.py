@@ -21,6 +21,7 @@ from mcts_core.analysis import explain_choice, suggest_c_range
 from mcts_core.classroom import (
     CHOICE,
     Question,
+    QuestionOpen,
     RoomRefused,
     RoomState,
     RoomStore,
@@ -34,7 +35,7 @@ from ui.c import c_control, selected_path
 from ui.charts.room_charts import choice_chart, flip_chart
 from ui.common import state
 from ui.common.markdown import code, escape
-from ui.common.wording import input_summary, node_markdown, why_sentence
+from ui.common.wording import full_sentence, input_summary, node_markdown, plural, why_sentence
 from ui.common.wording import mean_header
 from ui.room import room_join
 from ui.room.room_question import MOST_BUTTONS, facts_caption, question_markdown, right_answer, room_picture
@@ -49,6 +50,9 @@ ROOM_REVEAL = state.key("room_reveal")
 ROOM_ASK_CHOICE = state.key("room_ask_choice")
 ROOM_ASK_FLIP = state.key("room_ask_flip")
 ROOM_ASK_NEXT = state.key("room_ask_next")
+ROOM_PENDING = state.key("_room_pending")  # (number, answers, make): a question waiting for the yes to replace an open one
+ROOM_REPLACE = state.key("room_replace")
+ROOM_KEEP = state.key("room_keep")
 ROOM_HISTORY = state.key("room_history")
 ROOM_CLOSE = state.key("room_close")
 ROOM_TREE = state.key("room_tree_view")
@@ -73,22 +77,51 @@ def _act(action: Callable[[], None]) -> None:
         action()
         st.session_state.pop(ROOM_PROBLEM, None)
     except (RoomRefused, StoreError, ValueError) as problem:
-        words = str(problem)
-        st.session_state[ROOM_PROBLEM] = words[:1].upper() + words[1:] + "."
+        st.session_state[ROOM_PROBLEM] = full_sentence(str(problem))
 
 
-def _ask(code_: str, secret: str, make: Callable[[], Question]) -> None:
-    _act(lambda: RoomStore().ask(code_, secret, make()))
+def _ask(code_: str, secret: str, make: Callable[[], Question], replacing: int | None = None) -> None:
+    """Ask the next question; when the open one has answers, first ask the teacher (a misclick must
+    not drop the class's answers)."""
+    st.session_state.pop(ROOM_PENDING, None)
+
+    def ask() -> None:
+        try:
+            RoomStore().ask(code_, secret, make(), replacing=replacing)
+        except QuestionOpen as open_question:
+            st.session_state[ROOM_PENDING] = (open_question.number, open_question.answered, make)
+
+    _act(ask)
+
+
+def _confirm_replace(room: RoomState, secret: str) -> bool:
+    """The question asked while this one has answers, waiting for the teacher's yes; whether it waits."""
+    number, answered, make = st.session_state.get(ROOM_PENDING, (None, 0, None))
+    if number != room.number or room.revealed:
+        return False
+    with st.container(border=True):
+        st.warning(f"Question {number} has {plural(answered, 'answer')} and is not revealed yet. Replace it? "
+                   "Its answers stay in the history (CSV), marked not revealed.")
+        with st.container(horizontal=True):
+            st.button("Replace it", key=ROOM_REPLACE, on_click=_ask, args=(room.code, secret, make, number))
+            st.button("Keep it", key=ROOM_KEEP, type="primary", on_click=lambda: st.session_state.pop(ROOM_PENDING, None))
+    return True
 
 
 @st.fragment(run_every=TEACHER_POLL_SECONDS)
 def _count(room_code: str, number: int, revealed: bool) -> None:
-    """"N of M answered", kept current by polling the store; the page reruns when the room moved on."""
-    room = RoomStore().state(room_code)
+    """"N of M answered" (before anyone joined, that no one has), kept current by polling the store; the page reruns when the room moved on.
+    A store failure is a sentence until a poll finds the store back."""
+    try:
+        room = RoomStore().state(room_code)
+    except StoreError as error:
+        st.warning(escape(full_sentence(str(error))))
+        return
     if room is None or room.closed or room.number != number or room.revealed != revealed:
         st.rerun()
     with st.container(key="room_count"):
-        st.subheader(f"{room.answered} of {room.joined} answered", anchor=False)
+        st.subheader(f"{room.answered} of {room.joined} answered" if room.joined else "No one has joined yet",
+                     anchor=False)
 
 
 def _terms(tree, node: int, question: Question) -> None:
@@ -129,6 +162,8 @@ def _next_question(room: RoomState, secret: str, tree, loaded: LoadedInput, scor
     st.markdown(f"**Next question** at {node_markdown(tree.path(node), root='the root')}, C = {scoring.c:.6g} "
                 "(click a node in the picture to ask there).")
     c_max = suggest_c_range(loaded.score_range, scoring.c)[0]
+    if _confirm_replace(room, secret):
+        return
     with st.container(horizontal=True):
         st.button("Which child?", key=ROOM_ASK_CHOICE, on_click=_ask,
                   args=(room.code, secret, lambda: choice_question(tree, node, scoring)))
@@ -150,27 +185,29 @@ def _choose_node(tree, node: int) -> None:
     st.session_state[ROOM_NODE] = tree.path_moves(node)
 
 
-def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callable[[str, str], None]) -> None:
+def history_button(room_code: str, data: str | Callable[[], str], *, key: str, label: str = "History (CSV)") -> None:
+    """The download of room ``room_code``'s history (``data``: the CSV, or what makes it on click)."""
+    st.download_button(label, data, file_name=f"room_{room_code}.csv", mime="text/csv", key=key,
+                       icon=":material/download:", on_click="ignore")  # no rerun: see the Explorer's children CSV
+
+
+def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callable[[str, str, str], None]) -> None:
     """The room's name and what it is about; the join toggle, the history and Close."""
     with st.container(horizontal=True, vertical_alignment="center"):
         st.markdown(f"**Live room {room.code}** · {escape(input_summary(loaded.read))} · "
                     f"{escape(room.question.scoring.spec.name)}")
         st.toggle("Show how to join", key=ROOM_SHOW_JOIN)
-        st.download_button(
-            "History (CSV)", lambda: history_csv(RoomStore().history(room.code, secret)),  # made on click
-            file_name=f"room_{room.code}.csv", mime="text/csv", key=ROOM_HISTORY, icon=":material/download:",
-            on_click="ignore",  # no rerun: see the Explorer's children CSV
-        )
+        history_button(room.code, lambda: history_csv(RoomStore().history(room.code, secret)), key=ROOM_HISTORY)  # made on click
         if st.button("Close room", key=ROOM_CLOSE, icon=":material/close:"):
             _act(lambda: RoomStore().close(room.code, secret))
             if ROOM_PROBLEM not in st.session_state:
-                on_close(room.code, room.input_id)
+                on_close(room.code, room.input_id, secret)
 
 
 def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
-         on_close: Callable[[str, str], None]) -> None:
+         on_close: Callable[[str, str, str], None]) -> None:
     """The teacher's view of ``room`` (its input ``loaded``; ``link`` joins it); ``on_close(code,
-    input_id)`` after the teacher closed it."""
+    input_id, secret)`` after the teacher closed it."""
     tree = loaded.tree
     question = room.question
     if state.first_run_for_input("room_teacher", room.code):  # a reload: the room's C and node again

@@ -53,6 +53,13 @@ def test_table_shows_the_terms_at_the_current_c(app):
     assert table[table.selected].move.tolist() == ["a"]
 
 
+def test_a_whole_header_c_reads_the_same_in_the_exact_box_as_on_the_slider(app):
+    # The box said "5.0" beside a slider saying "5" (issue 51).
+    app.text_area(key="playouts").input("3 5\nbaa 30\nab 20\nbbb 4\n").run()
+    assert c_slider(app).value == 5.0
+    assert app.text_input(key="c_exact").value == "5"
+
+
 def test_header_c_sets_the_slider_then_the_slider_rules(app):
     app.text_area(key="playouts").input(C_FLIPS_CHOICE).run()
     assert c_slider(app).value == 0.5
@@ -60,7 +67,7 @@ def test_header_c_sets_the_slider_then_the_slider_rules(app):
     set_c(app, 4.0)
     app.run()  # an unrelated rerun keeps the user's C
     assert app.session_state["c"] == 4.0 and app.session_state["selected_path"] == "b"
-    assert app.text_input(key="c_exact").value == "4.0"
+    assert app.text_input(key="c_exact").value == "4.0"  # what the user typed stays
 
 
 def test_typing_an_exact_c_moves_the_slider(app):

@@ -47,7 +47,7 @@ def test_a_link_opens_its_input_c_rule_settings_node_and_drawing_limits(monkeypa
         "node": json.dumps(["a"]), "budget": "77", "colour": "visits", "unvisited": "1",
     })
     state = app.session_state
-    assert state["c"] == 4.0 and state["c_exact"] == "4.0"
+    assert state["c"] == 4.0 and state["c_exact"] == "4"
     assert state["rule"] == "puct" and state["rule_puct_normalise"] == "minmax"
     assert state["inspect"] == "a"
     assert state["budget"] == 77 and state["colour_by"] == "visits" and state["show_unvisited"] is True

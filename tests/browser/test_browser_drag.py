@@ -18,6 +18,7 @@ from mcts_core import ROOT, Scoring, build_tree, parse_playouts, score_children,
 from mcts_core.analysis import key_step, path_intervals
 from mcts_core.drawing.tagged_svg import path_json
 from mcts_core.inputs.examples import C_FLIPS_CHOICE, EXAMPLES
+from ui.c.c_control import exact_text
 
 from bench.harness.browser import (
     GRAPH,
@@ -100,7 +101,7 @@ def release(page, server: ServerMessages, slider, exact: str = EXACT) -> float:
         page.mouse.up()
     else:
         server.run(page.mouse.up)
-    expect(page.locator(exact)).to_have_value(repr(c))
+    expect(page.locator(exact)).to_have_value(exact_text(c))
     return c
 
 
@@ -164,7 +165,7 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
         # The caption above the picture names the C the red path is at; the table's lead keeps the committed C.
         expect(page.locator(PICTURE_CAPTION_C)).to_have_text(f"C = {c:.6g}")
         # The exact box beside the slider says the same C, as it will once C is committed.
-        expect(page.locator(EXACT)).to_have_value(repr(c))
+        expect(page.locator(EXACT)).to_have_value(exact_text(c))
         expect(page.get_by_text("Children under UCB1 at C = 0.5:")).to_be_visible()
         # ... and, once C has left it, is dimmed until the commit has run; the picture and the metrics,
         # which follow C, are not.
@@ -180,7 +181,7 @@ def test_dragging_c_moves_the_red_path_before_release_and_sends_nothing(page, ap
     c = slider_value(page)
     page.mouse.up()
     # Released: C is committed once, as a typed C would be, and the page's own widgets follow.
-    expect(page.locator(EXACT)).to_have_value(repr(c))
+    expect(page.locator(EXACT)).to_have_value(exact_text(c))
     expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
     # The box and the metric said the new C before the release; the table's lead says it once committed.
     expect(page.get_by_text(f"Children under UCB1 at C = {c:.6g}:")).to_be_visible()
@@ -305,7 +306,7 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
     shown_value, shown_c = re.search(r"UCB1 (\S+) at C = (\S+)", tip).groups()
     b_value = next(kid.value for kid in score_children(tree, ROOT, Scoring(c=c)) if kid.move == "b")
     assert float(shown_c) == c and math.isclose(float(shown_value), b_value, rel_tol=1e-5)
-    expect(page.locator(EXACT)).to_have_value(repr(slider_value(page)))
+    expect(page.locator(EXACT)).to_have_value(exact_text(slider_value(page)))
     expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))
     expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", "1")  # the commit has run
     wait_idle(page)
@@ -367,7 +368,7 @@ def test_keys_move_c_by_round_steps_that_follow_the_range(page, app_url, path):
         assert math.isclose(value, expected), (key, value, expected)
     assert expected > FLIPS_AT > 0.5 and len(keys) == 9
     expect(page.locator(".st-key-c .cc-path")).to_have_text("b")  # the live path, before any commit
-    expect(page.locator(EXACT)).to_have_value(repr(expected))
+    expect(page.locator(EXACT)).to_have_value(exact_text(expected))
     expect(at_committed_c(page, path)).to_contain_text(f"C = {expected:.6g}")  # the keys rested: committed
     assert len(sent) == before + 1, "one commit for the nine presses"
     wait_idle(page)
@@ -450,7 +451,7 @@ def test_a_drag_back_to_the_committed_c_commits_nothing_and_dims_nothing_after(p
     grab_thumb(page, slider)
     page.mouse.move(*thumb_point(slider, 0.9), steps=4)
     expect(page.locator(CHILDREN_PANEL)).to_have_css("opacity", DIMMED)
-    expect(page.locator(EXACT)).to_have_value(repr(slider_value(page)))
+    expect(page.locator(EXACT)).to_have_value(exact_text(slider_value(page)))
     page.mouse.move(*start, steps=4)
     assert slider_value(page) == 0.5
     page.mouse.up()

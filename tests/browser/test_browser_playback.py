@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from mcts_core import Scoring, build_tree, parse_playouts, select_path
 from mcts_core.inputs.examples import C_FLIPS_CHOICE
 from mcts_core.model import default_stride
+from ui.c.c_control import exact_text
 
 from bench.harness.browser import (
     GRAPH,
@@ -140,7 +141,7 @@ def test_dragging_c_moves_the_rule_s_teal_path_in_the_frame_before_release(page,
     c = float(slider.input_value())
     page.mouse.up()
     # Released: the page's C (the Exact C box, the metric, the link) is the dragged one.
-    expect(page.locator(".st-key-c_exact input")).to_have_value(repr(c))
+    expect(page.locator(".st-key-c_exact input")).to_have_value(exact_text(c))
     expect(metric_value(page, "Path at C")).to_have_text(path_at(c))
     wait_idle(page)
     expect(page).to_have_url(re.compile(rf"[?&]c={re.escape(repr(c))}(&|$)"))
@@ -168,7 +169,7 @@ def test_a_held_drag_s_teal_path_follows_the_frames_while_playing(page, app_url)
     eventually(lambda: teal_nodes(page), prefix_ids(path_at(6)), page=page)
     assert float(slider.input_value()) == c
     page.mouse.up()
-    expect(page.locator(".st-key-c_exact input")).to_have_value(repr(c))
+    expect(page.locator(".st-key-c_exact input")).to_have_value(exact_text(c))
     expect(metric_value(page, "Path at C")).to_have_text(path_at(6))
     watched.assert_clean()
 

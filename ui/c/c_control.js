@@ -54,9 +54,9 @@ const DRAG_EVENT = "mcts-c-drag";
 
 const number = (x) => (typeof x === "number" ? x : Number(x)); // "Infinity"/"NaN" from the payload
 const shown = (c) => String(Number(c.toPrecision(6)));
-// C as Python's repr writes it (the exact box's text): the shortest digits that read back as c,
-// with ".0" on a whole number. (The slider's Cs are far from where the two write exponents.)
-const pythonRepr = (c) => (Number.isInteger(c) ? `${c}.0` : String(c));
+// C as the exact box writes it (c_control.exact_text): the shortest digits that read back as c, a
+// whole number without ".0". (The slider's Cs are far from where Python and JS write exponents.)
+const exactText = (c) => String(c);
 
 // The next multiple of ``step`` past ``c`` in ``direction`` (+1 or -1), as its decimal: from a
 // C between two multiples (a typed 2.70292), a key goes to the round value that way first.
@@ -257,7 +257,7 @@ class CControl {
     if (!box) return;
     if (this.exactBefore === undefined) this.exactBefore = box.value;
     const digits = this.data.exact_digits;
-    const text = digits ? String(Number(c.toPrecision(digits))) : pythonRepr(c);
+    const text = digits ? String(Number(c.toPrecision(digits))) : exactText(c);
     if (box.value !== text) box.value = text;
   }
 

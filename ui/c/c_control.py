@@ -66,18 +66,25 @@ def current_c() -> float:
     return st.session_state.get(C, DEFAULT_C)
 
 
+def exact_text(c: float) -> str:
+    """C as the Exact C box writes it: the shortest digits that read back as ``c`` (Python's repr), a
+    whole number without ".0", as the slider writes it (5, not 5.0)."""
+    text = repr(c)
+    return text.removesuffix(".0")
+
+
 def adopt_header_c(c: float | None) -> None:
     """A new input: its header's C (if any) sets C; the controls rule after that."""
     if c is not None:
         st.session_state[C] = c
-    st.session_state[C_EXACT] = repr(st.session_state.get(C, DEFAULT_C))
+    st.session_state[C_EXACT] = exact_text(st.session_state.get(C, DEFAULT_C))
 
 
 def set_c(c: float) -> None:
     """Set C from elsewhere (a rule preset, the slider): the slider and the exact box follow, and
     an error about what was typed in the box before goes with that text."""
     st.session_state[C] = c
-    st.session_state[C_EXACT] = repr(c)
+    st.session_state[C_EXACT] = exact_text(c)
     st.session_state.pop(C_EXACT_ERROR, None)
 
 
@@ -114,7 +121,7 @@ def _show_nearest_changes(loaded: LoadedInput, scoring: Scoring) -> None:
 def keep() -> None:
     """Keep C and the exact box across runs of pages that do not draw them (widgets drop their state)."""
     st.session_state[C] = st.session_state.get(C, DEFAULT_C)
-    st.session_state[C_EXACT] = st.session_state.get(C_EXACT, repr(st.session_state[C]))
+    st.session_state[C_EXACT] = st.session_state.get(C_EXACT, exact_text(st.session_state[C]))
 
 
 def slider_range(loaded: LoadedInput, scoring: Scoring) -> tuple[float, float]:

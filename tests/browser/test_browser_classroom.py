@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mcts_core.analysis import path_intervals
+from ui.c.c_control import exact_text
 
 from bench.harness.browser import (
     GRAPH, LOAD_TIMEOUT, SCREENS, SLIDER, eventually, open_app, use_screen, wait_for_graph, wait_idle,
@@ -153,7 +154,7 @@ def test_the_presentation_view_keeps_the_c_control_at_hand_through_drags_and_com
         page.mouse.move(*thumb_point(slider, share), steps=3)
         page.mouse.up()
         c = slider_value(page)
-        expect(page.locator(EXACT)).to_have_value(repr(c))
+        expect(page.locator(EXACT)).to_have_value(exact_text(c))
         wait_idle(page)
         expect(facts(page)).to_contain_text(f"C = {c:.6g}.")  # committed: the exercise at the new C
         expect(slider).to_be_visible()

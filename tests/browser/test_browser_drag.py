@@ -301,7 +301,7 @@ def test_ten_quick_arrow_presses_apply_ten_steps(page, app_url):
            }""",
         [CHILDREN_PANEL, EXACT],
     )
-    assert math.isclose(value, c) and opacity == DIMMED and box == repr(float(value))
+    assert math.isclose(value, c) and opacity == DIMMED and box == exact_text(float(value))
     tip = page.locator(f"{GRAPH} .tv-tip").inner_text()
     shown_value, shown_c = re.search(r"UCB1 (\S+) at C = (\S+)", tip).groups()
     b_value = next(kid.value for kid in score_children(tree, ROOT, Scoring(c=c)) if kid.move == "b")

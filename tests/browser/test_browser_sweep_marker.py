@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mcts_core import Scoring, select_path
+from ui.c.c_control import exact_text
 
 from bench.harness.browser import SCREENS, SLIDER, ServerMessages, eventually, metric_value, use_screen, wait_idle
 from .test_browser_drag import (
@@ -114,7 +115,7 @@ def test_the_live_c_line_follows_the_drag_and_the_rule_lands_where_it_was(page, 
     watch_rules(page, {chart: seen[chart, 0.8] for chart in CHARTS})
     page.mouse.up()
     # Released: C is committed, the rerun draws the rule at the new C, and the live line gives way to it.
-    expect(page.locator(EXACT)).to_have_value(repr(c))
+    expect(page.locator(EXACT)).to_have_value(exact_text(c))
     expect(metric_value(page, "UCB1 path at this C")).to_have_text("b")
     wait_idle(page)
     expect(page.locator(STRIP_CAPTION_C)).to_have_text(f"C = {c:.6g}")
@@ -249,7 +250,7 @@ def test_under_puct_the_page_names_the_path_the_c_control_follows_while_dragging
         expect(page.locator(".st-key-c .cc-path")).to_have_text(expected)  # the C control's own live path
     assert {select_path(FLIPS, Scoring.of("puct", c=c)) for c in (3.0, 7.0)} == {"aa", "b"}
     page.mouse.up()
-    expect(page.locator(EXACT)).to_have_value(repr(c))
+    expect(page.locator(EXACT)).to_have_value(exact_text(c))
     wait_idle(page)
     expect(metric).to_have_text(select_path(FLIPS, Scoring.of("puct", c=c)))
     watched.assert_clean()

@@ -17,7 +17,9 @@ from types import SimpleNamespace
 
 import pytest
 
-pytest.importorskip("pyspiel", reason="open-spiel is a test requirement (requirements.txt)")
+import required
+
+required.module("pyspiel")  # the OpenSpiel inputs are made by OpenSpiel
 
 from apptest_support import plain, start_app  # noqa: E402
 from user_inputs import BIG_INPUTS, INPUT_NAMES, PAGE_SCRIPTS, PAGE_TITLES, USER_INPUTS, UserInput, offered_rules  # noqa: E402

@@ -260,8 +260,8 @@ def test_the_children_csv_is_named_after_the_node_s_moves_and_has_the_table_s_he
             (["o1"], 1), (["o1", "x2"], 0), (["o1", "x2", "o3"], 1), (["o1", "x2", "x(1,1)"], 0), (["b"], 0),
         ]),
     ]) + "\n")
+    server = ServerMessages(page)  # it reads the page's websocket: made before the page opens
     watched = open_app(page, app_url)
-    server = ServerMessages(page)
     page.locator('.st-key-upload input[type="file"]').set_input_files(log)
     expect(tree_facts(page)).to_contain_text("The tree of 5 ", timeout=LOAD_TIMEOUT)
     server.settle()  # a click during a run the page asked for (the picture's) may be lost

@@ -26,7 +26,7 @@ from mcts_core.analysis import path_intervals
 from mcts_core.inputs import read_input
 from mcts_core.search import search
 
-from bench.harness.browser import GRAPH, SLIDER, eventually, open_app, playout_file, wait_idle
+from bench.harness.browser import GRAPH, SLIDER, ServerMessages, eventually, open_app, playout_file, wait_idle
 from .test_browser_drag import choose_example, grab_thumb, thumb_point
 from .test_browser_framing import MEASURE, READABLE_PX, inside, upload, visible_picture
 
@@ -282,6 +282,7 @@ def test_a_big_drawings_edges_are_elements_only_where_highlighted_and_follow_a_d
     browser's time for a new picture): the edges into the selected path's nodes (and the most
     visited line's) are elements of their own, in the path's red, and follow the path as C is
     dragged, and as it is committed; no other edge is an element."""
+    server = ServerMessages(page)  # it reads the page's websocket: made before the page opens
     tree, watched = open_upload(page, app_url, inputs, "5,000 playouts")
     assert page.locator(f"{GRAPH} svg g.node[data-path]").count() >= 300
 
@@ -295,8 +296,10 @@ def test_a_big_drawings_edges_are_elements_only_where_highlighted_and_follow_a_d
     live = drag_to_another_path(page, tree)
     assert live != now
     eventually(lambda: edges_of(live), (path_edges(live), []), page=page)
-    page.mouse.up()
-    wait_idle(page)
+    # The release commits C: the box is read once that run has ended (before it, it may still show the
+    # last frame's C, which the release can differ from).
+    server.run(page.mouse.up)
+    server.settle()
     committed = tree.split_path(select_path(tree, Scoring(c=float(page.locator(EXACT).input_value()))))
     eventually(lambda: edges_of(committed), (path_edges(committed), []), page=page)
     watched.assert_clean()

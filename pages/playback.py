@@ -12,7 +12,7 @@ from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui.c import c_control, live_text, selected_path
 from ui.charts.playback_charts import race_chart
 from ui.common import counted_steps, state
-from ui.common.markdown import code, escape
+from ui.common.markdown import escape
 from ui.common.metric_row import metric_row
 from ui.common.wording import RunWords, folded_caption, node_label, run_words
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES

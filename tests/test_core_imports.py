@@ -6,7 +6,6 @@ Every import counts, those inside functions too: a function-local import is an i
 """
 
 import ast
-import re
 from pathlib import Path
 
 from apptest_support import REPO

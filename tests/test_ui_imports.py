@@ -3,7 +3,6 @@ imports only the folders its docstring's "May import ..." sentence names, and th
 core through its package __init__s and ui/ through its modules (never a page from ui/)."""
 
 import ast
-from pathlib import Path
 
 from apptest_support import REPO
 from import_graph import import_cycles, imports_of, may_import, module_name, package_modules

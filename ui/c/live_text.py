@@ -17,8 +17,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-import streamlit as st
-
 from mcts_core import Scoring, Tree
 from mcts_core.analysis import Comparison
 from ui.common import state

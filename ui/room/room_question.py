@@ -5,8 +5,6 @@ Moves are user text: they reach markdown through :func:`ui.common.markdown.code`
 
 from __future__ import annotations
 
-import streamlit as st
-
 from mcts_core import ROOT, Tree
 from mcts_core.classroom import CHOICE, FLIP_TOLERANCE, Question
 from mcts_core.drawing import drawn_nodes

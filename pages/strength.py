@@ -611,16 +611,14 @@ run_row.caption(settings_summary())
 scroll_to_top.render(key=STRENGTH_TOP, mark=None if job is None else repr(job.started))
 
 
-@st.fragment(run_every=POLL_SECONDS)
-def poll(choice: tuple[str, dict[str, Any]] | None) -> None:
+def poll(choice: tuple[str, dict[str, Any]] | None, polling: bool) -> None:
     """While games play: progress, Stop and the rows so far, redrawn every half second."""
     job = jobs.latest("strength")
-    if job is not None and not job.running:
+    if polling and job is not None and not job.running:
         st.rerun()  # the run ended: the whole page again, to stop polling and enable Run
     results(choice)
 
 
-if busy:
-    poll(choice)
-else:
-    results(choice)
+# One fragment in every run, polling only while games play: a poll the browser sent just before the
+# run that stopped polling then finds its fragment (Streamlit logs one it cannot find).
+st.fragment(poll, run_every=POLL_SECONDS if busy else None)(choice, busy)

@@ -88,8 +88,9 @@ class _Flips:
         self.parent_visits = tree.visits[node]
         chosen = kids[selected]
         self.base = (tree.visits[chosen], tree.total[chosen], tree.total_sq[chosen])
-        # The siblings (every visited child's mean) change only with the selected child's mean, which
-        # stays put once it has a visit: made once per mean, not once per question (O(children) each).
+        # The siblings (every visited child's mean, their visits and priors) change with the selected
+        # child's mean, which stays put once it has a visit, and its visits: made once per (mean,
+        # visits) when a rule reads the visits (the engines' rules), else once per mean.
         self.siblings: dict[str, Siblings] | None = {} if "siblings" in scoring.spec.inputs else None
 
     def passing(self, positions: list[int], more: int) -> list[tuple[bool, float]]:
@@ -105,6 +106,8 @@ class _Flips:
         siblings = None
         if self.siblings is not None:
             mean = (total / visits).hex()  # to the bit: -0.0 is not 0.0 here
+            if self.scoring.spec.reads_sibling_visits:
+                mean += f" {visits}"
             siblings = self.siblings.get(mean)
             if siblings is None:
                 siblings = self.siblings[mean] = siblings_of(star, ROOT)

@@ -21,14 +21,14 @@ from .formats import (
     parse_move_values,
     parse_playouts,
 )
-from .loading import LOG, TEXT, TREE, Input, input_kind, read_input
+from .loading import ENGINE, LOG, TEXT, TREE, Input, engine_input, input_kind, read_input
 from .store import MAX_INPUT_BYTES, InputStore, StoredInput, StoreError, input_id, is_input_id
 
 __all__ = [
-    "C_FLIPS_CHOICE", "DATA_VARIABLE", "EXACT_TIE", "EXAMPLES", "KEYWORDS", "LOG", "MAX_INPUT_BYTES",
+    "C_FLIPS_CHOICE", "DATA_VARIABLE", "ENGINE", "EXACT_TIE", "EXAMPLES", "KEYWORDS", "LOG", "MAX_INPUT_BYTES",
     "MAX_MOVES", "MAX_PLAYOUTS", "STATEMENT_EXAMPLE", "STATEMENT_EXAMPLE_EXPLAINED", "TEXT", "TREE",
     "Bundle", "Input", "InputStore", "ParseError", "StoreError", "StoredInput", "View",
-    "annotated_values", "bundle_bytes", "data_folder", "decode_text", "deep_tree", "format_playouts",
+    "annotated_values", "bundle_bytes", "data_folder", "engine_input", "decode_text", "deep_tree", "format_playouts",
     "input_id", "input_kind", "is_bundle", "is_input_id", "parse_move_values", "parse_playouts",
     "read_bundle", "read_input",
 ]

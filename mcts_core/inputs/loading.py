@@ -1,11 +1,15 @@
-"""Any accepted input -> its tree: puzzle text, a JSON Lines log or a JSON tree dump, told apart by content."""
+"""Any accepted input -> its tree: puzzle text, a JSON Lines log, a JSON tree dump or an engine's
+analysis (KataGo, Leela Zero, lc0), told apart by content."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..common.input_rules import ParseError
 from ..model.build import TooManyNodes, build_tree
+from .formats.engine_analysis import EngineAnalysis, engine_tree
+from .formats.engine_readers import engine_reader
 from .formats.log import FactsTooLarge, looks_like_log, read_log
 from .formats.text import parse_playouts
 from .formats.tree_json import looks_like_tree, read_tree_dump
@@ -18,7 +22,7 @@ if TYPE_CHECKING:
     from ..simultaneous.joint import SimultaneousLog
     from ..simultaneous.reading import SimultaneousInput
 
-TEXT, LOG, TREE = "text", "log", "tree"
+TEXT, LOG, TREE, ENGINE = "text", "log", "tree", "engine"
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,6 +42,9 @@ class Input:
             otherwise. ``tree`` is then the joint tree: every joint move one move named ``R|P``, so
             every sequential page can show it; a joint child's total is from the view of its
             parent's ``player``.
+        engine: for an engine's analysis, the one the tree shows (None otherwise).
+        analyses: for an engine's analysis, every analysis in the file in file order (several
+            positions, queries or updates of a stream); ``engine`` is one of them.
     """
 
     tree: Tree
@@ -47,12 +54,16 @@ class Input:
     rule: str | None
     settings: dict = field(default_factory=dict)
     simultaneous: SimultaneousInput | None = None
+    engine: EngineAnalysis | None = None
+    analyses: tuple[EngineAnalysis, ...] = ()
 
 
 def input_kind(text: str) -> str:
     """Which format ``text`` is in, from its first characters."""
     if looks_like_tree(text):
         return TREE
+    if engine_reader(text) is not None:
+        return ENGINE
     if looks_like_log(text):
         return LOG
     return TEXT
@@ -68,6 +79,9 @@ def read_input(text: str) -> Input:
     """
     kind = input_kind(text)
     reading = check_reading(text, kind)
+    if kind == ENGINE:
+        analyses = engine_reader(text).read(text)
+        return engine_input(analyses, len(analyses) - 1)
     if kind == TREE:
         tree, c, rule, settings, dumped = read_tree_dump(text)
         simultaneous = None
@@ -95,6 +109,22 @@ def read_input(text: str) -> Input:
         decoupled = build_decoupled(playouts, log, tree=tree)
         simultaneous = simultaneous_input(decoupled, log, playouts, playouts.rule, playouts.settings)
     return Input(tree, playouts, kind, playouts.c, playouts.rule, playouts.settings, simultaneous)
+
+
+def engine_input(analyses: tuple[EngineAnalysis, ...], index: int) -> Input:
+    """The input of an engine's file showing its analysis number ``index`` (0-based, file order).
+
+    Raises:
+        ParseError: on that analysis's line, when its numbers do not make a tree (a child with more
+            visits than the root).
+    """
+    analysis = analyses[index]
+    try:
+        tree = engine_tree(analysis)
+    except ValueError as problem:
+        raise ParseError(analysis.line, str(problem)) from None
+    return Input(tree, None, ENGINE, analysis.c, analysis.rule, dict(analysis.settings),
+                 engine=analysis, analyses=analyses)
 
 
 def bounded_tree(reading: Reading, playouts: Playouts, log: SimultaneousLog | None = None) -> Tree:

@@ -123,6 +123,8 @@ class Rule:
         state_term: a simultaneous-only rule's per-move state (``"regret"``, ``"estimate"``).
         statistics_loop: the rule's fast loop when its value needs only N.v, M.v, M.s and C
             (:data:`StatisticsLoop`: the searches' hot path, the same floats as ``function``), else None.
+        reads_sibling_visits: the formula reads ``siblings.visits`` or ``siblings.visited_prior``
+            (the engines' rules), which change with any child's visits, not only with a mean.
     """
 
     key: str
@@ -138,6 +140,7 @@ class Rule:
     kind: str = FORMULA
     state_term: str | None = None
     statistics_loop: StatisticsLoop | None = None
+    reads_sibling_visits: bool = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A formula rule must say its value as a line in C (:meth:`value_form`): the sweep, the

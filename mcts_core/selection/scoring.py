@@ -178,8 +178,11 @@ class ChildScore(Ranked):
 def siblings_of(tree: SelectableTree, node: int) -> Siblings:
     """The siblings among which ``node`` chooses (``node`` must have children)."""
     kids = tree.children[node]
-    means = [tree.total[kid] / tree.visits[kid] for kid in kids if tree.visits[kid]]
-    return Siblings(tuple(tree.move[kid] for kid in kids), min(means, default=0.0), max(means, default=0.0))
+    visited = [kid for kid in kids if tree.visits[kid]]
+    means = [tree.total[kid] / tree.visits[kid] for kid in visited]
+    priors = [tree.prior_of(kid) for kid in visited]
+    return Siblings(tuple(tree.move[kid] for kid in kids), min(means, default=0.0), max(means, default=0.0),
+                    sum(tree.visits[kid] for kid in visited), sum(prior for prior in priors if prior is not None))
 
 
 def _child_input(tree: SelectableTree, kid: int, name: str):

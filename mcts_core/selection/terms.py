@@ -44,11 +44,16 @@ class Siblings:
         moves: the children's moves in the node's order.
         min_mean: smallest mean of a visited child (0.0 when none is visited).
         max_mean: largest mean of a visited child (0.0 when none is visited).
+        visits: the children's visits, summed (the parent's visits an engine's formula uses).
+        visited_prior: the priors declared for the visited children, summed (the first-play
+            reductions of Leela Zero, KataGo and lc0 scale with its square root).
     """
 
     moves: tuple[str, ...]
     min_mean: float
     max_mean: float
+    visits: int = 0
+    visited_prior: float = 0.0
 
     @property
     def count(self) -> int:

@@ -117,6 +117,19 @@ def _read(document: dict, max_nodes: int):
     return tree, c, rule, settings, simultaneous
 
 
+def tree_of_nodes(root: dict, *, players: int, ties: str, max_nodes: int = MAX_PLAYOUTS) -> Tree:
+    """The tree of a root node written as a dump's nodes (the module docstring's NODE), for readers
+    that build that shape themselves (an engine's analysis).
+
+    Raises:
+        ValueError: the first bad node's problem.
+    """
+    try:
+        return _Columns(players, ties).read(root, max_nodes)
+    except _NodeProblem as problem:
+        raise ValueError(problem.message) from None
+
+
 class _Columns:
     """The tree's columns, filled node by node in depth-first order (parents before children)."""
 

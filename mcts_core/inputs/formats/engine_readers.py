@@ -1,0 +1,16 @@
+"""The engines' analysis formats, told apart by content: one :class:`EngineReader` per format.
+
+Each engine's module (``katago.py``, ``leela_zero.py``, ``lc0.py``) defines its readers; this list
+is the only place that names them, in the order their ``looks_like`` is asked.
+"""
+
+from __future__ import annotations
+
+from .engine_analysis import EngineReader
+
+READERS: tuple[EngineReader, ...] = ()
+
+
+def engine_reader(text: str) -> EngineReader | None:
+    """The reader whose format ``text`` is in, None when it is in none of them."""
+    return next((reader for reader in READERS if reader.looks_like(text)), None)

@@ -34,6 +34,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_engines import kata_analyze_transcript, katago_response  # noqa: E402
 CACHE = Path(tempfile.gettempdir()) / "mcts_bench_cache" / "memory"
 LETTERS = "abcdefgh"
 
@@ -185,6 +188,18 @@ def engine_dump_case(scale: int) -> str:
     return json.dumps({"mcts_tree": 1, "players": 2, "ties": "first", "root": nodes[0]})
 
 
+def katago_case(scale: int) -> str:
+    """KataGo analysis-engine responses (bench_engines' form): 20 per scale, each with all 362 moves
+    searched, 15-move PVs with their visits, and the policy."""
+    rng = random.Random(scale)
+    return "\n".join(katago_response(rng, query_id=f"q{number}") for number in range(20 * scale)) + "\n"
+
+
+def kata_analyze_case(scale: int) -> str:
+    """A kata-analyze GTP transcript (bench_engines' form): 2,000 updates of 30 moves per scale."""
+    return kata_analyze_transcript(random.Random(scale), 2000 * scale)
+
+
 CASES = {
     "text": text_case,
     "upload": upload_case,
@@ -198,6 +213,8 @@ CASES = {
     "duct log": duct_log_case,
     "dump": dump_case,
     "engine dump": engine_dump_case,
+    "katago": katago_case,
+    "kata-analyze": kata_analyze_case,
 }
 
 

@@ -42,6 +42,7 @@ PER_SIMULTANEOUS_FACT = 200  # what a fact about a simultaneous node adds
 PER_OWN_MOVE = 300  # a simultaneous node's own move, in the decoupled tree's build (its sorts and slots)
 PER_OBJECT = 400  # a tree dump's JSON object: json's dict, then the node's columns
 PER_DUMP_COLON = 16  # a tree dump's value: the number or string json makes
+PER_ENGINE_BYTE = 7  # an engine's analyses kept as Python objects, per byte of its text (KataGo's JSON: 6.5)
 
 READ, BUILD = "read", "build"
 
@@ -85,7 +86,7 @@ class Need:
 
 
 def reading_need(text: str, kind: str) -> tuple[Reading, Need]:
-    """What reading ``text`` (of ``kind``: ``"text"``, ``"log"`` or ``"tree"``) takes at its peak."""
+    """What reading ``text`` (of ``kind``: ``"text"``, ``"log"``, ``"tree"`` or ``"engine"``) takes at its peak."""
     size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
     text_bytes = sys.getsizeof(text)
     reading = Reading(size, text_bytes, (text_bytes - sys.getsizeof("")) // max(len(text), 1))
@@ -94,6 +95,10 @@ def reading_need(text: str, kind: str) -> tuple[Reading, Need]:
         objects, colons = text.count("{"), text.count(":")
         parts.append((PER_OBJECT * objects + PER_DUMP_COLON * colons,
                       f"its {objects:,} JSON objects take about {PER_OBJECT} bytes each as Python objects"))
+    elif kind == "engine":
+        # Every analysis in the file is kept (the app picks one): their moves, columns and PVs.
+        parts.append((PER_ENGINE_BYTE * size,
+                      f"its analyses take about {PER_ENGINE_BYTE} bytes of memory per byte of text"))
     else:
         # Either reader: pyarrow's (the bytes encoded again, its blocks) or the line by line one (the
         # moves as ids, at most a character's width each); and every playout's columns.
@@ -137,7 +142,7 @@ def check_reading(text: str, kind: str) -> Reading:
 
     Args:
         text: the whole input.
-        kind: ``"text"``, ``"log"`` or ``"tree"`` (:func:`mcts_core.inputs.loading.input_kind`).
+        kind: ``"text"``, ``"log"``, ``"tree"`` or ``"engine"`` (:func:`mcts_core.inputs.loading.input_kind`).
 
     Raises:
         ParseError: on line 1, saying how much memory it would take, the limit and why.

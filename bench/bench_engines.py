@@ -1,0 +1,105 @@
+"""How fast engines' analyses are read: a 19x19 KataGo response with all 362 moves and its policy, and
+a long kata-analyze transcript (their memory: bench_memory.py's ``katago`` and ``kata-analyze`` cases).
+
+Each input is generated (seeded) in KataGo's documented format; ``read_input`` (read every analysis,
+build the shown one's tree) is timed in this process, the median of several runs.
+
+Usage (from the repository root)::
+
+    python bench/bench_engines.py
+    python bench/bench_engines.py --repeats 20 --updates 2000
+
+Nothing here is a test: numbers go into bench/RESULTS.md with the command that produced them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mcts_core.inputs.loading import read_input  # noqa: E402
+
+LETTERS = "ABCDEFGHJKLMNOPQRST"
+
+
+def points(size: int = 19) -> list[str]:
+    """Every point of the board, as KataGo names it, then pass."""
+    return [f"{LETTERS[x]}{size - y}" for y in range(size) for x in range(size)] + ["pass"]
+
+
+def katago_response(rng: random.Random, pv_length: int = 15, query_id: str = "bench") -> str:
+    """One analysis-engine response line: all 362 moves searched (as after a long search), each with a
+    PV and pvVisits, ``rootInfo`` and ``includePolicy``'s policy."""
+    names = points()
+    policy = [rng.random() for _ in names]
+    mass = sum(policy)
+    policy = [prior / mass for prior in policy]
+    infos, total = [], 0
+    for order, (name, prior) in enumerate(sorted(zip(names, policy), key=lambda item: -item[1])):
+        visits = max(1, int(prior * 100_000))
+        total += visits
+        winrate = rng.uniform(0.3, 0.7)
+        pv = [name] + rng.sample(names[:-1], pv_length)
+        infos.append({"edgeVisits": visits, "edgeWeight": float(visits), "lcb": winrate - 0.01, "move": name,
+                      "order": order, "prior": prior, "pv": pv,
+                      "pvEdgeVisits": [visits] + sorted((rng.randint(1, visits) for _ in pv[1:]), reverse=True),
+                      "pvVisits": [visits] + sorted((rng.randint(1, visits) for _ in pv[1:]), reverse=True),
+                      "scoreLead": rng.uniform(-5, 5), "scoreMean": 0.0, "scoreSelfplay": 0.0, "scoreStdev": 20.0,
+                      "utility": 2 * winrate - 1, "utilityLcb": 2 * winrate - 1.02, "visits": visits,
+                      "weight": float(visits), "winrate": winrate})
+    root = {"currentPlayer": "B", "scoreLead": 0.5, "utility": 0.01, "visits": total + 1, "winrate": 0.5,
+            "weight": float(total + 1)}
+    return json.dumps({"id": query_id, "isDuringSearch": False, "moveInfos": infos, "policy": policy,
+                       "rootInfo": root, "turnNumber": 42}, separators=(",", ":"))
+
+
+def kata_analyze_transcript(rng: random.Random, updates: int, moves: int = 30, pv_length: int = 15) -> str:
+    """A GTP transcript of one ``kata-analyze`` with ``updates`` update lines of ``moves`` moves each."""
+    names = points()[:-1]
+    lines = ["= "]
+    for update in range(1, updates + 1):
+        records = []
+        for order, name in enumerate(names[:moves]):
+            winrate = rng.uniform(0.3, 0.7)
+            pv = " ".join([name] + rng.sample(names, pv_length))
+            records.append(f"info move {name} visits {update * (moves - order)} edgeVisits {update * (moves - order)} "
+                           f"utility {2 * winrate - 1:.6g} winrate {winrate:.6g} scoreMean 0.5 scoreStdev 20 "
+                           f"scoreLead 0.5 scoreSelfplay 0.6 prior {rng.random() / moves:.6g} lcb {winrate - 0.01:.6g} "
+                           f"utilityLcb -0.1 weight {update * (moves - order)} order {order} pv {pv}")
+        lines.append(" ".join(records) + f" rootInfo visits {update * moves * moves} utility 0.01 winrate 0.5")
+    return "\n".join(lines) + "\n\n"
+
+
+def timed(text: str, repeats: int) -> float:
+    """The median seconds ``read_input(text)`` takes."""
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        read_input(text)
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--updates", type=int, default=2000)
+    arguments = parser.parse_args()
+    rng = random.Random(48)
+    response = katago_response(rng)
+    print(f"KataGo response, 362 moves + policy ({len(response):,} bytes): "
+          f"read_input median {timed(response, arguments.repeats) * 1000:.0f} ms")
+    transcript = kata_analyze_transcript(rng, arguments.updates)
+    print(f"kata-analyze transcript, {arguments.updates:,} updates of 30 moves ({len(transcript):,} bytes): "
+          f"read_input median {timed(transcript, max(1, arguments.repeats // 5)) * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()

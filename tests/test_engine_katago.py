@@ -23,6 +23,7 @@ BUDGETS = DATA / "katago_budgets.jsonl"
 DURING = DATA / "katago_during_search.jsonl"
 GTP = DATA / "katago_genmove_analyze.txt"
 DOCS = DATA / "katago_docs_example.jsonl"
+SYMMETRIC = DATA / "katago_symmetric_opening.jsonl"
 
 
 def text_of(path: Path) -> str:
@@ -126,6 +127,14 @@ def test_the_documented_example_response_reads():
     assert analysis.title == "KataGo analysis, move 2, 500 visits; winrates for Black"
     assert [move.move for move in analysis.moves] == ["Q5", "D4", "Q16", "D16"]
     assert analysis.moves[0].value == 0.7509536097709347  # Black to move: Black's utility as it is
+
+
+def test_moves_katago_copied_from_a_symmetric_one_are_left_out():
+    record = json.loads(text_of(SYMMETRIC))
+    copies = {info["move"] for info in record["moveInfos"] if "isSymmetryOf" in info}
+    analysis = read_input(text_of(SYMMETRIC)).engine
+    assert copies and not copies & {move.move for move in analysis.moves}
+    assert sum(move.visits for move in analysis.moves) == analysis.root_visits - 1 == 19
 
 
 def test_a_query_line_in_the_file_sets_the_rules_cpuct_and_reductions():

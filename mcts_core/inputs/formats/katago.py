@@ -25,6 +25,9 @@ move's (``gtp.cpp``'s default). Each child's tree value is its ``utility`` for t
 the root (who makes the move), converted here once; the columns keep KataGo's own numbers as the file
 shows them (the title says for whom). Moves the policy names that were not searched are declared
 children with no visits, after the searched ones, by policy (KataGo tries the highest one first).
+A move marked ``isSymmetryOf`` (its numbers copied from a symmetric move: ``rootSymmetryPruning``)
+was not searched and is never selected: it is left out. A child's visits are its ``edgeVisits``
+(what selection counts) where the file gives them.
 """
 
 from __future__ import annotations
@@ -116,8 +119,7 @@ def read_stream(text: str) -> tuple[EngineAnalysis, ...]:
     analyses = []
     for number, line in numbered_lines(text):
         stripped = line.strip()
-        if stripped.startswith("="):  # a response's first line may carry the first update
-            stripped = stripped[1:].lstrip().removeprefix(_gtp_id(stripped[1:])).lstrip()
+        stripped = GTP_ANSWER.sub("", stripped)  # a response's first line may carry the first update
         if stripped.startswith("info"):
             record = _stream_record(stripped, number)
             analyses.append(_analysis(record, number, SIDE_TO_MOVE, update=len(analyses) + 1))
@@ -134,14 +136,9 @@ JSON_READER = EngineReader("KataGo analysis JSON", looks_like_json, read_json)
 STREAM_READER = EngineReader("KataGo kata-analyze", looks_like_stream, read_stream)
 
 GTP_LINE = re.compile(r"(\d+\s+)?[a-z][a-z0-9_-]*(\s|$)|#")  # a command, ``play D4``, a comment
+GTP_ANSWER = re.compile(r"\A=\d*\s*")  # what starts a GTP response: ``=``, with its id if any
 STREAM_TOP = ("info", "rootInfo", "ownership", "ownershipStdev")  # what starts a part of an update
 STREAM_KEY = re.compile(r"[a-z][A-Za-z]*\Z")  # a key (a move is upper case, or "pass")
-
-
-def _gtp_id(rest: str) -> str:
-    """The id a GTP response's ``=`` carries (``=12``), "" when none."""
-    match = re.match(r"\d*", rest)
-    return match.group() if match else ""
 
 
 # --- One analysis, from a record in one shape: {"moveInfos": [...], "rootInfo": {...}, ...} ---------
@@ -168,8 +165,11 @@ def _analysis(record: dict, line: int, perspective: str, *, title_id: bool = Fal
     mover = _mover(record, root, line)
     flip = perspective == BLACK and mover == WHITE  # the file's values are Black's, White moves
     moves = [_move(info, line, flip) for info in infos]
-    searched = {move.move for move in moves}
-    moves.extend(_policy_moves(record, line, searched))
+    copies = {move.move for info, move in zip(infos, moves) if "isSymmetryOf" in info}
+    # A move marked isSymmetryOf was not searched (KataGo copied a symmetric move's numbers and never
+    # selects it): it is left out, and so is its policy entry.
+    moves = [move for move in moves if move.move not in copies]
+    moves.extend(_policy_moves(record, line, {move.move for move in moves} | copies))
     child_visits = sum(move.visits for move in moves)
     if "visits" in root:
         root_visits = _count(root, "visits", line, "rootInfo")

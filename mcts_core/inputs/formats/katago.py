@@ -214,9 +214,10 @@ def _move(info: Any, line: int, flip: bool) -> EngineMove:
     utility = _number(info, "utility", line, where)
     winrate = _number(info, "winrate", line, where, low=0.0, high=1.0)
     prior = _optional(info, "prior", line, where, low=0.0, high=1.0)
+    order = _optional(info, "order", line, where, low=0.0)
     columns = {"N": visits, "P": None if prior is None else 100.0 * prior, "winrate": 100.0 * winrate,
                "scoreLead": _optional(info, "scoreLead", line, where), "utility": utility,
-               "LCB": _percent(_optional(info, "lcb", line, where)), "order": _optional(info, "order", line, where)}
+               "LCB": _percent(_optional(info, "lcb", line, where)), "order": None if order is None else int(order)}
     pv = _names(info.get("pv", []), line, where, "pv")
     pv_visits = None
     key = "pvEdgeVisits" if "pvEdgeVisits" in info else "pvVisits"

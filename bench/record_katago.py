@@ -13,7 +13,7 @@ starts from the root's utility, not a blend with the raw network's), ``useNoiseP
 
 Writes ``tests/data/engines/katago_budgets.jsonl`` (every budget of two 9x9 positions, White and
 Black to move) and ``katago_during_search.jsonl`` (a 19x19 query of 300 visits with
-``reportDuringSearchEvery``), each with ``includePolicy`` and ``includePVVisits``, each line KataGo's
+``reportDuringSearchEvery``: 12 of its reports, evenly spaced, and its final response), each with ``includePolicy`` and ``includePVVisits``, each line KataGo's
 own, in the order KataGo wrote them; and ``katago_genmove_analyze.txt``, the GTP engine's transcript
 of a ``kata-genmove_analyze`` on the 9x9 White-to-move position (:data:`GTP_COMMANDS`).
 
@@ -100,7 +100,8 @@ GTP_COMMANDS = [  # the 9x9 "white" position, then a kata-analyze stream of a ge
 def gtp_config(tune: Path) -> str:
     """The GTP engine's config: the analysis one, a 200-visit genmove, the exact settings as keys."""
     exact = "".join(f"{name} = {str(value).lower()}\n" for name, value in EXACT.items())
-    return CONFIG.format(tune=tune).replace("numAnalysisThreads = 1\n", "") + "maxVisits = 200\n" + exact
+    return (CONFIG.format(tune=tune).replace("numAnalysisThreads = 1\n", "") + exact
+            + "maxVisits = 200\nrules = chinese\nlogAllGTPCommunication = false\nlogSearchInfo = false\n")
 
 
 def run_gtp(katago: str, model: str) -> list[str]:
@@ -127,8 +128,16 @@ def main() -> None:
                    for visits in range(1, arguments.budgets + 1)]
         write("katago_budgets.jsonl", run(arguments.katago, arguments.model, budgets))
         during = query("during", OPENING, 300, size=19, reportDuringSearchEvery=1.0)
-        write("katago_during_search.jsonl", run(arguments.katago, arguments.model, [during]))
+        write("katago_during_search.jsonl", thinned(run(arguments.katago, arguments.model, [during])))
     write("katago_genmove_analyze.txt", run_gtp(arguments.katago, arguments.model))
+
+
+def thinned(lines: list[str], kept: int = 12) -> list[str]:
+    """``kept`` of the reports made during the search, evenly spaced, then the final response: on
+    this machine's CPU a second passes between few visits, so the search reports hundreds of times."""
+    during, final = lines[:-1], lines[-1:]
+    step = max(1, len(during) // kept)
+    return during[step - 1::step][-kept:] + final
 
 
 def write(name: str, lines: list[str]) -> None:

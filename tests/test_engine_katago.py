@@ -121,6 +121,14 @@ def test_reports_during_the_search_come_before_their_final_response():
     assert len(analyses[-1].moves) == 19 * 19 - 5 + 1  # every legal move, pass included
 
 
+def test_between_two_reports_the_rules_choice_on_the_first_is_among_the_children_katago_visited():
+    analyses = read_input(text_of(DURING)).analyses
+    for before, after in zip(analyses, analyses[1:]):
+        tree = engine_tree(before)
+        choice = tree.move[select_child(tree, 0, Scoring("katago", 1.0, dict(before.settings)))]
+        assert choice in gained(before, after), before.title
+
+
 def test_the_documented_example_response_reads():
     # docs/Analysis_Engine.md's example response (written from the docs, not run): four moves, 500 visits.
     analysis = read_input(text_of(DOCS)).engine

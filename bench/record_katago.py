@@ -91,16 +91,21 @@ def run(katago: str, model: str, queries: list[dict]) -> list[str]:
     return [line for line in done.stdout.splitlines() if line.strip()]
 
 
-GTP_COMMANDS = [  # the 9x9 "white" position, then a kata-analyze stream of a genmove (20 cs apart)
+GTP_COMMANDS = [  # the 9x9 "white" position, then a kata-analyze stream of a genmove (2 s apart)
     "boardsize 9", "komi 7", "play B E5", "play W C4", "play B G4",
-    "kata-genmove_analyze W 20 rootInfo true pvVisits true", "quit",
+    "kata-genmove_analyze W 200 rootInfo true pvVisits true", "quit",
 ]
 
 
 def gtp_config(tune: Path) -> str:
-    """The GTP engine's config: the analysis one, a 200-visit genmove, the exact settings as keys."""
+    """The GTP engine's config: the analysis one (but winrates for the side to move, GTP's default), a
+    200-visit genmove, the exact settings as keys."""
     exact = "".join(f"{name} = {str(value).lower()}\n" for name, value in EXACT.items())
-    return (CONFIG.format(tune=tune).replace("numAnalysisThreads = 1\n", "") + exact
+    analysis_only = ("numAnalysisThreads = 1\n", "reportAnalysisWinratesAs = BLACK\n")
+    config = CONFIG.format(tune=tune)
+    for line in analysis_only:
+        config = config.replace(line, "")
+    return (config + exact
             + "maxVisits = 200\nrules = chinese\nlogAllGTPCommunication = false\nlogSearchInfo = false\n")
 
 

@@ -171,6 +171,27 @@ def test_a_gtp_transcript_of_kata_analyze_reads_every_update_for_the_side_to_mov
     assert last.value == float(first[first.index("utility") + 1])  # the mover's already: as it is
 
 
+def test_between_two_updates_the_rules_choice_on_the_first_is_among_the_children_katago_visited():
+    analyses = read_input(text_of(GTP)).analyses
+    asked = 0
+    for before, after in zip(analyses, analyses[1:]):
+        went = gained(before, after)
+        if went and before.root_visits > 1:  # one visit: the root's own evaluation, no child to compare
+            tree = engine_tree(before)
+            assert tree.move[select_child(tree, 0, Scoring("katago", 1.0, dict(before.settings)))] in went
+            asked += 1
+    assert asked >= 80
+
+
+def test_the_same_position_gives_its_mover_the_same_utility_from_either_engine_output(budgets):
+    # The analysis engine reports Black's values, kata-analyze White's (the side to move): read, both are
+    # White's, and White's best move D6 is worth about the same after 80 and 200 visits.
+    from_json = position(budgets, "white")[-1].moves[0]
+    from_gtp = read_input(text_of(GTP)).analyses[-1].moves[0]
+    assert from_json.move == from_gtp.move == "D6"
+    assert from_json.value > 0 and from_gtp.value > 0 and abs(from_json.value - from_gtp.value) < 0.15
+
+
 def test_kata_analyze_fields_come_in_any_order_and_new_keys_are_kept_apart():
     stream = ("info order 0 pv D4 Q16 prior 0.5 newKey 3 winrate 0.6 utility 0.2 visits 12 move D4 "
               "info move Q16 visits 3 utility -0.1 winrate 0.45 prior 0.3 order 1 pv Q16 "

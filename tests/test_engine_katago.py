@@ -195,7 +195,8 @@ def test_the_same_position_gives_its_mover_the_same_utility_from_either_engine_o
 def test_kata_analyze_fields_come_in_any_order_and_new_keys_are_kept_apart():
     stream = ("info order 0 pv D4 Q16 prior 0.5 newKey 3 winrate 0.6 utility 0.2 visits 12 move D4 "
               "info move Q16 visits 3 utility -0.1 winrate 0.45 prior 0.3 order 1 pv Q16 "
-              "rootInfo visits 16 utility 0.15 winrate 0.58 currentPlayer B\n")
+              "rootInfo visits 16 utility 0.15 winrate 0.58 currentPlayer B ownership 0.5 -0.25 1e-3 "
+              "ownershipStdev 0.1 0.2 0.3\n")
     analysis = read_input(stream).engine
     assert [(move.move, move.visits, move.value, move.pv) for move in analysis.moves] == [
         ("D4", 12, 0.2, ("Q16",)), ("Q16", 3, -0.1, ())]

@@ -39,7 +39,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...common.input_rules import ParseError
-from ...common.json_input import load_json, shown
+from ...common.json_input import key_text, load_json, shown
 from .engine_analysis import SIGNED, EngineAnalysis, EngineMove, EngineReader
 from .lines import numbered_lines
 
@@ -137,7 +137,8 @@ STREAM_READER = EngineReader("KataGo kata-analyze", looks_like_stream, read_stre
 
 GTP_LINE = re.compile(r"(\d+\s+)?[a-z][a-z0-9_-]*(\s|$)|#")  # a command, ``play D4``, a comment
 GTP_ANSWER = re.compile(r"\A=\d*\s*")  # what starts a GTP response: ``=``, with its id if any
-STREAM_TOP = ("info", "rootInfo", "ownership", "ownershipStdev")  # what starts a part of an update
+STREAM_BOARDS = ("ownership", "ownershipStdev")  # parts that are one value per point
+STREAM_TOP = ("info", "rootInfo", *STREAM_BOARDS)  # what starts a part of an update
 STREAM_KEY = re.compile(r"[a-z][A-Za-z]*\Z")  # a key (a move is upper case, or "pass")
 
 
@@ -209,7 +210,7 @@ def _move(info: Any, line: int, flip: bool) -> EngineMove:
     name = info.get("move")
     if not isinstance(name, str) or not name:
         raise ParseError(line, f'a move in moveInfos has no "move" name, got {shown(name)}')
-    where = f"move {name}"
+    where = f"move {shown(name)}"
     visits = _count(info, "edgeVisits" if "edgeVisits" in info else "visits", line, where)
     utility = _number(info, "utility", line, where)
     winrate = _number(info, "winrate", line, where, low=0.0, high=1.0)
@@ -224,7 +225,7 @@ def _move(info: Any, line: int, flip: bool) -> EngineMove:
     if key in info:
         pv_visits = tuple(_each_count(info[key], line, where, key))[1:]
     return EngineMove(intern(name), visits, -utility if flip else utility, prior,
-                      {name: value for name, value in columns.items() if value is not None},
+                      {column: value for column, value in columns.items() if value is not None},
                       tuple(pv[1:] if pv[:1] == [name] else pv), pv_visits)
 
 
@@ -267,7 +268,7 @@ def _title(record: dict, visits: int, perspective: str, title_id: bool, update: 
     else:
         what = "KataGo analysis"
         if title_id:
-            what += f", query {record.get('id')}"
+            what += f", query {key_text(str(record.get('id')))}"
         turn = record.get("turnNumber")
         if isinstance(turn, int) and not isinstance(turn, bool):
             what += f", move {turn}"
@@ -320,7 +321,8 @@ def _stream_parts(tokens: list[str], line: int) -> Iterator[tuple[str, dict]]:
             finished()
             if part is not None:
                 yield part, fields
-            part, fields, key, values = token, {}, None, []
+            # ownership's values follow it directly: they are its own field
+            part, fields, key, values = token, {}, token if token in STREAM_BOARDS else None, []
         elif part is None:
             raise ParseError(line, f"a kata-analyze update starts with info, got {shown(token)}")
         elif STREAM_KEY.match(token) and token != "pass":

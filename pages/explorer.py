@@ -158,7 +158,7 @@ def inspect_buttons(tree, inspected: int, children) -> None:
               disabled=not children, help="Step into the child the rule picks here.")
 
 
-def table_columns(tree, inspected: int, table, rule) -> list[Column]:
+def table_columns(tree, inspected: int, table, rule, engine) -> list[Column]:
     """The children table's columns as shown: the rule's value right after the move and its visits,
     so it is in view however many terms the rule has; rows come best first and the selected one is
     coloured, so rank and selected stay in the CSV only. Headers are short enough to show whole, so
@@ -174,23 +174,26 @@ def table_columns(tree, inspected: int, table, rule) -> list[Column]:
         "mean": Column("mean", mean_header(tree, inspected), "%.4f"),
         "outcome": Column("outcome", rule.label("outcome"), "%+g", "A proven outcome for the player to move here."),
     }
+    if engine is not None:  # the engine's own numbers, as many digits as it printed
+        special |= {name: Column(name, name, "%.6g", f"As {engine.engine} printed it.") for name in table.columns
+                    if name.startswith(f"{engine.engine} ")}
     return [special.get(name) or Column(name, rule.label(name), "%.4f") for name in names]
 
 
-def children_panel(tree, inspected: int, children, scoring) -> None:
+def children_panel(tree, inspected: int, children, scoring, engine) -> None:
     """The inspected node's children under the rule: why the best won, the table, the formula, the CSV."""
     rule = scoring.spec
     st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
     # Why first, then the terms that say it: both above the fold on a projector; the formula after them.
     explain(explain_choice(children, scoring.rule, tree.ties), children)
-    table = children_table(tree, inspected, scoring)
+    table = children_table(tree, inspected, scoring, engine)
     rows = {path_json(tree.path_moves(child.node)): child.node for child in children}  # in the table's order
 
     def inspect_child(row_key: str) -> None:
         if row_key in rows:  # a key the browser made up inspects nothing
             set_inspect(tree.path(rows[row_key]))
 
-    columns = table_columns(tree, inspected, table, rule)
+    columns = table_columns(tree, inspected, table, rule, engine)
     show_term_table(
         table, columns, row_keys=list(rows),
         label=f"Children of {tree.path(inspected) or 'the root'} under {rule.name}",
@@ -209,7 +212,7 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
     )
 
 
-def inspect_panel(tree, selected, input_key: str) -> int:
+def inspect_panel(tree, selected, loaded) -> int:
     """The inspected node, its buttons, and its children or the whole tree as an outline; returns the node."""
     # The path box and its buttons share one row: the children's table and why its first child won
     # stay above a 768-pixel projector's fold beside the picture.
@@ -224,11 +227,11 @@ def inspect_panel(tree, selected, input_key: str) -> int:
     children_tab, outline_tab = st.tabs(["Children", "Outline (any size)"], key=DETAILS_TAB, on_change="rerun")
     if children_tab.open:
         with children_tab, c_control.at_committed_c("selected", "children"):
-            children_panel(tree, inspected, children, selected.scoring)
+            children_panel(tree, inspected, children, selected.scoring, loaded.read.engine)
     if outline_tab.open:
         with outline_tab, c_control.at_committed_c("selected", "outline"):
             show_outline(
-                tree, selected.scoring, input_key=input_key, path=selected.path, inspected=inspected,
+                tree, selected.scoring, input_key=loaded.key, path=selected.path, inspected=inspected,
                 on_select=lambda node: set_inspect(tree.path(node)),
             )
     return inspected
@@ -326,7 +329,7 @@ def explore(setup) -> None:
     else:  # a wide tree drawn left to right needs the page's full width to stay readable
         picture, details = st.container(), st.container()
     with details:
-        inspected = inspect_panel(tree, selected, setup.input.key)
+        inspected = inspect_panel(tree, selected, setup.input)
     with picture:
         limits_panel()
         slider_paths = c_control.slider_path_nodes(setup.input, selected.scoring, visible)

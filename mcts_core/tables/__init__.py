@@ -1,8 +1,8 @@
 """Pandas tables of what the analysis found: a node's children with every term, the sweep, own moves.
 
 The only part of the core besides ``drawing`` that imports a heavy library (pandas), so it is
-imported on its own (``mcts_core`` does not import it). May import model, selection, analysis and
-simultaneous.
+imported on its own (``mcts_core`` does not import it). May import model, selection, analysis,
+simultaneous and inputs (an engine's own columns).
 """
 
 from .children_table import children_table

@@ -16,7 +16,7 @@ import streamlit as st
 
 from mcts_core import ROOT, Scoring
 from mcts_core.classroom import RoomRefused, RoomStore, TooManyWrongCodes, choice_question, history_csv, read_code
-from mcts_core.common import StoreError
+from mcts_core.common import ParseError, StoreError
 from mcts_core.inputs import InputStore
 from ui.common import state
 from ui.common.markdown import escape
@@ -24,7 +24,7 @@ from ui.common.routing import run_app_shell_instead
 from ui.common.wording import full_sentence
 from ui.room import room_browser, room_student, room_teacher
 from ui.setup import input_panel
-from ui.setup.inputs import LoadedInput, load
+from ui.setup.inputs import LoadedInput, load, with_analysis
 from ui.share import share
 
 # Session-state keys this module owns.
@@ -129,14 +129,21 @@ def _leave_button() -> None:
         _go_to(None)
 
 
-def room_input(input_id: str) -> LoadedInput | None:
+def room_input(input_key: str) -> LoadedInput | None:
     """The room's input from the input store, read once per server for every session; None when the
-    store no longer has it."""
+    store no longer has it. ``input_key`` is the teacher's input's key: a stored input's id, with
+    ``#n`` for an engine file's analysis n other than its last."""
+    input_id, _, number = input_key.partition("#")
     stored = InputStore().load(input_id)
     if stored is None:
         return None
     loaded = load(input_id, "room's input", lambda: stored[0], save=False)
-    return loaded if isinstance(loaded, LoadedInput) else None
+    if not isinstance(loaded, LoadedInput):
+        return None
+    try:
+        return with_analysis(loaded, int(number)) if number.isdigit() else loaded
+    except (ParseError, IndexError):
+        return None
 
 
 def forget_room(code: str, input_id: str, secret: str) -> None:
@@ -146,7 +153,7 @@ def forget_room(code: str, input_id: str, secret: str) -> None:
     secrets.pop(code, None)
     st.session_state[ROOM_SECRETS] = secrets
     st.session_state[ROOM_CLOSED] = (code, secret)
-    input_panel.keep_stored(input_id, "room's input", by_content=True)
+    input_panel.keep_stored(input_id.partition("#")[0], "room's input", by_content=True)
     _go_to(None)
 
 

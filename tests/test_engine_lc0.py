@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mcts_core.common.input_rules import ParseError
-from mcts_core.inputs.formats.lc0 import read
+from mcts_core.inputs.formats.lc0_stats import read
 from mcts_core.inputs.loading import ENGINE, read_input
 from mcts_core.selection.rules.lc0 import RULE, fast_log, lc0
 from mcts_core.selection.scoring import Scoring, score_children
@@ -138,7 +138,7 @@ def test_the_rule_works_on_any_tree_and_refuses_bad_settings():
     assert all(math.isfinite(value) for value in values)
     assert "fpu_strategy" in RULE.settings_problem({"fpu_strategy": "nearest"})
     assert "cpuct_base" in RULE.settings_problem({"cpuct_base": 0.0})
-    assert "in_flight" in RULE.settings_problem({"in_flight": {"e2e4": -1.0}})
+    assert "in_flight must give each move a number >= 0" in RULE.settings_problem({"in_flight": {"e2e4": -1.0}})
 
 
 def test_the_command_line_trees_and_sweeps_an_lc0_file():

@@ -147,7 +147,7 @@ class Lc0(Rule):
                 help="the reduction (times √ of the visited children's priors), or the absolute Q"),
         Setting("root_value", "parent's Q (for the first-play value)", "float", 0.0, low=-1.0, high=1.0,
                 help="the Q of the node choosing, for its player to move: the file's node line"),
-        Setting("in_flight", "visits in flight per move", "move_values", None,
+        Setting("in_flight", "visits in flight per move", "move_values", None, low=0.0,
                 help="one `move k` per line: visits lc0 had started on the move when it printed (+k)"),
     )
     inputs = ("move", "siblings", "prior")
@@ -161,13 +161,6 @@ class Lc0(Rule):
         growth = cpuct_growth(parent_visits, settings["cpuct_factor"], settings["cpuct_base"])
         d = 1 + visits + terms.get("in_flight", 0.0)
         return Lc0Puct(terms["q"], growth, terms["prior"], math.sqrt(max(parent_visits - 1, 1)), d)
-
-    def _combined_problem(self, settings: Mapping[str, Any]) -> str | None:
-        flights = settings.get("in_flight") or {}
-        negative = next((move for move, k in flights.items() if k < 0 or k != int(k)), None)
-        if negative is not None:
-            return f"in_flight must give each move a whole number of visits >= 0, got {flights[negative]!r} for {negative!r}"
-        return None
 
 
 RULE = Lc0()

@@ -124,6 +124,8 @@ def test_several_blocks_are_several_analyses_in_file_order():
     ("info string d2d4  (293 ) N:     12 (+ 1) (P: 13.20%) (Q: 1.5) (U: 0.2) (S: 0.3) (V: 0.1)", "from -1 to 1"),
     ("info string d2d4  (293 ) N:     12 (+ 1) (P: 13.20%) (Q: 0.1) (V: 0.1)", "no U, S"),
     ('{"id": "a", "moveInfos": []}', "another engine"),
+    ("setoption name FpuStrategy value nearest", "FpuStrategy"),
+    ("setoption name CPuct value -1", "CPuct"),
 ])
 def test_bad_lines_are_refused_naming_their_line(line, words):
     good = "info string e2e4  (322 ) N:       5 (+ 0) (P: 10.00%) (Q: 0.1) (U: 0.2) (S: 0.3) (V: 0.1)\n"

@@ -25,6 +25,7 @@ import re
 from datetime import date, datetime
 
 from ...common.input_rules import ParseError
+from ...selection.rules.lc0 import RULE
 from .engine_analysis import SIGNED, EngineAnalysis, EngineMove, EngineReader
 from .lines import numbered_lines
 
@@ -137,7 +138,7 @@ def analysis_of(first_line: int, rows: list[tuple[str, dict, str]], node: dict |
     if "+" in printed and not flights:
         printed.discard("+")
     title = f"lc0 verbose move stats, {root_visits:,} visits; Q for the side to move"
-    return EngineAnalysis(ENGINE, title, "lc0", file_settings, settings.get("c"), root_visits, root_value,
+    return EngineAnalysis(ENGINE, title, RULE.key, file_settings, settings.get("c"), root_visits, root_value,
                           tuple(moves), tuple(key for key in COLUMNS if key in printed), SIGNED, first_line)
 
 
@@ -172,10 +173,11 @@ def read(text: str) -> tuple[EngineAnalysis, ...]:
                 version = version_settings(int(banner["minor"]), banner["built"])
             for option in (*FLAG.finditer(content), *SETOPTION.finditer(content)):
                 name, value = OPTIONS[option["name"]], option["value"]
-                if name == "fpu_strategy":
-                    options[name] = value
-                else:
-                    options[name] = number(line, option["name"], value, -math.inf, math.inf)
+                value = value if name == "fpu_strategy" else number(line, option["name"], value, -math.inf, math.inf)
+                problem = RULE.c_problem(value) if name == "c" else RULE.settings_problem({name: value})
+                if problem is not None:
+                    raise ParseError(line, f"lc0's {option['name']}: {problem}")
+                options[name] = value
             continue
         move, fields, marks = stats_line(line, match)
         if move == "node":

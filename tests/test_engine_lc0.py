@@ -143,11 +143,13 @@ def test_the_rule_works_on_any_tree_and_refuses_bad_settings():
     assert "in_flight must give each move a number >= 0" in RULE.settings_problem({"in_flight": {"e2e4": -1.0}})
 
 
-def test_the_command_line_trees_and_sweeps_an_lc0_file():
-    run = lambda *args: subprocess.run([sys.executable, "-m", "mcts_core", "--rule", "lc0", *args],
+def test_the_command_line_selects_trees_and_sweeps_an_lc0_file():
+    run = lambda *args: subprocess.run([sys.executable, "-m", "mcts_core", *args],
                                        input=text("lc0_issue1002_qu.txt"), capture_output=True, text=True)
-    tree = run("tree")
+    plain = run()  # the file's rule, lc0, at its cpuct
+    assert plain.returncode == 0 and plain.stdout == "e2e4\n"
+    tree = run("--rule", "lc0", "tree")
     assert tree.returncode == 0 and '"selected": "e2e4"' in tree.stdout  # the file's cpuct, 2.5
-    sweep = run("sweep", "--c-min", "0", "--c-max", "5")
+    sweep = run("--rule", "lc0", "sweep", "--c-min", "0", "--c-max", "5")
     assert sweep.returncode == 0
     assert [line.split()[2] for line in sweep.stdout.splitlines()] == ["d2d4", "c2c4", "e2e4"]

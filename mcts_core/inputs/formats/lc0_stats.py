@@ -7,8 +7,8 @@ One line per root move, then (lc0 v0.26 and later) a ``node`` line with the root
     info string node  (  20) N:     121 (+ 0) (P: 99.12%) (WL: ...) (D: ...) (M: ...) (Q: ...) (V: ...)
 
 Older builds print ``(Q+U: ...)`` for ``(S: ...)`` and no WL, M or node line; ``(T)``, ``(W)`` and
-``(L)`` mark proven moves. A block (one ``go``, or one dump in the log) is a run of such lines: a
-``node`` line or any other non-blank line ends it; each block is one analysis, in file order. UCI
+``(L)`` mark proven moves (read past: the S lc0 prints does not use them). A block (one ``go``, or
+one dump in the log) is a run of such lines: a ``node`` line or any other non-blank line ends it; each block is one analysis, in file order. UCI
 ``info ... pv`` lines before a block give the PVs of their first moves (``multipv`` lines one per
 move). Perspective: lc0 prints every move's WL, Q and V for the player who makes it (the player to
 move at the root), and since v0.26 the ``node`` line's too (its sign flipped to match), so the
@@ -35,7 +35,6 @@ STATS = re.compile(
     r"\(\s*(?P<index>-?\d+)\s*\)\s+N:\s*(?P<n>-?\d+)\s+\(\+\s*(?P<flight>-?\d+)\)(?P<rest>.*)$"
 )
 FIELD = re.compile(r"\((?P<key>[A-Za-z+]+):\s*(?P<value>[^()]*?)\s*\)")
-MARK = re.compile(r"\((?P<mark>[TWL])\)")
 BANNER = re.compile(r"\|_\| v0\.(?P<minor>\d+)\.\d+\S*(?: built (?P<built>[A-Z][a-z]{2} +\d{1,2} \d{4}))?")
 FLAG = re.compile(r"--(?P<name>cpuct|cpuct-base|cpuct-factor|fpu-value|fpu-strategy)=(?P<value>\S+)")
 SETOPTION = re.compile(r"setoption name (?P<name>CPuct|CPuctBase|CPuctFactor|FpuValue|FpuStrategy) value (?P<value>\S+)")
@@ -89,8 +88,8 @@ RANGES = {"P": (0.0, 100.0), "WL": (-1.0, 1.0), "D": (0.0, 1.0), "M": (0.0, 1e4)
           "V": (-1.0, 1.0), "U": (0.0, math.inf), "S": (-math.inf, math.inf), "Q+U": (-math.inf, math.inf)}
 
 
-def stats_line(line: int, match: re.Match) -> tuple[str, dict[str, float | None], str]:
-    """One verbose stats line: its move, its numbers by lc0's names (N and ``+`` too), its marks."""
+def stats_line(line: int, match: re.Match) -> tuple[str, dict[str, float | None]]:
+    """One verbose stats line: its move and its numbers by lc0's names (N and ``+`` too)."""
     rest = match["rest"]
     if rest.count("(") != rest.count(")") or not rest.rstrip().endswith(")"):
         raise ParseError(line, "this lc0 move stats line is cut (a field has no closing parenthesis)")
@@ -107,7 +106,7 @@ def stats_line(line: int, match: re.Match) -> tuple[str, dict[str, float | None]
             [] if "S" in fields or "Q+U" in fields else ["S"])
         if missing:
             raise ParseError(line, f"this lc0 move stats line has no {', '.join(missing)}")
-    return match["move"], fields, "".join(mark["mark"] for mark in MARK.finditer(rest))
+    return match["move"], fields
 
 
 def pv_of(tokens: list[str]) -> tuple[str, ...]:
@@ -115,11 +114,11 @@ def pv_of(tokens: list[str]) -> tuple[str, ...]:
     return tuple(tokens[tokens.index("pv") + 1:]) if "pv" in tokens else ()
 
 
-def analysis_of(first_line: int, rows: list[tuple[str, dict, str]], node: dict | None,
+def analysis_of(first_line: int, rows: list[tuple[str, dict]], node: dict | None,
                 pvs: dict[str, tuple[str, ...]], settings: dict) -> EngineAnalysis:
     """One block's analysis (module docstring)."""
     moves, printed = [], set()
-    for move, fields, _marks in rows:
+    for move, fields in rows:
         printed.update(key for key, value in fields.items() if value is not None)
         visits = int(fields["N"])
         pv = pvs.get(move, ())[1:]
@@ -145,7 +144,7 @@ def analysis_of(first_line: int, rows: list[tuple[str, dict, str]], node: dict |
 def read(text: str) -> tuple[EngineAnalysis, ...]:
     """Every block of verbose move stats in ``text``, in file order (module docstring)."""
     analyses: list[EngineAnalysis] = []
-    rows: list[tuple[str, dict, str]] = []
+    rows: list[tuple[str, dict]] = []
     pvs: dict[str, tuple[str, ...]] = {}
     version: dict = {}  # the constants of the build the banner names
     options: dict = {}  # the constants the command line or setoption set: over the version's
@@ -179,7 +178,7 @@ def read(text: str) -> tuple[EngineAnalysis, ...]:
                     raise ParseError(line, f"lc0's {option['name']}: {problem}")
                 options[name] = value
             continue
-        move, fields, marks = stats_line(line, match)
+        move, fields = stats_line(line, match)
         if move == "node":
             if not rows:
                 raise ParseError(line, "lc0's node line comes after its moves' lines, and here there are none")
@@ -187,9 +186,9 @@ def read(text: str) -> tuple[EngineAnalysis, ...]:
             continue
         if not rows:
             first = line
-        if any(move == seen for seen, _, _ in rows):
+        if any(move == seen for seen, _ in rows):
             raise ParseError(line, f"the move {move} is listed twice in one block of lc0's move stats")
-        rows.append((move, fields, marks))
+        rows.append((move, fields))
     close()
     if not analyses:
         raise ParseError(1, "no lc0 verbose move stats line (`info string e2e4 (322 ) N: ...`) in this text")

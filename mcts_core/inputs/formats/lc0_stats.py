@@ -8,9 +8,9 @@ One line per root move, then (lc0 v0.26 and later) a ``node`` line with the root
 
 Older builds print ``(Q+U: ...)`` for ``(S: ...)`` and no WL, M or node line; ``(T)``, ``(W)`` and
 ``(L)`` mark proven moves (read past: the S lc0 prints does not use them). A block (one ``go``, or
-one dump in the log) is a run of such lines: a ``node`` line or any other non-blank line ends it; each block is one analysis, in file order. UCI
-``info ... pv`` lines before a block give the PVs of their first moves (``multipv`` lines one per
-move). Perspective: lc0 prints every move's WL, Q and V for the player who makes it (the player to
+one dump in the log) is a run of such lines: a ``node`` line or any other non-blank line ends it;
+each block is one analysis, in file order. UCI ``info ... pv`` lines before a block give the PVs of
+their first moves (``multipv`` lines one per move). Perspective: lc0 prints every move's WL, Q and V for the player who makes it (the player to
 move at the root), and since v0.26 the ``node`` line's too (its sign flipped to match), so the
 values are the tree's as printed. The root's visits are the ``node`` line's N, else the
 children's visits plus one (lc0 counts the root's own evaluation in N; an ``info ... nodes`` count

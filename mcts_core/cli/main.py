@@ -410,8 +410,14 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
             # The puzzle: the shortest road, which imports neither numpy nor the JSON readers.
             from ..puzzle import solve
 
-            print(solve(text, c=arguments.c))
-            return 0
+            try:
+                print(solve(text, c=arguments.c))
+                return 0
+            except ParseError:
+                from ..inputs.formats.engine_readers import engine_reader
+
+                if engine_reader(text) is None:  # not an engine's analysis either: the puzzle's error
+                    raise
         from ..inputs.loading import TEXT, read_input
 
         read = read_input(text)

@@ -1,14 +1,15 @@
 """The engines' analysis formats, told apart by content: one :class:`EngineReader` per format.
 
-Each engine's module (``katago.py``, ``leela_zero.py``, ``lc0.py``) defines its readers; this list
+Each engine's module (``katago.py``, ``leela_zero.py``, ``lc0_stats.py``) defines its readers; this list
 is the only place that names them, in the order their ``looks_like`` is asked.
 """
 
 from __future__ import annotations
 
+from . import lc0_stats
 from .engine_analysis import EngineReader
 
-READERS: tuple[EngineReader, ...] = ()
+READERS: tuple[EngineReader, ...] = (lc0_stats.READER,)
 
 
 def engine_reader(text: str) -> EngineReader | None:

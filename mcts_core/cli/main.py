@@ -403,10 +403,7 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
     try:
         data = sys.stdin.buffer.read()
         text = decode_text(data)
-        from ..inputs.formats.engine_readers import engine_reader
-
-        puzzle = not text.lstrip().startswith("{") and engine_reader(text) is None
-        if arguments.command is None and arguments.rule is None and puzzle:
+        if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):
             # The puzzle: the shortest road, which imports neither numpy nor the JSON readers.
             from ..puzzle import solve
 

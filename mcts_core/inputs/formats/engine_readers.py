@@ -6,9 +6,10 @@ is the only place that names them, in the order their ``looks_like`` is asked.
 
 from __future__ import annotations
 
+from . import leela_zero
 from .engine_analysis import EngineReader
 
-READERS: tuple[EngineReader, ...] = ()
+READERS: tuple[EngineReader, ...] = (leela_zero.READER,)
 
 
 def engine_reader(text: str) -> EngineReader | None:

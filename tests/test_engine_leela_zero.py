@@ -29,7 +29,8 @@ from mcts_core.inputs.formats.engine_analysis import EngineAnalysis, EngineMove,
 from mcts_core.inputs.formats.leela_zero import looks_like_leela_zero, read_leela_zero
 from mcts_core.inputs.loading import ENGINE, read_input
 from mcts_core.selection import RULE_REGISTRY, score_children
-from mcts_core.selection.rules.leela_zero_puct import LeelaZeroValue, leela_zero
+from mcts_core.selection.rules.leela_zero_puct import leela_zero
+from mcts_core.selection.rules.puct import Puct
 from mcts_core.selection.terms import Siblings
 
 DATA = Path(__file__).parent / "data" / "engines"
@@ -126,7 +127,7 @@ def test_the_rule_is_leela_zeros_formula_with_its_defaults():
     terms = leela_zero(21, 12, 12 * 0.55, c=0.5, move="a", siblings=siblings, prior=0.4)
     numerator = math.sqrt(20 * math.log(0.015 * 20 + 1.7))
     assert terms["numerator"] == numerator
-    assert terms["value"] == 12 * 0.55 / 12 + 0.5 * 0.4 * (numerator / 13)
+    assert terms["value"] == 12 * 0.55 / 12 + 0.5 * 0.4 * numerator / 13
     unvisited = leela_zero(21, 0, 0.0, c=0.5, move="c", siblings=siblings, prior=0.1, root_value=0.46)
     assert unvisited["q"] == 0.46 - 0.25 * math.sqrt(0.64)  # first play: the parent's value, reduced
     uniform = leela_zero(21, 0, 0.0, c=0.5, move="c", siblings=siblings)
@@ -138,7 +139,7 @@ def test_its_value_form_is_the_formula_bit_for_bit_at_every_c():
     for visits, total, prior in [(481, 242.3278, 0.1261), (0, 0.0, 0.0473), (3, 1.1, 0.3333)]:
         at_one = leela_zero(978, visits, total, c=1.0, move="a", siblings=siblings, prior=prior)
         form = RULE.value_form(at_one, 978, visits, total, RULE.defaults)
-        assert isinstance(form, LeelaZeroValue)
+        assert isinstance(form, Puct)
         for c in (0.0, 0.1, 0.5, 0.7071, 2.0, 9.75):
             assert form(c) == leela_zero(978, visits, total, c=c, move="a", siblings=siblings, prior=prior)["value"]
 

@@ -14,7 +14,8 @@ https://github.com/leela-zero/leela-zero/blob/v0.17/src/UCTNode.cpp.
 
 Leela Zero computes in float32 in places: its constants, the priors, the winrates (a mean is
 rounded to float32) and the visited-policy sum are floats, and ``puct * P`` is a float product;
-N's square root, the division by 1 + n and the final sum are doubles. This rule computes every step
+N's square root, the division by 1 + n and the final sum are doubles (it divides the numerator by
+1 + n before multiplying; this rule multiplies first, as PUCT does). This rule computes every step
 in float64, so its value can differ from the engine's by about 1e-7 relative: only children whose
 values are that close can be ordered differently.
 """
@@ -23,13 +24,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
 from ..rule import Rule, Setting, c_setting
 from ..terms import Siblings, Terms
 from ..value_form import ValueForm
+from .puct import Puct
 
 PUCT = 0.5  # cfg_puct
 LOGPUCT = 0.015  # cfg_logpuct
@@ -65,38 +67,14 @@ def leela_zero(parent_visits: int, visits: int, total: float, *, c: float, move:
     if prior is None:
         prior = 1.0 / siblings.count
     root = numerator(siblings.visits, logpuct, logconst)
-    exploration = c * prior * (root / (1 + visits))
+    exploration = c * prior * root / (1 + visits)
     return {"mean": mean, "q": q, "prior": prior, "numerator": root, "exploration": exploration,
             "value": q + exploration}
 
 
-@dataclass(frozen=True, slots=True)
-class LeelaZeroValue(ValueForm):
-    """``q + c * prior * ratio``: Leela Zero's value, with ratio = numerator / (1 + n)."""
-
-    q: float
-    prior: float
-    ratio: float
-    roundings = 3
-    plain = False
-
-    def __call__(self, c: float) -> float:
-        return self.q + c * self.prior * self.ratio
-
-    def line(self) -> tuple[float, float]:
-        return self.q, self.prior * self.ratio
-
-    def scale(self) -> float:
-        return abs(self.q)
-
-    def varying(self) -> dict[str, tuple[float, float]]:
-        slope = self.prior * self.ratio
-        return {"exploration": (0.0, slope), "value": (self.q, slope)}
-
-
 class LeelaZero(Rule):
-    """Leela Zero's PUCT (module docstring): its value is the line ``Q + C * P * ratio``
-    (:class:`LeelaZeroValue`)."""
+    """Leela Zero's PUCT (module docstring): its value is PUCT's line ``Q + C * P * root / d``
+    (:class:`~.puct.Puct`) with root = the numerator."""
 
     key = "leela_zero"
     name = "Leela Zero PUCT"
@@ -124,7 +102,7 @@ class LeelaZero(Rule):
 
     def value_form(self, terms: Terms, parent_visits: int, visits: int, total: float,
                    settings: Mapping[str, Any]) -> ValueForm:
-        return LeelaZeroValue(terms["q"], terms["prior"], terms["numerator"] / (1 + visits))
+        return Puct(terms["q"], terms["prior"], terms["numerator"], 1 + visits)
 
 
 RULE = LeelaZero()

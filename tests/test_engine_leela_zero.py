@@ -96,9 +96,15 @@ def test_leela_zero_files_are_told_apart_from_other_text():
     assert not looks_like_leela_zero("info move Q16 visits 5 edgeVisits 5 utility 0.1 winrate 0.52 pv Q16\n")
 
 
+def test_a_percentage_is_the_double_nearest_the_printed_decimal_over_100():
+    (analysis,) = read_leela_zero(ISSUE_DUMP.replace("48.49", "1e1"))
+    assert [move.value for move in analysis.moves] == [0.1, 0.4] and analysis.moves[0].prior == 0.009
+
+
 @pytest.mark.parametrize("text, line, words", [
     (ISSUE_DUMP.replace("48.49", "nan"), 2, "V must be a number from 0 to 100, got 'nan'"),
     (ISSUE_DUMP.replace("48.49", "148.49"), 2, "V must be a number from 0 to 100"),
+    (ISSUE_DUMP.replace("->       3", "->       ³"), 3, "visits must be a whole number >= 0, got '³'"),
     (ISSUE_DUMP.replace("->       3", "->      -3"), 3, "visits must be a whole number >= 0, got '-3'"),
     (ISSUE_DUMP.replace("(N: 12.50%) ", ""), 3, "move line must read"),
     (ISSUE_DUMP.replace(" R19 ->       3", " G16 ->       3"), 3, "G16 is listed twice"),

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 
 from ...common.input_rules import ParseError
 from ...selection.rules import leela_zero_puct as rule
@@ -45,6 +46,7 @@ NN_EVAL = "NN eval="
 ANALYZE_START = re.compile(r"info move \S+ visits \d+ winrate \d+ ")
 ANALYZE_KEYS = ("visits", "winrate", "prior", "lcb", "order")  # the integer keys, pv last
 TEN_THOUSAND = 10_000
+WHOLE = re.compile(r"[0-9]+")
 
 
 def looks_like_leela_zero(text: str) -> bool:
@@ -105,13 +107,19 @@ def _number(text: str, line: int, key: str, high: float) -> float:
 
 
 def _share(percent: str) -> float:
-    """A percentage as a share, the double nearest the printed decimal (``0.90`` -> 0.009, not 0.90 / 100)."""
-    return float(percent.strip() + "e-2")
+    """A percentage (already read by :func:`_number`) as a share, the double nearest the printed
+    decimal over 100 (``0.90`` -> 0.009, where 0.90 / 100 is 0.009000000000000001)."""
+    return float(Decimal(percent.strip()).scaleb(-2))
+
+
+def _whole(text: str) -> bool:
+    """Whether ``text`` is a whole number >= 0 in ASCII digits."""
+    return WHOLE.fullmatch(text) is not None
 
 
 def _visits(text: str, line: int) -> int:
     """``text`` as a visit count, else a ParseError."""
-    if not text.isdigit():
+    if not _whole(text):
         raise ParseError(line, f"visits must be a whole number >= 0, got {text!r}")
     return int(text)
 
@@ -168,7 +176,7 @@ def _analyze_move(tokens: list[str], number: int, earlier: list[EngineMove]) -> 
         key = tokens[at]
         if key not in ANALYZE_KEYS:
             raise ParseError(number, f"move {move}: {key!r} is not an lz-analyze key ({', '.join(ANALYZE_KEYS)}, pv)")
-        if at + 1 == len(tokens) or not tokens[at + 1].isdigit():
+        if at + 1 == len(tokens) or not _whole(tokens[at + 1]):
             got = tokens[at + 1] if at + 1 < len(tokens) else "nothing: the line is cut"
             raise ParseError(number, f"move {move}: {key} must be a whole number >= 0, got {got}")
         values[key] = int(tokens[at + 1])

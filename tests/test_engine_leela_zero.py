@@ -167,13 +167,21 @@ def test_the_rule_selects_on_any_tree_puzzle_text_too():
     assert {score.move for score in scored} == {"a", "b"} and all(math.isfinite(s.terms["value"]) for s in scored)
 
 
-def test_the_cli_tree_and_sweep_read_both_files(monkeypatch, capsys):
-    for text in (DUMP, LZ_ANALYZE):
-        for arguments in (["--rule", "leela_zero", "tree"], ["sweep", "--c-min", "0", "--c-max", "2"]):
-            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
-            assert main(arguments) == 0
-            out = capsys.readouterr().out
-            assert '"selected"' in out if "tree" in arguments else out.startswith("0.0 ")
+@pytest.mark.parametrize("text", [DUMP, LZ_ANALYZE], ids=["dump", "lz-analyze"])
+def test_the_cli_selects_dumps_and_sweeps_both_files_with_the_engines_rule(monkeypatch, capsys, text):
+    analysis = read_leela_zero(text)[-1]
+    tree = engine_tree(analysis)
+    path = tree.move[select_child(tree, ROOT, Scoring("leela_zero", 0.5, analysis.settings))]
+    for arguments in ([], ["--rule", "leela_zero", "--c", "0.5", "tree"], ["sweep", "--c-min", "0", "--c-max", "2"]):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+        assert main(arguments) == 0
+        out = capsys.readouterr().out
+        if not arguments:
+            assert out.split()[0] == path
+        elif "tree" in arguments:
+            assert f'"selected": "{path}"' in out.split("\n")[1]
+        else:
+            assert out.startswith("0.0 ") and out.rstrip().split("\n")[-1].split()[1] == "2.0"
 
 
 # ---- the real engine ----

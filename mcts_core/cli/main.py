@@ -385,11 +385,18 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
         data = sys.stdin.buffer.read()
         text = decode_text(data)
         if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):
-            # The puzzle: the shortest road, which imports neither numpy nor the JSON readers.
+            # The puzzle: the shortest road, which imports neither numpy nor the JSON readers. An
+            # engine's analysis is never puzzle text, so it is asked about only when that fails.
             from ..puzzle import solve
 
-            print(solve(text, c=arguments.c))
-            return 0
+            try:
+                print(solve(text, c=arguments.c))
+                return 0
+            except ParseError:
+                from ..inputs.formats.engine_readers import engine_reader
+
+                if engine_reader(text) is None:
+                    raise
         from ..inputs.loading import TEXT, read_input
 
         read = read_input(text)

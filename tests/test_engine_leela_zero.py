@@ -207,9 +207,8 @@ def engine_runs(tmp_path_factory) -> dict[str, tuple[tuple[EngineAnalysis, ...],
         commands += [f"lz-analyze {color} 1 minmoves 12", "quit"]
         run = subprocess.run(leelaz_command(leelaz, str(weights)), input="\n".join(commands) + "\n",
                              capture_output=True, text=True, check=True, timeout=120)
-        *dumps, = read_leela_zero(run.stderr)
         (every_move,) = read_leela_zero(run.stdout)
-        runs[name] = (tuple(dumps), every_move)
+        runs[name] = (read_leela_zero(run.stderr), every_move)
     return runs
 
 

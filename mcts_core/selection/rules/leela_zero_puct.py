@@ -12,10 +12,11 @@ Defaults from Leela Zero 0.17's source: puct 0.5, logpuct 0.015, logconst 1.7, f
 formula from ``UCTNode::uct_select_child`` (``src/UCTNode.cpp``),
 https://github.com/leela-zero/leela-zero/blob/v0.17/src/UCTNode.cpp.
 
-Leela Zero computes in float32 in places: its constants, the priors, the winrates (a mean is
-rounded to float32) and the visited-policy sum are floats, and ``puct * P`` is a float product;
-N's square root, the division by 1 + n and the final sum are doubles (it divides the numerator by
-1 + n before multiplying; this rule multiplies first, as PUCT does). This rule computes every step
+Leela Zero computes in float32 in places: its constants (logpuct is float32's 0.01499999966...),
+the priors, the winrates (a mean is rounded to float32), the visited-policy sum and the first-play
+value are floats, and ``puct * P`` is a float product; N's square root, the division by 1 + n and
+the final sum are doubles (it divides the numerator by 1 + n before multiplying; this rule
+multiplies first, as PUCT does). This rule computes every step
 in float64, so its value can differ from the engine's by about 1e-7 relative: only children whose
 values are that close can be ordered differently.
 """

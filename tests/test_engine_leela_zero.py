@@ -72,6 +72,13 @@ def test_an_lz_analyze_update_reads_integers_over_ten_thousand_and_unvisited_mov
     assert analysis.settings == {}  # no NN eval: the rule's neutral 0.5
 
 
+def test_older_versions_lines_read_without_lcb_and_order():
+    (dump,) = read_leela_zero(ISSUE_DUMP.replace(" (LCB: 47.45%)", "").replace(" (LCB:  0.00%)", ""))
+    assert dump.moves[0].columns == {"N": 96, "V": 48.49, "P": 0.9}
+    (update,) = read_leela_zero("info move D4 visits 12 winrate 4812 prior 1734 pv D4 Q16\n")
+    assert (update.moves[0].value, update.moves[0].columns) == (0.4812, {"N": 12, "V": 48.12, "P": 17.34})
+
+
 def test_the_recorded_dump_is_two_searches_each_with_its_nn_eval():
     first, second = read_leela_zero(DUMP)
     assert [first.settings["root_value"], second.settings["root_value"]] == [0.523668, 0.730907]

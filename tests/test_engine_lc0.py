@@ -15,7 +15,7 @@ import pytest
 from mcts_core.common.input_rules import ParseError
 from mcts_core.inputs.formats.lc0_stats import read
 from mcts_core.inputs.loading import ENGINE, read_input
-from mcts_core.selection.rules.lc0 import RULE, fast_log, lc0
+from mcts_core.selection.rules.lc0_puct import RULE, fast_log, lc0
 from mcts_core.selection.scoring import Scoring, score_children
 from mcts_core.selection.terms import Siblings
 

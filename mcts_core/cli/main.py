@@ -404,7 +404,8 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
         data = sys.stdin.buffer.read()
         text = decode_text(data)
         if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):
-            # The puzzle: the shortest road, which imports neither numpy nor the JSON readers.
+            # The puzzle: the shortest road, which imports neither numpy nor the JSON readers. An
+            # engine's analysis is never puzzle text, so it is asked about only when that fails.
             from ..puzzle import solve
 
             try:

@@ -6,10 +6,10 @@ is the only place that names them, in the order their ``looks_like`` is asked.
 
 from __future__ import annotations
 
-from . import lc0_stats
+from . import lc0_stats, leela_zero
 from .engine_analysis import EngineReader
 
-READERS: tuple[EngineReader, ...] = (lc0_stats.READER,)
+READERS: tuple[EngineReader, ...] = (leela_zero.READER, lc0_stats.READER)
 
 
 def engine_reader(text: str) -> EngineReader | None:

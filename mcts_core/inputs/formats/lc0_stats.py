@@ -25,7 +25,7 @@ import re
 from datetime import date, datetime
 
 from ...common.input_rules import ParseError
-from ...selection.rules.lc0 import RULE
+from ...selection.rules.lc0_puct import RULE
 from .engine_analysis import SIGNED, EngineAnalysis, EngineMove, EngineReader
 from .lines import numbered_lines
 

@@ -346,8 +346,10 @@ setup = sidebar.require()
 open_linked_view(setup.tree)
 pv_default(setup.input)
 # The tree's facts sit outside the fragment: a commit of C, which reruns it, need not send them again.
+engine = setup.input.read.engine
 st.caption(
-    f"The tree of {tree_facts(setup.tree, setup.input.read.kind)}, the path the selection rule follows at this C, and why each "
+    (f"**{escape(engine.title)}**. " if engine is not None else "")
+    + f"The tree of {tree_facts(setup.tree, setup.input.read.kind)}, the path the selection rule follows at this C, and why each "
     "node picks the child it picks."
 )
 explore(setup)

@@ -253,7 +253,9 @@ def _say_which(kept: KeptInput | None, name: str, loaded: LoadedInput | InputErr
                 icon=":material/play_arrow:")
         st.button("Use the text box again", key=KEPT_INPUT_DROP, on_click=drop_kept, width="stretch")
     elif name != TEXT_BOX:
-        st.caption(escape(f"Using the {name}. Remove it to use the text box again."))
+        engine = loaded.read.engine if isinstance(loaded, LoadedInput) else None
+        what = f": {engine.title}" if engine is not None else ""  # an engine's file says what it is
+        st.caption(escape(f"Using the {name}{what}. Remove it to use the text box again."))
 
 
 def render() -> LoadedInput | InputError:
@@ -274,12 +276,12 @@ def render() -> LoadedInput | InputError:
     # A kept input is in the store already (its keeper saved it, or it came from there), unless the
     # store failed then: its bytes are in the session and saving is tried again.
     loaded = load(key, name, data, save=kept is None or kept.data is not None)
+    if isinstance(loaded, LoadedInput) and len(loaded.read.analyses) > 1:
+        loaded = _chosen_analysis(loaded)
     with banner:
         _say_which(kept, name, loaded)
     st.session_state[CURRENT_INPUT] = key
     st.session_state[CURRENT_INPUT_DATA] = data
-    if isinstance(loaded, LoadedInput) and len(loaded.read.analyses) > 1:
-        loaded = _chosen_analysis(loaded)
     return loaded
 
 

@@ -74,7 +74,7 @@ def chart_rows(app) -> list[dict]:
 
 
 def count(app) -> str:
-    return next(header.value for header in app.subheader if "answered" in header.value or "joined" in header.value)
+    return next(header.value for header in app.subheader if any(word in header.value for word in ("answered", "joined", "here now")))
 
 
 def test_the_teacher_opens_a_room_with_its_code_link_and_count_and_no_sidebar(teacher):
@@ -344,3 +344,73 @@ def test_wrong_codes_are_counted_per_address_on_localhost_and_behind_a_proxy_too
     context = SimpleNamespace(ip_address=ip_address, headers={"X-Forwarded-For": forwarded} if forwarded else {})
     monkeypatch.setattr(live_room, "st", SimpleNamespace(context=context))
     assert live_room._address() == address
+
+
+def test_the_teacher_removes_a_student_whose_page_says_so_and_who_joins_again_by_typing_the_code(teacher, monkeypatch):
+    code = room_code(teacher)
+    kept, removed = open_session(monkeypatch, code, token="a" * 32), open_session(monkeypatch, code, token="b" * 32)
+    assert "Live room " + code + " · you are student 2" in texts(removed)
+    removed.button(key="room_answer_1").click().run()
+    teacher.run()
+    assert count(teacher) == "1 of 2 answered"
+    chosen = teacher.selectbox(key="room_student_chosen")
+    assert chosen.options == ["Student 1 · here · no answer yet", "Student 2 · here · answered"]
+    chosen.select(2).run()
+    teacher.button(key="room_remove").click().run()
+    assert not teacher.exception and count(teacher) == "0 of 1 answered"  # their answer went with them
+    assert teacher.selectbox(key="room_student_chosen").options == ["Student 1 · here · no answer yet"]
+    removed.run()  # the poll
+    said = f"The teacher removed you from room {code}: to join again, type its code under “Join a room”."
+    assert said in texts(removed) and not answer_buttons(removed)
+    reloaded = open_session(monkeypatch, code, token="b" * 32)  # the link again: not enough
+    assert said in texts(reloaded) and not answer_buttons(reloaded)
+    reloaded.text_input(key="room_join_code").input(code).run()
+    reloaded.button(key="room_join").click().run()
+    assert not reloaded.exception and [button.label for button in answer_buttons(reloaded)] == ["a", "b"]
+    teacher.run()
+    assert count(teacher) == "0 of 2 answered"
+    assert [button.label for button in answer_buttons(kept)] == ["a", "b"]
+
+
+def test_joins_beyond_the_address_s_minute_wait_with_a_sentence_and_try_again_by_themselves(teacher, monkeypatch):
+    from mcts_core.classroom import room_store
+    from ui.room import live_room
+
+    code = room_code(teacher)
+    monkeypatch.setattr(live_room, "_address", lambda: "a school's joins")  # not slowed by another test's wrong codes
+    monkeypatch.setattr(room_store, "JOINS_PER_MINUTE", 2)
+    first, second = (open_session(monkeypatch, code, token=token) for token in ("a" * 32, "b" * 32))
+    late = open_session(monkeypatch, code, token="c" * 32)
+    assert "2 students joined from this network in the last minute: trying again in" in texts(late)
+    assert not answer_buttons(late) and not late.exception
+    monkeypatch.setattr(room_store, "JOINS_PER_MINUTE", 3)  # the minute is over
+    late.run()  # the page's own try again
+    assert [button.label for button in answer_buttons(late)] == ["a", "b"]
+    teacher.run()
+    assert count(teacher) == "0 of 3 answered"
+
+
+def test_the_count_is_of_the_students_present(teacher, monkeypatch):
+    import time
+
+    from mcts_core.classroom import PRESENT_SECONDS
+    from ui.room import room_teacher
+
+    code = room_code(teacher)
+    open_session(monkeypatch, code, token="a" * 32)
+    open_session(monkeypatch, code, token="b" * 32).button(key="room_answer_0").click().run()
+    teacher.run()
+    assert count(teacher) == "1 of 2 answered"
+
+    class Later(RoomStore):
+        """The store a minute and more later: neither page has polled since."""
+
+        def __init__(self):
+            super().__init__(clock=lambda: time.time() + PRESENT_SECONDS + 5)
+
+    monkeypatch.setattr(room_teacher, "RoomStore", Later)
+    teacher.run()
+    assert count(teacher) == "1 of 1 answered"  # the one who answered counts; the closed tab does not
+    teacher.button(key="room_reveal").click().run()
+    teacher.button(key="room_ask_choice").click().run()
+    assert count(teacher) == "No student is here now"

@@ -4,7 +4,7 @@
 of secrets and students' tokens; :mod:`.questions` holds the questions (which child a rule picks at
 a node; at which C that choice flips), reading and judging an answer, and tallying a question's
 answers; :mod:`.room_store` keeps rooms, questions, students and answers in SQLite in the data
-folder (shared by the server's sessions and processes), with expiry and limits on wrong codes;
+folder (shared by the server's sessions and processes), with expiry, limits on wrong codes and joins, presence and removal;
 :mod:`.room_history` writes a room's questions and answer counts as CSV.
 May import common, inputs (the data folder), model, selection and analysis; no pandas, no drawing.
 """
@@ -28,18 +28,25 @@ from .room_store import (
     ADDRESS_FREE_CODES,
     ADDRESS_PAUSE_SECONDS,
     IDLE_HOURS,
+    JOINS_PER_MINUTE,
+    PRESENT_SECONDS,
     WRONG_CODES_ALLOWED,
     WRONG_CODES_MINUTES,
+    Joiner,
     QuestionOpen,
     RoomRefused,
     RoomState,
     RoomStore,
+    StudentRemoved,
+    TooManyJoins,
     TooManyWrongCodes,
+    WaitToJoin,
 )
 
 __all__ = [
-    "ADDRESS_FREE_CODES", "ADDRESS_PAUSE_SECONDS", "ANSWER_RANGE", "CHOICE", "CODE_LENGTH", "FLIP", "FLIP_TOLERANCE", "IDLE_HOURS", "WRONG_CODES_ALLOWED", "WRONG_CODES_MINUTES",
-    "HistoryRow", "Question", "QuestionOpen", "RoomRefused", "RoomState", "RoomStore", "Tally", "TooManyWrongCodes",
+    "ADDRESS_FREE_CODES", "ADDRESS_PAUSE_SECONDS", "ANSWER_RANGE", "CHOICE", "CODE_LENGTH", "FLIP", "FLIP_TOLERANCE", "IDLE_HOURS", "JOINS_PER_MINUTE", "PRESENT_SECONDS", "WRONG_CODES_ALLOWED", "WRONG_CODES_MINUTES",
+    "HistoryRow", "Joiner", "Question", "QuestionOpen", "RoomRefused", "RoomState", "RoomStore", "StudentRemoved", "Tally",
+    "TooManyJoins", "TooManyWrongCodes", "WaitToJoin",
     "choice_question", "flip_question", "history_csv", "is_right", "is_student_token", "new_code",
     "read_answer", "read_code", "tally",
 ]

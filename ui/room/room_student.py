@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from mcts_core.classroom import CHOICE, Question, RoomRefused, RoomState, RoomStore, is_right
+from mcts_core.classroom import CHOICE, Question, RoomRefused, RoomState, RoomStore, StudentRemoved, is_right
 from mcts_core.common import StoreError
 from ui.common import state
 from ui.common.markdown import escape
@@ -90,8 +90,8 @@ def _answers(room_code: str, token: str, number: int) -> None:
     except StoreError as error:
         st.warning(escape(full_sentence(str(error))))
         return
-    if room is None or room.closed or room.number != number:
-        st.rerun()  # the whole page: a new question has a new picture
+    if room is None or room.closed or room.removed or room.number != number:
+        st.rerun()  # the whole page: a new question has a new picture; a removed student sees why
     question = room.question
     if question.kind == CHOICE:
         _choice_buttons(room, token, question)
@@ -109,17 +109,23 @@ def _answers(room_code: str, token: str, number: int) -> None:
                    "teacher reveals the answer.")
 
 
-def show(room_code: str, token: str, address: str, room_input: Callable[[str], LoadedInput | None]) -> None:
-    """Student ``token``'s view of room ``room_code`` (``address``: where they are, for the limit on
-    wrong codes; ``room_input``: the room's input by its id).
+def show(room_code: str, token: str, address: str, room_input: Callable[[str], LoadedInput | None], *,
+         typed: bool = False) -> None:
+    """Student ``token``'s view of room ``room_code`` (``address``: where they are, for the limits on
+    wrong codes and joins; ``room_input``: the room's input by its id; ``typed``: the student typed
+    the code, which a removed student needs to join again).
 
     Raises:
-        RoomRefused: no such room, too many wrong codes, or the room is full.
+        RoomRefused: no such room, too many wrong codes or joins, the room is full, or the teacher
+            removed this student.
     """
     store = RoomStore()
     joined = st.session_state.setdefault(STUDENT_JOINED, set())
-    room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, address)
+    room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, address, typed=typed)
     joined.add(room_code)
+    if room is not None and room.removed:
+        joined.discard(room_code)  # the next try is a join, which wants the code typed
+        raise StudentRemoved(room_code)
     if room is None:
         raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired{store.restarted_note()}")
     if room.closed:
@@ -130,7 +136,7 @@ def show(room_code: str, token: str, address: str, room_input: Callable[[str], L
         st.error(f"Room {room_code}'s tree is no longer on the server: tell the teacher.")
         return
     st.html(STUDENT_CSS)
-    st.caption(f"Live room {room_code}")
+    st.caption(f"Live room {room_code} · you are student {room.seat}" if room.seat else f"Live room {room_code}")
     tree = loaded.tree
     node = tree.find(room.question.node)
     st.markdown(question_markdown(room.question))

@@ -2,11 +2,12 @@
 
 Made for a projector at 1366x768: the question, its count and its results stand beside the tree,
 with how to join (the QR code) beside them until the teacher hides it. The count ("7 of 12
-answered") follows the room by itself: a fragment polls the room store every
+answered", of the students present) follows the room by itself: a fragment polls the room store every
 :data:`TEACHER_POLL_SECONDS` (Streamlit cannot push to a session) and reruns the page when the room
 moved on elsewhere (another tab of the teacher). The distribution of the answers stays hidden until
 "Reveal": the page does not read the answers before. The next question is asked at the node the
 teacher chose (a click on the picture; the question's node at first) and the C of the C control.
+"Students" lists who joined, by the number each student's page shows, and removes one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mcts_core import score_children
 from mcts_core.analysis import explain_choice, suggest_c_range
 from mcts_core.classroom import (
     CHOICE,
+    Joiner,
     Question,
     QuestionOpen,
     RoomRefused,
@@ -55,6 +57,8 @@ ROOM_REPLACE = state.key("room_replace")
 ROOM_KEEP = state.key("room_keep")
 ROOM_HISTORY = state.key("room_history")
 ROOM_CLOSE = state.key("room_close")
+ROOM_STUDENT_CHOSEN = state.key("room_student_chosen")
+ROOM_REMOVE = state.key("room_remove")
 ROOM_TREE = state.key("room_tree_view")
 
 TEACHER_POLL_SECONDS = 1.0  # an answer shows on the count within this (and a poll's run) of its click
@@ -120,8 +124,39 @@ def _count(room_code: str, number: int, revealed: bool) -> None:
     if room is None or room.closed or room.number != number or room.revealed != revealed:
         st.rerun()
     with st.container(key="room_count"):
-        st.subheader(f"{room.answered} of {room.joined} answered" if room.joined else "No one has joined yet",
-                     anchor=False)
+        st.subheader(count_words(room), anchor=False)
+
+
+def count_words(room: RoomState) -> str:
+    """The count: how many of the students present answered; before anyone joined, or once every
+    student left, that no one is there."""
+    if not room.joined:
+        return "No one has joined yet"
+    if not room.present:
+        return "No student is here now"
+    return f"{room.answered} of {room.present} answered"
+
+
+def _joiner_words(joiner: Joiner) -> str:
+    here = "here" if joiner.present else "gone"
+    return f"Student {joiner.seat} · {here} · {'answered' if joiner.answered else 'no answer yet'}"
+
+
+def _students(room: RoomState, secret: str) -> None:
+    """Who joined, by the number their page shows, and Remove (a prank's extra tabs, a device that
+    should not count)."""
+    try:
+        joiners = RoomStore().joiners(room.code, secret)
+    except (RoomRefused, StoreError):
+        return  # the page says what failed elsewhere (the count's poll)
+    with st.popover(f"Students ({len(joiners)})", icon=":material/group:", disabled=not joiners):
+        by_seat = {joiner.seat: joiner for joiner in joiners}
+        seat = st.selectbox("Student (the number their page shows)", list(by_seat), key=ROOM_STUDENT_CHOSEN,
+                            format_func=lambda chosen: _joiner_words(by_seat[chosen]))
+        st.button("Remove", key=ROOM_REMOVE, icon=":material/person_remove:", disabled=seat is None,
+                  help="Their answer to the open question no longer counts; their page says they were "
+                       "removed, and they join again only by typing the room's code.",
+                  on_click=_act, args=(lambda: RoomStore().remove(room.code, secret, seat),))
 
 
 def _terms(tree, node: int, question: Question) -> None:
@@ -197,6 +232,7 @@ def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callabl
         st.markdown(f"**Live room {room.code}** · {escape(input_summary(loaded.read))} · "
                     f"{escape(room.question.scoring.spec.name)}")
         st.toggle("Show how to join", key=ROOM_SHOW_JOIN)
+        _students(room, secret)
         history_button(room.code, lambda: history_csv(RoomStore().history(room.code, secret)), key=ROOM_HISTORY)  # made on click
         if st.button("Close room", key=ROOM_CLOSE, icon=":material/close:"):
             _act(lambda: RoomStore().close(room.code, secret))

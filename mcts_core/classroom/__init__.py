@@ -19,7 +19,9 @@ from .questions import (
     choice_question,
     flip_question,
     is_right,
+    is_right_c,
     read_answer,
+    right_band,
     tally,
 )
 from .room_codes import CODE_LENGTH, is_student_token, new_code, read_code
@@ -47,6 +49,6 @@ __all__ = [
     "ADDRESS_FREE_CODES", "ADDRESS_PAUSE_SECONDS", "ANSWER_RANGE", "CHOICE", "CODE_LENGTH", "FLIP", "FLIP_TOLERANCE", "IDLE_HOURS", "JOINS_PER_MINUTE", "PRESENT_SECONDS", "WRONG_CODES_ALLOWED", "WRONG_CODES_MINUTES",
     "HistoryRow", "Joiner", "Question", "QuestionOpen", "RoomRefused", "RoomState", "RoomStore", "StudentRemoved", "Tally",
     "TooManyJoins", "TooManyWrongCodes", "WaitToJoin",
-    "choice_question", "flip_question", "history_csv", "is_right", "is_student_token", "new_code",
-    "read_answer", "read_code", "tally",
+    "choice_question", "flip_question", "history_csv", "is_right", "is_right_c", "is_student_token", "new_code",
+    "read_answer", "read_code", "right_band", "tally",
 ]

@@ -63,14 +63,18 @@ ROOM_TREE = state.key("room_tree_view")
 
 TEACHER_POLL_SECONDS = 1.0  # an answer shows on the count within this (and a poll's run) of its click
 PROJECTOR_LABEL_PX = 16
+PROJECTOR_TEXT_PX = 18  # the reveal's sentences and terms, read from the back of a classroom
 
-TEACHER_CSS = """
+TEACHER_CSS = f"""
 <style>
-.st-key-room_join_code_shown h1 { font-size: clamp(1.6rem, 3.4vw, 3.4rem); letter-spacing: 0.08em; text-align: center;
-  padding: 0; white-space: nowrap; }
-.st-key-room_count h3 { padding: 0.25rem 0; white-space: nowrap; }
+.st-key-room_join_code_shown h1 {{ font-size: clamp(1.6rem, 3.4vw, 3.4rem); letter-spacing: 0.08em; text-align: center;
+  padding: 0; white-space: nowrap; }}
+.st-key-room_count h3 {{ padding: 0.25rem 0; white-space: nowrap; }}
 /* The QR code as wide as its column, its modules sharp when scaled. */
-.st-key-room_qr img { width: 100% !important; max-width: none !important; image-rendering: pixelated; }
+.st-key-room_qr img {{ width: 100% !important; max-width: none !important; image-rendering: pixelated; }}
+/* After the reveal: the result, why, and the terms large enough for a projector. */
+.st-key-room_result p, .st-key-room_terms p, .st-key-room_terms th, .st-key-room_terms td {{
+  font-size: {PROJECTOR_TEXT_PX}px; }}
 </style>
 """
 
@@ -183,7 +187,8 @@ def _distribution(room: RoomState, secret: str) -> None:
     """After the reveal: how many were right, the right answer, and the answers' distribution."""
     question = room.question
     counted = tally(question, RoomStore().answers(room.code, secret, room.number))
-    st.markdown(f"**{counted.right} of {counted.answered} right.** {right_answer(question)}")
+    with st.container(key="room_result"):
+        st.markdown(f"**{counted.right} of {counted.answered} right.** {right_answer(question)}")
     if counted.answered:
         chart = choice_chart(question, counted, MOST_BUTTONS) if question.kind == CHOICE else flip_chart(question, counted)
         with st.container(key="room_distribution"):

@@ -67,7 +67,7 @@ def flip_chart(question: Question, counted: Tally) -> alt.Chart:
     )
     low_right, high_right = right_band(question)
     band = alt.Chart(pd.DataFrame({"from": [low_right], "to": [min(high_right, high)]})).mark_rect(
-        color=RIGHT_COLOUR, opacity=0.18).encode(x=alt.X("from:Q", scale=scale), x2="to:Q")
+        color=RIGHT_COLOUR, opacity=0.3).encode(x=alt.X("from:Q", scale=scale), x2="to:Q")
     exact = pd.DataFrame({"C": [question.breakpoint], "label": [f"flips at C = {question.breakpoint:.6g}"]})
     line = alt.Chart(exact).mark_rule(color=CURRENT_COLOUR, size=3).encode(x=alt.X("C:Q", scale=scale))
     label = alt.Chart(exact).mark_text(align="left", baseline="top", dx=6, fontSize=14, color=CURRENT_COLOUR).encode(

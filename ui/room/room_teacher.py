@@ -62,6 +62,7 @@ ROOM_REMOVE = state.key("room_remove")
 ROOM_TREE = state.key("room_tree_view")
 
 TEACHER_POLL_SECONDS = 1.0  # an answer shows on the count within this (and a poll's run) of its click
+STUDENTS_POLL_SECONDS = 3.0  # a joiner shows in the Students list within this
 PROJECTOR_LABEL_PX = 16
 PROJECTOR_TEXT_PX = 18  # the reveal's sentences and terms, read from the back of a classroom
 
@@ -146,21 +147,28 @@ def _joiner_words(joiner: Joiner) -> str:
     return f"Student {joiner.seat} · {here} · {'answered' if joiner.answered else 'no answer yet'}"
 
 
-def _students(room: RoomState, secret: str) -> None:
-    """Who joined, by the number their page shows, and Remove (a prank's extra tabs, a device that
-    should not count)."""
+@st.fragment(run_every=STUDENTS_POLL_SECONDS)
+def _students(room_code: str, secret: str) -> None:
+    """Who joined, by the number their page shows, kept current by polling the store, and Remove (a
+    prank's extra tabs, a device that should not count)."""
     try:
-        joiners = RoomStore().joiners(room.code, secret)
+        joiners = RoomStore().joiners(room_code, secret)
     except (RoomRefused, StoreError):
-        return  # the page says what failed elsewhere (the count's poll)
+        return  # the count's poll says what failed
     with st.popover(f"Students ({len(joiners)})", icon=":material/group:", disabled=not joiners):
         by_seat = {joiner.seat: joiner for joiner in joiners}
-        seat = st.selectbox("Student (the number their page shows)", list(by_seat), key=ROOM_STUDENT_CHOSEN,
-                            format_func=lambda chosen: _joiner_words(by_seat[chosen]))
-        st.button("Remove", key=ROOM_REMOVE, icon=":material/person_remove:", disabled=seat is None,
+        seat = st.selectbox("Student (the number their page shows)", list(by_seat), index=None, key=ROOM_STUDENT_CHOSEN,
+                            format_func=lambda chosen: _joiner_words(by_seat[chosen]) if chosen in by_seat else "",
+                            placeholder="Choose a student…")
+        st.button("Remove", key=ROOM_REMOVE, icon=":material/person_remove:", disabled=seat not in by_seat,
                   help="Their answer to the open question no longer counts; their page says they were "
                        "removed, and they join again only by typing the room's code.",
-                  on_click=_act, args=(lambda: RoomStore().remove(room.code, secret, seat),))
+                  on_click=_remove, args=(room_code, secret, seat))
+
+
+def _remove(room_code: str, secret: str, seat: int) -> None:
+    _act(lambda: RoomStore().remove(room_code, secret, seat))
+    st.session_state.pop(ROOM_STUDENT_CHOSEN, None)  # that student is gone from the list
 
 
 def _terms(tree, node: int, question: Question) -> None:
@@ -237,7 +245,7 @@ def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callabl
         st.markdown(f"**Live room {room.code}** · {escape(input_summary(loaded.read))} · "
                     f"{escape(room.question.scoring.spec.name)}")
         st.toggle("Show how to join", key=ROOM_SHOW_JOIN)
-        _students(room, secret)
+        _students(room.code, secret)
         history_button(room.code, lambda: history_csv(RoomStore().history(room.code, secret)), key=ROOM_HISTORY)  # made on click
         if st.button("Close room", key=ROOM_CLOSE, icon=":material/close:"):
             _act(lambda: RoomStore().close(room.code, secret))

@@ -427,3 +427,13 @@ def test_the_count_is_of_the_students_present(teacher, monkeypatch):
     teacher.button(key="room_reveal").click().run()
     teacher.button(key="room_ask_choice").click().run()
     assert count(teacher) == "No student is here now"
+
+
+def test_a_teacher_whose_browser_blocks_storage_is_told_the_room_s_key_lives_in_this_tab_only(teacher):
+    teacher.session_state[BROWSER] = {"keys": {"student": "f" * 32, "rooms": {}, "stored": False}}
+    teacher.run()
+    assert "This browser does not keep what this site stores" in texts(teacher)
+    assert "if this tab reloads or closes, you are no longer its teacher" in texts(teacher)
+    teacher.session_state[BROWSER] = {"keys": {"student": "f" * 32, "rooms": {}, "stored": True}}
+    teacher.run()
+    assert "does not keep" not in texts(teacher)

@@ -15,7 +15,15 @@ from __future__ import annotations
 import streamlit as st
 
 from mcts_core import ROOT, Scoring
-from mcts_core.classroom import RoomRefused, RoomStore, WaitToJoin, choice_question, history_csv, read_code
+from mcts_core.classroom import (
+    RoomRefused,
+    RoomStore,
+    WaitToJoin,
+    choice_question,
+    clean_on_a_timer,
+    history_csv,
+    read_code,
+)
 from mcts_core.common import StoreError
 from mcts_core.inputs import InputStore
 from ui.common import state
@@ -48,6 +56,11 @@ ROOM_PARAM = "room"  # the join link's query name (a contract: tests outside rel
 def link_code() -> str | None:
     """The URL's room code as given (None: the URL names no room)."""
     return st.query_params.get(ROOM_PARAM)
+
+
+def keep_clean() -> None:
+    """app.py, on every run: the server forgets expired rooms on a timer (started once per process)."""
+    clean_on_a_timer(RoomStore())
 
 
 def enter() -> None:
@@ -176,7 +189,8 @@ def show(text: str) -> None:
             if loaded is None:
                 st.error(f"Room {code}'s input is no longer in the store.")
                 return
-            room_teacher.show(room, secret, loaded, join_url(code), on_close=forget_room)
+            room_teacher.show(room, secret, loaded, join_url(code), on_close=forget_room,
+                              kept=browser is None or browser.stored)
         elif browser is None:
             st.caption(f"Opening room {code}…")  # until the browser says who this is (a moment)
         else:

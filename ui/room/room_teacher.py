@@ -253,10 +253,17 @@ def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callabl
                 on_close(room.code, room.input_id, secret)
 
 
+STORAGE_BLOCKED = ("This browser does not keep what this site stores (a private window, or site data blocked), "
+                   "so it cannot keep this room's key: if this tab reloads or closes, you are no longer its "
+                   "teacher and cannot reveal or close it. Keep this tab open, or allow this site to store data "
+                   "and open a new room.")
+
+
 def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
-         on_close: Callable[[str, str, str], None]) -> None:
+         on_close: Callable[[str, str, str], None], kept: bool = True) -> None:
     """The teacher's view of ``room`` (its input ``loaded``; ``link`` joins it); ``on_close(code,
-    input_id, secret)`` after the teacher closed it."""
+    input_id, secret)`` after the teacher closed it. ``kept``: the browser keeps the room's secret
+    (False: storage is blocked, which the page says)."""
     tree = loaded.tree
     question = room.question
     if state.first_run_for_input("room_teacher", room.code):  # a reload: the room's C and node again
@@ -265,6 +272,8 @@ def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
         st.session_state[ROOM_SHOW_JOIN] = True
     st.html(TEACHER_CSS)
     _header(room, secret, loaded, on_close)
+    if not kept:
+        st.warning(STORAGE_BLOCKED, icon=":material/lock:")
     # The C for the next question; at rest it names no path and no breakpoint (the room guesses them).
     scoring = selected_path.select(Setup(loaded, question.rule, dict(question.settings)), reveal_at_rest=False).scoring
     node = tree.find(question.node)

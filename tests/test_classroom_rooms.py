@@ -492,3 +492,16 @@ def test_a_timer_forgets_idle_rooms_without_a_new_room_opening(tmp_path, clock):
         assert rooms_on_disk() == 0
     finally:
         stop.set()
+
+
+def test_a_store_that_cannot_write_still_shows_a_student_the_room(store, clock, monkeypatch):
+    import sqlite3
+
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    store.join(code, STUDENT_A, "here")
+    clock.now += 30  # the poll would mark the student seen
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda path, **options: connect(f"file:{path}?mode=ro", uri=True, **options))
+    assert store.state(code, STUDENT_A).seat == 1  # read-only (a full or locked disk alike): the room shows
+    with pytest.raises(StoreError, match="readonly"):
+        store.answer(code, STUDENT_A, 1, "a")

@@ -578,7 +578,10 @@ class RoomStore:
             room, seen = self._state_and_seen(connection, code, student)  # one statement: one moment of the file
             now = self.clock()
             if room is not None and not room.removed and seen is not None and seen < now - SEEN_EVERY_SECONDS:
-                connection.execute("UPDATE students SET seen = ? WHERE code = ? AND student = ?", (now, code, student))
+                try:
+                    connection.execute("UPDATE students SET seen = ? WHERE code = ? AND student = ?", (now, code, student))
+                except sqlite3.OperationalError:
+                    pass  # locked long, read-only or full: the room still shows; the next poll marks them
         return room
 
     def _state(self, connection: sqlite3.Connection, code: str, student: str | None) -> RoomState | None:

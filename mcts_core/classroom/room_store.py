@@ -149,20 +149,22 @@ class TooManyWrongCodes(WaitToJoin):
             words = (f"too many wrong room codes were tried in this browser: try again in {minutes} "
                      f"minute{'s' if minutes > 1 else ''}")
         else:
-            seconds = max(1, math.ceil(wait))
-            words = (f"wrong room codes were tried from this network a moment ago: trying again in {seconds} "
-                     f"second{'s' if seconds > 1 else ''}")
+            words = f"wrong room codes were tried from this network a moment ago: trying again in {_seconds(wait)}"
         super().__init__(words, wait)
-        self.browser = browser
 
 
 class TooManyJoins(WaitToJoin):
     """:data:`JOINS_PER_MINUTE` new students joined from this address in the last minute."""
 
     def __init__(self, wait: float):
-        seconds = max(1, math.ceil(wait))
         super().__init__(f"{JOINS_PER_MINUTE} students joined from this network in the last minute: trying again "
-                         f"in {seconds} second{'s' if seconds > 1 else ''}", wait)
+                         f"in {_seconds(wait)}", wait)
+
+
+def _seconds(wait: float) -> str:
+    """A short wait in words, rounded up: "1 second", "5 seconds"."""
+    seconds = max(1, math.ceil(wait))
+    return f"{seconds} second{'s' if seconds > 1 else ''}"
 
 
 class StudentRemoved(RoomRefused):

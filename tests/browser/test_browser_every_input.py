@@ -10,8 +10,8 @@ from page to page) with the rule the last page ended on, and some of the rules i
 they rotate across the inputs (:func:`browser_rules`), so that each rule is chosen on each page by
 one input, and a test checks that every rule still is. Every rule with every input on every page is
 the AppTest tour's (tests/test_app_every_input.py). A step fails on a traceback, a component that
-failed in the browser, an error box, a page error, a console error, a page that scrolls sideways or a
-label cut off, or a request to another origin; every failing step of an input is reported together.
+failed in the browser, an error box, a page error, a console error or warning, a page that scrolls
+sideways or a label cut off, or a request to another origin; every failing step of an input is reported together.
 Where a page cannot show an input it must say so in a sentence. Each page's first look is saved in
 test-output/.
 """
@@ -123,8 +123,9 @@ class Tour:
             [EXCEPTION, COMPONENT_ERROR, ERROR_BOX])
         wrong = [f"{what}: {text[:300]}" for what, texts in zip(("traceback", "component failed", "error box"), shown)
                  for text in texts]
-        wrong += self.watched.errors
+        wrong += self.watched.errors + self.watched.warnings
         self.watched.errors.clear()
+        self.watched.warnings.clear()
         self.problems += [f"{where}: {problem}" for problem in wrong]
 
     def go(self, title: str, timeout: float = LOAD_TIMEOUT) -> None:

@@ -46,7 +46,8 @@ def test_selected_path_follows_the_slider_for_every_c(app):
 def test_table_shows_the_terms_at_the_current_c(app):
     set_c(app, 12.5)
     table = children_frame(app)
-    assert list(table.columns) == ["move", "visits", "value", "total", "mean", "exploration", "rank", "selected"]
+    assert list(table.columns) == ["move", "visits", "value", "total", "mean", "exploration", "visits to flip", "rank",
+                                   "selected"]
     rows = {row.move: row for row in table.itertuples()}
     assert rows["b"].value == ucb1(3, 2, 34.0, c=12.5)["value"]
     assert rows["a"].exploration == ucb1(3, 1, 20.0, c=12.5)["exploration"]

@@ -14,7 +14,19 @@ or the readers.
 from .c_range import LARGEST_C, fit_to_breakpoints, key_step, nice_ceiling, suggest_c_range
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
 from .drag_payload import drag_payload, inspected_terms
-from .convergence import CONVERGENCE_COLUMNS, MAX_POINTS, NO_CHILD, Convergence, NoOrder, convergence, log_grid
+from .convergence import (
+    CONVERGENCE_COLUMNS,
+    MAX_POINTS,
+    NAMED_CHILDREN,
+    NO_CHILD,
+    OTHERS,
+    Convergence,
+    GroupedSeries,
+    NoOrder,
+    convergence,
+    log_grid,
+    selected_over_time,
+)
 from .drawn_values import DrawnValues, json_number
 from ..selection import ucb1_latex  # UCB1's formula with the numbers filled in, for the Classroom's why
 from .flip_visits import HORIZON, held_statistics, visits_to_flip

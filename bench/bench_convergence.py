@@ -9,7 +9,11 @@ The input is bench_core's synthetic puzzle text (seeded, cached in the temp dire
 1..49 moves over ``abcdefgh``). Parse + build is timed once (the app has the tree cached by then);
 then, repeated and reported as medians: the root's series (``convergence(tree, playouts)``, the
 target: <= 2 s at 2,000,000), the same with the rule's selected child per sample (UCB1 at C = 1.4),
-and the series of a node two moves down. Also the visits until the choice flips at the root.
+and the series of a node two moves down. Also the visits until the choice flips at the root, and
+what Playback's search over time adds on a series: its chart rows (six children named, the rest
+grouped), the selected child per sample at a new C, and both charts built into their Vega-Lite
+specs (Altair's ``to_dict``, data included: what Streamlit sends), the target for the drawing's
+Python side being <= 0.3 s.
 
 Nothing here is a test: numbers go into bench/RESULTS.md with the command that produced them.
 """
@@ -17,6 +21,7 @@ Nothing here is a test: numbers go into bench/RESULTS.md with the command that p
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -28,7 +33,8 @@ if str(ROOT) not in sys.path:
 
 from bench.bench_core import input_file  # noqa: E402
 from mcts_core import ROOT as ROOT_NODE, Scoring, build_tree, parse_playouts  # noqa: E402
-from mcts_core.analysis import convergence, visits_to_flip  # noqa: E402
+from mcts_core.analysis import convergence, selected_over_time, visits_to_flip  # noqa: E402
+from ui.charts.convergence_charts import changes_frame, over_time_chart  # noqa: E402
 
 TARGET = 2.0  # seconds for the series of 2,000,000 playouts (issue 49)
 
@@ -52,6 +58,16 @@ def measure(count: int, repeats: int) -> dict:
     scoring = Scoring("ucb1", 1.4)
     deep = tree.find(tree.path(tree.ranked_children(tree.ranked_children(ROOT_NODE)[0])[0]))
     series = convergence(tree, playouts)
+    grouped = series.grouped()
+
+    def specs() -> int:
+        """Both charts' specs as Streamlit gets them; their JSON's size."""
+        changes = changes_frame(series.change_points(series.most_visited),
+                                series.change_points(selected_over_time(tree, series, scoring)))
+        return sum(len(json.dumps(over_time_chart(grouped, statistic, statistic, ".3g", changes, count // 2, "the root",
+                                                  "playout").to_dict()))
+                   for statistic in ("share", "value"))
+
     return {
         "playouts": count,
         "nodes": len(tree),
@@ -61,6 +77,10 @@ def measure(count: int, repeats: int) -> dict:
         "root series + selected": median_seconds(lambda: convergence(tree, playouts, scoring=scoring), repeats),
         f"series of {tree.path(deep)!r}": median_seconds(lambda: convergence(tree, playouts, deep), repeats),
         "visits to flip (root)": median_seconds(lambda: visits_to_flip(tree, ROOT_NODE, scoring), repeats),
+        "chart rows (grouped)": median_seconds(series.grouped, repeats),
+        "selected at a new C": median_seconds(lambda: selected_over_time(tree, series, scoring), repeats),
+        "both charts' specs": median_seconds(specs, repeats),
+        "specs' JSON bytes": specs(),
     }
 
 

@@ -43,8 +43,10 @@ def over_time_chart(series: GroupedSeries, statistic: str, title: str, number_fo
         alt.Tooltip("value:Q", format=".4g"),
     ]
     colour = move_colours("move:N", title="child", order=list(series.groups), muted=OTHERS)
+    unlabelled = move_colours("move:N", order=list(series.groups), muted=OTHERS, legend=False)  # one legend: the lines'
     y = alt.Y(f"{statistic}:Q", title=title, axis=alt.Axis(format=number_format))
-    marks = alt.Chart(changes).mark_rule(strokeWidth=1, opacity=0.7).encode(
+    # Faint: an early search changes its choice often, and the lines must stay readable in front.
+    marks = alt.Chart(changes).mark_rule(strokeWidth=1, opacity=0.45).encode(
         x=x,
         color=alt.Color("choice:N", scale=alt.Scale(domain=list(CHANGE_COLOURS), range=list(CHANGE_COLOURS.values())),
                         legend=None),
@@ -57,7 +59,7 @@ def over_time_chart(series: GroupedSeries, statistic: str, title: str, number_fo
     lines = alt.Chart(rows).mark_line(strokeWidth=2).encode(x=x, y=y, color=colour)
     pick = alt.selection_point(name=PICK, on="click", nearest=True, fields=["playouts"], clear=False)
     points = alt.Chart(rows).mark_circle(size=60).encode(
-        x=x, y=y, color=colour, opacity=alt.value(0), tooltip=tooltip,  # invisible: they carry hover and click
+        x=x, y=y, color=unlabelled, opacity=alt.value(0), tooltip=tooltip,  # invisible: they carry hover and click
     ).add_params(pick)
     layers = [marks, lines, points]
     if visits_now:

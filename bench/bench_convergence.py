@@ -11,9 +11,10 @@ then, repeated and reported as medians: the root's series (``convergence(tree, p
 target: <= 2 s at 2,000,000), the same with the rule's selected child per sample (UCB1 at C = 1.4),
 and the series of a node two moves down. Also the visits until the choice flips at the root, and
 what Playback's search over time adds on a series: its chart rows (six children named, the rest
-grouped), the selected child per sample at a new C, and both charts built into their Vega-Lite
-specs (Altair's ``to_dict``, data included: what Streamlit sends), the target for the drawing's
-Python side being <= 0.3 s.
+grouped), the selected child per sample at a new C, both charts built into their Vega-Lite specs
+(once per series and C: Altair, its datasets as Arrow bytes), and what each Play step costs them
+(``with_k`` on both and the specs' JSON, as Streamlit writes it); the target for the drawing's
+Python side is <= 0.3 s.
 
 Nothing here is a test: numbers go into bench/RESULTS.md with the command that produced them.
 """
@@ -34,7 +35,7 @@ if str(ROOT) not in sys.path:
 from bench.bench_core import input_file  # noqa: E402
 from mcts_core import ROOT as ROOT_NODE, Scoring, build_tree, parse_playouts  # noqa: E402
 from mcts_core.analysis import convergence, selected_over_time, visits_to_flip  # noqa: E402
-from ui.charts.convergence_charts import changes_frame, over_time_chart  # noqa: E402
+from ui.charts.convergence_charts import over_time_specs, with_k  # noqa: E402
 
 TARGET = 2.0  # seconds for the series of 2,000,000 playouts (issue 49)
 
@@ -60,13 +61,19 @@ def measure(count: int, repeats: int) -> dict:
     series = convergence(tree, playouts)
     grouped = series.grouped()
 
-    def specs() -> int:
-        """Both charts' specs as Streamlit gets them; their JSON's size."""
-        changes = changes_frame(series.change_points(series.most_visited),
-                                series.change_points(selected_over_time(tree, series, scoring)))
-        return sum(len(json.dumps(over_time_chart(grouped, statistic, statistic, ".3g", changes, count // 2, "the root",
-                                                  "playout").to_dict()))
-                   for statistic in ("share", "value"))
+    def specs() -> tuple[dict, dict]:
+        """Both charts' specs, k left out, with the changes of the selected child at a new C."""
+        return over_time_specs(grouped, series.change_points(series.most_visited),
+                               series.change_points(selected_over_time(tree, series, scoring)), "the root", "mean",
+                               "playout")
+
+    built = specs()
+
+    def step() -> int:
+        """What a Play step adds: both specs at a new k, written as JSON (their data are bytes beside it)."""
+        shown = [with_k(spec, count // 2) for spec in built]
+        return sum(len(json.dumps({key: value for key, value in spec.items() if key != "datasets"})) +
+                   sum(len(data) for data in spec["datasets"].values()) for spec in shown)
 
     return {
         "playouts": count,
@@ -80,7 +87,8 @@ def measure(count: int, repeats: int) -> dict:
         "chart rows (grouped)": median_seconds(series.grouped, repeats),
         "selected at a new C": median_seconds(lambda: selected_over_time(tree, series, scoring), repeats),
         "both charts' specs": median_seconds(specs, repeats),
-        "specs' JSON bytes": specs(),
+        "a Play step's specs": median_seconds(step, repeats),
+        "specs' bytes (JSON + Arrow)": step(),
     }
 
 

@@ -14,7 +14,7 @@ from mcts_core.model import Playback, default_stride, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui.c import c_control, live_text, selected_path
 from ui.c.rule_sweep import rule_key
-from ui.charts.convergence_charts import PICK, changes_frame, over_time_chart
+from ui.charts.convergence_charts import PICK, over_time_specs, with_k
 from ui.charts.playback_charts import race_chart
 from ui.common import counted_steps, state
 from ui.common.markdown import escape
@@ -284,9 +284,13 @@ def cached_over_time(key: str, node: int, _tree, _playouts) -> tuple[Convergence
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def cached_selected_changes(key: str, node: int, rule: str, c: float, _tree, _series: Convergence, _scoring: Scoring):
-    """Where the child the rule selects at C changed, once per input, node, rule and C."""
-    return _series.change_points(selected_over_time(_tree, _series, _scoring))
+def cached_over_time_specs(key: str, node: int, rule: str | None, c: float | None, _tree, _series: Convergence,
+                           _grouped: GroupedSeries, _scoring: Scoring | None, run: str) -> tuple[dict, dict]:
+    """The share and value charts' specs, k left out, once per input, node, rule and C (None: no rule
+    shown): the selected-at-C changes and building the charts cost more than a Play step may."""
+    selected = None if _scoring is None else _series.change_points(selected_over_time(_tree, _series, _scoring))
+    return over_time_specs(_grouped, _series.change_points(_series.most_visited), selected,
+                           _tree.path(node) or "the root", mean_header(_tree, node), run)
 
 
 def over_time_node(tree) -> int:
@@ -331,26 +335,23 @@ def show_over_time(setup, frame_tree, k: int, rule: selected_path.SelectedPath |
     if not grouped.groups:
         st.info(f"{node_label(path).capitalize()} has no children: there is nothing to follow over time.")
         return
-    selected = None if rule is None else cached_selected_changes(
-        setup.input.key, node, rule_key(rule.scoring), rule.scoring.c, tree, series, rule.scoring)
-    changes = changes_frame(series.change_points(series.most_visited), selected)
+    scoring = None if rule is None else rule.scoring
+    specs = cached_over_time_specs(setup.input.key, node, None if scoring is None else rule_key(scoring),
+                                   None if scoring is None else scoring.c, tree, series, grouped, scoring, words.run)
     st.caption(
         f"Each child of {escape(name)} against its visits (log axis): the {NAMED_CHILDREN} most visited in the "
-        f"end named, the rest as {OTHERS}. Red: k now. Grey rules: the most visited child changed; teal dashed: "
-        + ("the child the rule selects at C changed. " if rule is not None else
-           "the child the rule selects at C changed (shown with the path the rule selects at C, above). ")
+        f"end named, the rest as {OTHERS}. Red: k now. Grey rules: the most visited child changed"
+        + ("; teal dashed: the child the rule selects at C changed. " if rule is not None else
+           " (show the path the rule selects at C, above, to mark where the rule's choice changed). ")
         + "Hover for the numbers; click to move k there."
     )
     visits_now = visits_at_k(frame_tree, path)
     count = len(setup.input.playouts)
-    share, value = st.columns(2)
-    for column, chart_key, statistic, title, number_format in (
-        (share, OVER_TIME_SHARE, "share", f"share of {name}'s visits", ".0%"),
-        (value, OVER_TIME_VALUE, "value", mean_header(tree, node), ".3g"),
-    ):
-        chart = over_time_chart(grouped, statistic, title, number_format, changes, visits_now, name, words.run)
-        column.altair_chart(chart, width="stretch", height=300, key=chart_key, selection_mode=PICK,
-                            on_select=lambda chart_key=chart_key: go_to_picked(chart_key, count))
+    # The teal rules are the committed C's: dimmed while C is dragged.
+    charts = st.container() if rule is None else c_control.at_committed_c("second", "over_time")
+    for column, chart_key, spec in zip(charts.columns(2), (OVER_TIME_SHARE, OVER_TIME_VALUE), specs):
+        column.vega_lite_chart(spec=with_k(spec, visits_now), width="stretch", height=300, key=chart_key,
+                               selection_mode=PICK, on_select=lambda chart_key=chart_key: go_to_picked(chart_key, count))
     st.download_button(
         "Download the series (CSV)", lambda: csv_of(series), file_name=f"over_time_{node_file_stem(path)}.csv",
         mime="text/csv", key=OVER_TIME_CSV,

@@ -13,7 +13,6 @@ CHANGED_COLOURS = ("#fff3b0", "#111111")  # a rank that changed between A and B:
 # current C or k) and one blue only (Streamlit's default palette pairs a dark and a light blue).
 MOVE_PALETTE = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#eeca3b", "#72b7b2", "#9d755d", "#ff9da6", "#bab0ac"]
 MUTED_COLOUR = MOVE_PALETTE[-1]  # grey: a group of moves (a chart's "others")
-SECOND_PATH_COLOUR = SECOND_ROW_COLOURS[0]  # teal: the path the rule selects at C where red is taken
 CURRENT_COLOUR = "#d62728"  # the page's C or k, red as the selected path in the pictures
 SELECTED_ROW = f"background-color: {SELECTED_ROW_COLOURS[0]}; color: {SELECTED_ROW_COLOURS[1]}; font-weight: bold"
 SECOND_ROW = f"background-color: {SECOND_ROW_COLOURS[0]}; color: {SECOND_ROW_COLOURS[1]}; font-weight: bold"

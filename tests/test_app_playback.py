@@ -458,3 +458,22 @@ def test_a_tree_dump_says_it_has_no_search_over_time(app):
     assert not app.exception
     assert not app.get("vega_lite_chart")
     assert "nor a search over time to follow" in app.info[0].value
+
+
+def test_with_the_rule_s_path_shown_the_charts_mark_where_the_rule_s_choice_changed_at_c(app):
+    from mcts_core import Scoring
+    from mcts_core.analysis import convergence, selected_over_time
+    from mcts_core.inputs import read_input
+    from bench.harness.apptest import set_c
+
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
+    assert set(over_time_layers(app)["rule"]["choice"]) <= {"most visited"}  # the rule's path off: no C here
+    app.toggle(key="playback_rule_path").set_value(True).run()
+    set_c(app, 0.7)
+    assert not app.exception
+    read = read_input(app.text_area(key="playouts").value)
+    series = convergence(read.tree, read.playouts)
+    want = series.change_points(selected_over_time(read.tree, series, Scoring(c=0.7)))
+    changes = over_time_layers(app)["rule"]
+    shown = changes[changes["choice"] == "selected at C"]
+    assert want and [tuple(row) for row in shown[["visits", "playouts", "before", "after"]].itertuples(index=False)] == want

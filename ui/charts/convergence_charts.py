@@ -53,8 +53,11 @@ def over_time_spec(series: GroupedSeries, statistic: str, title: str, number_for
         alt.Tooltip("share:Q", format=".1%"),
         alt.Tooltip("value:Q", format=".4g"),
     ]
-    colour = move_colours("move:N", title="child", order=list(series.groups), muted=OTHERS)
-    unlabelled = move_colours("move:N", order=list(series.groups), muted=OTHERS, legend=False)  # one legend: the lines'
+    # The moves in the order Vega gives the race's (ascending): a move has the same colour in both charts
+    # whenever the race follows the same moves (every child of a node with at most six).
+    order = sorted(group for group in series.groups if group != OTHERS) + [OTHERS] * (OTHERS in series.groups)
+    colour = move_colours("move:N", title="child", order=order, muted=OTHERS)
+    unlabelled = move_colours("move:N", order=order, muted=OTHERS, legend=False)  # one legend: the lines'
     y = alt.Y(f"{statistic}:Q", title=title, axis=alt.Axis(format=number_format))
     marks = alt.Chart(changes).mark_rule(strokeWidth=1).encode(
         x=x,

@@ -16,6 +16,11 @@ grouped), the selected child per sample at a new C, both charts built into their
 (``with_k`` on both and the specs' JSON, as Streamlit writes it); the target for the drawing's
 Python side is <= 0.3 s.
 
+``--browser``: the drawing, in chromium (``/usr/bin/chromium``) on the app's Playback page with the
+input uploaded: for the root and then for a node typed in the Node box, the seconds from the moment
+each chart's element reaches the page (its delta on the websocket) to its canvas drawn (a canvas
+added under it), and from the box's Enter to both drawn (the server's run included).
+
 Nothing here is a test: numbers go into bench/RESULTS.md with the command that produced them.
 """
 
@@ -92,12 +97,103 @@ def measure(count: int, repeats: int) -> dict:
     }
 
 
+CHART_KEYS = ("playback_over_time_share", "playback_over_time_value")
+# Calls window.chartDrawn(key) once per canvas added under a search-over-time chart.
+WATCH_CANVASES = """keys => {
+  new MutationObserver(records => {
+    for (const record of records) for (const added of record.addedNodes) {
+      const canvases = added.nodeName === "CANVAS" ? [added] : added.querySelectorAll ? [...added.querySelectorAll("canvas")] : [];
+      for (const canvas of canvases) {
+        const key = keys.find(key => canvas.closest(`.st-key-${key}`));
+        if (key) window.chartDrawn(key);
+      }
+    }
+  }).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
+def measure_browser(count: int) -> dict:
+    """Playback's search over time drawn in chromium for ``count`` playouts (module docstring)."""
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    from bench.harness.browser import LOAD_TIMEOUT, metric_value, open_app, wait_settled
+    from bench.harness.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit
+
+    log = input_file(count, seed=1)
+    tree = build_tree(parse_playouts(log.read_text()))
+    deep = tree.path(tree.ranked_children(ROOT_NODE)[0])
+    arrived: dict[str, float] = {}
+    drawn: dict[str, float] = {}
+
+    def frame(payload) -> None:
+        if isinstance(payload, str):
+            return
+        message = ForwardMsg()
+        message.ParseFromString(payload)
+        if message.WhichOneof("type") == "delta" and message.delta.new_element.WhichOneof("type") == "vega_lite_chart":
+            chart = message.delta.new_element.vega_lite_chart
+            key = next((key for key in CHART_KEYS if chart.id.endswith(key)), None)
+            if key:
+                arrived[key] = time.monotonic()
+
+    def listen(socket) -> None:
+        if socket.url.endswith("/_stcore/stream"):
+            socket.on("framereceived", frame)
+
+    def until_drawn(page) -> None:
+        deadline = time.monotonic() + LOAD_TIMEOUT / 1000
+        while len(drawn) < len(CHART_KEYS) and time.monotonic() < deadline:
+            page.wait_for_timeout(20)  # a bench may poll: it only reads when the canvases came
+
+    result: dict = {"playouts": count}
+    with tempfile.TemporaryDirectory() as folder:
+        process, url = start_streamlit(ROOT / "app.py", Path(folder) / "server.log", cwd=ROOT)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport={"width": 1366, "height": 768})
+                page.on("websocket", listen)
+                page.expose_function("chartDrawn", lambda key: drawn.setdefault(key, time.monotonic()))
+                open_app(page, url, "/playback")
+                page.evaluate(WATCH_CANVASES, list(CHART_KEYS))
+                page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+                until_drawn(page)
+                result["root: delta to drawn (share, value)"] = tuple(drawn[key] - arrived[key] for key in CHART_KEYS)
+                wait_settled(page, timeout=LOAD_TIMEOUT * 4)
+                expect_k = metric_value(page, "Playout")
+                assert expect_k.inner_text().startswith("1 /")
+                arrived.clear()
+                drawn.clear()
+                box = page.locator(".st-key-playback_over_time_node input")
+                box.fill(deep)
+                start = time.monotonic()
+                box.press("Enter")
+                until_drawn(page)
+                result[f"node {deep!r}: Enter to both drawn"] = max(drawn.values()) - start
+                result[f"node {deep!r}: delta to drawn (share, value)"] = tuple(drawn[key] - arrived[key]
+                                                                                for key in CHART_KEYS)
+                browser.close()
+        finally:
+            stop_streamlit(process)
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="2000000", help="playout counts, comma-separated")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--browser", action="store_true", help="time the drawing in chromium instead")
     args = parser.parse_args()
     for count in (int(size) for size in args.sizes.split(",")):
+        if args.browser:
+            for name, value in measure_browser(count).items():
+                shown = ", ".join(f"{part:.3f} s" for part in value) if isinstance(value, tuple) else (
+                    f"{value:.3f} s" if isinstance(value, float) else f"{value:,}")
+                print(f"{name:44} {shown}")
+            continue
         result = measure(count, args.repeats)
         for name, value in result.items():
             print(f"{name:28} {value:.3f} s" if isinstance(value, float) else f"{name:28} {value:,}")

@@ -48,10 +48,10 @@ from .sweep import (
 )
 
 __all__ = [
-    "Breakpoint", "CONVERGENCE_COLUMNS", "ChildComparison", "Choice", "Comparison", "Convergence", "DrawnValues", "HORIZON", "Interval",
-    "LARGEST_C", "MAX_POINTS", "NO_CHILD", "NoOrder", "NodeEnvelope", "ONLY_CHILD", "TIE", "UNVISITED",
+    "Breakpoint", "CONVERGENCE_COLUMNS", "ChildComparison", "Choice", "Comparison", "Convergence", "DrawnValues", "GroupedSeries", "HORIZON", "Interval",
+    "LARGEST_C", "MAX_POINTS", "NAMED_CHILDREN", "NO_CHILD", "OTHERS", "NoOrder", "NodeEnvelope", "ONLY_CHILD", "TIE", "UNVISITED",
     "OutlineRow", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "convergence", "drag_payload", "explain_choice", "fit_to_breakpoints", "held_statistics", "inspected_terms",
     "interval_at", "intervals_below", "json_number", "key_step", "log_grid", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
-    "path_intervals", "principal_variation", "range_problem", "suggest_c_range", "ucb1_latex", "visits_to_flip",
+    "path_intervals", "principal_variation", "range_problem", "selected_over_time", "suggest_c_range", "ucb1_latex", "visits_to_flip",
 ]

@@ -21,7 +21,6 @@ PICK = "pick"  # the click's selection: the sample nearest the pointer, by the p
 # the most visited child's in grey, fainter: it changes often early on and is not what C decides.
 CHANGE_COLOURS = {"most visited": "#888888", "selected at C": "#26a69a"}
 CHANGE_OPACITY = {"most visited": 0.4, "selected at C": 0.85}
-CHANGE_COLUMNS = ["visits", "playouts", "choice", "before", "after"]
 
 
 def changes_frame(most_visited: list[tuple[int, int, str, str]],
@@ -30,8 +29,7 @@ def changes_frame(most_visited: list[tuple[int, int, str, str]],
     named by which choice: the most visited child, or the one the rule selects at C."""
     rows = [("most visited", *change) for change in most_visited]
     rows += [("selected at C", *change) for change in selected or ()]
-    frame = pd.DataFrame(rows, columns=["choice", "visits", "playouts", "before", "after"])
-    return frame[CHANGE_COLUMNS]
+    return pd.DataFrame(rows, columns=["choice", "visits", "playouts", "before", "after"])
 
 
 def over_time_spec(series: GroupedSeries, statistic: str, title: str, number_format: str,

@@ -55,7 +55,6 @@ def over_time_spec(series: GroupedSeries, statistic: str, title: str, number_for
     # whenever the race follows the same moves (every child of a node with at most six).
     order = sorted(group for group in series.groups if group != OTHERS) + [OTHERS] * (OTHERS in series.groups)
     colour = move_colours("move:N", title="child", order=order, muted=OTHERS)
-    unlabelled = move_colours("move:N", order=order, muted=OTHERS, legend=False)  # one legend: the lines'
     y = alt.Y(f"{statistic}:Q", title=title, axis=alt.Axis(format=number_format))
     marks = alt.Chart(changes).mark_rule(strokeWidth=1).encode(
         x=x,
@@ -72,7 +71,7 @@ def over_time_spec(series: GroupedSeries, statistic: str, title: str, number_for
     lines = alt.Chart(rows).mark_line(strokeWidth=2).encode(x=x, y=y, color=colour)
     pick = alt.selection_point(name=PICK, on="click", nearest=True, fields=["playouts"], clear=False)
     points = alt.Chart(rows).mark_circle(size=60).encode(
-        x=x, y=y, color=unlabelled, opacity=alt.value(0), tooltip=tooltip,  # invisible: they carry hover and click
+        x=x, y=y, opacity=alt.value(0), tooltip=tooltip,  # invisible, uncoloured: they carry hover and click
     ).add_params(pick)
     now = current_rule(pd.DataFrame({"visits": [1]}), "visits:Q",
                        [alt.Tooltip("visits:Q", title=f"visits to {node} at k now", format=",")])

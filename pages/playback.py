@@ -342,7 +342,7 @@ def show_over_time(setup, frame_tree, k: int, rule: selected_path.SelectedPath |
         f"Each child of {escape(name)} against its visits (log axis): the {NAMED_CHILDREN} most visited in the "
         f"end named, the rest as {OTHERS}. Red: k now. Grey rules: the most visited child changed"
         + ("; teal dashed: the child the rule selects at C changed. " if rule is not None else
-           " (show the path the rule selects at C, above, to mark where the rule's choice changed). ")
+           " (with the rule's path on, above, teal dashed rules mark where its choice at C changed). ")
         + "Hover for the numbers; click to move k there."
     )
     visits_now = visits_at_k(frame_tree, path)

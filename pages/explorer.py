@@ -6,13 +6,13 @@ from mcts_core import ROOT, score_children
 from mcts_core.inputs import TEXT
 from mcts_core.analysis import explain_choice, principal_variation
 from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, path_json, render_tree
-from mcts_core.tables import children_table
+from mcts_core.tables import VISITS_TO_FLIP, children_table, next_flip
 from ui.c import c_control, live_text, selected_path
 from ui.common import state
 from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
 from ui.common.wording import folded_caption, node_file_stem, node_sentence, random_draw_warning, tree_counts, why_sentence
-from ui.common.wording import mean_header, total_format
+from ui.common.wording import flip_sentence, mean_header, total_format
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes
 from ui.picture.outline import show_outline
 from ui.picture.term_table import Column, csv_text, show_term_table
@@ -173,6 +173,9 @@ def table_columns(tree, inspected: int, table, rule, engine) -> list[Column]:
         "terminal": Column("terminal", "end", "flag", "The game ended at this child."),
         "mean": Column("mean", mean_header(tree, inspected), "%.4f"),
         "outcome": Column("outcome", rule.label("outcome"), "%+g", "A proven outcome for the player to move here."),
+        VISITS_TO_FLIP: Column(VISITS_TO_FLIP, "to flip", "int",
+                               "Visits to flip: how many more visits the selected child takes before this child's "
+                               "value passes it, every mean and prior held (∞: never). Follows C when it is set."),
     }
     if engine is not None:  # the engine's own numbers, as many digits as it printed
         special |= {name: Column(name, name, "%.6g", f"As {engine.engine} printed it.") for name in table.columns
@@ -186,7 +189,7 @@ def children_panel(tree, inspected: int, children, scoring, engine) -> None:
     st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
     # Why first, then the terms that say it: both above the fold on a projector; the formula after them.
     explain(explain_choice(children, scoring.rule, tree.ties), children)
-    table = children_table(tree, inspected, scoring, engine)
+    table = children_table(tree, inspected, scoring, engine, flips=True)
     rows = {path_json(tree.path_moves(child.node)): child.node for child in children}  # in the table's order
 
     def inspect_child(row_key: str) -> None:
@@ -199,6 +202,8 @@ def children_panel(tree, inspected: int, children, scoring, engine) -> None:
         label=f"Children of {tree.path(inspected) or 'the root'} under {rule.name}",
         key=CHILDREN_TABLE, on_inspect=inspect_child,
     )
+    if (flip := next_flip(table)) is not None:
+        st.caption(flip_sentence(*flip))
     st.latex(rule.formula)
     st.download_button(
         "Download table (CSV)",

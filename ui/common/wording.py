@@ -26,6 +26,15 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
+def flip_sentence(selected: str, first: str, count: float) -> str:
+    """Markdown: which child passes the selected one first, after how many more visits to it (every
+    mean and prior held: the children table's "visits to flip")."""
+    if math.isinf(count):
+        return (f"No other child passes {code(selected)}, however many more visits it takes (up to 2^53), "
+                "every mean and prior held.")
+    return f"{code(first)} is next after {plural(int(count), 'more visit')} to {code(selected)}, every mean and prior held."
+
+
 def tree_counts(tree: Tree, kind: str) -> str:
     """Markdown: what the tree's numbers count. Puzzle text: its playouts and nodes. A log: its
     simulations; a dump: its root's visits (it records no playouts). Where a log or dump declared

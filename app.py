@@ -15,6 +15,7 @@ from ui.shell import sidebar
 if __name__ != "__mp_main__":
     heap.freeze_libraries()
     closed_sessions.release()  # Streamlit would keep what a closed session held forever
+    live_room.keep_clean()  # expired rooms leave the disk even when no new room opens
     st.set_page_config(page_title="MCTS Explorer", page_icon="🌳", layout="wide")
     page_style.apply()
     # The pages, in menu order: the one list of them (ui/common/navigation.py reads it from this file).

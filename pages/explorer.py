@@ -6,13 +6,13 @@ from mcts_core import ROOT, score_children
 from mcts_core.inputs import TEXT
 from mcts_core.analysis import explain_choice, principal_variation
 from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, path_json, render_tree
-from mcts_core.tables import children_table
+from mcts_core.tables import VISITS_TO_FLIP, children_table, next_flip
 from ui.c import c_control, live_text, selected_path
 from ui.common import state
 from ui.common.markdown import code, escape
 from ui.common.metric_row import metric_row
 from ui.common.wording import folded_caption, node_file_stem, node_sentence, random_draw_warning, tree_counts, why_sentence
-from ui.common.wording import mean_header, total_format
+from ui.common.wording import flip_sentence, mean_header, total_format
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES, cached_visible_nodes
 from ui.picture.outline import show_outline
 from ui.picture.term_table import Column, csv_text, show_term_table
@@ -158,7 +158,7 @@ def inspect_buttons(tree, inspected: int, children) -> None:
               disabled=not children, help="Step into the child the rule picks here.")
 
 
-def table_columns(tree, inspected: int, table, rule) -> list[Column]:
+def table_columns(tree, inspected: int, table, rule, engine) -> list[Column]:
     """The children table's columns as shown: the rule's value right after the move and its visits,
     so it is in view however many terms the rule has; rows come best first and the selected one is
     coloured, so rank and selected stay in the CSV only. Headers are short enough to show whole, so
@@ -173,29 +173,37 @@ def table_columns(tree, inspected: int, table, rule) -> list[Column]:
         "terminal": Column("terminal", "end", "flag", "The game ended at this child."),
         "mean": Column("mean", mean_header(tree, inspected), "%.4f"),
         "outcome": Column("outcome", rule.label("outcome"), "%+g", "A proven outcome for the player to move here."),
+        VISITS_TO_FLIP: Column(VISITS_TO_FLIP, "to flip", "int",
+                               "Visits to flip: how many more visits the selected child takes before this child's "
+                               "value passes it, every mean and prior held (∞: never). Follows C when it is set."),
     }
+    if engine is not None:  # the engine's own numbers, as many digits as it printed
+        special |= {name: Column(name, name, "%.6g", f"As {engine.engine} printed it.") for name in table.columns
+                    if name.startswith(f"{engine.engine} ")}
     return [special.get(name) or Column(name, rule.label(name), "%.4f") for name in names]
 
 
-def children_panel(tree, inspected: int, children, scoring) -> None:
+def children_panel(tree, inspected: int, children, scoring, engine) -> None:
     """The inspected node's children under the rule: why the best won, the table, the formula, the CSV."""
     rule = scoring.spec
     st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
     # Why first, then the terms that say it: both above the fold on a projector; the formula after them.
     explain(explain_choice(children, scoring.rule, tree.ties), children)
-    table = children_table(tree, inspected, scoring)
+    table = children_table(tree, inspected, scoring, engine, flips=True)
     rows = {path_json(tree.path_moves(child.node)): child.node for child in children}  # in the table's order
 
     def inspect_child(row_key: str) -> None:
         if row_key in rows:  # a key the browser made up inspects nothing
             set_inspect(tree.path(rows[row_key]))
 
-    columns = table_columns(tree, inspected, table, rule)
+    columns = table_columns(tree, inspected, table, rule, engine)
     show_term_table(
         table, columns, row_keys=list(rows),
         label=f"Children of {tree.path(inspected) or 'the root'} under {rule.name}",
         key=CHILDREN_TABLE, on_inspect=inspect_child,
     )
+    if (flip := next_flip(table)) is not None:
+        st.caption(flip_sentence(*flip))
     st.latex(rule.formula)
     st.download_button(
         "Download table (CSV)",
@@ -209,7 +217,7 @@ def children_panel(tree, inspected: int, children, scoring) -> None:
     )
 
 
-def inspect_panel(tree, selected, input_key: str) -> int:
+def inspect_panel(tree, selected, loaded) -> int:
     """The inspected node, its buttons, and its children or the whole tree as an outline; returns the node."""
     # The path box and its buttons share one row: the children's table and why its first child won
     # stay above a 768-pixel projector's fold beside the picture.
@@ -224,11 +232,11 @@ def inspect_panel(tree, selected, input_key: str) -> int:
     children_tab, outline_tab = st.tabs(["Children", "Outline (any size)"], key=DETAILS_TAB, on_change="rerun")
     if children_tab.open:
         with children_tab, c_control.at_committed_c("selected", "children"):
-            children_panel(tree, inspected, children, selected.scoring)
+            children_panel(tree, inspected, children, selected.scoring, loaded.read.engine)
     if outline_tab.open:
         with outline_tab, c_control.at_committed_c("selected", "outline"):
             show_outline(
-                tree, selected.scoring, input_key=input_key, path=selected.path, inspected=inspected,
+                tree, selected.scoring, input_key=loaded.key, path=selected.path, inspected=inspected,
                 on_select=lambda node: set_inspect(tree.path(node)),
             )
     return inspected
@@ -326,7 +334,7 @@ def explore(setup) -> None:
     else:  # a wide tree drawn left to right needs the page's full width to stay readable
         picture, details = st.container(), st.container()
     with details:
-        inspected = inspect_panel(tree, selected, setup.input.key)
+        inspected = inspect_panel(tree, selected, setup.input)
     with picture:
         limits_panel()
         slider_paths = c_control.slider_path_nodes(setup.input, selected.scoring, visible)
@@ -343,8 +351,10 @@ setup = sidebar.require()
 open_linked_view(setup.tree)
 pv_default(setup.input)
 # The tree's facts sit outside the fragment: a commit of C, which reruns it, need not send them again.
+engine = setup.input.read.engine
 st.caption(
-    f"The tree of {tree_facts(setup.tree, setup.input.read.kind)}, the path the selection rule follows at this C, and why each "
+    (f"**{escape(engine.title)}**. " if engine is not None else "")
+    + f"The tree of {tree_facts(setup.tree, setup.input.read.kind)}, the path the selection rule follows at this C, and why each "
     "node picks the child it picks."
 )
 explore(setup)

@@ -1,20 +1,25 @@
 """Playback: watch the tree grow playout by playout, and the root children's statistics race; on
-request, the path the sidebar's rule selects at C in each frame's tree, with C's live slider."""
+request, the path the sidebar's rule selects at C in each frame's tree, with C's live slider; the
+search over time at a node (its children against its visits), which a click moves k to."""
 
+import io
 from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
 
 from mcts_core import Scoring
+from mcts_core.analysis import NAMED_CHILDREN, OTHERS, Convergence, GroupedSeries, convergence, selected_over_time
 from mcts_core.model import Playback, default_stride, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui.c import c_control, live_text, selected_path
+from ui.c.rule_sweep import rule_key
+from ui.charts.convergence_charts import PICK, over_time_specs, with_k
 from ui.charts.playback_charts import race_chart
 from ui.common import counted_steps, state
 from ui.common.markdown import escape
 from ui.common.metric_row import metric_row
-from ui.common.wording import RunWords, folded_caption, node_label, run_words
+from ui.common.wording import RunWords, folded_caption, mean_header, node_file_stem, node_label, run_words
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES
 from ui.picture.tree_view import Picture, show_tree
 from ui.setup.inputs import LoadedInput
@@ -35,6 +40,10 @@ PLAYBACK_PATH_TABLE = state.key("playback_path_table")
 PLAYBACK_TREE = state.key("playback_tree_view")
 PLAYBACK_RULE_PATH = state.key("playback_rule_path")  # the toggle: draw the path the rule selects at C
 SHARED_VIEW = state.key("playback_shared_view")  # (k, C, rule path shown) as the Share link holds them
+OVER_TIME_NODE = state.key("playback_over_time_node")  # the path of the node whose search over time is shown
+OVER_TIME_SHARE = state.key("playback_over_time_share")  # the charts: a click on either moves k
+OVER_TIME_VALUE = state.key("playback_over_time_value")
+OVER_TIME_CSV = state.key("playback_over_time_csv")
 
 DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
 
@@ -248,6 +257,7 @@ def show_frame(playback: Playback, setup, budget: int) -> None:
     with numbers:
         path_table(frame.tree, frame.step, words)
     show_race(playback, setup.input.key, k, words)
+    show_over_time(setup, frame.tree, k, rule, words)
 
 
 def show_race(playback: Playback, input_key: str, k: int, words: RunWords) -> None:
@@ -266,11 +276,100 @@ def show_race(playback: Playback, input_key: str, k: int, words: RunWords) -> No
                         height=280)
 
 
+@st.cache_resource(max_entries=4, show_spinner="Replaying the search over time…")
+def cached_over_time(key: str, node: int, _tree, _playouts) -> tuple[Convergence, GroupedSeries]:
+    """The node's search over time and its chart rows, once per input and node (C never changes them)."""
+    series = convergence(_tree, _playouts, node)
+    return series, series.grouped(NAMED_CHILDREN)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def cached_over_time_specs(key: str, node: int, rule: str | None, c: float | None, _tree, _series: Convergence,
+                           _grouped: GroupedSeries, _scoring: Scoring | None, run: str) -> tuple[dict, dict]:
+    """The share and value charts' specs, k left out, once per input, node, rule and C (None: no rule
+    shown): the selected-at-C changes and building the charts cost more than a Play step may."""
+    selected = None if _scoring is None else _series.change_points(selected_over_time(_tree, _series, _scoring))
+    return over_time_specs(_grouped, _series.change_points(_series.most_visited), selected,
+                           _tree.path(node) or "the root", mean_header(_tree, node), run)
+
+
+def over_time_node(tree) -> int:
+    """The node the box names (the root when empty); a path that leaves the tree says so and shows the
+    deepest node on it that exists."""
+    st.text_input("Node", key=OVER_TIME_NODE, persist_state="session", placeholder="root",
+                  help="The node's path: moves from the root (`ba`, or `e4 e5` for named moves); empty for the root.")
+    wanted = st.session_state.get(OVER_TIME_NODE, "")
+    try:
+        return tree.find(wanted)
+    except KeyError as missing:
+        st.error(escape(f"{missing.args[0]}; showing the deepest node that exists on that path."))
+        return tree.deepest(wanted)[0]
+
+
+def visits_at_k(frame_tree, path: str) -> int:
+    """The node's visits in the tree after k playouts (0 before it exists)."""
+    try:
+        return frame_tree.visits[frame_tree.find(path)]
+    except KeyError:
+        return 0
+
+
+def go_to_picked(chart_key: str, count: int) -> None:
+    """A click on the chart: k becomes the playouts read at the picked sample."""
+    picked = st.session_state[chart_key].selection.get(PICK) or []
+    if picked and "playouts" in picked[0]:
+        st.session_state[K] = min(max(int(picked[0]["playouts"]), 1), count)
+        st.session_state[PLAYING] = False
+
+
+def show_over_time(setup, frame_tree, k: int, rule: selected_path.SelectedPath | None, words: RunWords) -> None:
+    """The search over time at a node: its children's share of its visits and their values against its
+    visits, where the choice changed, k marked; a click moves k; the series as CSV."""
+    st.divider()
+    st.subheader("The search over time")
+    tree = setup.tree
+    node = over_time_node(tree)
+    path = tree.path(node)
+    name = path or "the root"
+    series, grouped = cached_over_time(setup.input.key, node, tree, setup.input.playouts)
+    if not grouped.groups:
+        st.info(f"{node_label(path).capitalize()} has no children: there is nothing to follow over time.")
+        return
+    scoring = None if rule is None else rule.scoring
+    specs = cached_over_time_specs(setup.input.key, node, None if scoring is None else rule_key(scoring),
+                                   None if scoring is None else scoring.c, tree, series, grouped, scoring, words.run)
+    st.caption(
+        f"Each child of {escape(name)} against its visits (log axis): the {NAMED_CHILDREN} most visited in the "
+        f"end named, the rest as {OTHERS}. Red: k now. Grey rules: the most visited child changed"
+        + ("; teal dashed: the child the rule selects at C changed. " if rule is not None else
+           " (with the rule's path on, above, teal dashed rules mark where its choice at C changed). ")
+        + "Hover for the numbers; click to move k there."
+    )
+    visits_now = visits_at_k(frame_tree, path)
+    count = len(setup.input.playouts)
+    # The teal rules are the committed C's: dimmed while C is dragged.
+    charts = st.container() if rule is None else c_control.at_committed_c("second", "over_time")
+    for column, chart_key, spec in zip(charts.columns(2), (OVER_TIME_SHARE, OVER_TIME_VALUE), specs):
+        column.vega_lite_chart(spec=with_k(spec, visits_now), width="stretch", height=300, key=chart_key,
+                               selection_mode=PICK, on_select=lambda chart_key=chart_key: go_to_picked(chart_key, count))
+    st.download_button(
+        "Download the series (CSV)", lambda: csv_of(series), file_name=f"over_time_{node_file_stem(path)}.csv",
+        mime="text/csv", key=OVER_TIME_CSV,
+        on_click="ignore",  # no rerun: it would give the file made on click a new id (see the Explorer's)
+    )
+
+
+def csv_of(series: Convergence) -> str:
+    out = io.StringIO()
+    series.write_csv(out)
+    return out.getvalue()
+
+
 setup = sidebar.require()
 if setup.input.playouts is None or not len(setup.input.playouts):
     st.info(
-        "This input is a finished tree (a JSON tree dump): it has no simulations to replay. "
-        "Playback needs puzzle text or a JSON Lines log, which record each simulation in order."
+        "This input is a finished tree (a JSON tree dump): it has no simulations to replay, nor a search over "
+        "time to follow. Playback needs puzzle text or a JSON Lines log, which record each simulation in order."
     )
     st.stop()
 words = run_words(setup.input.read.kind)

@@ -18,7 +18,11 @@ PIP_INSTALL = "pip install -r requirements.txt"
 PACKAGES = {"pyspiel": "open-spiel", "distributed": "dask distributed"}
 
 # A program the tests run -> how to install it.
-PROGRAMS = {"dot": "graphviz's `dot` (apt-get install -y graphviz)"}
+PROGRAMS = {
+    "dot": "graphviz's `dot` (apt-get install -y graphviz)",
+    "leelaz": "Leela Zero 0.17's `leelaz` (apt-get install -y leela-zero)",
+}
+GAMES = "/usr/games"  # where Debian puts games' programs (leelaz), often not on a user's PATH
 
 
 def module(name: str) -> ModuleType:
@@ -31,8 +35,9 @@ def module(name: str) -> ModuleType:
 
 
 def program(name: str) -> str:
-    """Where the program ``name`` is on PATH; where it is not, the caller fails in a sentence."""
-    found = shutil.which(name)
+    """Where the program ``name`` is on PATH (or in Debian's /usr/games); where it is not, the caller
+    fails in a sentence."""
+    found = shutil.which(name) or shutil.which(name, path=GAMES)
     if found is None:
-        pytest.fail(f"{name} is not on PATH: the tests need {PROGRAMS[name]}", pytrace=False)
+        pytest.fail(f"{name} is not on PATH nor in {GAMES}: the tests need {PROGRAMS[name]}", pytrace=False)
     return found

@@ -1,6 +1,7 @@
 """AppTest tour: every page with every kind of input a user brings and every rule the page offers.
 
-The inputs are tests/user_inputs.py's seven (the text box's statement, then six uploads). Each is
+The inputs are tests/user_inputs.py's (the text box's statement, then uploads: playouts, logs, a
+dump, the engines' real analyses). Each is
 opened once, then every page is visited in the menu's order and every rule the page offers chosen:
 on the Explorer each rule on both tabs, on Playback with the rule's path shown. A step fails on an
 exception, an error box, or a custom component's data that is not strict JSON (a number the

@@ -46,7 +46,8 @@ def test_selected_path_follows_the_slider_for_every_c(app):
 def test_table_shows_the_terms_at_the_current_c(app):
     set_c(app, 12.5)
     table = children_frame(app)
-    assert list(table.columns) == ["move", "visits", "value", "total", "mean", "exploration", "rank", "selected"]
+    assert list(table.columns) == ["move", "visits", "value", "total", "mean", "exploration", "visits to flip", "rank",
+                                   "selected"]
     rows = {row.move: row for row in table.itertuples()}
     assert rows["b"].value == ucb1(3, 2, 34.0, c=12.5)["value"]
     assert rows["a"].exploration == ucb1(3, 1, 20.0, c=12.5)["exploration"]
@@ -229,3 +230,28 @@ def test_the_drawing_limits_hold_while_their_panel_is_closed(app):
     assert not app.exception and not app.number_input
     assert tree_view_data(app)["layout"] == small["layout"]  # still drawn at budget 20
     assert open_limits(app).number_input(key="budget").value == 20
+
+
+def test_the_children_table_counts_the_visits_until_each_child_passes_the_selected_one(app):
+    from mcts_core import ROOT
+    from mcts_core.analysis import visits_to_flip
+
+    app.text_area(key="playouts").input(HEADERLESS_FLIP).run()
+    tree = read_input(HEADERLESS_FLIP).tree
+    for c in (1.0, 2.0, 4.0):
+        set_c(app, c)
+        assert not app.exception
+        frame = children_frame(app).set_index("move")
+        flips = {tree.move[kid]: count for kid, count in visits_to_flip(tree, ROOT, Scoring(c=c)).items()}
+        selected = frame.index[frame["selected"]][0]
+        assert selected not in flips and frame.at[selected, "visits to flip"] != frame.at[selected, "visits to flip"]
+        assert {move: frame.at[move, "visits to flip"] for move in flips} == \
+            {move: float("inf") if count is None else count for move, count in flips.items()}
+        passing = min(flips, key=lambda move: float("inf") if flips[move] is None else flips[move])
+        words = [caption.value for caption in app.caption if "more visit" in caption.value or "passes" in caption.value]
+        if flips[passing] is None:
+            assert words == [f"No other child passes ` {selected} `, however many more visits it takes (up to 2^53), "
+                             "every mean and prior held."]
+        else:
+            visits = "1 more visit" if flips[passing] == 1 else f"{flips[passing]:,} more visits"
+            assert words == [f"` {passing} ` is next after {visits} to ` {selected} `, every mean and prior held."]

@@ -73,8 +73,25 @@ def chart_rows(app) -> list[dict]:
     return [row for dataset in chart.proto.datasets for row in pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()]
 
 
+def send_c(student, typed: str) -> None:
+    """Type ``typed`` in the student's C box and send it, as its browser reports a send."""
+    import secrets
+
+    student.session_state["room_answer_c"] = {"sent": {"text": typed, "id": secrets.token_hex(8)}}
+    student.run()
+    assert not student.exception
+
+
+def c_box(app) -> dict | None:
+    """The data the student's C box got this run (None: no C box)."""
+    import json
+
+    return next((json.loads(element.proto.json) for element in app.get("bidi_component")
+                 if element.proto.id.endswith("-room_answer_c")), None)
+
+
 def count(app) -> str:
-    return next(header.value for header in app.subheader if "answered" in header.value or "joined" in header.value)
+    return next(header.value for header in app.subheader if any(word in header.value for word in ("answered", "joined", "here now")))
 
 
 def test_the_teacher_opens_a_room_with_its_code_link_and_count_and_no_sidebar(teacher):
@@ -142,9 +159,7 @@ def test_the_flip_question_takes_a_number_and_judges_it_against_the_exact_c(teac
     for student, typed in ((close, "2.7"), (far, "1")):
         student.run()  # the poll finds the new question
         assert "At C = 0.5, UCB1 picks ` a ` there. Raise C" in texts(student)
-        student.text_input(key="room_answer_c").input(typed)
-        student.button(key="FormSubmitter:room_answer_form-Send").click().run()
-        assert not student.exception
+        send_c(student, typed)
     assert "Answer received: C = 2.7" in texts(close)
     teacher.run()
     teacher.button(key="room_reveal").click().run()
@@ -164,9 +179,7 @@ def test_a_refused_c_replaces_the_receipt_with_one_sentence_and_a_decimal_comma_
     student.run()
 
     def send(typed):
-        student.text_input(key="room_answer_c").input(typed)
-        student.button(key="FormSubmitter:room_answer_form-Send").click().run()
-        assert not student.exception
+        send_c(student, typed)
 
     send("2,7")  # a European keyboard
     assert "Answer received: C = 2.7" in texts(student)
@@ -264,7 +277,7 @@ def test_the_teacher_who_reloads_keeps_the_room_and_a_wrong_secret_is_a_student(
     assert count(reloaded) == "No one has joined yet"  # the teacher is not counted as a student
     forger = open_session(monkeypatch, code, token="e" * 32, rooms={code: secret[:-1] + "x"})
     assert not [button for button in forger.button if button.key == "room_reveal"]
-    assert forger.text_input(key="room_answer_c")  # a student's view
+    assert c_box(forger) == {"label": "Your C", "placeholder": "e.g. 2.5", "button": "Send", "disabled": False}  # a student's view
 
 
 def test_markup_in_moves_is_shown_as_text_on_the_buttons(monkeypatch):
@@ -344,3 +357,83 @@ def test_wrong_codes_are_counted_per_address_on_localhost_and_behind_a_proxy_too
     context = SimpleNamespace(ip_address=ip_address, headers={"X-Forwarded-For": forwarded} if forwarded else {})
     monkeypatch.setattr(live_room, "st", SimpleNamespace(context=context))
     assert live_room._address() == address
+
+
+def test_the_teacher_removes_a_student_whose_page_says_so_and_who_joins_again_by_typing_the_code(teacher, monkeypatch):
+    code = room_code(teacher)
+    kept, removed = open_session(monkeypatch, code, token="a" * 32), open_session(monkeypatch, code, token="b" * 32)
+    assert "Live room " + code + " · you are student 2" in texts(removed)
+    removed.button(key="room_answer_1").click().run()
+    teacher.run()
+    assert count(teacher) == "1 of 2 answered"
+    chosen = teacher.selectbox(key="room_student_chosen")
+    assert chosen.options == ["Student 1 · here · no answer yet", "Student 2 · here · answered"]
+    chosen.select(2).run()
+    teacher.button(key="room_remove").click().run()
+    assert not teacher.exception and count(teacher) == "0 of 1 answered"  # their answer went with them
+    assert teacher.selectbox(key="room_student_chosen").options == ["Student 1 · here · no answer yet"]
+    removed.run()  # the poll
+    said = f"The teacher removed you from room {code}: to join again, type its code under “Join a room”."
+    assert said in texts(removed) and not answer_buttons(removed)
+    reloaded = open_session(monkeypatch, code, token="b" * 32)  # the link again: not enough
+    assert said in texts(reloaded) and not answer_buttons(reloaded)
+    reloaded.text_input(key="room_join_code").input(code).run()
+    reloaded.button(key="room_join").click().run()
+    assert not reloaded.exception and [button.label for button in answer_buttons(reloaded)] == ["a", "b"]
+    teacher.run()
+    assert count(teacher) == "0 of 2 answered"
+    assert [button.label for button in answer_buttons(kept)] == ["a", "b"]
+
+
+def test_joins_beyond_the_address_s_minute_wait_with_a_sentence_and_try_again_by_themselves(teacher, monkeypatch):
+    from mcts_core.classroom import room_store
+    from ui.room import live_room
+
+    code = room_code(teacher)
+    monkeypatch.setattr(live_room, "_address", lambda: "a school's joins")  # not slowed by another test's wrong codes
+    monkeypatch.setattr(room_store, "JOINS_PER_MINUTE", 2)
+    first, second = (open_session(monkeypatch, code, token=token) for token in ("a" * 32, "b" * 32))
+    late = open_session(monkeypatch, code, token="c" * 32)
+    assert "2 students joined from this network in the last minute: trying again in" in texts(late)
+    assert not answer_buttons(late) and not late.exception
+    monkeypatch.setattr(room_store, "JOINS_PER_MINUTE", 3)  # the minute is over
+    late.run()  # the page's own try again
+    assert [button.label for button in answer_buttons(late)] == ["a", "b"]
+    teacher.run()
+    assert count(teacher) == "0 of 3 answered"
+
+
+def test_the_count_is_of_the_students_present(teacher, monkeypatch):
+    import time
+
+    from mcts_core.classroom import PRESENT_SECONDS
+    from ui.room import room_teacher
+
+    code = room_code(teacher)
+    open_session(monkeypatch, code, token="a" * 32)
+    open_session(monkeypatch, code, token="b" * 32).button(key="room_answer_0").click().run()
+    teacher.run()
+    assert count(teacher) == "1 of 2 answered"
+
+    class Later(RoomStore):
+        """The store a minute and more later: neither page has polled since."""
+
+        def __init__(self):
+            super().__init__(clock=lambda: time.time() + PRESENT_SECONDS + 5)
+
+    monkeypatch.setattr(room_teacher, "RoomStore", Later)
+    teacher.run()
+    assert count(teacher) == "1 of 1 answered"  # the one who answered counts; the closed tab does not
+    teacher.button(key="room_reveal").click().run()
+    teacher.button(key="room_ask_choice").click().run()
+    assert count(teacher) == "No student is here now"
+
+
+def test_a_teacher_whose_browser_blocks_storage_is_told_the_room_s_key_lives_in_this_tab_only(teacher):
+    teacher.session_state[BROWSER] = {"keys": {"student": "f" * 32, "rooms": {}, "stored": False}}
+    teacher.run()
+    assert "This browser does not keep what this site stores" in texts(teacher)
+    assert "if this tab reloads or closes, you are no longer its teacher" in texts(teacher)
+    teacher.session_state[BROWSER] = {"keys": {"student": "f" * 32, "rooms": {}, "stored": True}}
+    teacher.run()
+    assert "does not keep" not in texts(teacher)

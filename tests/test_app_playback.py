@@ -121,9 +121,16 @@ def test_playouts_per_step_moves_further(app):
     assert shown(app)[0] == "51 / 400"
 
 
+def race_charts(app) -> list:
+    """The race's charts (their x is k), not the search over time's (the node's visits)."""
+    import json
+
+    return [chart for chart in app.get("vega_lite_chart") if json.loads(chart.proto.spec)["layer"][0]["encoding"]["x"]["field"] == "k"]
+
+
 def test_race_chart_and_a_shorter_input_keep_k_in_range(app):
     app.slider(key="playback_k").set_value(3).run()
-    assert len(app.get("vega_lite_chart")) == 2
+    assert len(race_charts(app)) == 2
     app.text_area(key="playouts").input("x 5\ny 7\n").run()
     assert not app.exception
     assert shown(app) == ("2 / 2", "y", "7", "y")
@@ -163,7 +170,7 @@ def test_the_race_charts_mark_the_current_k_and_follow_it(app):
     for _ in range(2):
         click(app, "playback_next")
     assert app.slider(key="playback_k").value == 3
-    charts = app.get("vega_lite_chart")
+    charts = race_charts(app)
     assert len(charts) == 2  # visit share and mean
     for chart in charts:
         (lines, race), (rule, now) = chart_layers(chart)
@@ -176,7 +183,7 @@ def test_the_race_charts_mark_the_current_k_and_follow_it(app):
 def test_the_race_charts_label_the_playout_axis_with_whole_numbers(app):
     import json
 
-    charts = [json.loads(chart.proto.spec) for chart in app.get("vega_lite_chart")]
+    charts = [json.loads(chart.proto.spec) for chart in race_charts(app)]
     assert len(charts) == 2
     for spec in charts:
         axis = spec["layer"][0]["encoding"]["x"]["axis"]
@@ -336,3 +343,137 @@ def test_a_whole_replay_takes_about_a_minute_by_default(app):
     app.number_input(key="playback_stride").set_value(1).run()  # a finer step at will
     click(app, "playback_next")
     assert shown(app)[0] == "2 / 400"
+
+
+# The search over time: a node's children against its visits, k marked, a click moves k.
+
+def over_time_layers(app, key: str = "playback_over_time_share") -> dict[str, object]:
+    """The search over time's chart ``key``: its layers' data by mark (rule: the changes, line, circle,
+    and "now": the red rule at k)."""
+    (chart,) = [chart for chart in app.get("vega_lite_chart") if chart.proto.id.endswith(key)]
+    layers = chart_layers(chart)
+    named = {}
+    for index, (layer, data) in enumerate(layers):
+        mark = layer["mark"]["type"]
+        named["now" if mark == "rule" and index else mark] = data
+    return named
+
+
+def assert_chart_is_the_core_series(app, text_or_read, node: str = ""):
+    import math
+
+    from mcts_core.analysis import convergence
+    from mcts_core.inputs import read_input
+
+    read = read_input(text_or_read) if isinstance(text_or_read, str) else text_or_read
+    series = convergence(read.tree, read.playouts, read.tree.find(node))
+    want = series.grouped()
+    for key, statistic in (("playback_over_time_share", "share"), ("playback_over_time_value", "value")):
+        layers = over_time_layers(app, key)
+        lines = layers["line"]
+        assert list(lines["move"]) == want.columns["move"] and list(lines["visits"]) == want.columns["visits"]
+        assert list(lines[statistic]) == want.columns[statistic]
+        assert all(math.isfinite(value) for value in lines[["share", "value", "visits", "playouts"]].to_numpy().ravel())
+        changes = layers["rule"]
+        assert [tuple(row) for row in changes[["visits", "playouts", "before", "after"]].itertuples(index=False)] == \
+            series.change_points(series.most_visited)
+    return want
+
+
+def test_the_search_over_time_charts_the_core_s_series_six_children_named_and_the_rest_grouped(app):
+    text = "".join(f"{move * (1 + index % 3)} {index % 7}\n" for index, move in enumerate("abcdefghij" * 6))
+    app.text_area(key="playouts").input(text).run()
+    assert not app.exception
+    want = assert_chart_is_the_core_series(app, text)
+    assert len(want.groups) == 7 and want.groups[-1] == "(others)"
+
+
+def test_the_search_over_time_of_an_openspiel_log_is_the_core_s_series(app):
+    import io
+
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    from mcts_core.adapters.openspiel import search_log
+
+    game = pyspiel.load_game("tic_tac_toe")
+    bot = mcts.MCTSBot(game, 2.0, 120, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+                       random_state=np.random.RandomState(2))
+    log = io.StringIO()
+    search_log(bot, game.new_initial_state(), log)
+    app.file_uploader(key="upload").set_value(("openspiel.jsonl", log.getvalue().encode(), "text/plain")).run()
+    assert not app.exception
+    assert_chart_is_the_core_series(app, log.getvalue())
+
+
+def test_the_k_mark_follows_playback_s_position(app):
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
+    assert list(over_time_layers(app)["now"]["visits"]) == [1]  # every playout visits the root: k visits
+    app.slider(key="playback_k").set_value(120).run()
+    assert list(over_time_layers(app)["now"]["visits"]) == [120]
+    assert list(over_time_layers(app, "playback_over_time_value")["now"]["visits"]) == [120]
+
+
+def test_the_search_over_time_follows_a_deeper_node_and_marks_its_visits_at_k(app):
+    from mcts_core.inputs import read_input
+
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
+    read = read_input(app.text_area(key="playouts").value)
+    node = read.tree.children[0][0]
+    path = read.tree.path(node)
+    app.text_input(key="playback_over_time_node").input(path).run()
+    app.slider(key="playback_k").set_value(200).run()
+    assert not app.exception
+    assert_chart_is_the_core_series(app, read, path)
+    built = __import__("mcts_core").build_tree(read.playouts, upto=200)
+    assert list(over_time_layers(app)["now"]["visits"]) == [built.visits[built.find(path)]]
+
+
+def test_the_series_downloads_as_the_core_s_csv(app, monkeypatch):
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    made = {}
+    original = MediaFileManager.add_deferred
+
+    def keep(self, data_callable, *args, **kwargs):  # the file a click would make
+        made[kwargs.get("element_id", "")] = data_callable
+        return original(self, data_callable, *args, **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", keep)
+    app.run()
+    (csv_of,) = [make for element_id, make in made.items() if element_id.endswith("playback_over_time_csv")]
+    lines = csv_of().splitlines()
+    assert lines[0] == "visits,move,child_visits,value"
+    # Per sample of the root's visits, each child in the node's order (b was made first).
+    assert lines[1:] == ["1,b,1,30.0", "2,b,1,30.0", "2,a,1,20.0", "3,b,2,17.0", "3,a,1,20.0"]
+
+
+def test_a_tree_dump_says_it_has_no_search_over_time(app):
+    import json
+
+    dump = {"mcts_tree": 1, "root": {"move": None, "visits": 2, "total": 1, "children": [
+        {"move": "x", "visits": 2, "total": 1.0}]}}
+    app.text_area(key="playouts").input(json.dumps(dump)).run()
+    assert not app.exception
+    assert not app.get("vega_lite_chart")
+    assert "nor a search over time to follow" in app.info[0].value
+
+
+def test_with_the_rule_s_path_shown_the_charts_mark_where_the_rule_s_choice_changed_at_c(app):
+    from mcts_core import Scoring
+    from mcts_core.analysis import convergence, selected_over_time
+    from mcts_core.inputs import read_input
+    from bench.harness.apptest import set_c
+
+    app.selectbox(key="example").select("Deep tree (400 playouts)").run()
+    assert set(over_time_layers(app)["rule"]["choice"]) <= {"most visited"}  # the rule's path off: no C here
+    app.toggle(key="playback_rule_path").set_value(True).run()
+    set_c(app, 0.7)
+    assert not app.exception
+    read = read_input(app.text_area(key="playouts").value)
+    series = convergence(read.tree, read.playouts)
+    want = series.change_points(selected_over_time(read.tree, series, Scoring(c=0.7)))
+    changes = over_time_layers(app)["rule"]
+    shown = changes[changes["choice"] == "selected at C"]
+    assert want and [tuple(row) for row in shown[["visits", "playouts", "before", "after"]].itertuples(index=False)] == want

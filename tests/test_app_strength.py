@@ -173,7 +173,7 @@ def test_a_row_shows_one_elo_interval_the_score_interval_in_elo(app):
     app.button(key="strength_run").click().run()
     finish(app)
     table = rows(app)
-    row = table[table["c"] == 2.0].iloc[0]
+    row = table[table["c"] == 0.5].iloc[0]
     assert (row["wins"], row["draws"], row["losses"]) == (2, 0, 4)  # the row that read "Elo ± Infinity"
     assert (row["low"], row["high"]) == pytest.approx((0.09677, 0.70001), abs=1e-5)
     # -400 log10(1/0.09677 - 1) = -388.02 and -400 log10(1/0.70001 - 1) = +147.20, around Elo -120.41

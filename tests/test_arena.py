@@ -81,6 +81,16 @@ def test_a_pair_plays_the_same_seed_with_the_seats_swapped():
     assert again == second  # a game depends on its description alone, not on its partner being played
 
 
+def test_at_the_opponents_own_c_the_two_games_of_a_pair_are_not_mirrors():
+    """Issue 51: at C = the opponent's C, one RNG shared by both sides gave each seat the other's seeds,
+    so every pair was the same game with the seats swapped (one win, one loss: no information), and
+    the SPRT decided on them. Each side now has its own RNG: some pairs are won or lost twice."""
+    tasks = game_tasks("tic_tac_toe()", (), "ucb1", {}, 1.4, 1.4, 10, 3, 2, range(40))
+    ours = [play_game(task).returns[task.seat] for task in tasks]
+    pairs = list(zip(ours[::2], ours[1::2]))
+    assert any(first == second != 0 for first, second in pairs), pairs
+
+
 def test_one_player_games_report_the_mean_return_with_its_interval():
     rows = arena("catch", c_values=[0.0, 2.0], games=6, simulations=15, workers=1)
     for row in rows:

@@ -41,9 +41,10 @@ def test_sprt_stops_at_the_first_pair_whose_llr_passes_a_bound(tmp_path):
 
 
 def test_the_arena_rows_of_issue_36_are_fishtests_verdicts(tmp_path):
-    # arena --game tic_tac_toe --c 0.1,10 --opponent random --simulations 30 --sprt: the normal approximation
-    # stopped both C values after 6 pairs with H1 (LLR 3.990 and 3.254, fishtest 0.801 and 0.668). fishtest's
-    # update_SPRT, fed the same pairs one by one (the fixture), decides at the rows' last pair and not before.
+    # arena --game tic_tac_toe --c 0.1,10 --opponent random --simulations 30 --sprt: in issue 36 the normal
+    # approximation stopped both C values after 6 pairs with H1 (LLR 3.990 and 3.254, fishtest 0.801 and 0.668).
+    # fishtest's update_SPRT, fed the same pairs one by one (the fixture, replayed with issue 51's seeding),
+    # decides at the rows' last pair and not before.
     store = ResultStore(tmp_path / "arena.sqlite3")
     rows = arena("tic_tac_toe", c_values=[0.1, 10.0], opponent="random", simulations=30, games=100,
                  sprt=SprtSettings(elo0=0.0, elo1=50.0), workers=1, store=store)

@@ -70,3 +70,17 @@ def test_the_flip_reveal_stays_finite_json_and_keeps_the_class_apart_whatever_th
         assert high < 10  # the axis follows the class, not the wild guess
         assert [row["C"] for row in dots] == [1.0, 2.7, 2.8, 3.0, high]  # apart, the guess at the end
         assert spec["title"] == f"1 answer above C = {high:.3g}, drawn at the right end"
+
+
+def test_the_flip_reveal_draws_the_band_that_counts_as_right_and_each_answer_s_verdict():
+    question = flip_question(build_tree(parse_playouts(C_FLIPS_CHOICE)), 0, Scoring("ucb1", 0.5), 10.0)
+    flip = question.breakpoint  # about 2.70292
+    answers = [repr(value) for value in (1.0, 2.6, 2.7, 2.8, 2.9)]  # 5%: from about 2.568 to 2.838
+    spec = flip_chart(question, tally(question, answers)).to_dict()
+    json.dumps(spec, allow_nan=False)
+    dots, band = spec["layer"][0], spec["layer"][1]
+    assert [(row["C"], row["verdict"]) for row in _rows(spec, dots)] == [
+        (1.0, "wrong"), (2.6, "right (within 5%)"), (2.7, "right (within 5%)"), (2.8, "right (within 5%)"), (2.9, "wrong")]
+    assert dots["encoding"]["color"]["scale"]["range"][0] == band["mark"]["color"]  # right: the band's green
+    (row,) = _rows(spec, band)
+    assert (row["from"], row["to"]) == pytest.approx((0.95 * flip, 1.05 * flip))

@@ -14,12 +14,16 @@ from mcts_core.classroom import (
     CHOICE,
     CODE_LENGTH,
     FLIP,
+    JOINS_PER_MINUTE,
+    PRESENT_SECONDS,
     QuestionOpen,
     Question,
     WRONG_CODES_ALLOWED,
     WRONG_CODES_MINUTES,
     RoomRefused,
     RoomStore,
+    StudentRemoved,
+    TooManyJoins,
     TooManyWrongCodes,
     choice_question,
     flip_question,
@@ -372,3 +376,132 @@ def test_guessing_a_code_at_the_permitted_rate_with_50_rooms_open_takes_years():
     guesses = len(CODE_ALPHABET) ** CODE_LENGTH / 50  # expected guesses to hit one of 50 rooms
     years = guesses * ADDRESS_PAUSE_SECONDS / (365.25 * 24 * 3600)  # an address's sustained rate
     assert years > 2.5  # README: "about 2.8 years"
+
+
+def test_an_address_adds_a_class_of_students_a_minute_and_a_refused_one_hears_when_to_try_again(store, clock, monkeypatch):
+    # One browser rewriting its token in localStorage added a student per reload (issue 50).
+    from mcts_core.classroom import room_store
+
+    assert JOINS_PER_MINUTE >= 40  # a class of 40 behind one NAT address joins at once
+    monkeypatch.setattr(room_store, "JOINS_PER_MINUTE", 6)  # the same rule, fewer joins to wait for
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    for index in range(6):
+        store.join(code, f"{index:032x}", "school")
+        clock.now += 5
+    assert store.join(code, "0" * 32, "school").joined == 6  # a reload is no new join
+    with pytest.raises(TooManyJoins, match="^6 students joined from this network in the last minute: trying again in 30 seconds$") as refused:
+        store.join(code, "f" * 32, "school")
+    assert 0 < refused.value.wait <= 60
+    assert store.join(code, "e" * 32, "another school").joined == 7  # other addresses join
+    clock.now += refused.value.wait
+    assert store.join(code, "f" * 32, "school").joined == 8
+
+
+def test_the_count_is_of_the_students_present_or_who_answered(store, clock):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    for token in (STUDENT_A, STUDENT_B, "c" * 32):
+        store.join(code, token, "here")
+    store.answer(code, "c" * 32, 1, "a")
+    assert (store.state(code).present, store.state(code).joined) == (3, 3)
+    clock.now += PRESENT_SECONDS - 10
+    store.state(code, STUDENT_A)  # A's page polls; B closed the tab, C answered and left
+    clock.now += 20
+    room = store.state(code)
+    assert (room.answered, room.present, room.joined) == (1, 2, 3)  # "1 of 2 answered"
+    store.reveal(code, secret, 1)
+    store.ask(code, secret, statement_question(0.2))
+    assert store.state(code).present == 1  # C's answer was to the last question
+    assert store.state(code, "c" * 32).present == 1  # C's poll marks them seen; the next poll counts them
+    assert store.state(code).present == 2
+
+
+def test_the_teacher_removes_a_student_who_joins_again_only_with_the_code_typed(store):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    store.join(code, STUDENT_A, "here")
+    store.join(code, STUDENT_B, "here")
+    store.answer(code, STUDENT_B, 1, "b")
+    assert [(joiner.seat, joiner.answered) for joiner in store.joiners(code, secret)] == [(1, False), (2, True)]
+    assert store.state(code, STUDENT_B).seat == 2
+    with pytest.raises(RoomRefused, match="only the teacher"):
+        store.remove(code, secret[:-1] + "x", 2)
+    store.remove(code, secret, 2)
+    room = store.state(code)
+    assert (room.joined, room.present, room.answered) == (1, 1, 0)  # their open answer went with them
+    assert store.state(code, STUDENT_B).removed
+    assert [joiner.seat for joiner in store.joiners(code, secret)] == [1]
+    for refused in (lambda: store.join(code, STUDENT_B, "here"), lambda: store.answer(code, STUDENT_B, 1, "a")):
+        with pytest.raises(StudentRemoved, match=f"the teacher removed you from room {code}: to join again, type its code"):
+            refused()  # a reload of the link, or an answer from the open page
+    again = store.join(code, STUDENT_B, "here", typed=True)
+    assert (again.joined, again.seat, again.removed) == (2, 2, False)
+    store.answer(code, STUDENT_B, 1, "a")
+    store.reveal(code, secret, 1)
+    store.remove(code, secret, 2)
+    assert store.answers(code, secret, 1) == ["a"]  # a revealed answer stays
+
+
+def test_a_store_file_from_before_presence_is_read_and_its_students_get_seats(tmp_path, clock):
+    import sqlite3
+
+    from mcts_core.classroom import room_store
+
+    path = tmp_path / "rooms.sqlite3"
+    code, secret = RoomStore(path, clock=clock).open_room(INPUT_ID, statement_question())
+    with sqlite3.connect(path) as connection:  # the students table as it was
+        connection.execute("DROP TABLE students")
+        connection.execute("CREATE TABLE students (code TEXT NOT NULL, student TEXT NOT NULL, joined REAL NOT NULL, "
+                           "PRIMARY KEY (code, student))")
+        connection.execute("INSERT INTO students VALUES (?, 'old', ?)", (code, clock.now))
+    room_store._made.discard(path)  # a new server process
+    store = RoomStore(path, clock=clock)
+    assert store.join(code, STUDENT_A, "here").joined == 2
+    assert [joiner.seat for joiner in store.joiners(code, secret)] == [1, 2]
+
+
+def test_idle_rooms_are_forgotten_on_the_timer_s_call(store, clock):
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    store.join(code, STUDENT_A, "here")
+    assert store.forget_idle() == 0
+    clock.now += 4.1 * 3600
+    assert store.forget_idle() == 1
+    with store._read() as connection:
+        assert [connection.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+                for table in ("rooms", "students", "questions", "joins")] == [0, 0, 0, 0]
+
+
+def test_a_timer_forgets_idle_rooms_without_a_new_room_opening(tmp_path, clock):
+    import time
+
+    from mcts_core.classroom import clean_on_a_timer
+
+    store = RoomStore(tmp_path / "rooms.sqlite3", clock=clock)
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    store.join(code, STUDENT_A, "here")
+    clock.now += 4.1 * 3600
+    stop = clean_on_a_timer(store, every=0.01)
+    try:
+        assert clean_on_a_timer(RoomStore(store.path), every=0.01) is None  # one timer per file and process
+
+        def rooms_on_disk():
+            with store._read() as connection:
+                return connection.execute("SELECT COUNT(*) FROM rooms").fetchone()[0]
+
+        deadline = time.monotonic() + 30  # bounds a failing wait only: the state is what is waited on
+        while rooms_on_disk() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert rooms_on_disk() == 0
+    finally:
+        stop.set()
+
+
+def test_a_store_that_cannot_write_still_shows_a_student_the_room(store, clock, monkeypatch):
+    import sqlite3
+
+    code, _ = store.open_room(INPUT_ID, statement_question())
+    store.join(code, STUDENT_A, "here")
+    clock.now += 30  # the poll would mark the student seen
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda path, **options: connect(f"file:{path}?mode=ro", uri=True, **options))
+    assert store.state(code, STUDENT_A).seat == 1  # read-only (a full or locked disk alike): the room shows
+    with pytest.raises(StoreError, match="readonly"):
+        store.answer(code, STUDENT_A, 1, "a")

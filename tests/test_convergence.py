@@ -102,3 +102,36 @@ def test_a_tree_dump_has_no_order():
     read = read_input(json.dumps({"mcts_tree": 1, "root": {"visits": 1, "children": [{"move": "a", "visits": 1}]}}))
     with pytest.raises(NoOrder, match="no order"):
         convergence(read.tree, read.playouts)
+
+
+def test_grouped_rows_name_the_most_visited_children_and_sum_the_rest_where_they_have_visits():
+    import math
+
+    from mcts_core.analysis import OTHERS
+
+    rng = random.Random(3)
+    read = read_input(random_puzzle(rng))
+    series = convergence(read.tree, read.playouts)
+    for named in (1, 2, 50):
+        grouped = series.grouped(named)
+        final = {series.moves[i]: int(series.child_visits[-1, i]) for i in range(len(series.kids))}
+        kept = sorted(final, key=lambda move: -final[move])[:named]  # stable: ties in the node's order
+        assert list(grouped.groups) == kept + ([OTHERS] if len(final) > named else [])
+        rows = list(zip(*(grouped.columns[name] for name in grouped.COLUMNS)))
+        for visits, playouts, move, child_visits, share, value in rows:
+            sample = list(series.visits).index(visits)
+            members = [i for i in range(len(series.kids)) if (series.moves[i] == move if move != OTHERS
+                                                              else series.moves[i] not in kept)]
+            assert playouts == series.playouts[sample]
+            assert child_visits == sum(int(series.child_visits[sample, i]) for i in members) > 0
+            assert share == child_visits / visits and math.isfinite(value)
+            assert value == sum(float(series.total[sample, i]) for i in members) / child_visits
+        assert len(rows) == sum(1 for group in grouped.groups for sample in range(len(series.visits))
+                                if any(series.child_visits[sample, i] for i in range(len(series.kids))
+                                       if (series.moves[i] == group if group != OTHERS else series.moves[i] not in kept)))
+
+
+def test_change_points_name_the_choice_before_and_after():
+    read = read_input("a 1\nb 5\nb 5\na 1\na 1\na 1\n")
+    series = convergence(read.tree, read.playouts)
+    assert series.change_points(series.most_visited) == [(3, 3, "a", "b"), (4, 4, "b", "a")]  # a tie: the smaller move

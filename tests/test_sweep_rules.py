@@ -123,6 +123,8 @@ def setting_values(setting):
     if setting.kind == "choice":
         return st.sampled_from(setting.choices)
     if setting.kind == "move_values":  # priors (a negative P makes a falling line), heuristics; None: none
+        if setting.low is not None:  # each value at least low (lc0's visits in flight)
+            return st.one_of(st.none(), MOVE_VALUES.map(lambda values: {m: max(x, setting.low) for m, x in values.items()}))
         return st.one_of(st.none(), MOVE_VALUES)
     candidates = (0, 2, 5, 12, 30) if setting.kind == "int" else (-0.5, 0.0, 0.25, 1.0, 2.0, 34.0)
     return st.sampled_from([value for value in candidates if setting.low is None or value >= setting.low])

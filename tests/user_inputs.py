@@ -26,12 +26,15 @@ from ui.common.navigation import PAGES
 @dataclass(frozen=True)
 class UserInput:
     """An input as a user brings it: an upload (or, ``statement``, the text box's statement example);
-    a tree dump has no simulations to replay, a simultaneous log is what the Simultaneous page shows."""
+    a tree dump and an engine's analysis have no simulations to replay, a simultaneous log is what
+    the Simultaneous page shows. ``browser``: the browser tour takes it too (one engine format
+    stands for the others there: their pages are the same components)."""
 
     name: str
     upload: bool = True
     dump: bool = False
     simultaneous: bool = False
+    browser: bool = True
 
 
 USER_INPUTS = (
@@ -42,8 +45,19 @@ USER_INPUTS = (
     UserInput("our search log"),
     UserInput("simultaneous log", simultaneous=True),
     UserInput("200,000 playouts"),
+    UserInput("Leela Zero search dump", dump=True, browser=False),
+    UserInput("lz-analyze stream", dump=True),
+    UserInput("lc0 verbose move stats", dump=True, browser=False),
 )
 INPUT_NAMES = [given.name for given in USER_INPUTS]
+BROWSER_INPUTS = tuple(given for given in USER_INPUTS if given.browser)
+# Real engines' output, as recorded or quoted (tests/data/engines/README.md says how and where from).
+ENGINE_FILES = {
+    "Leela Zero search dump": "leela_zero_dump.txt",
+    "lz-analyze stream": "leela_zero_lz_analyze.txt",
+    "lc0 verbose move stats": "lc0_pr1268_node.txt",
+}
+ENGINE_DATA = Path(__file__).resolve().parent / "data" / "engines"
 BIG_INPUTS = ("200,000 playouts",)  # read and built in seconds, not in a moment
 
 # The pages whose view the sidebar's rule sets; the Simultaneous page has its own rule.
@@ -104,6 +118,7 @@ def make_uploads(folder: Path) -> dict[str, Path]:
         "simultaneous log": _search_log(folder / "oshi_zumo_duct.jsonl", "--game", "oshi_zumo", "--algorithm",
                                         "duct", "--simulations", "800"),
         "200,000 playouts": playout_file(folder / "playouts_200k.txt", 200_000, seed=7),
+        **{name: ENGINE_DATA / file for name, file in ENGINE_FILES.items()},
     }
     assert sorted(files) == sorted(given.name for given in USER_INPUTS if given.upload)
     return files

@@ -28,10 +28,12 @@ COMPONENT_ERROR = '[data-testid="stErrorElementStack"]'  # a component that fail
 
 @dataclass
 class Watched:
-    """A page plus what went wrong in it: console errors and uncaught exceptions."""
+    """A page plus what went wrong in it: console errors and uncaught exceptions; and the console's
+    warnings apart (a newcomer with DevTools open sees them too; the every-input tour fails on them)."""
 
     page: Page
     errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def assert_clean(self) -> None:
         """No console errors, no uncaught page errors, no Streamlit exception box, no component that
@@ -55,12 +57,16 @@ def _base_path_probe(url: str) -> bool:
 
 def watch(page: Page) -> Watched:
     watched = Watched(page)
-    page.on(
-        "console",
-        lambda msg: watched.errors.append(f"console: {msg.text} at {msg.location.get('url')}")
-        if msg.type == "error" and not _base_path_probe(msg.location.get("url") or "")
-        else None,
-    )
+    def console(msg) -> None:
+        where = msg.location.get("url") or ""
+        if _base_path_probe(where):
+            return
+        if msg.type == "error":
+            watched.errors.append(f"console: {msg.text} at {where}")
+        elif msg.type == "warning":
+            watched.warnings.append(f"console warning: {msg.text} at {where}")
+
+    page.on("console", console)
     page.on(
         "response",
         lambda response: watched.errors.append(f"HTTP {response.status}: {response.url}")

@@ -14,7 +14,19 @@ or the readers.
 from .c_range import LARGEST_C, fit_to_breakpoints, key_step, nice_ceiling, suggest_c_range
 from .compare import ChildComparison, Comparison, compare_paths, comparison_rows
 from .drag_payload import drag_payload, inspected_terms
-from .convergence import CONVERGENCE_COLUMNS, MAX_POINTS, NO_CHILD, Convergence, NoOrder, convergence, log_grid
+from .convergence import (
+    CONVERGENCE_COLUMNS,
+    MAX_POINTS,
+    NAMED_CHILDREN,
+    NO_CHILD,
+    OTHERS,
+    Convergence,
+    GroupedSeries,
+    NoOrder,
+    convergence,
+    log_grid,
+    selected_over_time,
+)
 from .drawn_values import DrawnValues, json_number
 from ..selection import ucb1_latex  # UCB1's formula with the numbers filled in, for the Classroom's why
 from .flip_visits import HORIZON, held_statistics, visits_to_flip
@@ -36,10 +48,10 @@ from .sweep import (
 )
 
 __all__ = [
-    "Breakpoint", "CONVERGENCE_COLUMNS", "ChildComparison", "Choice", "Comparison", "Convergence", "DrawnValues", "HORIZON", "Interval",
-    "LARGEST_C", "MAX_POINTS", "NO_CHILD", "NoOrder", "NodeEnvelope", "ONLY_CHILD", "TIE", "UNVISITED",
+    "Breakpoint", "CONVERGENCE_COLUMNS", "ChildComparison", "Choice", "Comparison", "Convergence", "DrawnValues", "GroupedSeries", "HORIZON", "Interval",
+    "LARGEST_C", "MAX_POINTS", "NAMED_CHILDREN", "NO_CHILD", "OTHERS", "NoOrder", "NodeEnvelope", "ONLY_CHILD", "TIE", "UNVISITED",
     "OutlineRow", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "convergence", "drag_payload", "explain_choice", "fit_to_breakpoints", "held_statistics", "inspected_terms",
     "interval_at", "intervals_below", "json_number", "key_step", "log_grid", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
-    "path_intervals", "principal_variation", "range_problem", "suggest_c_range", "ucb1_latex", "visits_to_flip",
+    "path_intervals", "principal_variation", "range_problem", "selected_over_time", "suggest_c_range", "ucb1_latex", "visits_to_flip",
 ]

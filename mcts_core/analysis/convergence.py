@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # numpy is imported where it is used: the puzzle's road never
 CONVERGENCE_COLUMNS = ("visits", "move", "child_visits", "value")  # the CSV's header, a contract (docs/DESIGN.md)
 MAX_POINTS = 500  # samples of k: a chart's width of points, few enough to draw at once
 NO_CHILD = -1  # in ``most_visited`` and ``selected``: the node has no child yet
+NAMED_CHILDREN = 6  # a chart names this many children, the most visited at the end; the rest are one group
+OTHERS = "(others)"  # the group of the children not named (in brackets: no move of puzzle text is a word)
 
 
 class NoOrder(ValueError):
@@ -95,6 +97,56 @@ class Convergence:
         import numpy as np
 
         return (np.flatnonzero(choice[1:] != choice[:-1]) + 1).tolist()
+
+    def change_points(self, choice: np.ndarray) -> list[tuple[int, int, str, str]]:
+        """``(node visits, playouts, move before, move after)`` at each of :meth:`changes`; "none" where
+        the node had no child."""
+        def named(index: int) -> str:
+            return "none" if index == NO_CHILD else self.moves[index]
+
+        return [(int(self.visits[sample]), int(self.playouts[sample]), named(int(choice[sample - 1])),
+                 named(int(choice[sample]))) for sample in self.changes(choice)]
+
+    def grouped(self, named: int = NAMED_CHILDREN) -> GroupedSeries:
+        """The series with the ``named`` children most visited at the end kept (ties in the node's order)
+        and the rest summed as one group, :data:`OTHERS`; one row per group and sample where the group
+        has a visit, so every share and value is a number (a mean before a first visit is not)."""
+        import numpy as np
+
+        last = self.child_visits[-1] if self.visits.size else np.zeros(len(self.kids), dtype=np.int64)
+        ranked = np.argsort(-last, kind="stable")
+        kept, rest = ranked[:named].tolist(), ranked[named:]
+        labels = [self.moves[index] for index in kept]
+        visits = [self.child_visits[:, index] for index in kept]
+        totals = [self.total[:, index] for index in kept]
+        if rest.size:
+            labels.append(OTHERS)
+            visits.append(self.child_visits[:, rest].sum(axis=1))
+            totals.append(self.total[:, rest].sum(axis=1))
+        columns: dict[str, list] = {name: [] for name in GroupedSeries.COLUMNS}
+        for label, group_visits, group_total in zip(labels, visits, totals):
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                value = group_total / np.maximum(group_visits, 1)
+                share = group_visits / self.visits
+            shown = np.flatnonzero((group_visits > 0) & np.isfinite(value))
+            columns["visits"] += self.visits[shown].tolist()
+            columns["playouts"] += self.playouts[shown].tolist()
+            columns["move"] += [label] * shown.size
+            columns["child_visits"] += group_visits[shown].tolist()
+            columns["share"] += share[shown].tolist()
+            columns["value"] += value[shown].tolist()
+        return GroupedSeries(columns, tuple(labels))
+
+
+@dataclass(frozen=True)
+class GroupedSeries:
+    """A chart's rows of a :class:`Convergence` (:meth:`Convergence.grouped`): per group and sample, the
+    node's visits, the playouts read, the move (or :data:`OTHERS`), the group's visits, its share of
+    the node's visits and its value (total / visits)."""
+
+    COLUMNS = ("visits", "playouts", "move", "child_visits", "share", "value")
+    columns: dict[str, list]
+    groups: tuple[str, ...]  # named children, most visited first, then OTHERS when some are grouped
 
 
 def log_grid(count: int, max_points: int = MAX_POINTS) -> np.ndarray:
@@ -171,6 +223,14 @@ def convergence(tree: Tree, playouts: Playouts | None, node: int = ROOT, *, scor
         most_visited=_most_visited(tree, node, kids, child_visits, exists),
         selected=None if scoring is None else _selected(tree, node, kids, scoring, child_visits, total, total_sq, exists, grid),
     )
+
+
+def selected_over_time(tree: Tree, series: Convergence, scoring: Scoring) -> np.ndarray:
+    """Per sample of ``series``, the index of the child ``scoring`` selects (:data:`NO_CHILD` while there
+    is none): ``convergence(..., scoring=scoring).selected`` for a series made without a scoring, so a
+    new C need not replay the playouts."""
+    return _selected(tree, series.node, series.kids, scoring, series.child_visits, series.total, series.total_sq,
+                     series.exists, series.visits)
 
 
 def _visits_through(tree: Tree, node: int, width: int) -> tuple[np.ndarray, np.ndarray]:

@@ -162,7 +162,18 @@ def is_right(question: Question, answer: str) -> bool:
     if question.kind == CHOICE:
         return answer == question.answer
     value = parse_number(answer)
-    return value is not None and abs(value - question.breakpoint) <= FLIP_TOLERANCE * question.breakpoint
+    return value is not None and is_right_c(question, value)
+
+
+def is_right_c(question: Question, value: float) -> bool:
+    """:data:`FLIP`: whether C = ``value`` is right: within :data:`FLIP_TOLERANCE` of the breakpoint (relative)."""
+    return abs(value - question.breakpoint) <= FLIP_TOLERANCE * question.breakpoint
+
+
+def right_band(question: Question) -> tuple[float, float]:
+    """:data:`FLIP`: the Cs that count as right, lowest and highest (what the reveal draws)."""
+    return (question.breakpoint - FLIP_TOLERANCE * question.breakpoint,
+            question.breakpoint + FLIP_TOLERANCE * question.breakpoint)
 
 
 @dataclass(frozen=True)

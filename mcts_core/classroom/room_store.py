@@ -23,7 +23,12 @@ try is that old; an address (a classroom behind one NAT address shares it) that 
 after its last wrong code before any code is checked, never longer. Both are checked before the
 code (or the refusal would tell which codes exist), except for a student who already joined the
 room (a reload: their token proves the code). The same wrong code again (a reloaded expired link)
-tells a guesser nothing and counts once.
+tells a guesser nothing and counts once. An address adds at most :data:`JOINS_PER_MINUTE` new
+students a minute (a class behind one NAT address joins at once; a page that mints tokens does
+not fill the room). The count a teacher sees is of the students present: seen in the last
+:data:`PRESENT_SECONDS` (each student's poll marks them seen) or who answered the current question.
+The teacher may remove a student: their answer to the open question goes, their page says so, and
+their browser joins again only with the code typed, not by reloading the link.
 """
 
 from __future__ import annotations
@@ -50,6 +55,9 @@ WRONG_CODES_MINUTES = 10  # ... in this many minutes (and the window of an addre
 ADDRESS_FREE_CODES = 20  # different wrong codes an address may try in that window at any pace ...
 ADDRESS_PAUSE_SECONDS = 5  # ... beyond them, one per this many seconds (a student waits at most this)
 MAX_STUDENTS = 1000  # students one room takes (a bound on what a forged token can add)
+JOINS_PER_MINUTE = 60  # new students one address adds a minute: a class of 40 behind one NAT joins at once
+PRESENT_SECONDS = 60  # a student seen this recently is present (a poll every few seconds marks them)
+SEEN_EVERY_SECONDS = 15  # a poll writes "seen" at most this often (most polls only read)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -73,6 +81,9 @@ CREATE TABLE IF NOT EXISTS students (
     code TEXT NOT NULL,
     student TEXT NOT NULL,
     joined REAL NOT NULL,
+    seat INTEGER,
+    seen REAL NOT NULL DEFAULT 0,
+    removed INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (code, student)
 );
 CREATE TABLE IF NOT EXISTS answers (
@@ -90,18 +101,28 @@ CREATE TABLE IF NOT EXISTS wrong_tries (
     tried REAL NOT NULL,
     PRIMARY KEY (client, code)
 );
+CREATE TABLE IF NOT EXISTS joins (client TEXT NOT NULL, joined REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS restarts (at REAL NOT NULL, moved_to TEXT NOT NULL);
 """
 _DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}  # a file SQLite cannot read: moved aside
 _ROOM_TABLES = ("answers", "students", "questions", "rooms")
-# A room as a poll reads it, in one statement (parameters: the student's digest or None, the code).
+# Columns a students table made before presence and removal lacks (added to an old file in place).
+_STUDENT_COLUMNS = {"seat": "INTEGER", "seen": "REAL NOT NULL DEFAULT 0", "removed": "INTEGER NOT NULL DEFAULT 0"}
+# A room as a poll reads it, in one statement (parameters: the student's digest or None, the code,
+# since when a student counts as present).
 _STATE = """
 SELECT rooms.input_id, rooms.closed, rooms.number, rooms.touched, questions.spec, questions.revealed,
-    (SELECT COUNT(*) FROM students WHERE students.code = rooms.code),
+    (SELECT COUNT(*) FROM students WHERE students.code = rooms.code AND NOT students.removed),
+    (SELECT COUNT(*) FROM students WHERE students.code = rooms.code AND NOT students.removed AND (students.seen >= :since
+        OR EXISTS (SELECT 1 FROM answers WHERE answers.code = rooms.code AND answers.number = rooms.number
+                   AND answers.student = students.student))),
     (SELECT COUNT(*) FROM answers WHERE answers.code = rooms.code AND answers.number = rooms.number),
-    (SELECT answer FROM answers WHERE answers.code = rooms.code AND answers.number = rooms.number AND answers.student = ?)
+    (SELECT answer FROM answers WHERE answers.code = rooms.code AND answers.number = rooms.number AND answers.student = :student),
+    (SELECT seat FROM students WHERE students.code = rooms.code AND students.student = :student),
+    (SELECT seen FROM students WHERE students.code = rooms.code AND students.student = :student),
+    (SELECT removed FROM students WHERE students.code = rooms.code AND students.student = :student)
 FROM rooms JOIN questions ON questions.code = rooms.code AND questions.number = rooms.number
-WHERE rooms.code = ?
+WHERE rooms.code = :code
 """
 _made: set[Path] = set()  # files whose tables this process has made (once per file, not per call)
 _making = threading.Lock()
@@ -111,9 +132,16 @@ class RoomRefused(Exception):
     """What a person asked of a room cannot be done; the message says why, as a sentence's end."""
 
 
-class TooManyWrongCodes(RoomRefused):
-    """This browser tried too many wrong codes lately, or its address did a moment ago; ``wait``
-    seconds until it may try again."""
+class WaitToJoin(RoomRefused):
+    """A join refused for now: ``wait`` seconds until this browser or its address may try again."""
+
+    def __init__(self, words: str, wait: float):
+        super().__init__(words)
+        self.wait = wait
+
+
+class TooManyWrongCodes(WaitToJoin):
+    """This browser tried too many wrong codes lately, or its address did a moment ago."""
 
     def __init__(self, wait: float, *, browser: bool):
         if browser:
@@ -121,12 +149,30 @@ class TooManyWrongCodes(RoomRefused):
             words = (f"too many wrong room codes were tried in this browser: try again in {minutes} "
                      f"minute{'s' if minutes > 1 else ''}")
         else:
-            seconds = max(1, math.ceil(wait))
-            words = (f"wrong room codes were tried from this network a moment ago: trying again in {seconds} "
-                     f"second{'s' if seconds > 1 else ''}")
-        super().__init__(words)
-        self.wait = wait
-        self.browser = browser
+            words = f"wrong room codes were tried from this network a moment ago: trying again in {_seconds(wait)}"
+        super().__init__(words, wait)
+
+
+class TooManyJoins(WaitToJoin):
+    """:data:`JOINS_PER_MINUTE` new students joined from this address in the last minute."""
+
+    def __init__(self, wait: float):
+        super().__init__(f"{JOINS_PER_MINUTE} students joined from this network in the last minute: trying again "
+                         f"in {_seconds(wait)}", wait)
+
+
+def _seconds(wait: float) -> str:
+    """A short wait in words, rounded up: "1 second", "5 seconds"."""
+    seconds = max(1, math.ceil(wait))
+    return f"{seconds} second{'s' if seconds > 1 else ''}"
+
+
+class StudentRemoved(RoomRefused):
+    """The teacher removed this student from the room: they join again only with the code typed."""
+
+    def __init__(self, code: str):
+        super().__init__(f"the teacher removed you from room {code}: to join again, type its code under "
+                         "“Join a room”")
 
 
 class QuestionOpen(RoomRefused):
@@ -149,9 +195,13 @@ class RoomState:
         number: the current question's number (1 for the first).
         question: the current question.
         revealed: the current question's answer is out.
-        joined: students who opened the room.
+        joined: students who opened the room (and were not removed).
         answered: students who answered the current question.
         own_answer: the polling student's answer to it (None: none yet, or not a student's poll).
+        present: students seen in the last :data:`PRESENT_SECONDS` or who answered the current question.
+        seat: the polling student's number in the room (1 for the first who joined; None: not a
+            student's poll).
+        removed: the teacher removed the polling student.
     """
 
     code: str
@@ -163,6 +213,19 @@ class RoomState:
     joined: int
     answered: int
     own_answer: str | None = None
+    present: int = 0
+    seat: int | None = None
+    removed: bool = False
+
+
+@dataclass(frozen=True)
+class Joiner:
+    """A student in a room as the teacher's list shows them: their number in the room, whether they
+    are present (as the count has it) and whether they answered the current question."""
+
+    seat: int
+    present: bool
+    answered: bool
 
 
 class RoomStore:
@@ -228,6 +291,15 @@ class RoomStore:
         with _making:
             use_wal(connection)
             connection.executescript(_SCHEMA)
+            have = {row[1] for row in connection.execute("PRAGMA table_info(students)")}
+            for column, kind in _STUDENT_COLUMNS.items():
+                if column not in have:
+                    try:
+                        connection.execute(f"ALTER TABLE students ADD COLUMN {column} {kind}")
+                    except sqlite3.OperationalError as error:
+                        if "duplicate column" not in str(error):  # another process added it first
+                            raise
+            connection.execute("UPDATE students SET seat = rowid WHERE seat IS NULL")  # an old file's students
             _made.add(self.path)
 
     @contextmanager
@@ -383,15 +455,19 @@ class RoomStore:
 
     # The students' side -------------------------------------------------------------------------
 
-    def join(self, code: str, token: str, address: str) -> RoomState:
+    def join(self, code: str, token: str, address: str, *, typed: bool = False) -> RoomState:
         """A student (``token``, from their browser) opens room ``code``: counted once as joined.
 
-        ``address`` names where the request comes from: its wrong codes, and the browser's, are limited.
+        ``address`` names where the request comes from: its wrong codes and new students, and the
+        browser's wrong codes, are limited. ``typed``: the student typed the code (a student the
+        teacher removed joins again only so).
 
         Raises:
             TooManyWrongCodes: this browser tried too many wrong codes lately, or its address a
                 moment ago (checked first: even a right code is refused then, or the limit would
                 tell which codes exist; a student who joined already is let in).
+            TooManyJoins: :data:`JOINS_PER_MINUTE` new students joined from ``address`` in the last minute.
+            StudentRemoved: the teacher removed this student and the code was not typed.
             RoomRefused: no open or closed room has this code (it never did, or it expired), or it is full.
         """
         now = self.clock()
@@ -400,24 +476,46 @@ class RoomStore:
         with self._write() as connection:
             row = connection.execute("SELECT touched, closed FROM rooms WHERE code = ?", (code,)).fetchone()
             missing = row is None or self._idle(row[0])
-            known = not missing and connection.execute(
-                "SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone() is not None
-            if not known:
+            known = None if missing else connection.execute(
+                "SELECT removed FROM students WHERE code = ? AND student = ?", (code, student)).fetchone()
+            if known is None:
                 self._check_wrong_codes(connection, browser, "address " + address, now)
+            elif known[0] and not typed:
+                raise StudentRemoved(code)
             if missing:
                 # Committed although the join fails (refused below): the next try counts it.
                 connection.executemany("INSERT OR REPLACE INTO wrong_tries (client, code, tried) VALUES (?, ?, ?)",
                                        [(browser, code, now), ("address " + address, code, now)])
             else:
-                if not known and not row[1]:
-                    if connection.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()[0] >= MAX_STUDENTS:
-                        raise RoomRefused(f"room {code} is full ({MAX_STUDENTS} students)")
-                    connection.execute("INSERT INTO students (code, student, joined) VALUES (?, ?, ?)", (code, student, now))
-                    connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
+                if (known is None or known[0]) and not row[1]:
+                    self._seat(connection, code, student, "address " + address, now, new=known is None)
                 state = self._state(connection, code, student)
         if missing:
             raise RoomRefused(f"there is no room {code}: check the code, or ask for the link again{self.restarted_note()}")
         return state
+
+    def _seat(self, connection: sqlite3.Connection, code: str, student: str, address: str, now: float, *,
+              new: bool) -> None:
+        """Let a new student (or a removed one who typed the code) in, within the room's size and the
+        address's joins a minute."""
+        if connection.execute("SELECT COUNT(*) FROM students WHERE code = ? AND NOT removed",
+                              (code,)).fetchone()[0] >= MAX_STUDENTS:
+            raise RoomRefused(f"room {code} is full ({MAX_STUDENTS} students)")
+        connection.execute("DELETE FROM joins WHERE joined <= ?", (now - 60,))
+        recent = [at for (at,) in connection.execute(
+            "SELECT joined FROM joins WHERE client = ? ORDER BY joined DESC LIMIT ?", (address, JOINS_PER_MINUTE))]
+        if len(recent) >= JOINS_PER_MINUTE:
+            raise TooManyJoins(recent[-1] + 60 - now)
+        connection.execute("INSERT INTO joins (client, joined) VALUES (?, ?)", (address, now))
+        if new:
+            connection.execute(
+                "INSERT INTO students (code, student, joined, seat, seen) "
+                "VALUES (?, ?, ?, (SELECT COALESCE(MAX(seat), 0) + 1 FROM students WHERE code = ?), ?)",
+                (code, student, now, code, now))
+        else:
+            connection.execute("UPDATE students SET removed = 0, seen = ? WHERE code = ? AND student = ?",
+                               (now, code, student))
+        connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
 
     def _check_wrong_codes(self, connection: sqlite3.Connection, browser: str, address: str, now: float) -> None:
         window = WRONG_CODES_MINUTES * 60
@@ -449,8 +547,12 @@ class RoomStore:
             if row[0] != number:
                 raise RoomRefused("the teacher has asked a new question")
             student = digest(code, token)
-            if not connection.execute("SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone():
+            joined = connection.execute("SELECT removed FROM students WHERE code = ? AND student = ?",
+                                        (code, student)).fetchone()
+            if joined is None:
                 raise RoomRefused(f"this page has not joined room {code}: reload it")
+            if joined[0]:
+                raise StudentRemoved(code)
             spec, revealed = connection.execute(
                 "SELECT spec, revealed FROM questions WHERE code = ? AND number = ?", (code, number)).fetchone()
             if revealed is not None:
@@ -470,25 +572,88 @@ class RoomStore:
     # Both ---------------------------------------------------------------------------------------
 
     def state(self, code: str, token: str | None = None) -> RoomState | None:
-        """The room now (a poll: reads only), with student ``token``'s answer to the current
-        question when given; None when the room is gone (never opened, or expired)."""
-        with self._connection() as connection:  # one statement: one moment of the file
-            return self._state(connection, code, None if token is None else digest(code, token))
+        """The room now (a poll), with student ``token``'s answer to the current question when given;
+        None when the room is gone (never opened, or expired). A student's poll marks them seen
+        (written at most every :data:`SEEN_EVERY_SECONDS`: most polls only read)."""
+        student = None if token is None else digest(code, token)
+        with self._connection() as connection:
+            room, seen = self._state_and_seen(connection, code, student)  # one statement: one moment of the file
+            now = self.clock()
+            if room is not None and not room.removed and seen is not None and seen < now - SEEN_EVERY_SECONDS:
+                try:
+                    connection.execute("UPDATE students SET seen = ? WHERE code = ? AND student = ?", (now, code, student))
+                except sqlite3.OperationalError:
+                    pass  # locked long, read-only or full: the room still shows; the next poll marks them
+        return room
 
     def _state(self, connection: sqlite3.Connection, code: str, student: str | None) -> RoomState | None:
-        row = connection.execute(_STATE, (student, code)).fetchone()
+        return self._state_and_seen(connection, code, student)[0]
+
+    def _state_and_seen(self, connection: sqlite3.Connection, code: str,
+                        student: str | None) -> tuple[RoomState | None, float | None]:
+        """The room, and when the student was last seen (None: not a student of the room)."""
+        row = connection.execute(_STATE, {"student": student, "code": code,
+                                          "since": self.clock() - PRESENT_SECONDS}).fetchone()
         if row is None or self._idle(row[3]):
-            return None
-        input_id, closed, number, _, spec, revealed, joined, answered, own = row
+            return None, None
+        input_id, closed, number, _, spec, revealed, joined, present, answered, own, seat, seen, removed = row
         return RoomState(code, input_id, bool(closed), number, Question.from_json(spec), revealed is not None,
-                         joined, answered, own)
+                         joined, answered, own, present, seat, bool(removed)), seen
+
+    def joiners(self, code: str, secret: str) -> list[Joiner]:
+        """The room's students (not removed), first joined first.
+
+        Raises:
+            RoomRefused: not the teacher's secret, or the room is closed.
+        """
+        with self._read() as connection:
+            number = self._as_teacher(connection, code, secret, "see who joined")
+            since = self.clock() - PRESENT_SECONDS
+            return [Joiner(seat, seen >= since or bool(answered), bool(answered)) for seat, seen, answered in connection.execute(
+                "SELECT seat, seen, EXISTS (SELECT 1 FROM answers WHERE answers.code = students.code "
+                "AND answers.number = ? AND answers.student = students.student) "
+                "FROM students WHERE code = ? AND NOT removed ORDER BY seat", (number, code))]
+
+    def remove(self, code: str, secret: str, seat: int) -> None:
+        """Remove student ``seat`` from the room: their answer to the open question goes (a revealed
+        one stays), their page says so, and they join again only with the code typed.
+
+        Raises:
+            RoomRefused: not the teacher's secret, or the room is closed.
+        """
+        now = self.clock()
+        with self._write() as connection:
+            number = self._as_teacher(connection, code, secret, "remove a student")
+            found = connection.execute("SELECT student FROM students WHERE code = ? AND seat = ?", (code, seat)).fetchone()
+            if found is None:
+                return
+            connection.execute("UPDATE students SET removed = 1 WHERE code = ? AND seat = ?", (code, seat))
+            connection.execute(
+                "DELETE FROM answers WHERE code = ? AND number = ? AND student = ? AND NOT EXISTS "
+                "(SELECT 1 FROM questions WHERE code = ? AND number = ? AND revealed IS NOT NULL)",
+                (code, number, found[0], code, number))
+            connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
 
     def _idle(self, touched: float) -> bool:
         return self.clock() - touched > self.idle_seconds
 
-    def _forget_idle(self, connection: sqlite3.Connection, now: float) -> None:
-        """Forget the rooms idle too long, with their questions, students and answers."""
+    def forget_idle(self) -> int:
+        """Forget the rooms idle too long, with everything in them, and the wrong codes and joins too
+        old to count; returns how many rooms (the server runs this on a timer).
+
+        Raises:
+            StoreError: the store fails.
+        """
+        now = self.clock()
+        with self._write() as connection:
+            connection.execute("DELETE FROM wrong_tries WHERE tried <= ?", (now - WRONG_CODES_MINUTES * 60,))
+            connection.execute("DELETE FROM joins WHERE joined <= ?", (now - 60,))
+            return self._forget_idle(connection, now)
+
+    def _forget_idle(self, connection: sqlite3.Connection, now: float) -> int:
+        """Forget the rooms idle too long, with their questions, students and answers; returns how many."""
         idle = [row[0] for row in connection.execute("SELECT code FROM rooms WHERE touched < ?", (now - self.idle_seconds,))]
         for code in idle:
             for table in _ROOM_TABLES:
                 connection.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
+        return len(idle)

@@ -89,6 +89,25 @@ def _selection_options(parser: argparse.ArgumentParser, *, c: bool = True, subco
                             help="exploration constant C; overrides the C of the input's header (the `N C` line, "
                             "or \"c\" in JSON)")
     parser.add_argument("--rule", default=default, help=_rule_help())
+    parser.add_argument("--analysis", type=int, default=default, metavar="N",
+                        help="an engine's file with several analyses (positions, queries, updates of a stream): "
+                        "use the N-th (1 = the first; default: the last)")
+
+
+def _chosen_analysis(read, number: int):
+    """``read`` showing its engine file's analysis ``number`` (1-based).
+
+    Raises:
+        ParseError: there is no such analysis (line 1), or its numbers do not make a tree.
+    """
+    from ..common.input_rules import ParseError
+    from ..inputs.loading import engine_input
+
+    count = len(read.analyses) or 1
+    if not 1 <= number <= count:
+        what = "an engine's analyses" if read.analyses else "analyses (only an engine's file has several)"
+        raise ParseError(1, f"--analysis {number}: the input has {count:,} of {what}; give 1 to {count:,}")
+    return engine_input(read.analyses, number - 1) if read.analyses else read
 
 
 def _input_command(commands, name: str, description: str, help: str, *, c: bool = True) -> argparse.ArgumentParser:
@@ -385,14 +404,23 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
         data = sys.stdin.buffer.read()
         text = decode_text(data)
         if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):
-            # The puzzle: the shortest road, which imports neither numpy nor the JSON readers.
+            # The puzzle: the shortest road, which imports neither numpy nor the JSON readers. An
+            # engine's analysis is never puzzle text, so it is asked about only when that fails.
             from ..puzzle import solve
 
-            print(solve(text, c=arguments.c))
-            return 0
+            try:
+                print(solve(text, c=arguments.c))
+                return 0
+            except ParseError:
+                from ..inputs.formats.engine_readers import engine_reader
+
+                if engine_reader(text) is None:  # not an engine's analysis either: the puzzle's error
+                    raise
         from ..inputs.loading import TEXT, read_input
 
         read = read_input(text)
+        if arguments.analysis is not None:
+            read = _chosen_analysis(read, arguments.analysis)
         from ..selection.registry import RULES
 
         # A simultaneous log too, by its joint moves in order; the CSV depends on neither C nor the rule.

@@ -57,6 +57,13 @@ class Input:
     engine: EngineAnalysis | None = None
     analyses: tuple[EngineAnalysis, ...] = ()
 
+    @property
+    def analysis_number(self) -> int | None:
+        """Which of its file's analyses ``engine`` is (1-based), None when the file has one or none."""
+        if len(self.analyses) < 2:
+            return None
+        return next(number for number, analysis in enumerate(self.analyses, 1) if analysis is self.engine)
+
 
 def input_kind(text: str) -> str:
     """Which format ``text`` is in, from its first characters."""

@@ -46,7 +46,7 @@ class Setting:
         kind: ``"float"``, ``"int"``, ``"choice"`` or ``"move_values"`` (``move value`` lines,
             parsed by :func:`mcts_core.inputs.formats.move_values.parse_move_values`).
         default: the value used when the setting is not given (mirrors the function's default).
-        low: smallest allowed value (numbers), None for no bound.
+        low: smallest allowed value (numbers, and each value of a ``"move_values"``), None for no bound.
         high: largest value a slider should offer (numbers), None for no bound.
         choices: the allowed values of a ``"choice"``.
         help: one sentence for a tooltip.
@@ -78,6 +78,8 @@ class Setting:
                 isinstance(move, str) and move and is_finite_number(x) for move, x in value.items()
             ):
                 return f"{name} must be an object {{move: number}}, got {shown(value)}"
+            if self.low is not None and any(x < self.low for x in value.values()):  # low bounds each value
+                return f"{name} must give each move a number >= {self.low:g}, got {shown(value)}"
         return None
 
 

@@ -4,9 +4,13 @@ At each of its turns the MCTS side runs a fresh search (no log) from the current
 the most visited root move. The opponents (every other seat) are random (a uniformly random legal
 move) or the same search, rule and budget at another C. Chance outcomes are drawn with their
 probabilities. Games come in groups of one game per seat: game ``index`` has the MCTS side in seat
-``index % players``, and every game of group ``index // players`` takes its random choices from one
-RNG seeded from (seed, group) alone. So a two-player pair plays the same start and seed with the
-seats swapped, and a game's result does not depend on which process or machine plays it, or when.
+``index % players``, and every game of group ``index // players`` takes its random choices from
+three RNGs seeded from (seed, group) alone: one for chance outcomes, one for our side's searches,
+one for the opponents' (searches or random moves). So a two-player pair meets the same chance
+outcomes with the seats swapped, as fishtest's pairs play one opening from both sides; and where the
+opponent is our own search at our C, the two games still differ (one RNG shared by both sides gave
+each seat the other's seeds: every pair was a mirror, one win and one loss, and told nothing). A
+game's result does not depend on which process or machine plays it, or when.
 """
 
 from __future__ import annotations
@@ -98,7 +102,9 @@ def _loaded(game: str) -> Any:
 def play_game(task: GameTask) -> GameResult:
     """Plays one arena game (a top-level function, so a spawned worker can run it)."""
     state = play_moves(_loaded(task.game), task.moves)
-    rng = random.Random(f"arena/{task.seed}/{task.group}")  # str seeds hash the same everywhere
+    # str seeds hash the same everywhere; one RNG per role (module docstring)
+    chance, our_rng, their_rng = (random.Random(f"arena/{task.seed}/{task.group}/{role}")
+                                  for role in ("chance", "ours", "theirs"))
     settings = dict(task.settings)
     ours = Scoring(task.rule, task.c, settings)
     theirs = Scoring(task.rule, task.opponent_c, settings) if task.opponent_c is not None else None
@@ -107,15 +113,15 @@ def play_game(task: GameTask) -> GameResult:
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            state.apply_action(chance.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
         elif state.current_player() == side or theirs is not None:
-            scoring = ours if state.current_player() == side else theirs
+            scoring, rng = (ours, our_rng) if state.current_player() == side else (theirs, their_rng)
             result = search_state(state, scoring=scoring, simulations=task.simulations, seed=rng.getrandbits(64))
             if first_search is None and scoring is ours:
                 first_search = (result.visit_entropy, result.depth, result.top_share)
             state.apply_action(result.best_action)
         else:
-            state.apply_action(rng.choice(state.legal_actions()))
+            state.apply_action(their_rng.choice(state.legal_actions()))
     returns = tuple(float(r) for r in state.returns())
     return GameResult(task.c, task.simulations, task.index, side, returns, first_search)
 

@@ -5,8 +5,9 @@ position (as action ids), the rule with its settings (canonical JSON), the oppon
 then the simulations per search, C and the game's index. Rows are made from stored games, so a
 run of more games, an SPRT or a tuner reuses every game played before with the same settings.
 The file is in WAL mode, and every call opens its own connection and writes in one transaction,
-so threads and processes may share the file. (The table ``arena_rows`` of earlier versions, rows
-of whole series under another seeding, is left as it was.)
+so threads and processes may share the file. (The tables of earlier versions, played under other
+seedings, are left as they were: ``arena_rows``, rows of whole series; ``arena_games``, games whose
+two sides shared one RNG.)
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ FILE_NAME = "arena.sqlite3"
 KEY_COLUMNS = ("game", "moves", "rule", "opponent", "seed")
 GAME_COLUMNS = ("simulations", "c", "game_index", "seat", "returns", "entropy", "depth", "top_share")
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS arena_games (
+CREATE TABLE IF NOT EXISTS arena_games_v2 (
     game TEXT NOT NULL, moves TEXT NOT NULL, rule TEXT NOT NULL, opponent TEXT NOT NULL, seed INTEGER NOT NULL,
     simulations INTEGER NOT NULL, c REAL NOT NULL, game_index INTEGER NOT NULL,
     seat INTEGER NOT NULL, returns TEXT NOT NULL, entropy REAL, depth INTEGER, top_share REAL,
@@ -93,14 +94,14 @@ class ResultStore:
             return
         with self._connection() as connection:
             connection.executemany(
-                f"INSERT OR REPLACE INTO arena_games ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", rows)
+                f"INSERT OR REPLACE INTO arena_games_v2 ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", rows)
 
     def load(self, key: ArenaKey, simulations: int, c: float) -> dict[int, GameResult]:
         """The games stored under ``key`` at this budget and C, by index."""
         where = " AND ".join(f"{name} = ?" for name in (*KEY_COLUMNS, "simulations", "c"))
         with self._connection() as connection:
             found = connection.execute(
-                f"SELECT game_index, seat, returns, entropy, depth, top_share FROM arena_games WHERE {where}",
+                f"SELECT game_index, seat, returns, entropy, depth, top_share FROM arena_games_v2 WHERE {where}",
                 (*key.columns(), simulations, c),
             ).fetchall()
         return {

@@ -1,16 +1,17 @@
 """Every page with every kind of input a user brings, in chromium: what only a browser shows.
 
-The inputs are tests/user_inputs.py's seven: the puzzle statement (the text box), a 5,000-playout
-upload, an OpenSpiel MCTSBot log with unvisited children (made with our adapter), an OpenSpiel tree
-dump, our own ``search`` log of a two-player game, a simultaneous-move log (``--algorithm duct``) and a
-200,000-playout upload. Each input is opened once, on a screen of its own (1366x768 or 1920x1080,
+The inputs are tests/user_inputs.py's browser inputs: the puzzle statement (the text box), a
+5,000-playout upload, an OpenSpiel MCTSBot log with unvisited children (made with our adapter), an
+OpenSpiel tree dump, our own ``search`` log of a two-player game, a simultaneous-move log
+(``--algorithm duct``), a 200,000-playout upload and a real Leela Zero lz-analyze stream (one engine
+format stands for all: the AppTest tour takes each). Each input is opened once, on a screen of its own (1366x768 or 1920x1080,
 light or dark: every page is seen at each); then every page is visited from the menu (as a user goes
 from page to page) with the rule the last page ended on, and some of the rules it offers are chosen:
 they rotate across the inputs (:func:`browser_rules`), so that each rule is chosen on each page by
 one input, and a test checks that every rule still is. Every rule with every input on every page is
 the AppTest tour's (tests/test_app_every_input.py). A step fails on a traceback, a component that
-failed in the browser, an error box, a page error, a console error, a page that scrolls sideways or a
-label cut off, or a request to another origin; every failing step of an input is reported together.
+failed in the browser, an error box, a page error, a console error or warning, a page that scrolls
+sideways or a label cut off, or a request to another origin; every failing step of an input is reported together.
 Where a page cannot show an input it must say so in a sentence. Each page's first look is saved in
 test-output/.
 """
@@ -24,7 +25,7 @@ from playwright.sync_api import Page, expect
 
 from mcts_core.selection import RULE_REGISTRY
 from ui.common.navigation import PAGES
-from user_inputs import BIG_INPUTS, INPUT_NAMES, PAGE_TITLES, USER_INPUTS, offered_rules
+from user_inputs import BIG_INPUTS, BROWSER_INPUTS, PAGE_TITLES, offered_rules
 
 from bench.harness.browser import (
     COMPONENT_ERROR,
@@ -39,7 +40,8 @@ from bench.harness.browser import (
 ERROR_BOX = '[data-testid="stAlertContentError"]'
 BIG_UPLOAD_TIMEOUT = 300_000  # ms: 200,000 playouts are read and built on a busy 2-core machine
 PAGE_PATHS = {page.title: f"/{page.url_path}".rstrip("/") for page in PAGES}  # the Explorer's is the root
-INPUTS = {given.name: given for given in USER_INPUTS}
+INPUTS = {given.name: given for given in BROWSER_INPUTS}
+INPUT_NAMES = list(INPUTS)
 
 
 # Each input's screen (width, height, theme): the first four see every size in both themes, and they
@@ -48,7 +50,7 @@ SCREENS = {
     "statement": (1366, 768, "light"), "5,000 playouts": (1920, 1080, "light"),
     "OpenSpiel MCTSBot log": (1366, 768, "dark"), "OpenSpiel tree dump": (1920, 1080, "dark"),
     "our search log": (1366, 768, "light"), "simultaneous log": (1366, 768, "dark"),
-    "200,000 playouts": (1366, 768, "light"),
+    "200,000 playouts": (1366, 768, "light"), "lz-analyze stream": (1920, 1080, "dark"),
 }
 INPUT_FREE_PAGES = ("Search", "C and strength")
 
@@ -59,7 +61,7 @@ def browser_rules(input_name: str, title: str) -> list[str]:
     k = (j + p) mod n in the page's turn (p the page's place in the menu, so the turns differ from
     page to page) and chooses rules k, k + n, k + 2n, ... below R: one rule or none a page when n >= R,
     all of them when one input offers them. The others see the page with the rule they bring."""
-    offering = [given.name for given in USER_INPUTS if offered_rules(given, title)]
+    offering = [given.name for given in BROWSER_INPUTS if offered_rules(given, title)]
     if input_name not in offering:
         return []
     rules = offered_rules(INPUTS[input_name], title)
@@ -71,8 +73,8 @@ def browser_rules(input_name: str, title: str) -> list[str]:
 def test_the_rotation_chooses_every_rule_on_every_page_across_the_inputs():
     # A new rule or input keeps every (page, rule) pair in the browser, or this says which is missing.
     for title in PAGE_TITLES:
-        offered = {rule for given in USER_INPUTS for rule in offered_rules(given, title)}
-        chosen = {rule for given in USER_INPUTS for rule in browser_rules(given.name, title)}
+        offered = {rule for given in BROWSER_INPUTS for rule in offered_rules(given, title)}
+        chosen = {rule for given in BROWSER_INPUTS for rule in browser_rules(given.name, title)}
         assert chosen == offered, f"{title}: {sorted(offered - chosen)} never chosen in the browser"
 
 
@@ -121,8 +123,9 @@ class Tour:
             [EXCEPTION, COMPONENT_ERROR, ERROR_BOX])
         wrong = [f"{what}: {text[:300]}" for what, texts in zip(("traceback", "component failed", "error box"), shown)
                  for text in texts]
-        wrong += self.watched.errors
+        wrong += self.watched.errors + self.watched.warnings
         self.watched.errors.clear()
+        self.watched.warnings.clear()
         self.problems += [f"{where}: {problem}" for problem in wrong]
 
     def go(self, title: str, timeout: float = LOAD_TIMEOUT) -> None:

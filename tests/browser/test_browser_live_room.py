@@ -166,3 +166,29 @@ def test_a_server_restart_keeps_the_room_its_teacher_and_each_student_s_answer(p
         expect(after.get_by_text("You did not answer")).to_be_visible()
     finally:
         stop_streamlit(process)
+
+
+def test_a_phone_answers_a_flip_on_its_numeric_keypad_and_the_projector_reads_the_reveal(page, app_url, browser):
+    page.set_viewport_size(PROJECTOR)
+    link = open_room(page, app_url)
+    page.get_by_role("button", name="Where does it flip?").click()
+    expect(page.get_by_text("At which C does the choice at the root flip?")).to_be_visible()
+    student, watched = student_page(browser, link)
+    box = student.locator(".st-key-room_answer_c input")
+    expect(box).to_have_attribute("inputmode", "decimal", timeout=LOAD_TIMEOUT)  # a phone's numeric keypad
+    box.fill("2,7")  # a European keyboard's decimal comma
+    box.press("Enter")
+    expect(student.get_by_text("Answer received: C = 2.7")).to_be_visible()
+    expect_count(page, "1 of 1 answered")
+    page.locator(REVEAL).click()
+    expect(page.get_by_text("1 of 1 right.")).to_be_visible()
+    expect(page.locator(".st-key-room_terms td").first).to_be_visible()
+    wait_idle(page)
+    # The result, why and the terms, read from the back of a classroom.
+    sizes = page.locator(".st-key-room_result p, .st-key-room_terms p, .st-key-room_terms th, .st-key-room_terms td").evaluate_all(
+        "elements => elements.map(element => parseFloat(getComputedStyle(element).fontSize))")
+    assert len(sizes) > 5 and min(sizes) >= 18, sizes
+    expect(student.get_by_text("Your answer C = 2.7 is right")).to_be_visible()
+    expect(box).to_be_disabled()
+    watched.assert_clean()
+    student.context.close()

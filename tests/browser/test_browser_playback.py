@@ -219,3 +219,24 @@ def test_fast_clicks_on_next_each_count_and_the_slider_and_the_metric_agree(page
     expect(metric_value(page, "Simulation")).to_have_text("6 / 2,000")
     assert slider_k(page) == 6
     watched.assert_clean()
+
+
+def test_a_click_on_the_search_over_time_moves_playback_there(page, app_url, tmp_path):
+    """The share chart's nearest sample to the click: k becomes the playouts read by then, the slider, the
+    metric and the chart's red rule with it."""
+    log = playout_file(tmp_path / "playouts_2k.txt", 2_000, seed=4)
+    server = ServerMessages(page)
+    watched = open_app(page, app_url, "/playback")
+    page.locator('.st-key-upload input[type="file"]').set_input_files(log)
+    expect(metric_value(page, "Playout")).to_have_text("1 / 2,000", timeout=LOAD_TIMEOUT)
+    server.settle()
+    chart = page.locator(".st-key-playback_over_time_share canvas").first
+    chart.scroll_into_view_if_needed()
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.8, box["y"] + box["height"] * 0.55)  # late in the search
+    server.settle()
+    expect(metric_value(page, "Playout")).not_to_have_text("1 / 2,000")
+    k = shown_k(page)
+    assert k > 100 and slider_k(page) == k  # on a log axis 80% across is far beyond the first playouts
+    watched.assert_clean()

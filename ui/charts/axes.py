@@ -7,7 +7,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from ui.common.colours import CURRENT_COLOUR, MOVE_PALETTE
+from ui.common.colours import CURRENT_COLOUR, MOVE_PALETTE, MUTED_COLOUR
 
 
 def linear_c_scale(c_from: float, c_to: float) -> alt.Scale:
@@ -24,7 +24,16 @@ def current_rule(marker: pd.DataFrame, x: Any, tooltip: list, name: str | None =
     return rule.encode(x=x, tooltip=tooltip)
 
 
-def move_colours(field: str, title: str | None = None, legend: bool = True) -> alt.Color:
-    """Moves (or paths) in the moves' palette; the legend on top, its lines thick enough to tell the colours."""
-    return alt.Color(field, title=title or alt.Undefined, scale=alt.Scale(range=MOVE_PALETTE),
+def move_colours(field: str, title: str | None = None, legend: bool = True, order: list[str] | None = None,
+                 muted: str | None = None) -> alt.Color:
+    """Moves (or paths) in the moves' palette; the legend on top, its lines thick enough to tell the colours.
+
+    ``order`` fixes the moves' order (legend and colours); ``muted``, one of them, is drawn grey (a group).
+    """
+    scale = alt.Scale(range=MOVE_PALETTE)
+    if order is not None:
+        colours = [colour for colour in MOVE_PALETTE if colour != MUTED_COLOUR]
+        scale = alt.Scale(domain=order, range=[MUTED_COLOUR if move == muted else colours[index % len(colours)]
+                                               for index, move in enumerate(order)])
+    return alt.Color(field, title=title or alt.Undefined, scale=scale, sort=order or alt.Undefined,
                      legend=alt.Legend(orient="top", symbolStrokeWidth=4) if legend else None)

@@ -12,6 +12,7 @@ CHANGED_COLOURS = ("#fff3b0", "#111111")  # a rank that changed between A and B:
 # Categorical colours for moves and paths in charts: no red (red marks the selected path and the
 # current C or k) and one blue only (Streamlit's default palette pairs a dark and a light blue).
 MOVE_PALETTE = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#eeca3b", "#72b7b2", "#9d755d", "#ff9da6", "#bab0ac"]
+MUTED_COLOUR = MOVE_PALETTE[-1]  # grey: a group of moves (a chart's "others")
 CURRENT_COLOUR = "#d62728"  # the page's C or k, red as the selected path in the pictures
 SELECTED_ROW = f"background-color: {SELECTED_ROW_COLOURS[0]}; color: {SELECTED_ROW_COLOURS[1]}; font-weight: bold"
 SECOND_ROW = f"background-color: {SECOND_ROW_COLOURS[0]}; color: {SECOND_ROW_COLOURS[1]}; font-weight: bold"

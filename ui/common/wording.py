@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from mcts_core import ROOT, ChildScore, Tree
 from mcts_core.analysis import ONLY_CHILD, TIE, UNVISITED, Choice
-from mcts_core.inputs import LOG, TEXT, Input
+from mcts_core.inputs import ENGINE, LOG, TEXT, Input
 from mcts_core.model import Step
 from ui.common.markdown import code, escape
 
@@ -26,6 +26,15 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
+def flip_sentence(selected: str, first: str, count: float) -> str:
+    """Markdown: which child passes the selected one first, after how many more visits to it (every
+    mean and prior held: the children table's "visits to flip")."""
+    if math.isinf(count):
+        return (f"No other child passes {code(selected)}, however many more visits it takes (up to 2^53), "
+                "every mean and prior held.")
+    return f"{code(first)} is next after {plural(int(count), 'more visit')} to {code(selected)}, every mean and prior held."
+
+
 def tree_counts(tree: Tree, kind: str) -> str:
     """Markdown: what the tree's numbers count. Puzzle text: its playouts and nodes. A log: its
     simulations; a dump: its root's visits (it records no playouts). Where a log or dump declared
@@ -34,6 +43,8 @@ def tree_counts(tree: Tree, kind: str) -> str:
         made = f"**{tree.playouts:,}** playouts"
     elif kind == LOG:
         made = f"**{tree.playouts:,}** simulations"
+    elif kind == ENGINE:
+        made = f"an engine's analysis (the root with **{tree.visits[ROOT]:,}** visits, its children and their lines)"
     else:
         made = f"a finished search (a tree dump: the root has **{tree.visits[ROOT]:,}** visits)"
     unvisited = len(tree) - tree.visited_nodes
@@ -52,6 +63,10 @@ def input_summary(read: Input) -> str:
         parts = [f"puzzle text, {plural(tree.playouts, 'playout')}"]
     elif read.kind == LOG:
         parts = [f"JSON Lines log{f' of {game}' if game else ''}, {plural(tree.playouts, 'simulation')}"]
+    elif read.engine is not None:
+        parts = [read.engine.title]
+        if read.analysis_number is not None:
+            parts.append(f"analysis {read.analysis_number:,} of {len(read.analyses):,}")
     else:
         parts = [f"tree dump{f' of {game}' if game else ''}, the root with {plural(tree.visits[ROOT], 'visit')}"]
     parts.append(plural(len(tree), "node"))

@@ -15,8 +15,16 @@ from __future__ import annotations
 import streamlit as st
 
 from mcts_core import ROOT, Scoring
-from mcts_core.classroom import RoomRefused, RoomStore, TooManyWrongCodes, choice_question, history_csv, read_code
-from mcts_core.common import StoreError
+from mcts_core.classroom import (
+    RoomRefused,
+    RoomStore,
+    WaitToJoin,
+    choice_question,
+    clean_on_a_timer,
+    history_csv,
+    read_code,
+)
+from mcts_core.common import ParseError, StoreError
 from mcts_core.inputs import InputStore
 from ui.common import state
 from ui.common.markdown import escape
@@ -24,7 +32,7 @@ from ui.common.routing import run_app_shell_instead
 from ui.common.wording import full_sentence
 from ui.room import room_browser, room_student, room_teacher
 from ui.setup import input_panel
-from ui.setup.inputs import LoadedInput, load
+from ui.setup.inputs import LoadedInput, load, with_analysis
 from ui.share import share
 
 # Session-state keys this module owns.
@@ -34,18 +42,25 @@ ROOM_OPEN = state.key("room_open")
 ROOM_OPEN_PROBLEM = state.key("_room_open_problem")
 ROOM_JOIN_CODE = state.key("room_join_code")
 ROOM_JOIN = state.key("room_join")
+ROOM_TYPED = state.key("_room_typed")  # the code this session's student typed (a removed student joins again so)
 ROOM_LEAVE = state.key("room_leave")
 ROOM_RETRYING = state.key("_room_retrying")  # the page failed for a moment (the store, a wait) and tries again
 ROOM_CLOSED = state.key("_room_closed")  # (code, secret) of the room this session closed last: its history
 ROOM_CLOSED_HISTORY = state.key("room_closed_history")
 
 STORE_RETRY_SECONDS = 2.0  # a page that failed for a moment tries again this often (as often as a student's poll)
+SHORT_WAIT_SECONDS = 60  # a join refused for at most this long is tried again by the page itself
 ROOM_PARAM = "room"  # the join link's query name (a contract: tests outside rely on it)
 
 
 def link_code() -> str | None:
     """The URL's room code as given (None: the URL names no room)."""
     return st.query_params.get(ROOM_PARAM)
+
+
+def keep_clean() -> None:
+    """app.py, on every run: the server forgets expired rooms on a timer (started once per process)."""
+    clean_on_a_timer(RoomStore())
 
 
 def enter() -> None:
@@ -121,6 +136,7 @@ def join_box() -> None:
             if code is None:
                 st.error("A room code is 6 letters and digits, as the teacher's screen shows it.")
             else:
+                st.session_state[ROOM_TYPED] = code
                 _go_to(code)
 
 
@@ -129,14 +145,21 @@ def _leave_button() -> None:
         _go_to(None)
 
 
-def room_input(input_id: str) -> LoadedInput | None:
+def room_input(input_key: str) -> LoadedInput | None:
     """The room's input from the input store, read once per server for every session; None when the
-    store no longer has it."""
+    store no longer has it. ``input_key`` is the teacher's input's key: a stored input's id, with
+    ``#n`` for an engine file's analysis n other than its last."""
+    input_id, _, number = input_key.partition("#")
     stored = InputStore().load(input_id)
     if stored is None:
         return None
     loaded = load(input_id, "room's input", lambda: stored[0], save=False)
-    return loaded if isinstance(loaded, LoadedInput) else None
+    if not isinstance(loaded, LoadedInput):
+        return None
+    try:
+        return with_analysis(loaded, int(number)) if number.isdigit() else loaded
+    except (ParseError, IndexError):
+        return None
 
 
 def forget_room(code: str, input_id: str, secret: str) -> None:
@@ -146,7 +169,7 @@ def forget_room(code: str, input_id: str, secret: str) -> None:
     secrets.pop(code, None)
     st.session_state[ROOM_SECRETS] = secrets
     st.session_state[ROOM_CLOSED] = (code, secret)
-    input_panel.keep_stored(input_id, "room's input", by_content=True)
+    input_panel.keep_stored(input_id.partition("#")[0], "room's input", by_content=True)
     _go_to(None)
 
 
@@ -173,14 +196,17 @@ def show(text: str) -> None:
             if loaded is None:
                 st.error(f"Room {code}'s input is no longer in the store.")
                 return
-            room_teacher.show(room, secret, loaded, join_url(code), on_close=forget_room)
+            room_teacher.show(room, secret, loaded, join_url(code), on_close=forget_room,
+                              kept=browser is None or browser.stored)
         elif browser is None:
             st.caption(f"Opening room {code}…")  # until the browser says who this is (a moment)
         else:
-            room_student.show(code, browser.student, _address(), room_input)
-    except TooManyWrongCodes as refused:
+            room_student.show(code, browser.student, _address(), room_input,
+                              typed=st.session_state.get(ROOM_TYPED) == code)
+            st.session_state.pop(ROOM_TYPED, None)  # joined: a later removal needs the code typed again
+    except WaitToJoin as refused:
         st.error(escape(full_sentence(str(refused))))
-        if not refused.browser:  # a few seconds: the page tries again by itself
+        if refused.wait <= SHORT_WAIT_SECONDS:  # the page tries again by itself
             _try_again()
     except RoomRefused as refused:
         st.error(escape(full_sentence(str(refused))))
@@ -193,7 +219,7 @@ def show(text: str) -> None:
 
 @st.fragment(run_every=STORE_RETRY_SECONDS)
 def _try_again() -> None:
-    """After a store failure or a short wait for wrong codes: the whole page again every few seconds
+    """After a store failure or a short wait to join: the whole page again every few seconds
     (this draws nothing), so the page is back as soon as the store is, or the wait is over."""
     if st.session_state.pop(ROOM_RETRYING, False):  # a timed run, not the page's run that drew it
         st.rerun()

@@ -27,10 +27,12 @@ _component = asset_component("mcts_room_keys", "room/room_keys")
 
 @dataclass(frozen=True)
 class BrowserKeys:
-    """The browser's student token, and the secrets of the rooms it opened (by code)."""
+    """The browser's student token, the secrets of the rooms it opened (by code), and whether it
+    keeps them (False: storage is blocked, and a reload forgets them)."""
 
     student: str
     rooms: dict[str, str]
+    stored: bool = True
 
 
 def keys(*, keep: dict[str, str] | None = None) -> BrowserKeys | None:
@@ -49,4 +51,4 @@ def keys(*, keep: dict[str, str] | None = None) -> BrowserKeys | None:
     rooms = reported.get("rooms")
     rooms = {code: secret for code, secret in rooms.items()
              if read_code(code) == code and isinstance(secret, str)} if hasattr(rooms, "items") else {}
-    return BrowserKeys(reported["student"], rooms)
+    return BrowserKeys(reported["student"], rooms, reported.get("stored") is not False)

@@ -2,8 +2,9 @@
 // made here once) and the secrets of the last 20 rooms a teacher opened here. Python sends a secret
 // to keep (its own session just opened that room); the browser reports the token and the secrets
 // once per server session (Python's "session" changes when a reload or a server restart starts a
-// new one), as the component's "keys" state. Nothing is shown, nothing
-// goes over the network but that report.
+// new one), as the component's "keys" state, with whether the browser keeps what is stored (private
+// modes and blocked site data refuse it: then a reload forgets the teacher's secrets). Nothing is
+// shown, nothing goes over the network but that report.
 const STUDENT_KEY = "mcts-explorer-student";
 const ROOMS_KEY = "mcts-explorer-rooms";
 const TOKEN = /^[0-9a-f]{32}$/;
@@ -24,6 +25,17 @@ function write(key, value) {
     window.localStorage.setItem(key, JSON.stringify(value));
   } catch {
     // storage full or blocked: kept for this page only
+  }
+}
+
+function storageKept() {
+  try {
+    const probe = "mcts-explorer-probe";
+    window.localStorage.setItem(probe, "1");
+    window.localStorage.removeItem(probe);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -61,6 +73,6 @@ export default function (component) {
   const session = data && data.session;
   if (session && session !== reportedFor) {
     reportedFor = session;
-    setStateValue("keys", { student: studentToken(), rooms });
+    setStateValue("keys", { student: studentToken(), rooms, stored: storageKept() });
   }
 }

@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from mcts_core.classroom import CHOICE, Question, RoomRefused, RoomState, RoomStore, is_right
+from mcts_core.classroom import CHOICE, Question, RoomRefused, RoomState, RoomStore, StudentRemoved, is_right
 from mcts_core.common import StoreError
-from ui.common import state
+from ui.common import decimal_box, state
 from ui.common.markdown import escape
 from ui.common.wording import full_sentence
 from ui.room.room_question import MOST_BUTTONS, answer_words, facts_caption, question_markdown, room_picture, verdict
@@ -28,8 +28,7 @@ STUDENT_JOINED = state.key("_room_joined")  # the rooms this session joined (a j
 STUDENT_PROBLEM = state.key("_room_answer_problem")  # (question number, why its last answer was not taken)
 STUDENT_BUTTON = state.key_family("room_answer_{}")
 STUDENT_MENU = state.key("room_answer_menu")
-STUDENT_FORM = state.key("room_answer_form")
-STUDENT_C = state.key("room_answer_c")
+STUDENT_C = state.key("room_answer_c")  # the C box (a phone's numeric keypad): what it sent
 STUDENT_TREE = state.key("room_student_tree_view")
 
 # The reveal reaches a student within this (and a poll's run). Each poll is a script run of about
@@ -72,12 +71,9 @@ def _choice_buttons(room: RoomState, token: str, question: Question) -> None:
                       on_click=_answer, args=(room.code, token, room.number, move))
 
 
-def _c_box(room: RoomState, token: str) -> None:
-    """A box for the C where the choice flips, and Send."""
-    with st.form(STUDENT_FORM, border=False, enter_to_submit=True):
-        st.text_input("Your C", key=STUDENT_C, placeholder="e.g. 2.5", disabled=room.revealed)
-        st.form_submit_button("Send", disabled=room.revealed, on_click=lambda: _answer(
-            room.code, token, room.number, st.session_state.get(STUDENT_C, "")))
+def _c_box(room: RoomState) -> None:
+    """A box for the C where the choice flips, and Send (its sends are taken before the poll reads the room)."""
+    decimal_box.box("Your C", key=STUDENT_C, placeholder="e.g. 2.5", disabled=room.revealed)
 
 
 @st.fragment(run_every=STUDENT_POLL_SECONDS)
@@ -85,18 +81,19 @@ def _answers(room_code: str, token: str, number: int) -> None:
     """The answer controls and what the student answered; after the reveal, the verdict. Only this
     polls: the question above it changes with a new question, which reruns the whole page. A store
     failure is a sentence until a poll finds the store back."""
+    _answer(room_code, token, number, decimal_box.sent(STUDENT_C))  # first: the room read below has it
     try:
         room = RoomStore().state(room_code, token)
     except StoreError as error:
         st.warning(escape(full_sentence(str(error))))
         return
-    if room is None or room.closed or room.number != number:
-        st.rerun()  # the whole page: a new question has a new picture
+    if room is None or room.closed or room.removed or room.number != number:
+        st.rerun()  # the whole page: a new question has a new picture; a removed student sees why
     question = room.question
     if question.kind == CHOICE:
         _choice_buttons(room, token, question)
     else:
-        _c_box(room, token)
+        _c_box(room)
     problem_number, problem = st.session_state.get(STUDENT_PROBLEM, (None, None))
     if room.revealed:
         kind, words = verdict(question, room.own_answer, room.own_answer is not None and is_right(question, room.own_answer))
@@ -109,17 +106,23 @@ def _answers(room_code: str, token: str, number: int) -> None:
                    "teacher reveals the answer.")
 
 
-def show(room_code: str, token: str, address: str, room_input: Callable[[str], LoadedInput | None]) -> None:
-    """Student ``token``'s view of room ``room_code`` (``address``: where they are, for the limit on
-    wrong codes; ``room_input``: the room's input by its id).
+def show(room_code: str, token: str, address: str, room_input: Callable[[str], LoadedInput | None], *,
+         typed: bool = False) -> None:
+    """Student ``token``'s view of room ``room_code`` (``address``: where they are, for the limits on
+    wrong codes and joins; ``room_input``: the room's input by its id; ``typed``: the student typed
+    the code, which a removed student needs to join again).
 
     Raises:
-        RoomRefused: no such room, too many wrong codes, or the room is full.
+        RoomRefused: no such room, too many wrong codes or joins, the room is full, or the teacher
+            removed this student.
     """
     store = RoomStore()
     joined = st.session_state.setdefault(STUDENT_JOINED, set())
-    room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, address)
+    room = store.state(room_code, token) if room_code in joined else store.join(room_code, token, address, typed=typed)
     joined.add(room_code)
+    if room is not None and room.removed:
+        joined.discard(room_code)  # the next try is a join, which wants the code typed
+        raise StudentRemoved(room_code)
     if room is None:
         raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired{store.restarted_note()}")
     if room.closed:
@@ -130,7 +133,7 @@ def show(room_code: str, token: str, address: str, room_input: Callable[[str], L
         st.error(f"Room {room_code}'s tree is no longer on the server: tell the teacher.")
         return
     st.html(STUDENT_CSS)
-    st.caption(f"Live room {room_code}")
+    st.caption(f"Live room {room_code} · you are student {room.seat}" if room.seat else f"Live room {room_code}")
     tree = loaded.tree
     node = tree.find(room.question.node)
     st.markdown(question_markdown(room.question))

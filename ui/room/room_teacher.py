@@ -2,11 +2,12 @@
 
 Made for a projector at 1366x768: the question, its count and its results stand beside the tree,
 with how to join (the QR code) beside them until the teacher hides it. The count ("7 of 12
-answered") follows the room by itself: a fragment polls the room store every
+answered", of the students present) follows the room by itself: a fragment polls the room store every
 :data:`TEACHER_POLL_SECONDS` (Streamlit cannot push to a session) and reruns the page when the room
 moved on elsewhere (another tab of the teacher). The distribution of the answers stays hidden until
 "Reveal": the page does not read the answers before. The next question is asked at the node the
 teacher chose (a click on the picture; the question's node at first) and the C of the C control.
+"Students" lists who joined, by the number each student's page shows, and removes one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mcts_core import score_children
 from mcts_core.analysis import explain_choice, suggest_c_range
 from mcts_core.classroom import (
     CHOICE,
+    Joiner,
     Question,
     QuestionOpen,
     RoomRefused,
@@ -55,18 +57,25 @@ ROOM_REPLACE = state.key("room_replace")
 ROOM_KEEP = state.key("room_keep")
 ROOM_HISTORY = state.key("room_history")
 ROOM_CLOSE = state.key("room_close")
+ROOM_STUDENT_CHOSEN = state.key("room_student_chosen")
+ROOM_REMOVE = state.key("room_remove")
 ROOM_TREE = state.key("room_tree_view")
 
 TEACHER_POLL_SECONDS = 1.0  # an answer shows on the count within this (and a poll's run) of its click
+STUDENTS_POLL_SECONDS = 3.0  # a joiner shows in the Students list within this
 PROJECTOR_LABEL_PX = 16
+PROJECTOR_TEXT_PX = 18  # the reveal's sentences and terms, read from the back of a classroom
 
-TEACHER_CSS = """
+TEACHER_CSS = f"""
 <style>
-.st-key-room_join_code_shown h1 { font-size: clamp(1.6rem, 3.4vw, 3.4rem); letter-spacing: 0.08em; text-align: center;
-  padding: 0; white-space: nowrap; }
-.st-key-room_count h3 { padding: 0.25rem 0; white-space: nowrap; }
+.st-key-room_join_code_shown h1 {{ font-size: clamp(1.6rem, 3.4vw, 3.4rem); letter-spacing: 0.08em; text-align: center;
+  padding: 0; white-space: nowrap; }}
+.st-key-room_count h3 {{ padding: 0.25rem 0; white-space: nowrap; }}
 /* The QR code as wide as its column, its modules sharp when scaled. */
-.st-key-room_qr img { width: 100% !important; max-width: none !important; image-rendering: pixelated; }
+.st-key-room_qr img {{ width: 100% !important; max-width: none !important; image-rendering: pixelated; }}
+/* After the reveal: the result, why, and the terms large enough for a projector. */
+.st-key-room_result p, .st-key-room_terms p, .st-key-room_terms th, .st-key-room_terms td {{
+  font-size: {PROJECTOR_TEXT_PX}px; }}
 </style>
 """
 
@@ -120,8 +129,46 @@ def _count(room_code: str, number: int, revealed: bool) -> None:
     if room is None or room.closed or room.number != number or room.revealed != revealed:
         st.rerun()
     with st.container(key="room_count"):
-        st.subheader(f"{room.answered} of {room.joined} answered" if room.joined else "No one has joined yet",
-                     anchor=False)
+        st.subheader(count_words(room), anchor=False)
+
+
+def count_words(room: RoomState) -> str:
+    """The count: how many of the students present answered; before anyone joined, or once every
+    student left, that no one is there."""
+    if not room.joined:
+        return "No one has joined yet"
+    if not room.present:
+        return "No student is here now"
+    return f"{room.answered} of {room.present} answered"
+
+
+def _joiner_words(joiner: Joiner) -> str:
+    here = "here" if joiner.present else "gone"
+    return f"Student {joiner.seat} · {here} · {'answered' if joiner.answered else 'no answer yet'}"
+
+
+@st.fragment(run_every=STUDENTS_POLL_SECONDS)
+def _students(room_code: str, secret: str) -> None:
+    """Who joined, by the number their page shows, kept current by polling the store, and Remove (a
+    prank's extra tabs, a device that should not count)."""
+    try:
+        joiners = RoomStore().joiners(room_code, secret)
+    except (RoomRefused, StoreError):
+        return  # the count's poll says what failed
+    with st.popover(f"Students ({len(joiners)})", icon=":material/group:", disabled=not joiners):
+        by_seat = {joiner.seat: joiner for joiner in joiners}
+        seat = st.selectbox("Student (the number their page shows)", list(by_seat), index=None, key=ROOM_STUDENT_CHOSEN,
+                            format_func=lambda chosen: _joiner_words(by_seat[chosen]) if chosen in by_seat else "",
+                            placeholder="Choose a student…")
+        st.button("Remove", key=ROOM_REMOVE, icon=":material/person_remove:", disabled=seat not in by_seat,
+                  help="Their answer to the open question no longer counts; their page says they were "
+                       "removed, and they join again only by typing the room's code.",
+                  on_click=_remove, args=(room_code, secret, seat))
+
+
+def _remove(room_code: str, secret: str, seat: int) -> None:
+    _act(lambda: RoomStore().remove(room_code, secret, seat))
+    st.session_state.pop(ROOM_STUDENT_CHOSEN, None)  # that student is gone from the list
 
 
 def _terms(tree, node: int, question: Question) -> None:
@@ -148,7 +195,8 @@ def _distribution(room: RoomState, secret: str) -> None:
     """After the reveal: how many were right, the right answer, and the answers' distribution."""
     question = room.question
     counted = tally(question, RoomStore().answers(room.code, secret, room.number))
-    st.markdown(f"**{counted.right} of {counted.answered} right.** {right_answer(question)}")
+    with st.container(key="room_result"):
+        st.markdown(f"**{counted.right} of {counted.answered} right.** {right_answer(question)}")
     if counted.answered:
         chart = choice_chart(question, counted, MOST_BUTTONS) if question.kind == CHOICE else flip_chart(question, counted)
         with st.container(key="room_distribution"):
@@ -197,6 +245,7 @@ def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callabl
         st.markdown(f"**Live room {room.code}** · {escape(input_summary(loaded.read))} · "
                     f"{escape(room.question.scoring.spec.name)}")
         st.toggle("Show how to join", key=ROOM_SHOW_JOIN)
+        _students(room.code, secret)
         history_button(room.code, lambda: history_csv(RoomStore().history(room.code, secret)), key=ROOM_HISTORY)  # made on click
         if st.button("Close room", key=ROOM_CLOSE, icon=":material/close:"):
             _act(lambda: RoomStore().close(room.code, secret))
@@ -204,10 +253,17 @@ def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callabl
                 on_close(room.code, room.input_id, secret)
 
 
+STORAGE_BLOCKED = ("This browser does not keep what this site stores (a private window, or site data blocked), "
+                   "so it cannot keep this room's key: if this tab reloads or closes, you are no longer its "
+                   "teacher and cannot reveal or close it. Keep this tab open, or allow this site to store data "
+                   "and open a new room.")
+
+
 def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
-         on_close: Callable[[str, str, str], None]) -> None:
+         on_close: Callable[[str, str, str], None], kept: bool = True) -> None:
     """The teacher's view of ``room`` (its input ``loaded``; ``link`` joins it); ``on_close(code,
-    input_id, secret)`` after the teacher closed it."""
+    input_id, secret)`` after the teacher closed it. ``kept``: the browser keeps the room's secret
+    (False: storage is blocked, which the page says)."""
     tree = loaded.tree
     question = room.question
     if state.first_run_for_input("room_teacher", room.code):  # a reload: the room's C and node again
@@ -216,6 +272,8 @@ def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
         st.session_state[ROOM_SHOW_JOIN] = True
     st.html(TEACHER_CSS)
     _header(room, secret, loaded, on_close)
+    if not kept:
+        st.warning(STORAGE_BLOCKED, icon=":material/lock:")
     # The C for the next question; at rest it names no path and no breakpoint (the room guesses them).
     scoring = selected_path.select(Setup(loaded, question.rule, dict(question.settings)), reveal_at_rest=False).scoring
     node = tree.find(question.node)

@@ -31,7 +31,7 @@ from mcts_core.inputs import (
 from ui.common import state
 from ui.common.markdown import escape
 from ui.common.wording import input_summary
-from ui.setup.inputs import InputError, LoadedInput, load
+from ui.setup.inputs import InputError, LoadedInput, load, with_analysis
 from ui.share import share
 
 # Session-state keys this module owns.
@@ -46,6 +46,8 @@ CURRENT_INPUT = state.key("_current_input")  # the id of the input every page sh
 CURRENT_INPUT_DATA = state.key("_current_input_data")  # a function giving its bytes
 BUNDLE_OPENED = state.key("_bundle_opened")
 BUNDLE_PROBLEM = state.key("_bundle_problem")
+ANALYSIS = state.key("analysis")  # which analysis of an engine's file the pages show (1-based)
+ANALYSIS_OF = state.key("_analysis_of")  # the input that choice was made for
 
 UPLOAD_TYPES = ("txt", "log", "jsonl", "json", "zip")
 TEXT_BOX = "text box"  # the source name of the text box's input
@@ -251,7 +253,9 @@ def _say_which(kept: KeptInput | None, name: str, loaded: LoadedInput | InputErr
                 icon=":material/play_arrow:")
         st.button("Use the text box again", key=KEPT_INPUT_DROP, on_click=drop_kept, width="stretch")
     elif name != TEXT_BOX:
-        st.caption(escape(f"Using the {name}. Remove it to use the text box again."))
+        engine = loaded.read.engine if isinstance(loaded, LoadedInput) else None
+        what = f": {engine.title}" if engine is not None else ""  # an engine's file says what it is
+        st.caption(escape(f"Using the {name}{what}. Remove it to use the text box again."))
 
 
 def render() -> LoadedInput | InputError:
@@ -272,11 +276,33 @@ def render() -> LoadedInput | InputError:
     # A kept input is in the store already (its keeper saved it, or it came from there), unless the
     # store failed then: its bytes are in the session and saving is tried again.
     loaded = load(key, name, data, save=kept is None or kept.data is not None)
+    if isinstance(loaded, LoadedInput) and len(loaded.read.analyses) > 1:
+        loaded = _chosen_analysis(loaded)
     with banner:
         _say_which(kept, name, loaded)
     st.session_state[CURRENT_INPUT] = key
     st.session_state[CURRENT_INPUT_DATA] = data
     return loaded
+
+
+def _chosen_analysis(loaded: LoadedInput) -> LoadedInput | InputError:
+    """The analysis of an engine's file the user picks (several positions, queries or updates of a
+    stream): the last at first, or the one a link names."""
+    analyses = loaded.read.analyses
+    linked = share.take("analysis")
+    if st.session_state.get(ANALYSIS_OF) != loaded.key or linked is not None:
+        st.session_state[ANALYSIS_OF] = loaded.key
+        st.session_state[ANALYSIS] = min(linked or len(analyses), len(analyses))
+    number = st.selectbox(
+        f"Analysis ({len(analyses):,} in the file)", range(1, len(analyses) + 1), key=ANALYSIS,
+        format_func=lambda n: f"{n}. {analyses[n - 1].title}",
+        help="The file holds several analyses (positions, queries, or updates of one search): the pages "
+        "show the one chosen here. The last is the search's end.",
+    )
+    try:
+        return with_analysis(loaded, number)
+    except ParseError as error:
+        return InputError(f"{loaded.key}#{number}", loaded.source, error)
 
 
 def current_data() -> Callable[[], str | bytes]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import streamlit as st
 
 from mcts_core import ParseError, Playouts, Tree, annotated_values, decode_text
-from mcts_core.inputs import KEYWORDS, TEXT, TREE, Input, input_kind, InputStore, read_input, StoreError
+from mcts_core.inputs import KEYWORDS, TEXT, Input, engine_input, input_kind, InputStore, read_input, StoreError
 from mcts_core.common import columns_bytes, return_free_memory
 from ui.common import state
 from ui.common.lru import BoundedLRU
@@ -39,6 +39,8 @@ class LoadedInput:
         annotations: ``#prior`` / ``#heuristic`` values of a text input, by keyword.
         score_range: (smallest, largest) return (a tree dump: mean), for sizing C controls.
         store_problem: why the input store could not save it (links to it will not work), or None.
+        stored_as: the id of the stored input this one shows a part of (an engine file's analysis
+            other than its last, whose ``key`` adds the analysis), None when ``key`` is it.
     """
 
     key: str
@@ -47,6 +49,12 @@ class LoadedInput:
     annotations: dict[str, dict[str, float]]
     score_range: tuple[float, float]
     store_problem: str | None = None
+    stored_as: str | None = None
+
+    @property
+    def input_id(self) -> str:
+        """The id of the stored input (what a link names)."""
+        return self.stored_as or self.key
 
     @property
     def tree(self) -> Tree:
@@ -122,6 +130,21 @@ def load(key: str, source: str, data: Callable[[], str | bytes], *, save: bool =
     return replace(loaded, source=source, store_problem=problem)
 
 
+def with_analysis(loaded: LoadedInput, number: int) -> LoadedInput:
+    """``loaded`` (an engine's file) showing its analysis ``number`` (1-based, file order): the last
+    is ``loaded`` itself; another has its own key, so that every cache keeps its tree apart.
+
+    Raises:
+        ParseError: that analysis's numbers do not make a tree.
+    """
+    analyses = loaded.read.analyses
+    if number == len(analyses):
+        return loaded
+    key = f"{loaded.key}#{number}"
+    derived = _store().get_or_make(key, lambda: replace(loaded, key=key, read=engine_input(analyses, number - 1)))
+    return replace(derived, source=loaded.source, store_problem=loaded.store_problem, stored_as=loaded.key)
+
+
 def _read(key: str, content: str | bytes) -> LoadedInput | InputError:
     """Parse and build, with a progress bar; the result names no source (each session gives its own)."""
     progress = st.progress(0.0, text=f"Reading {len(content) / 1e6:.1f} MB…")
@@ -160,8 +183,9 @@ def _saved(key: str, about: str, content: str | bytes | Callable[[], str | bytes
 
 
 def _score_range(read: Input) -> tuple[float, float]:
-    """The spread of what C is weighed against: the returns, or for a tree dump its nodes' means."""
-    if read.kind != TREE:
+    """The spread of what C is weighed against: the returns, or for a tree dump or an engine's
+    analysis its nodes' means."""
+    if read.playouts is not None:
         return read.playouts.score_range()
     tree = read.tree
     means = [tree.total[node] / tree.visits[node] for node in range(len(tree)) if tree.visits[node]]

@@ -95,6 +95,13 @@ def _limit(name: str):
     return check
 
 
+def _analysis(text: str) -> int:
+    number = parse_number(text)
+    if number is None or not math.isfinite(number) or number != int(number) or not 1 <= number <= LARGEST_K:
+        raise _Refused("it must be a whole number from 1 (the analysis's place in its file)")
+    return int(number)
+
+
 def _k(text: str) -> int:
     number = parse_number(text)
     if number is None or not math.isfinite(number) or number != int(number) or not 1 <= number <= LARGEST_K:
@@ -118,6 +125,7 @@ def _colour(text: str) -> str:
 _CHECKS = {
     "page": _one_of(PAGE_PATHS, "page"),  # only bundles say it: a link's page is its path
     "input": _input_id,
+    "analysis": _analysis,  # which analysis of an engine's file
     "c": _c,
     "rule": _one_of(RULES, "rule"),
     "node": _node,

@@ -44,7 +44,8 @@ def render(loaded: LoadedInput, scoring: Scoring, page: str, *, inspected: Seque
         rule_path: Playback draws the path the rule selects at C.
     """
     limits = dict(limits or {})
-    params = share.view_params(loaded.key, scoring, b=b, node=tuple(inspected) or None, k=k, rule_path=rule_path, **limits)
+    params = share.view_params(loaded.input_id, scoring, analysis=loaded.read.analysis_number, b=b,
+                               node=tuple(inspected) or None, k=k, rule_path=rule_path, **limits)
     share.publish(params)
     view = View(scoring, page, tuple(inspected), limits)
     data = input_panel.current_data()

@@ -2,7 +2,7 @@
 
 Engines report the root and its children (visits, prior, value and their own columns) and each
 child's principal variation, not the whole tree. Each engine's reader (``katago.py``,
-``leela_zero.py``, ``lc0.py`` beside this module) turns its files into :class:`EngineAnalysis`,
+``leela_zero.py``, ``lc0_stats.py`` beside this module) turns its files into :class:`EngineAnalysis`,
 converting every value once, there, to the tree's perspective: a child's ``value`` is for the
 player who moved into it (the player to move at the root), in the engine's own scale (a winrate in
 [0, 1], or a Q in [-1, 1]). :func:`engine_tree` builds the tree: the root, its children in the

@@ -1,15 +1,15 @@
 """The engines' analysis formats, told apart by content: one :class:`EngineReader` per format.
 
-Each engine's module (``katago.py``, ``leela_zero.py``, ``lc0.py``) defines its readers; this list
+Each engine's module (``katago.py``, ``leela_zero.py``, ``lc0_stats.py``) defines its readers; this list
 is the only place that names them, in the order their ``looks_like`` is asked.
 """
 
 from __future__ import annotations
 
-from . import katago
+from . import katago, lc0_stats, leela_zero
 from .engine_analysis import EngineReader
 
-READERS: tuple[EngineReader, ...] = (katago.JSON_READER, katago.STREAM_READER)
+READERS: tuple[EngineReader, ...] = (katago.JSON_READER, katago.STREAM_READER, leela_zero.READER, lc0_stats.READER)
 
 
 def engine_reader(text: str) -> EngineReader | None:

@@ -299,9 +299,11 @@ def test_tree_and_sweep_work_on_a_katago_file(monkeypatch, capsys):
         status = main(list(args))
         return status, capsys.readouterr().out
 
-    status, out = run("--rule", "katago", "--c", "1.0", "tree")
+    status, out = run("tree")  # the file's rule and KataGo's cpuctExploration, 1.0
     dump = json.loads(out)
-    assert status == 0 and dump["rule"] == "katago" and dump["root"]["selected"]
+    assert status == 0 and dump["rule"] == "katago" and dump["c"] == 1.0 and dump["root"]["selected"]
+    status, out = run("--rule", "katago", "--c", "0.5", "tree")
+    assert status == 0 and json.loads(out)["c"] == 0.5
     status, out = run("--rule", "katago", "sweep", "--c-min", "0", "--c-max", "4")
     rows = [line.split() for line in out.splitlines()]
     assert status == 0 and rows[0][0] == "0.0" and rows[-1][1] == "4.0"

@@ -40,11 +40,11 @@ from typing import Any
 
 from ...common.input_rules import ParseError
 from ...common.json_input import key_text, load_json, shown
+from ...selection.rules.katago_puct import RULE
 from .engine_analysis import SIGNED, EngineAnalysis, EngineMove, EngineReader
 from .lines import numbered_lines
 
 ENGINE = "KataGo"
-RULE = "katago"
 COLUMNS = ("N", "P", "winrate", "scoreLead", "utility", "LCB", "order")
 BLACK, WHITE, SIDE_TO_MOVE = "Black", "White", "the side to move"
 
@@ -182,9 +182,9 @@ def _analysis(record: dict, line: int, perspective: str, *, title_id: bool = Fal
     else:
         root_value = _visits_mean(moves)
     settings: dict[str, Any] = {"root_value": 0.0 if root_value is None else root_value, **(query_settings or {})}
-    c = settings.pop("c", None)
+    c = settings.pop("c", RULE.defaults["c"])  # KataGo's cpuctExploration unless the query set it
     title = _title(record, root_visits, perspective, title_id, update)
-    return EngineAnalysis(ENGINE, title, RULE, settings, c, root_visits, root_value, tuple(moves), COLUMNS,
+    return EngineAnalysis(ENGINE, title, RULE.key, settings, c, root_visits, root_value, tuple(moves), COLUMNS,
                           SIGNED, line)
 
 

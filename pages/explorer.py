@@ -6,7 +6,7 @@ from mcts_core import ROOT, score_children
 from mcts_core.inputs import TEXT
 from mcts_core.analysis import explain_choice, principal_variation
 from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, path_json, render_tree
-from mcts_core.tables import VISITS_TO_FLIP, children_table, next_flip
+from mcts_core.tables import VISITS_TO_FLIP, children_table, engine_table, next_flip
 from ui.c import c_control, live_text, selected_path
 from ui.common import state
 from ui.common.markdown import code, escape
@@ -35,6 +35,7 @@ INSPECT_ROOT = state.key("inspect_root")
 INSPECT_UP = state.key("inspect_up")
 INSPECT_STEP_IN = state.key("inspect_step_in")
 CHILDREN_TABLE = state.key("children_table")
+ENGINE_TABLE = state.key("engine_table")  # the root's children as the engine printed them
 DOWNLOAD_CSV = state.key("download_csv")
 DOWNLOAD_DOT = state.key("download_dot")
 
@@ -158,7 +159,7 @@ def inspect_buttons(tree, inspected: int, children) -> None:
               disabled=not children, help="Step into the child the rule picks here.")
 
 
-def table_columns(tree, inspected: int, table, rule, engine) -> list[Column]:
+def table_columns(tree, inspected: int, table, rule) -> list[Column]:
     """The children table's columns as shown: the rule's value right after the move and its visits,
     so it is in view however many terms the rule has; rows come best first and the selected one is
     coloured, so rank and selected stay in the CSV only. Headers are short enough to show whole, so
@@ -177,10 +178,22 @@ def table_columns(tree, inspected: int, table, rule, engine) -> list[Column]:
                                "Visits to flip: how many more visits the selected child takes before this child's "
                                "value passes it, every mean and prior held (∞: never). Follows C when it is set."),
     }
-    if engine is not None:  # the engine's own numbers, as many digits as it printed
-        special |= {name: Column(name, name, "%.6g", f"As {engine.engine} printed it.") for name in table.columns
-                    if name.startswith(f"{engine.engine} ")}
     return [special.get(name) or Column(name, rule.label(name), "%.4f") for name in names]
+
+
+def engine_panel(engine, selected: str | None, on_inspect) -> None:
+    """The root's children as the engine printed them (its own columns and names), below ours; the
+    child the rule picks in red as there."""
+    table = engine_table(engine, selected)
+    # As many digits as the engine printed; N and order are counts.
+    columns = [Column("move", "move", "text")] + [
+        Column(name, name, "int" if name in ("N", "order") else "%.6g", f"As {engine.engine} printed it.")
+        for name in engine.columns
+    ]
+    st.caption(f"As {escape(engine.engine)} printed them (its own columns; a click inspects the child):")
+    show_term_table(table, columns, row_keys=[path_json((move,)) for move in table["move"]],
+                    label=f"The root's children as {engine.engine} printed them", key=ENGINE_TABLE,
+                    on_inspect=on_inspect)
 
 
 def children_panel(tree, inspected: int, children, scoring, engine) -> None:
@@ -189,14 +202,14 @@ def children_panel(tree, inspected: int, children, scoring, engine) -> None:
     st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
     # Why first, then the terms that say it: both above the fold on a projector; the formula after them.
     explain(explain_choice(children, scoring.rule, tree.ties), children)
-    table = children_table(tree, inspected, scoring, engine, flips=True)
+    table = children_table(tree, inspected, scoring, flips=True)
     rows = {path_json(tree.path_moves(child.node)): child.node for child in children}  # in the table's order
 
     def inspect_child(row_key: str) -> None:
         if row_key in rows:  # a key the browser made up inspects nothing
             set_inspect(tree.path(rows[row_key]))
 
-    columns = table_columns(tree, inspected, table, rule, engine)
+    columns = table_columns(tree, inspected, table, rule)
     show_term_table(
         table, columns, row_keys=list(rows),
         label=f"Children of {tree.path(inspected) or 'the root'} under {rule.name}",
@@ -204,6 +217,8 @@ def children_panel(tree, inspected: int, children, scoring, engine) -> None:
     )
     if (flip := next_flip(table)) is not None:
         st.caption(flip_sentence(*flip))
+    if engine is not None and inspected == ROOT:
+        engine_panel(engine, children[0].move if children else None, inspect_child)
     st.latex(rule.formula)
     st.download_button(
         "Download table (CSV)",

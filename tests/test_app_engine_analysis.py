@@ -1,5 +1,5 @@
-"""An engine's analysis in the app: the file says what it is, the table shows the engine's own numbers
-beside our terms, a file with several analyses has a menu (and links say which), and every analysis
+"""An engine's analysis in the app: the file says what it is, a second table shows the engine's own
+numbers under its own names below our terms, a file with several analyses has a menu (and links say which), and every analysis
 opens on the engine's own rule with the file's settings."""
 
 from __future__ import annotations
@@ -45,16 +45,19 @@ def test_a_stream_opens_at_its_last_update_on_leela_zeros_rule_with_its_title(st
     assert sorted(frame["visits"]) == sorted(move.visits for move in last.moves)
 
 
-def test_the_table_shows_the_engines_numbers_as_printed_beside_ours(stream_app):
+def test_a_second_table_shows_the_engines_numbers_as_printed_under_its_names(stream_app):
     last = read_input(LZ_STREAM.read_text()).analyses[-1]
-    frame = children_frame(stream_app).set_index("move")
-    own = [f"Leela Zero {name}" for name in last.columns]
-    assert set(own) <= set(frame.columns)
-    for move in last.moves:
+    frame = children_frame(stream_app, "engine_table")
+    assert list(frame.columns[:-2]) == ["move", *last.columns]  # then rank and selected, as every table
+    assert list(frame["move"]) == [move.move for move in last.moves]  # in the engine's order
+    for move, (_, row) in zip(last.moves, frame.iterrows()):
         for name in last.columns:
             printed = move.columns.get(name)
             if printed is not None:
-                assert frame.loc[move.move, f"Leela Zero {name}"] == pytest.approx(printed)
+                assert row[name] == pytest.approx(printed)
+    assert any("As Leela Zero printed them" in plain(caption.value) for caption in stream_app.caption)
+    # ours stays as it is for every input: the rule's terms, no engine column to scroll sideways
+    assert not any(name in children_frame(stream_app).columns for name in ("V", "LCB"))
 
 
 def test_another_analysis_from_the_menu_is_its_own_tree_and_its_link_names_it(stream_app, monkeypatch):
@@ -74,9 +77,9 @@ def test_an_lc0_block_shows_lc0s_u_and_s_beside_our_terms_at_the_files_constants
     app = upload(start_app(monkeypatch), LC0_STATS)
     read = read_input(LC0_STATS.read_text())
     assert app.selectbox(key="rule").value == "lc0"
-    frame = children_frame(app).set_index("move")
+    frame = children_frame(app, "engine_table").set_index("move")
     for move in read.engine.moves:
-        assert frame.loc[move.move, "lc0 U"] == pytest.approx(move.columns["U"])
+        assert frame.loc[move.move, "U"] == pytest.approx(move.columns["U"])
     assert "Children under" in " ".join(plain(m.value) for m in app.markdown)
 
 

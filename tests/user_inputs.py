@@ -48,6 +48,8 @@ USER_INPUTS = (
     UserInput("Leela Zero search dump", dump=True, browser=False),
     UserInput("lz-analyze stream", dump=True),
     UserInput("lc0 verbose move stats", dump=True, browser=False),
+    UserInput("KataGo analysis during a search", dump=True, browser=False),
+    UserInput("kata-genmove_analyze transcript", dump=True, browser=False),
 )
 INPUT_NAMES = [given.name for given in USER_INPUTS]
 BROWSER_INPUTS = tuple(given for given in USER_INPUTS if given.browser)
@@ -56,6 +58,8 @@ ENGINE_FILES = {
     "Leela Zero search dump": "leela_zero_dump.txt",
     "lz-analyze stream": "leela_zero_lz_analyze.txt",
     "lc0 verbose move stats": "lc0_pr1268_node.txt",
+    "KataGo analysis during a search": "katago_during_search.jsonl",
+    "kata-genmove_analyze transcript": "katago_genmove_analyze.txt",
 }
 ENGINE_DATA = Path(__file__).resolve().parent / "data" / "engines"
 BIG_INPUTS = ("200,000 playouts",)  # read and built in seconds, not in a moment

@@ -5,7 +5,7 @@ imported on its own (``mcts_core`` does not import it). May import model, select
 simultaneous and inputs (an engine's own columns).
 """
 
-from .children_table import VISITS_TO_FLIP, children_table, next_flip
+from .children_table import VISITS_TO_FLIP, children_table, engine_table, next_flip
 from .own_move_tables import joint_children_table, own_moves_table
 from .sweep_tables import (
     band_label,
@@ -20,7 +20,7 @@ from .sweep_tables import (
 )
 
 __all__ = [
-    "VISITS_TO_FLIP", "band_label", "bands_frame", "children_table", "crossings_frame", "envelope_frame",
+    "VISITS_TO_FLIP", "band_label", "bands_frame", "children_table", "crossings_frame", "engine_table", "envelope_frame",
     "intervals_frame", "joint_children_table", "lines_frame", "next_flip", "on_path_frame", "own_moves_table",
     "sweep_nodes", "zoom_range",
 ]

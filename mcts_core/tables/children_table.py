@@ -9,18 +9,21 @@ import pandas as pd
 from ..analysis import visits_to_flip
 from ..inputs.formats.engine_analysis import EngineAnalysis
 from ..selection import Scoring, score_children
-from ..model.tree import ROOT, Tree
+from ..model.tree import Tree
 
 VISITS_TO_FLIP = "visits to flip"  # the column :func:`children_table` adds when asked
 
 
-def engine_column(engine: EngineAnalysis, name: str) -> str:
-    """The table's name for one of the engine's own columns: ``lc0 S``, ``KataGo winrate``."""
-    return f"{engine.engine} {name}"
+def engine_table(engine: EngineAnalysis, selected: str | None = None) -> pd.DataFrame:
+    """The root's children as the engine printed them: ``move``, then the engine's own columns by its
+    names (``N``, ``P``, ``U``, ``S``...), then ``selected`` (the move ``selected``: the one the rule
+    picks), one row per child in the engine's order (missing: NaN)."""
+    rows = [{"move": move.move, **{name: move.columns.get(name, math.nan) for name in engine.columns},
+             "selected": move.move == selected} for move in engine.moves]
+    return pd.DataFrame(rows, columns=["move", *engine.columns, "selected"])
 
 
-def children_table(tree: Tree, node: int, scoring: Scoring, engine: EngineAnalysis | None = None, *,
-                   flips: bool = False) -> pd.DataFrame:
+def children_table(tree: Tree, node: int, scoring: Scoring, *, flips: bool = False) -> pd.DataFrame:
     """One row per child of ``node``, best first.
 
     Columns: move, visits, total, then ``declared prior`` when the log gave priors here (and the
@@ -28,12 +31,9 @@ def children_table(tree: Tree, node: int, scoring: Scoring, engine: EngineAnalys
     terms (for UCB1: mean, exploration, value: what selection maximises; at a chance node: mean,
     share, value), with ``flips`` :data:`VISITS_TO_FLIP` (:func:`~mcts_core.analysis.visits_to_flip`:
     None for the selected child, infinity for one that never passes; absent where nothing is selected),
-    then at the root of an engine's analysis (``engine``) the engine's own numbers for each child as
-    it printed them (:func:`engine_column` names them; missing: NaN), then rank (1 = selected) and
-    selected (bool). Means and totals are from the view of the player to move at ``node``. A leaf
-    gives an empty table with the columns the rule declares.
+    then rank (1 = selected) and selected (bool). Means and totals are from the view of the player to
+    move at ``node``. A leaf gives an empty table with the columns the rule declares.
     """
-    printed = {move.move: move.columns for move in engine.moves} if engine is not None and node == ROOT else {}
     kids = tree.children[node]
     show_prior = "prior" not in scoring.spec.terms and any(tree.prior_of(kid) is not None for kid in kids)
     show_terminal = any(tree.is_terminal(kid) for kid in kids)
@@ -48,11 +48,7 @@ def children_table(tree: Tree, node: int, scoring: Scoring, engine: EngineAnalys
         if counts:
             count = None if child.selected else counts[child.node]
             row[VISITS_TO_FLIP] = None if child.selected else (math.inf if count is None else count)
-        row |= child.terms
-        if printed:
-            numbers = printed.get(child.move, {})
-            row |= {engine_column(engine, name): numbers.get(name, float("nan")) for name in engine.columns}
-        rows.append(row | {"rank": child.rank, "selected": child.selected})
+        rows.append(row | child.terms | {"rank": child.rank, "selected": child.selected})
     if not rows:
         return pd.DataFrame(columns=["move", "visits", "total", *scoring.spec.terms, "rank", "selected"])
     table = pd.DataFrame(rows)
@@ -60,8 +56,7 @@ def children_table(tree: Tree, node: int, scoring: Scoring, engine: EngineAnalys
     first = [name for name in ("move", "visits", "total", "declared prior", "terminal") if name in table.columns]
     terms = [name for name in (*scoring.spec.terms[:-1], "share", "outcome", "value") if name in table.columns]
     flip = [VISITS_TO_FLIP] if counts else []
-    own = [engine_column(engine, name) for name in engine.columns] if printed else []
-    return table[first + terms + flip + own + ["rank", "selected"]]
+    return table[first + terms + flip + ["rank", "selected"]]
 
 
 def next_flip(table: pd.DataFrame) -> tuple[str, str, float] | None:

@@ -61,7 +61,7 @@ def over_time_spec(series: GroupedSeries, statistic: str, title: str, number_for
         color=alt.Color("choice:N", scale=alt.Scale(domain=list(CHANGE_COLOURS), range=list(CHANGE_COLOURS.values())),
                         legend=None),
         opacity=alt.Opacity("choice:N", scale=alt.Scale(domain=list(CHANGE_OPACITY), range=list(CHANGE_OPACITY.values())),
-                            legend=None),
+                            sort=list(CHANGE_OPACITY), legend=None),  # sorted: Vega-Lite warns of an unsorted one
         strokeDash=alt.StrokeDash("choice:N", scale=alt.Scale(domain=list(CHANGE_COLOURS), range=[[1, 0], [4, 3]]),
                                   legend=None),
         tooltip=[alt.Tooltip("choice:N", title="change of"), alt.Tooltip("before:N", title="from"),

@@ -83,20 +83,24 @@ def crossing_layers(crossings: pd.DataFrame, scale: alt.Scale) -> list[alt.Chart
         .encode(x=alt.X("c:Q", scale=scale), y="value:Q", tooltip=crossing_tooltip)
     )
 
-    def values(where, align: str, dx: int, dy: int) -> alt.Chart:
+    def values(at: pd.DataFrame, align: str, dx: int, dy: int) -> alt.Chart:
         return (
-            alt.Chart(crossings)
-            .transform_filter(where)
+            alt.Chart(at)
             .mark_text(align=align, dx=dx, dy=dy, fontWeight="bold", color=CROSSING_COLOUR)  # read on both themes
             .encode(x=alt.X("c:Q", scale=scale), y="value:Q", text=alt.Text("c:Q", format=".5g"))
         )
 
+    if crossings.empty:
+        return []
     # Above-left of its crossing, where no line passes (the values rise with C, so further left the
     # upper envelope is lower); right of the crossing the new child's steeper line crossed it. Near
-    # the range's left edge there is no room on the left: above-right, higher.
+    # the range's left edge there is no room on the left: above-right, higher. Split here, not by a
+    # Vega filter: a layer left with no rows made Vega warn "Infinite extent for field value" in the
+    # browser's console.
     c_from, c_to = scale.domain
-    room_left = alt.datum.c >= c_from + LABEL_ROOM * (c_to - c_from)
-    return [rules, points, values(room_left, "right", -7, -10), values(~room_left, "left", 7, -18)]
+    room_left = crossings["c"] >= c_from + LABEL_ROOM * (c_to - c_from)
+    sides = [(crossings[room_left], "right", -7, -10), (crossings[~room_left], "left", 7, -18)]
+    return [rules, points, *(values(at, *place) for at, *place in sides if not at.empty)]
 
 
 def value_axis_title(rule: Rule) -> str:

@@ -165,7 +165,7 @@ def table_columns(tree, inspected: int, table, rule) -> list[Column]:
     coloured, so rank and selected stay in the CSV only. Headers are short enough to show whole, so
     the rule's value fits a 1366-pixel page beside the picture."""
     first = ["move", "visits", "value"]
-    names = first + [name for name in table.columns if name not in (*first, "selected", "rank")]
+    names = first + [name for name in table.columns if name not in (*first, *rule.node_terms, "selected", "rank")]
     special = {
         "move": Column("move", "move", "text"),
         "visits": Column("visits", "visits", "int"),
@@ -199,7 +199,10 @@ def engine_panel(engine, selected: str | None, on_inspect) -> None:
 def children_panel(tree, inspected: int, children, scoring, engine) -> None:
     """The inspected node's children under the rule: why the best won, the table, the formula, the CSV."""
     rule = scoring.spec
-    st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}:")
+    at_node = [f"{rule.label(term)} = {children[0].terms[term]:.6g}" for term in rule.node_terms
+               if children and term in children[0].terms]
+    st.markdown(node_sentence(tree, inspected) + f" Children under {escape(rule.name)} at C = {scoring.c:.6g}"
+                + (f" ({escape(', '.join(at_node))} here)" if at_node else "") + ":")
     # Why first, then the terms that say it: both above the fold on a projector; the formula after them.
     explain(explain_choice(children, scoring.rule, tree.ties), children)
     table = children_table(tree, inspected, scoring, flips=True)
@@ -222,7 +225,7 @@ def children_panel(tree, inspected: int, children, scoring, engine) -> None:
     st.latex(rule.formula)
     st.download_button(
         "Download table (CSV)",
-        lambda: csv_text(table, columns, extra=("rank", "selected")),  # made on click
+        lambda: csv_text(table, columns, extra=(*(t for t in rule.node_terms if t in table.columns), "rank", "selected")),
         file_name=f"children_{node_file_stem(tree.path(inspected))}.csv",
         mime="text/csv",
         key=DOWNLOAD_CSV,

@@ -23,7 +23,7 @@ def test_switching_rules_changes_the_table_columns_and_the_c_label(app):
     app.selectbox(key="rule").select("puct").run()
     assert not app.exception
     assert children_frame(app).columns.tolist() == [
-        "move", "visits", "value", "total", "mean", "q", "prior", "exploration", "rank", "selected"
+        "move", "visits", "value", "total", "mean", "q", "prior", "exploration", "visits to flip", "rank", "selected"
     ]
     assert c_slider(app).label == "c_puct"
     app.selectbox(key="rule").select("ucb1_tuned").run()

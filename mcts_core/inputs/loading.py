@@ -119,7 +119,8 @@ def read_input(text: str) -> Input:
 
 
 def engine_input(analyses: tuple[EngineAnalysis, ...], index: int) -> Input:
-    """The input of an engine's file showing its analysis number ``index`` (0-based, file order).
+    """The input of an engine's file showing its analysis number ``index`` (0-based, file order), with
+    the engine's rule, the settings the file states and its C (the rule's default C when it states none).
 
     Raises:
         ParseError: on that analysis's line, when its numbers do not make a tree (a child with more
@@ -130,8 +131,10 @@ def engine_input(analyses: tuple[EngineAnalysis, ...], index: int) -> Input:
         tree = engine_tree(analysis)
     except ValueError as problem:
         raise ParseError(analysis.line, str(problem)) from None
-    return Input(tree, None, ENGINE, analysis.c, analysis.rule, dict(analysis.settings),
-                 engine=analysis, analyses=analyses)
+    # The engine's C: the file's, else its rule's default (what the engine ran with unless told),
+    # never the C of whatever the user looked at before.
+    c = analysis.c if analysis.c is not None else RULES[analysis.rule].defaults["c"]
+    return Input(tree, None, ENGINE, c, analysis.rule, dict(analysis.settings), engine=analysis, analyses=analyses)
 
 
 def bounded_tree(reading: Reading, playouts: Playouts, log: SimultaneousLog | None = None) -> Tree:

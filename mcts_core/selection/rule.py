@@ -127,6 +127,8 @@ class Rule:
             (:data:`StatisticsLoop`: the searches' hot path, the same floats as ``function``), else None.
         reads_sibling_visits: the formula reads ``siblings.visits`` or ``siblings.visited_prior``
             (the engines' rules), which change with any child's visits, not only with a mean.
+        node_terms: the terms with one value for all of a node's children (an engine's c(N), W):
+            a table says them once above its rows, not in a column.
     """
 
     key: str
@@ -143,6 +145,7 @@ class Rule:
     state_term: str | None = None
     statistics_loop: StatisticsLoop | None = None
     reads_sibling_visits: bool = False
+    node_terms: tuple[str, ...] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """A formula rule must say its value as a line in C (:meth:`value_form`): the sweep, the

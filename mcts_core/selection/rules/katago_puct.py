@@ -113,8 +113,9 @@ class KataGo(Rule):
     key = "katago"
     name = "KataGo PUCT"
     function = staticmethod(katago)
-    formula = (r"Q(M) + \mathrm{cpuct}(W)\,P(M)\,\frac{\sqrt{W + 0.01}}{1 + M.v},\quad "
-               r"\mathrm{cpuct}(W) = C + c_{\log}\ln\frac{W + b}{b}")
+    # Two lines (gathered): one did not fit beside the picture on a 1366-pixel page.
+    formula = (r"\begin{gathered}Q(M) + \mathrm{cpuct}(W)\,P(M)\,\frac{\sqrt{W + 0.01}}{1 + M.v} \\ "
+               r"\mathrm{cpuct}(W) = C + c_{\log}\ln\frac{W + b}{b}\end{gathered}")
     source = ("KataGo, cpp/search/searchexplorehelpers.cpp and cpp/program/setup.cpp, "
               "https://github.com/lightvector/KataGo")
     settings = (
@@ -131,7 +132,8 @@ class KataGo(Rule):
     inputs = ("siblings", "prior")
     terms = ("mean", "q", "prior", "W", "cpuct", "exploration", "value")
     addends = ("q", "exploration")
-    labels = MappingProxyType({"q": "utility (Q)", "W": "W (children's visits)", "cpuct": "cpuct(W)"})
+    node_terms = ("W", "cpuct")  # one value at a node: said once above the table
+    labels = MappingProxyType({"q": "Q", "W": "W (children's visits)", "cpuct": "cpuct(W)"})
     reads_sibling_visits = True
 
     @property

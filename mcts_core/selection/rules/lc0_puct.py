@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -31,7 +31,7 @@ from ..terms import MoveValues, Siblings, Terms, value_of
 from ..value_form import ValueForm
 
 FPU_STRATEGIES = ("reduction", "absolute")
-CPUCT_FACTOR, CPUCT_BASE, FPU_VALUE = 3.894, 38739.0, 0.330
+CPUCT, CPUCT_FACTOR, CPUCT_BASE, FPU_VALUE = 1.745, 3.894, 38739.0, 0.330
 
 
 def _f32(x: float) -> float:
@@ -131,12 +131,13 @@ class Lc0(Rule):
     key = "lc0"
     name = "lc0 PUCT"
     function = staticmethod(lc0)
-    formula = (r"Q(M) + c(N)\,\frac{P(M)\sqrt{\max(N.v - 1, 1)}}{1 + M.v},\quad "
-               r"c(N) = C + F \ln\frac{N.v + B}{B}")
+    # Two lines (gathered): one did not fit beside the picture on a 1366-pixel page.
+    formula = (r"\begin{gathered}Q(M) + c(N)\,\frac{P(M)\sqrt{\max(N.v - 1, 1)}}{1 + M.v} \\ "
+               r"c(N) = C + F \ln\frac{N.v + B}{B}\end{gathered}")
     source = ("lc0, src/search/classic/search.cc (ComputeCpuct, GetFpu, GetVerboseStats) and params.cc, "
               "https://github.com/LeelaChessZero/lc0")
     settings = (
-        c_setting("CPuct"),
+        replace(c_setting("CPuct"), default=CPUCT),
         Setting("cpuct_factor", "CPuctFactor", "float", CPUCT_FACTOR, low=0.0, high=10.0,
                 help="how fast c(N) grows with the parent's visits"),
         Setting("cpuct_base", "CPuctBase", "float", CPUCT_BASE, low=1.0, high=1e6,
@@ -153,6 +154,7 @@ class Lc0(Rule):
     inputs = ("move", "siblings", "prior")
     terms = ("mean", "q", "prior", "in_flight", "cpuct", "exploration", "value")
     addends = ("q", "exploration")
+    node_terms = ("cpuct",)  # one value at a node: said once above the table
     labels = MappingProxyType({"q": "Q", "in_flight": "in flight", "cpuct": "c(N)", "exploration": "U", "value": "S"})
     reads_sibling_visits = True
 

@@ -80,8 +80,9 @@ class LeelaZero(Rule):
     key = "leela_zero"
     name = "Leela Zero PUCT"
     function = staticmethod(leela_zero)
-    formula = (r"Q(M) + C\,P(M)\,\frac{\sqrt{N \ln(\mathit{logpuct}\,N + \mathit{logconst})}}{1 + M.v},"
-               r"\quad N = \textstyle\sum M.v")
+    # Two lines (gathered): one did not fit beside the picture on a 1366-pixel page.
+    formula = (r"\begin{gathered}Q(M) + C\,P(M)\,\frac{\sqrt{N \ln(\mathit{logpuct}\,N + \mathit{logconst})}}{1 + M.v}"
+               r" \\ N = \textstyle\sum M.v\end{gathered}")
     source = ("Leela Zero 0.17, src/UCTNode.cpp (UCTNode::uct_select_child) and src/GTP.cpp (defaults), "
               "https://github.com/leela-zero/leela-zero/blob/v0.17/src/UCTNode.cpp")
     settings = (
@@ -98,6 +99,7 @@ class LeelaZero(Rule):
     inputs = ("move", "siblings", "prior")
     terms = ("mean", "q", "prior", "numerator", "exploration", "value")
     addends = ("q", "exploration")
+    node_terms = ("numerator",)  # one value at a node: said once above the table
     labels = MappingProxyType({"numerator": "√(N·ln(logpuct·N + logconst))", "value": "Q + U"})
     reads_sibling_visits = True
 

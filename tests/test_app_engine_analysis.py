@@ -89,3 +89,11 @@ def test_the_engines_rules_work_on_puzzle_text_too(monkeypatch, rule):
     app.selectbox(key="rule").select(rule).run()
     assert not app.exception and not app.error
     assert len(children_frame(app)) == 2  # the statement's root: a and b
+
+
+def test_the_slider_reaches_beyond_the_engines_own_cpuct(stream_app):
+    """Winrates spread little: the slider, sized from them alone, ended at the engine's C."""
+    from apptest_support import c_slider
+
+    assert stream_app.session_state["c"] == 0.5  # Leela Zero's cpuct, as the file's engine ran
+    assert c_slider(stream_app).max >= 3 * 0.5

@@ -96,9 +96,20 @@ def _exact_typed() -> None:
         st.session_state[C_EXACT_ERROR] = str(error)
 
 
+ENGINE_REACH = 3  # an engine's analysis: the slider reaches this many times the engine's own cpuct
+
+
+def _reach(loaded: LoadedInput, c: float) -> float:
+    """The C a slider at ``c`` must reach: ``c``, and for an engine's analysis a few times the
+    engine's cpuct (its values are winrates or utilities, whose small spread alone gave a slider
+    ending at the engine's C: nothing above it could be tried)."""
+    read = loaded.read
+    return max(c, ENGINE_REACH * read.c) if read.engine is not None and read.c is not None else c
+
+
 def _widest_range(loaded: LoadedInput, c: float) -> float:
     """The end of the range a slider at ``c`` is sized from (a few score spreads, and ``c``)."""
-    return suggest_c_range(loaded.score_range, c)[0]
+    return suggest_c_range(loaded.score_range, _reach(loaded, c))[0]
 
 
 def _show_nearest_changes(loaded: LoadedInput, scoring: Scoring) -> None:
@@ -128,9 +139,9 @@ def slider_range(loaded: LoadedInput, scoring: Scoring) -> tuple[float, float]:
     """(max, step) of the C slider at ``scoring``'s C: a few score spreads, narrowed to the rule's
     last breakpoint."""
     c = scoring.c
-    max_c, step = suggest_c_range(loaded.score_range, c)
+    max_c, step = suggest_c_range(loaded.score_range, _reach(loaded, c))
     intervals = rule_sweep(loaded, scoring, 0.0, max_c)
-    return fit_to_breakpoints(max_c, intervals[-1].c_from if len(intervals) > 1 else None, c)
+    return fit_to_breakpoints(max_c, intervals[-1].c_from if len(intervals) > 1 else None, _reach(loaded, c))
 
 
 def _path_changes(loaded: LoadedInput, scoring: Scoring, max_c: float) -> list:

@@ -1,8 +1,11 @@
-"""How fast engines' analyses are read: a 19x19 KataGo response with all 362 moves and its policy, and
-a long kata-analyze transcript (their memory: bench_memory.py's ``katago`` and ``kata-analyze`` cases).
+"""How fast engines' analyses are read and drawn: a 19x19 KataGo response with all 362 moves and its
+policy, and a long kata-analyze transcript (their memory: bench_memory.py's ``katago`` and
+``kata-analyze`` cases).
 
 Each input is generated (seeded) in KataGo's documented format; ``read_input`` (read every analysis,
-build the shown one's tree) is timed in this process, the median of several runs.
+build the shown one's tree) is timed in this process, the median of several runs; for the response,
+also its picture as the Explorer first makes it: the drawn nodes at the default budget (300), the
+DOT, graphviz's SVG and its tags (``ui/picture/tree_view.py``'s layout, without Streamlit).
 
 Usage (from the repository root)::
 
@@ -24,6 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mcts_core.drawing import render_tree, visible_nodes  # noqa: E402
+from mcts_core.drawing.graphviz_run import dot_svg  # noqa: E402
+from mcts_core.drawing.tagged_svg import node_infos, tag_svg  # noqa: E402
 from mcts_core.inputs.loading import read_input  # noqa: E402
 
 LETTERS = "ABCDEFGHJKLMNOPQRST"
@@ -87,6 +93,20 @@ def timed(text: str, repeats: int) -> float:
     return statistics.median(seconds)
 
 
+def opened_and_drawn(text: str, repeats: int) -> tuple[float, int]:
+    """The median seconds from the text to the Explorer's tagged SVG (read, the drawn nodes, DOT,
+    graphviz, tags), and how many nodes are drawn."""
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        tree = read_input(text).tree
+        drawn = visible_nodes(tree, budget=300)
+        dot = render_tree(tree, drawn, tooltips=False).source
+        tag_svg(dot_svg(dot), node_infos(tree, drawn))
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds), len(drawn)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=10)
@@ -96,6 +116,8 @@ def main() -> None:
     response = katago_response(rng)
     print(f"KataGo response, 362 moves + policy ({len(response):,} bytes): "
           f"read_input median {timed(response, arguments.repeats) * 1000:.0f} ms")
+    drawn_in, drawn = opened_and_drawn(response, arguments.repeats)
+    print(f"  read and drawn ({drawn} nodes at the default budget, tagged SVG): median {drawn_in * 1000:.0f} ms")
     transcript = kata_analyze_transcript(rng, arguments.updates)
     print(f"kata-analyze transcript, {arguments.updates:,} updates of 30 moves ({len(transcript):,} bytes): "
           f"read_input median {timed(transcript, max(1, arguments.repeats // 5)) * 1000:.0f} ms")

@@ -243,6 +243,35 @@ def test_a_closed_room_takes_no_answers_and_tells_its_students(store):
         store.reveal(code, secret, 1)
 
 
+def test_a_teacher_link_opens_the_room_as_its_teacher_once_on_another_device(store, clock):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    other_code, other_secret = store.open_room(INPUT_ID, statement_question())
+    with pytest.raises(RoomRefused, match="only the teacher"):
+        store.teacher_link(code, other_secret)
+    token = store.teacher_link(code, secret)
+    assert token != secret and secret not in token
+    for wrong in ("", secret, token[:-1], token + "x", store.teacher_link(other_code, other_secret)):
+        with pytest.raises(RoomRefused, match=f"does not open room {code}"):
+            store.use_teacher_link(code, wrong)
+    device = store.use_teacher_link(code, token)
+    assert device not in (secret, token) and store.is_teacher(code, device) and store.is_teacher(code, secret)
+    assert not store.is_teacher(code, token) and not store.is_teacher(other_code, device)
+    with pytest.raises(RoomRefused, match="used already"):  # shown once, used once: a copy is worth nothing
+        store.use_teacher_link(code, token)
+    assert store.ask(code, device, statement_question(0.2)) == 2  # the device has the teacher's powers
+    store.reveal(code, device, 2)
+    second = store.teacher_link(code, device)  # and makes links itself
+    store.close(code, secret)
+    assert len(store.history(code, device)) == 2
+    with pytest.raises(RoomRefused, match="does not open room"):
+        store.use_teacher_link(code, second)  # the room closed
+    clock.now += 5 * 3600
+    store.forget_idle()
+    with store._read() as connection:
+        assert connection.execute("SELECT COUNT(*) FROM teacher_keys WHERE code = ?", (code,)).fetchone()[0] == 0
+        assert connection.execute("SELECT COUNT(*) FROM teacher_links WHERE code = ?", (code,)).fetchone()[0] == 0
+
+
 def test_a_room_outlives_its_store_object_and_expires_when_idle(tmp_path, clock):
     code, secret = RoomStore(tmp_path / "rooms.sqlite3", clock=clock).open_room(INPUT_ID, statement_question())
     restarted = RoomStore(tmp_path / "rooms.sqlite3", clock=clock)  # a server restart: a new process, the same file

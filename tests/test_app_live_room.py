@@ -33,12 +33,15 @@ def room_code(app) -> str:
 
 
 def open_session(monkeypatch, code: str | None, *, token: str = "a" * 32, rooms: dict | None = None,
-                 report: bool = True) -> AppTest:
-    """A new browser session on /classroom?room=code, its browser's report given (``report``)."""
+                 report: bool = True, teacher_link: str | None = None) -> AppTest:
+    """A new browser session on /classroom?room=code (with ``&teacher=teacher_link``), its browser's
+    report given (``report``)."""
     monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
     app = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
     if code is not None:
         app.query_params["room"] = code
+    if teacher_link is not None:
+        app.query_params["teacher"] = teacher_link
     if report:
         app.session_state[BROWSER] = {"keys": {"student": token, "rooms": rooms or {}}}
     app.switch_page(PAGE).run()
@@ -106,6 +109,36 @@ def test_the_teacher_opens_a_room_with_its_code_link_and_count_and_no_sidebar(te
     assert len(teacher.get("image")) == 1  # the QR code
     assert not teacher.sidebar.text_area and not teacher.sidebar.selectbox  # no input widgets for the room
     assert teacher.text_input(key="c_exact").value == "0.5"  # the C control, for the next question
+
+
+def kept_secrets(app) -> dict:
+    """The secrets this run asked the browser to keep (the room keeper's data), by code."""
+    import json
+
+    return next(json.loads(element.proto.json)["keep"] for element in app.get("bidi_component")
+                if element.proto.id.endswith("-_room_browser"))
+
+
+def test_a_teacher_link_is_shown_once_and_makes_another_browser_the_teacher_once(teacher, monkeypatch):
+    code = room_code(teacher)
+    teacher.button(key="room_make_teacher_link").click().run()
+    (shown,) = [element.value for element in teacher.code if "teacher=" in element.value]
+    assert shown.startswith(f"/classroom?room={code}&teacher=")
+    assert "it will not be shown again" in texts(teacher) and "like a password" in texts(teacher)
+    token = shown.split("teacher=")[1]
+    projector = open_session(monkeypatch, code, token="d" * 32, teacher_link=token)
+    assert dict(projector.query_params) in ({"room": code}, {"room": [code]})  # the token left the address bar
+    assert [button.label for button in projector.button if button.key == "room_reveal"] == ["Reveal"]
+    secret = kept_secrets(projector)[code]  # its browser keeps the room's key, as the opener's does
+    assert secret != token and RoomStore().is_teacher(code, secret)
+    teacher.button(key="room_teacher_link_done").click().run()
+    assert not [element for element in teacher.code if "teacher=" in element.value]  # never shown again
+    for link, said in ((token, "was used already"), ("x" * 43, "does not open room")):
+        other = open_session(monkeypatch, code, token="e" * 32, teacher_link=link)
+        assert said in texts(other) and len(other.error) == 1
+        assert not answer_buttons(other) and not [button for button in other.button if button.key == "room_reveal"]
+    teacher.run()
+    assert count(teacher) == "No one has joined yet"  # a used or wrong link joins no student
 
 
 def test_a_student_answers_with_a_button_per_child_and_the_teacher_counts_it(teacher, monkeypatch):

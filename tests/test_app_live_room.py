@@ -200,6 +200,10 @@ def test_the_flip_question_takes_a_number_and_judges_it_against_the_exact_c(teac
     assert sorted(row["C"] for row in rows if "answers" in row) == [1.0, 2.7]  # a dot per answer
     assert [row["C"] for row in rows if "label" in row] == [FLIP_AT]  # the exact C, marked
     assert f"The choice flips at C = {FLIP_AT:.6g}" in texts(teacher) and "**1 of 2 right.**" in texts(teacher)
+    # Why: the flip, not the choice at the question's C (where the mean decides for a).
+    why = next(text for text in texts(teacher).splitlines() if text.startswith("Why:"))
+    assert f"They cross at C = {FLIP_AT:.6g}" in why and "` b `'s grows faster with C" in why
+    assert "takes over from ` a `" in why and "decided" not in texts(teacher)
     close.run()
     far.run()
     assert "Your answer C = 2.7 is right (within 5%)" in texts(close)

@@ -23,6 +23,7 @@ from mcts_core import score_children
 from mcts_core.analysis import explain_choice, suggest_c_range
 from mcts_core.classroom import (
     CHOICE,
+    FLIP,
     Joiner,
     Question,
     QuestionOpen,
@@ -31,6 +32,7 @@ from mcts_core.classroom import (
     RoomStore,
     choice_question,
     flip_question,
+    flip_reason,
     history_csv,
     tally,
 )
@@ -42,7 +44,7 @@ from ui.common.markdown import code, escape
 from ui.common.wording import full_sentence, input_summary, node_markdown, plural, why_sentence
 from ui.common.wording import mean_header
 from ui.room import room_join
-from ui.room.room_question import MOST_BUTTONS, facts_caption, question_markdown, right_answer, room_picture
+from ui.room.room_question import MOST_BUTTONS, facts_caption, flip_why, question_markdown, right_answer, room_picture
 from ui.setup.inputs import LoadedInput
 from ui.setup.page_setup import Setup
 
@@ -177,11 +179,13 @@ def _remove(room_code: str, secret: str, seat: int) -> None:
 
 
 def _terms(tree, node: int, question: Question) -> None:
-    """The children's terms under the question's rule and C (the best 10), and why the best won."""
+    """The children's terms under the question's rule and C (the best 10), and why: the best won,
+    or the choice flips where two children's values cross."""
     scoring = question.scoring
     children = score_children(tree, node, scoring)
-    choice = explain_choice(children, scoring.rule, tree.ties)
-    if choice is not None:
+    if question.kind == FLIP:
+        st.markdown(flip_why(question, flip_reason(tree, question)))
+    elif (choice := explain_choice(children, scoring.rule, tree.ties)) is not None:
         st.markdown(why_sentence(choice))
     spec = scoring.spec
     terms = [term for term in spec.terms if term != "mean" and term in children[0].terms]

@@ -360,7 +360,8 @@ class RoomStore:
         return code, secret
 
     def is_teacher(self, code: str, secret: str) -> bool:
-        """Whether ``secret`` is the secret of the open room ``code``."""
+        """Whether ``secret`` is a secret of the open room ``code`` (its opener's, or that of a device
+        a teacher link opened it on)."""
         with self._read() as connection:
             return self._teacher_row(connection, code, secret) is not None
 

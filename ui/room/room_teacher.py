@@ -262,9 +262,10 @@ def _shown_teacher_link(room_code: str) -> None:
         return
     with st.container(border=True, key="room_teacher_link"):
         st.warning(f"This link makes whoever opens it the teacher of room {room_code}: they can reveal, ask, "
-                   "remove students and close the room. Open it on your other device once (it works once), keep it "
-                   "off the projector like a password: it will not be shown again.", icon=":material/key:")
-        st.code(url, language=None, wrap_lines=True)  # its copy button sits at its right
+                   "remove students and close the room. Copy it (the button at its right), open it on your other "
+                   "device (it works once) and keep it off the projector like a password: it will not be shown again.",
+                   icon=":material/key:")
+        st.code(url, language=None, wrap_lines=True)
         st.button("Done", key=ROOM_LINK_DONE, on_click=lambda: st.session_state.pop(ROOM_TEACHER_LINK, None))
 
 

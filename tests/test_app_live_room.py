@@ -471,6 +471,7 @@ def test_a_teacher_whose_browser_blocks_storage_is_told_the_room_s_key_lives_in_
     teacher.run()
     assert "This browser does not keep what this site stores" in texts(teacher)
     assert "if this tab reloads or closes, you are no longer its teacher" in texts(teacher)
+    assert "make a Teacher link now" in texts(teacher)  # the way to keep the room: another browser
     teacher.session_state[BROWSER] = {"keys": {"student": "f" * 32, "rooms": {}, "stored": True}}
     teacher.run()
     assert "does not keep" not in texts(teacher)

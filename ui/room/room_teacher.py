@@ -289,8 +289,8 @@ def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callabl
 
 STORAGE_BLOCKED = ("This browser does not keep what this site stores (a private window, or site data blocked), "
                    "so it cannot keep this room's key: if this tab reloads or closes, you are no longer its "
-                   "teacher and cannot reveal or close it. Keep this tab open, or allow this site to store data "
-                   "and open a new room.")
+                   "teacher and cannot reveal or close it. Keep this tab open, or make a Teacher link now and open "
+                   "it in a browser that keeps site data.")
 
 
 def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,

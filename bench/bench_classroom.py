@@ -1,6 +1,6 @@
 """Benchmark of a live room (issue 37): N students in one room on one server, each a chromium context.
 
-    python bench/bench_classroom.py [--students 40] [--idle-seconds 30] [--students-niced]
+    python bench/bench_classroom.py [--students 40] [--idle-seconds 30] [--students-niced] [--busy 1]
 
 A teacher page (1366x768) opens a room on "A larger C flips the choice"; N student pages (phones,
 360x740, one browser context each: each its own student) open the join link. Measured:
@@ -13,7 +13,12 @@ A teacher page (1366x768) opens a room on "A larger C flips the choice"; N stude
    in the student's page, captured on ``document``) to the teacher's page showing the new count
    (a MutationObserver on the teacher's document, ``Date.now()``). Target p95 <= 2 s.
 3. Reveal -> verdicts: the teacher clicks Reveal; the time from that click to each student's page
-   saying "right" or "wrong" (a MutationObserver in each). Target: every student within 3 s.
+   saying "right" or "wrong" (a MutationObserver in each). Target p95 <= 3 s.
+
+``--busy N`` runs N ``python -c "while 1: pass"`` beside it from start to end (default 1: with the
+server and the pages, a load of about 2 on 2 cores, as a shared machine has). Every student joins
+from this machine, one address to the room store, which adds at most ``JOINS_PER_MINUTE`` (60) new
+students a minute from an address: ``--students`` is at most that, so all join within the limit.
 
 All pages run on this machine, beside the server: N pages of chromium take CPU a classroom's own
 devices would give. ``--students-niced``: the students' chromium runs at nice 19 under SCHED_IDLE
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +46,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from bench_browser import cpu_seconds, families, family, processes, renice  # noqa: E402
 from bench.harness.browser import open_app, wait_idle  # noqa: E402
 from bench.harness.server import CHROMIUM, CHROMIUM_ARGS, start_streamlit, stop_streamlit  # noqa: E402
+from mcts_core.classroom import JOINS_PER_MINUTE  # noqa: E402
 
 COUNT = ".st-key-room_count"
 EXACT = ".st-key-c_exact input"
@@ -130,7 +137,20 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--idle-seconds", type=float, default=30.0)
     parser.add_argument("--students-niced", action="store_true")
+    parser.add_argument("--busy", type=int, default=1, help="busy loops beside the benchmark (the machine's other load)")
     args = parser.parse_args()
+    if args.students > JOINS_PER_MINUTE:
+        parser.error(f"--students: at most {JOINS_PER_MINUTE}, the new students a room takes from one address a minute")
+    busy = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(args.busy)]
+    try:
+        measure(args)
+    finally:
+        for loop in busy:
+            loop.terminate()
+            loop.wait()
+
+
+def measure(args: argparse.Namespace) -> None:
     os.environ["MCTS_EXPLORER_DATA"] = tempfile.mkdtemp(prefix="bench_classroom_")
     # Every script run's wall time and its post-run gc in the server log (bench_browser's sitecustomize).
     site = Path(tempfile.mkdtemp(prefix="bench_classroom_site_"))
@@ -138,7 +158,8 @@ def main() -> None:
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
     log = site / "server.log"
     print(f"date {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average at start "
-          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}, {os.cpu_count()} cores", flush=True)
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}, {os.cpu_count()} cores, {args.busy} busy loop(s) beside it",
+          flush=True)
     process, url = start_streamlit(Path("app.py"), log, cwd=REPO)
     try:
         with sync_playwright() as playwright:

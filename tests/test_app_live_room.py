@@ -33,12 +33,15 @@ def room_code(app) -> str:
 
 
 def open_session(monkeypatch, code: str | None, *, token: str = "a" * 32, rooms: dict | None = None,
-                 report: bool = True) -> AppTest:
-    """A new browser session on /classroom?room=code, its browser's report given (``report``)."""
+                 report: bool = True, teacher_link: str | None = None) -> AppTest:
+    """A new browser session on /classroom?room=code (with ``&teacher=teacher_link``), its browser's
+    report given (``report``)."""
     monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
     app = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
     if code is not None:
         app.query_params["room"] = code
+    if teacher_link is not None:
+        app.query_params["teacher"] = teacher_link
     if report:
         app.session_state[BROWSER] = {"keys": {"student": token, "rooms": rooms or {}}}
     app.switch_page(PAGE).run()
@@ -108,6 +111,36 @@ def test_the_teacher_opens_a_room_with_its_code_link_and_count_and_no_sidebar(te
     assert teacher.text_input(key="c_exact").value == "0.5"  # the C control, for the next question
 
 
+def kept_secrets(app) -> dict:
+    """The secrets this run asked the browser to keep (the room keeper's data), by code."""
+    import json
+
+    return next(json.loads(element.proto.json)["keep"] for element in app.get("bidi_component")
+                if element.proto.id.endswith("-_room_browser"))
+
+
+def test_a_teacher_link_is_shown_once_and_makes_another_browser_the_teacher_once(teacher, monkeypatch):
+    code = room_code(teacher)
+    teacher.button(key="room_make_teacher_link").click().run()
+    (shown,) = [element.value for element in teacher.code if "teacher=" in element.value]
+    assert shown.startswith(f"/classroom?room={code}&teacher=")
+    assert "it will not be shown again" in texts(teacher) and "like a password" in texts(teacher)
+    token = shown.split("teacher=")[1]
+    projector = open_session(monkeypatch, code, token="d" * 32, teacher_link=token)
+    assert dict(projector.query_params) in ({"room": code}, {"room": [code]})  # the token left the address bar
+    assert [button.label for button in projector.button if button.key == "room_reveal"] == ["Reveal"]
+    secret = kept_secrets(projector)[code]  # its browser keeps the room's key, as the opener's does
+    assert secret != token and RoomStore().is_teacher(code, secret)
+    teacher.button(key="room_teacher_link_done").click().run()
+    assert not [element for element in teacher.code if "teacher=" in element.value]  # never shown again
+    for link, said in ((token, "was used already"), ("x" * 43, "does not open room")):
+        other = open_session(monkeypatch, code, token="e" * 32, teacher_link=link)
+        assert said in texts(other) and len(other.error) == 1
+        assert not answer_buttons(other) and not [button for button in other.button if button.key == "room_reveal"]
+    teacher.run()
+    assert count(teacher) == "No one has joined yet"  # a used or wrong link joins no student
+
+
 def test_a_student_answers_with_a_button_per_child_and_the_teacher_counts_it(teacher, monkeypatch):
     code = room_code(teacher)
     student = open_session(monkeypatch, code)
@@ -167,6 +200,10 @@ def test_the_flip_question_takes_a_number_and_judges_it_against_the_exact_c(teac
     assert sorted(row["C"] for row in rows if "answers" in row) == [1.0, 2.7]  # a dot per answer
     assert [row["C"] for row in rows if "label" in row] == [FLIP_AT]  # the exact C, marked
     assert f"The choice flips at C = {FLIP_AT:.6g}" in texts(teacher) and "**1 of 2 right.**" in texts(teacher)
+    # Why: the flip, not the choice at the question's C (where the mean decides for a).
+    why = next(text for text in texts(teacher).splitlines() if text.startswith("Why:"))
+    assert f"They cross at C = {FLIP_AT:.6g}" in why and "` b `'s grows faster with C" in why
+    assert "takes over from ` a `" in why and "decided" not in texts(teacher)
     close.run()
     far.run()
     assert "Your answer C = 2.7 is right (within 5%)" in texts(close)
@@ -434,6 +471,7 @@ def test_a_teacher_whose_browser_blocks_storage_is_told_the_room_s_key_lives_in_
     teacher.run()
     assert "This browser does not keep what this site stores" in texts(teacher)
     assert "if this tab reloads or closes, you are no longer its teacher" in texts(teacher)
+    assert "make a Teacher link now" in texts(teacher)  # the way to keep the room: another browser
     teacher.session_state[BROWSER] = {"keys": {"student": "f" * 32, "rooms": {}, "stored": True}}
     teacher.run()
     assert "does not keep" not in texts(teacher)

@@ -27,6 +27,7 @@ from mcts_core.classroom import (
     TooManyWrongCodes,
     choice_question,
     flip_question,
+    flip_reason,
     history_csv,
     is_right,
     new_code,
@@ -241,6 +242,54 @@ def test_a_closed_room_takes_no_answers_and_tells_its_students(store):
         store.answer(code, STUDENT_A, 1, "a")
     with pytest.raises(RoomRefused, match="only the teacher"):
         store.reveal(code, secret, 1)
+
+
+@pytest.mark.parametrize("c", [0.5, 5.0])  # the flip above C (raised to it), below C (lowered to it)
+def test_a_flip_s_reason_is_the_two_children_whose_value_lines_cross_at_the_breakpoint(c):
+    tree = tree_of(C_FLIPS_CHOICE)
+    question = flip_question(tree, 0, Scoring("ucb1", c), 10.0)
+    reason = flip_reason(tree, question)
+    held, over = reason.held, reason.taking_over
+    assert (held.move, over.move) == (question.answer, question.flipped_to) == (("a", "b") if c < 1 else ("b", "a"))
+    assert reason.c == question.breakpoint
+    assert math.isclose(held.value(reason.c), over.value(reason.c)) and reason.value == over.value(reason.c)
+    for line in (held, over):  # the lines are the rule's values: mean + C * sqrt(ln N / n)
+        child = next(child for child in score_children(tree, 0, Scoring("ucb1", c)) if child.move == line.move)
+        assert line.intercept == child.terms["mean"] and math.isclose(line.intercept + c * line.slope, child.value)
+    # Beyond the breakpoint the one taking over is the larger: it grows faster (raised) or starts higher (lowered).
+    beyond = reason.c * (1.01 if question.raise_c else 0.99)
+    assert over.value(beyond) > held.value(beyond) and (over.slope > held.slope) == question.raise_c
+    with pytest.raises(ValueError, match="only a flip question"):
+        flip_reason(tree, choice_question(tree, 0, Scoring("ucb1", c)))
+
+
+def test_a_teacher_link_opens_the_room_as_its_teacher_once_on_another_device(store, clock):
+    code, secret = store.open_room(INPUT_ID, statement_question())
+    other_code, other_secret = store.open_room(INPUT_ID, statement_question())
+    with pytest.raises(RoomRefused, match="only the teacher"):
+        store.teacher_link(code, other_secret)
+    token = store.teacher_link(code, secret)
+    assert token != secret and secret not in token
+    for wrong in ("", secret, token[:-1], token + "x", store.teacher_link(other_code, other_secret)):
+        with pytest.raises(RoomRefused, match=f"does not open room {code}"):
+            store.use_teacher_link(code, wrong)
+    device = store.use_teacher_link(code, token)
+    assert device not in (secret, token) and store.is_teacher(code, device) and store.is_teacher(code, secret)
+    assert not store.is_teacher(code, token) and not store.is_teacher(other_code, device)
+    with pytest.raises(RoomRefused, match="used already"):  # shown once, used once: a copy is worth nothing
+        store.use_teacher_link(code, token)
+    assert store.ask(code, device, statement_question(0.2)) == 2  # the device has the teacher's powers
+    store.reveal(code, device, 2)
+    second = store.teacher_link(code, device)  # and makes links itself
+    store.close(code, secret)
+    assert len(store.history(code, device)) == 2
+    with pytest.raises(RoomRefused, match="does not open room"):
+        store.use_teacher_link(code, second)  # the room closed
+    clock.now += 5 * 3600
+    store.forget_idle()
+    with store._read() as connection:
+        assert connection.execute("SELECT COUNT(*) FROM teacher_keys WHERE code = ?", (code,)).fetchone()[0] == 0
+        assert connection.execute("SELECT COUNT(*) FROM teacher_links WHERE code = ?", (code,)).fetchone()[0] == 0
 
 
 def test_a_room_outlives_its_store_object_and_expires_when_idle(tmp_path, clock):

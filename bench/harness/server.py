@@ -41,6 +41,15 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
 
+def network_address() -> str | None:
+    """This machine's first IPv4 address that is not loopback (``hostname -I``'s first), or None."""
+    try:
+        names = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=10).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return next((name for name in names if ":" not in name and not name.startswith("127.")), None)
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
@@ -67,24 +76,26 @@ def stop_streamlit(process: subprocess.Popen) -> None:
 
 def start_streamlit(
     app: Path, log_path: Path, *, cwd: Path, timeout: float = SERVER_START_TIMEOUT, options: tuple[str, ...] = (),
-    port: int | None = None,
+    port: int | None = None, address: str = "127.0.0.1",
 ):
     """Start ``streamlit run app`` on a free port; return (process, base url) once /_stcore/health is ok.
 
     ``options`` are more ``--section.option value`` arguments (e.g. a theme). ``port``: this port (a
-    restart that open pages reconnect to) instead of a free one. Retries on a new free port if the
+    restart that open pages reconnect to) instead of a free one. ``address``: the IPv4 address it
+    serves on and the URL names (the machine's network address: pages opened on it come from that
+    address, as a classroom's behind one NAT do, not from localhost). Retries on a new free port if the
     chosen one was taken in between (Streamlit then exits at once).
     Fails with the server log if the server dies or is not healthy within ``timeout`` seconds.
     """
     wanted = port
     for _attempt in range(3 if wanted is None else 1):
         port = wanted or _free_port()
-        url = f"http://127.0.0.1:{port}"
+        url = f"http://{address}:{port}"
         command = [
             sys.executable, "-m", "streamlit", "run", str(app),
             "--server.headless", "true",
             "--server.port", str(port),
-            "--server.address", "127.0.0.1",
+            "--server.address", address,
             "--browser.gatherUsageStats", "false",
             # Other people edit the sources while tests run: never rerun on a file change.
             "--server.fileWatcherType", "none",

@@ -11,6 +11,8 @@ carries its own right answer, so nobody needs the tree to judge an answer or tal
   exactly from the node's envelope (:func:`mcts_core.analysis.node_envelope`). An answer is a
   number from 0 to :data:`ANSWER_RANGE` times the top of the C slider the question was asked with
   (a decimal comma reads as a point); it is right within :data:`FLIP_TOLERANCE` of the breakpoint (relative).
+  Why it flips there (:func:`flip_reason`): the values of the child picked and of the one taking
+  over, each a line in C, cross at the breakpoint.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..analysis import LARGEST_C, node_envelope
+from ..analysis import LARGEST_C, child_lines, node_envelope
+from ..analysis.envelope import Line
 from ..common.numbers import parse_number
 from ..model.tree import Tree
 from ..selection import Scoring, score_children
@@ -130,6 +133,39 @@ def flip_question(tree: Tree, node: int, scoring: Scoring, c_max: float) -> Ques
     options = tuple(sorted(child.move for child in children))
     return Question(FLIP, tree.path_moves(node), scoring.rule, _plain(scoring.settings), scoring.c, options,
                     children[0].move, point.c, flipped_to, raise_c, max(c_max, scoring.c))
+
+
+@dataclass(frozen=True)
+class FlipReason:
+    """Why a :data:`FLIP` question's choice flips: two children's values, each a line in C, cross.
+
+    Attributes:
+        c: the breakpoint.
+        held: the line of the child picked on the question's side (its answer).
+        taking_over: the line of the child picked beyond the breakpoint (``flipped_to``): the larger
+            slope when C was raised to it, the larger intercept when lowered.
+        value: the value both reach at ``c`` (the one taking over, as the rule computes it).
+    """
+
+    c: float
+    held: Line
+    taking_over: Line
+    value: float
+
+
+def flip_reason(tree: Tree, question: Question) -> FlipReason:
+    """The two children whose values cross at a :data:`FLIP` question's breakpoint, as lines in C.
+
+    Raises:
+        ValueError: not a flip question, or not one asked of this tree.
+    """
+    if question.kind != FLIP:
+        raise ValueError("only a flip question has a breakpoint")
+    lines = {line.move: line for line in child_lines(tree, tree.find(question.node), question.scoring)}
+    if question.answer not in lines or question.flipped_to not in lines:
+        raise ValueError("the question's children are not this node's")
+    taking_over = lines[question.flipped_to]
+    return FlipReason(question.breakpoint, lines[question.answer], taking_over, taking_over.value(question.breakpoint))
 
 
 def _node_words(tree: Tree, node: int) -> str:

@@ -7,7 +7,7 @@ odds of about 1 in 18 million, and the store lets an address check a code only e
 :data:`~mcts_core.classroom.room_store.ADDRESS_FREE_CODES` wrong ones lately: years of guessing per
 room found, and a room expires after a few idle hours. The code only lets a student in; what only the
 teacher may do needs the room's secret (256 random bits), which the teacher's browser keeps and the
-store knows only as a SHA-256 digest. A student is a random token their browser keeps; the store
+store knows only as a SHA-256 digest; a teacher link carries a token of the same form, used once. A student is a random token their browser keeps; the store
 keeps its digest salted with the room's code, so tokens say nothing across rooms.
 """
 
@@ -20,6 +20,7 @@ import secrets
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 _TOKEN = re.compile(r"[0-9a-f]{32}")  # a student's token: 128 random bits, hex (the browser makes it)
+_SECRET = re.compile(r"[A-Za-z0-9_-]{43}")  # new_secret's form: 32 bytes, URL-safe base64 without padding
 _SEPARATORS = re.compile(r"[\s\-_.]+")
 
 
@@ -40,6 +41,11 @@ def read_code(text: str) -> str | None:
 def new_secret() -> str:
     """A teacher's secret for a new room: 256 random bits, URL-safe text."""
     return secrets.token_urlsafe(32)
+
+
+def is_link_token(text: object) -> bool:
+    """Whether ``text`` has the form of a teacher link's token (:func:`new_secret`'s)."""
+    return isinstance(text, str) and _SECRET.fullmatch(text) is not None
 
 
 def is_student_token(text: object) -> bool:

@@ -28,7 +28,10 @@ students a minute (a class behind one NAT address joins at once; a page that min
 not fill the room). The count a teacher sees is of the students present: seen in the last
 :data:`PRESENT_SECONDS` (each student's poll marks them seen) or who answered the current question.
 The teacher may remove a student: their answer to the open question goes, their page says so, and
-their browser joins again only with the code typed, not by reloading the link.
+their browser joins again only with the code typed, not by reloading the link. A teacher link opens the
+open room as its teacher on another device, once: the store keeps its token's digest, and the browser
+that uses it gets a secret of its own (the room keeps every device's digest), so the used link, kept
+in a browser's history or a chat, is worth nothing.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from pathlib import Path
 from ..common.sqlite_files import StoreError, failure_words, use_wal
 from ..inputs.data_folder import data_folder
 from .questions import Question, read_answer, tally
-from .room_codes import digest, new_code, new_secret
+from .room_codes import digest, is_link_token, new_code, new_secret
 from .room_history import HistoryRow
 
 IDLE_HOURS = 4.0  # a room nobody asked, answered or joined in this long is forgotten
@@ -102,10 +105,18 @@ CREATE TABLE IF NOT EXISTS wrong_tries (
     PRIMARY KEY (client, code)
 );
 CREATE TABLE IF NOT EXISTS joins (client TEXT NOT NULL, joined REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS teacher_links (
+    code TEXT NOT NULL,
+    link TEXT NOT NULL,
+    made REAL NOT NULL,
+    used REAL,
+    PRIMARY KEY (code, link)
+);
+CREATE TABLE IF NOT EXISTS teacher_keys (code TEXT NOT NULL, secret TEXT NOT NULL, PRIMARY KEY (code, secret));
 CREATE TABLE IF NOT EXISTS restarts (at REAL NOT NULL, moved_to TEXT NOT NULL);
 """
 _DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}  # a file SQLite cannot read: moved aside
-_ROOM_TABLES = ("answers", "students", "questions", "rooms")
+_ROOM_TABLES = ("answers", "students", "questions", "teacher_links", "teacher_keys", "rooms")
 # Columns a students table made before presence and removal lacks (added to an old file in place).
 _STUDENT_COLUMNS = {"seat": "INTEGER", "seen": "REAL NOT NULL DEFAULT 0", "removed": "INTEGER NOT NULL DEFAULT 0"}
 # A room as a poll reads it, in one statement (parameters: the student's digest or None, the code,
@@ -349,14 +360,20 @@ class RoomStore:
         return code, secret
 
     def is_teacher(self, code: str, secret: str) -> bool:
-        """Whether ``secret`` is the secret of the open room ``code``."""
+        """Whether ``secret`` is a secret of the open room ``code`` (its opener's, or that of a device
+        a teacher link opened it on)."""
         with self._read() as connection:
             return self._teacher_row(connection, code, secret) is not None
 
     def _teacher_row(self, connection: sqlite3.Connection, code: str, secret: str, *, closed_too: bool = False):
+        """The room's row when ``secret`` is the secret of its opener or of a device a teacher link
+        opened it on (and it is open, or closed and ``closed_too``); else None."""
         row = connection.execute("SELECT secret, number, closed, touched FROM rooms WHERE code = ?", (code,)).fetchone()
-        if (row is None or (row[2] and not closed_too) or self._idle(row[3])
-                or not hmac.compare_digest(row[0], digest(secret or ""))):
+        if row is None or (row[2] and not closed_too) or self._idle(row[3]):
+            return None
+        held = digest(secret or "")
+        if not hmac.compare_digest(row[0], held) and connection.execute(
+                "SELECT 1 FROM teacher_keys WHERE code = ? AND secret = ?", (code, held)).fetchone() is None:
             return None
         return row
 
@@ -369,6 +386,47 @@ class RoomStore:
             when = "until it expires" if closed_too else "while it is open"
             raise RoomRefused(f"only the teacher who opened room {code} can {what}, {when}")
         return row[1]
+
+    def teacher_link(self, code: str, secret: str) -> str:
+        """A new teacher link's token for the open room ``code`` (what the link carries besides the
+        code); the store keeps only its digest, so it is shown once.
+
+        Raises:
+            RoomRefused: not the teacher's secret, or the room is closed.
+        """
+        token = new_secret()
+        now = self.clock()
+        with self._write() as connection:
+            self._as_teacher(connection, code, secret, "make a teacher link")
+            connection.execute("INSERT INTO teacher_links (code, link, made) VALUES (?, ?, ?)",
+                               (code, digest(code, token), now))
+        return token
+
+    def use_teacher_link(self, code: str, token: str) -> str:
+        """Open room ``code`` as its teacher by a teacher link's ``token`` (once); returns the secret
+        this device keeps from now on (its own: the link is used up).
+
+        Raises:
+            RoomRefused: the link was used already, or it is not one of the open room's (wrong, or
+                the room closed or expired).
+        """
+        now = self.clock()
+        with self._write() as connection:
+            row = connection.execute("SELECT touched, closed FROM rooms WHERE code = ?", (code,)).fetchone()
+            link = connection.execute("SELECT used FROM teacher_links WHERE code = ? AND link = ?",
+                                      (code, digest(code, token))).fetchone() if is_link_token(token) else None
+            if row is None or row[1] or self._idle(row[0]) or link is None:
+                raise RoomRefused(f"this teacher link does not open room {code}: it is not the room's, or the room "
+                                  "was closed; ask its teacher for a new link")
+            if link[0] is not None:
+                raise RoomRefused(f"this teacher link was used already: a teacher link opens room {code} once; "
+                                  "make a new one on the teacher's page")
+            secret = new_secret()
+            connection.execute("UPDATE teacher_links SET used = ? WHERE code = ? AND link = ?",
+                               (now, code, digest(code, token)))
+            connection.execute("INSERT INTO teacher_keys (code, secret) VALUES (?, ?)", (code, digest(secret)))
+            connection.execute("UPDATE rooms SET touched = ? WHERE code = ?", (now, code))
+        return secret
 
     def ask(self, code: str, secret: str, question: Question, *, replacing: int | None = None) -> int:
         """Ask the room the next question (the current one's answers stay in the history); returns its number.

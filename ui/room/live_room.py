@@ -3,7 +3,9 @@
 The room's page is ``/classroom?room=CODE`` for everyone, teacher and students alike; what makes a
 session the teacher's is the room's secret, which the session that opened the room holds and the
 teacher's browser keeps (:mod:`ui.room.room_browser`), so the teacher's reload finds the room again and
-the link on the projector lets nobody else in as the teacher. A room's page shows no sidebar and no
+the link on the projector lets nobody else in as the teacher. A teacher link (``&teacher=TOKEN``, made
+on the teacher's view) makes the browser that opens it the room's teacher once: the token is traded
+for a secret of that browser's own, kept as the opener's is, and leaves the address bar. A room's page shows no sidebar and no
 page menu (app.py asks :func:`link_code` first): a student sees the room only
 (:mod:`ui.room.room_student`), the teacher the room and its controls (:mod:`ui.room.room_teacher`). Rooms and
 answers live in the room store (:class:`mcts_core.classroom.RoomStore`), shared by every session of
@@ -47,10 +49,12 @@ ROOM_LEAVE = state.key("room_leave")
 ROOM_RETRYING = state.key("_room_retrying")  # the page failed for a moment (the store, a wait) and tries again
 ROOM_CLOSED = state.key("_room_closed")  # (code, secret) of the room this session closed last: its history
 ROOM_CLOSED_HISTORY = state.key("room_closed_history")
+ROOM_LINK_PROBLEM = state.key("_room_link_problem")  # (code, why this session's teacher link opened nothing)
 
 STORE_RETRY_SECONDS = 2.0  # a page that failed for a moment tries again this often (as often as a student's poll)
 SHORT_WAIT_SECONDS = 60  # a join refused for at most this long is tried again by the page itself
 ROOM_PARAM = "room"  # the join link's query name (a contract: tests outside rely on it)
+TEACHER_PARAM = "teacher"  # a teacher link's token, beside the room's code
 
 
 def link_code() -> str | None:
@@ -71,6 +75,26 @@ def enter() -> None:
 def join_url(code: str) -> str:
     """The room's join link, from the app's root (relative when no browser says where that is)."""
     return share.link("classroom", {ROOM_PARAM: code})
+
+
+def teacher_url(code: str, token: str) -> str:
+    """A teacher link: the room's page with a token that makes the browser opening it the teacher, once."""
+    return share.link("classroom", {ROOM_PARAM: code, TEACHER_PARAM: token})
+
+
+def _use_teacher_link(code: str) -> None:
+    """The URL's teacher link, once: its token traded for this browser's own secret of the room
+    (kept as the opener's is), or why it opens nothing. The address bar keeps only the room."""
+    token = st.query_params.get(TEACHER_PARAM)
+    if token is None:
+        return
+    try:
+        secret = RoomStore().use_teacher_link(code, token)
+    except (RoomRefused, StoreError) as problem:
+        st.session_state[ROOM_LINK_PROBLEM] = (code, full_sentence(str(problem)))
+    else:
+        st.session_state[ROOM_SECRETS] = {**st.session_state.get(ROOM_SECRETS, {}), code: secret}
+        st.session_state.pop(ROOM_LINK_PROBLEM, None)
 
 
 def _address() -> str:
@@ -142,6 +166,7 @@ def join_box() -> None:
 
 def _leave_button() -> None:
     if st.button("Back to the Classroom", key=ROOM_LEAVE, icon=":material/arrow_back:"):
+        st.session_state.pop(ROOM_LINK_PROBLEM, None)
         _go_to(None)
 
 
@@ -183,9 +208,15 @@ def show(text: str) -> None:
         join_box()
         _leave_button()
         return
-    share.publish({ROOM_PARAM: code})  # the address bar shows the join link, nothing else
+    _use_teacher_link(code)
+    share.publish({ROOM_PARAM: code})  # the address bar shows the join link, nothing else (no teacher link)
     st.session_state.pop(ROOM_RETRYING, None)
     opened_here = st.session_state.get(ROOM_SECRETS, {})
+    failed_for, link_problem = st.session_state.get(ROOM_LINK_PROBLEM, (None, None))
+    if failed_for == code:  # the teacher's device, not a student: it joins nobody
+        st.error(escape(link_problem))
+        _leave_button()
+        return
     browser = room_browser.keys(keep=opened_here)
     secret = opened_here.get(code) or (browser.rooms.get(code) if browser is not None else None)
     store = RoomStore()
@@ -197,7 +228,7 @@ def show(text: str) -> None:
                 st.error(f"Room {code}'s input is no longer in the store.")
                 return
             room_teacher.show(room, secret, loaded, join_url(code), on_close=forget_room,
-                              kept=browser is None or browser.stored)
+                              teacher_url=teacher_url, kept=browser is None or browser.stored)
         elif browser is None:
             st.caption(f"Opening room {code}…")  # until the browser says who this is (a moment)
         else:

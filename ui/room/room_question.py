@@ -6,7 +6,7 @@ Moves are user text: they reach markdown through :func:`ui.common.markdown.code`
 from __future__ import annotations
 
 from mcts_core import ROOT, Tree
-from mcts_core.classroom import CHOICE, FLIP_TOLERANCE, Question
+from mcts_core.classroom import CHOICE, FLIP_TOLERANCE, FlipReason, Question
 from mcts_core.drawing import drawn_nodes
 from ui.common.markdown import code
 from ui.common.wording import node_markdown, plural
@@ -49,6 +49,21 @@ def right_answer(question: Question) -> str:
     side = "above" if question.raise_c else "below"
     return (f"The choice flips at C = {question.breakpoint:.6g}: {side} it, {rule_name(question)} picks "
             f"{code(question.flipped_to)}.")
+
+
+def flip_why(question: Question, reason: FlipReason) -> str:
+    """Why the choice flips (markdown): the two children's values as lines in C, where they cross,
+    and why the one taking over is the larger beyond it (it grows faster with C, or starts higher)."""
+    held, over = reason.held, reason.taking_over
+    lines = (f"{code(held.move)}'s {rule_name(question)} value is {held.intercept:.4g} + {held.slope:.4g}·C and "
+             f"{code(over.move)}'s is {over.intercept:.4g} + {over.slope:.4g}·C")
+    if question.raise_c:
+        beyond = f"{code(over.move)}'s grows faster with C, so above it {code(over.move)} is the larger"
+    else:
+        beyond = (f"{code(over.move)}'s starts higher at C = 0 and grows more slowly, so below it "
+                  f"{code(over.move)} is the larger")
+    return (f"Why: {lines}. They cross at C = {reason.c:.6g}, both {reason.value:.4g}; {beyond} and takes over "
+            f"from {code(held.move)}.")
 
 
 def answer_words(question: Question, answer: str) -> str:

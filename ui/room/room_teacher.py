@@ -7,7 +7,9 @@ answered", of the students present) follows the room by itself: a fragment polls
 moved on elsewhere (another tab of the teacher). The distribution of the answers stays hidden until
 "Reveal": the page does not read the answers before. The next question is asked at the node the
 teacher chose (a click on the picture; the question's node at first) and the C of the C control.
-"Students" lists who joined, by the number each student's page shows, and removes one.
+"Students" lists who joined, by the number each student's page shows, and removes one. "Teacher link"
+makes a link that opens the room as its teacher on another device (the projector's computer), once:
+it is shown in this session until "Done", never again (the store keeps only its digest).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from mcts_core import score_children
 from mcts_core.analysis import explain_choice, suggest_c_range
 from mcts_core.classroom import (
     CHOICE,
+    FLIP,
     Joiner,
     Question,
     QuestionOpen,
@@ -29,6 +32,7 @@ from mcts_core.classroom import (
     RoomStore,
     choice_question,
     flip_question,
+    flip_reason,
     history_csv,
     tally,
 )
@@ -40,7 +44,7 @@ from ui.common.markdown import code, escape
 from ui.common.wording import full_sentence, input_summary, node_markdown, plural, why_sentence
 from ui.common.wording import mean_header
 from ui.room import room_join
-from ui.room.room_question import MOST_BUTTONS, facts_caption, question_markdown, right_answer, room_picture
+from ui.room.room_question import MOST_BUTTONS, facts_caption, flip_why, question_markdown, right_answer, room_picture
 from ui.setup.inputs import LoadedInput
 from ui.setup.page_setup import Setup
 
@@ -60,6 +64,9 @@ ROOM_CLOSE = state.key("room_close")
 ROOM_STUDENT_CHOSEN = state.key("room_student_chosen")
 ROOM_REMOVE = state.key("room_remove")
 ROOM_TREE = state.key("room_tree_view")
+ROOM_MAKE_LINK = state.key("room_make_teacher_link")
+ROOM_TEACHER_LINK = state.key("_room_teacher_link")  # (code, URL): the teacher link made, shown until Done
+ROOM_LINK_DONE = state.key("room_teacher_link_done")
 
 TEACHER_POLL_SECONDS = 1.0  # an answer shows on the count within this (and a poll's run) of its click
 STUDENTS_POLL_SECONDS = 3.0  # a joiner shows in the Students list within this
@@ -172,11 +179,13 @@ def _remove(room_code: str, secret: str, seat: int) -> None:
 
 
 def _terms(tree, node: int, question: Question) -> None:
-    """The children's terms under the question's rule and C (the best 10), and why the best won."""
+    """The children's terms under the question's rule and C (the best 10), and why: the best won,
+    or the choice flips where two children's values cross."""
     scoring = question.scoring
     children = score_children(tree, node, scoring)
-    choice = explain_choice(children, scoring.rule, tree.ties)
-    if choice is not None:
+    if question.kind == FLIP:
+        st.markdown(flip_why(question, flip_reason(tree, question)))
+    elif (choice := explain_choice(children, scoring.rule, tree.ties)) is not None:
         st.markdown(why_sentence(choice))
     spec = scoring.spec
     terms = [term for term in spec.terms if term != "mean" and term in children[0].terms]
@@ -239,13 +248,38 @@ def history_button(room_code: str, data: str | Callable[[], str], *, key: str, l
                        icon=":material/download:", on_click="ignore")  # no rerun: see the Explorer's children CSV
 
 
-def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callable[[str, str, str], None]) -> None:
-    """The room's name and what it is about; the join toggle, the history and Close."""
+def _make_teacher_link(room_code: str, secret: str, teacher_url: Callable[[str, str], str]) -> None:
+    def make() -> None:
+        st.session_state[ROOM_TEACHER_LINK] = (room_code, teacher_url(room_code, RoomStore().teacher_link(room_code, secret)))
+
+    _act(make)
+
+
+def _shown_teacher_link(room_code: str) -> None:
+    """The teacher link just made, with what it gives, until "Done": then never again."""
+    made_for, url = st.session_state.get(ROOM_TEACHER_LINK, (None, None))
+    if made_for != room_code:
+        return
+    with st.container(border=True, key="room_teacher_link"):
+        st.warning(f"This link makes whoever opens it the teacher of room {room_code}: they can reveal, ask, "
+                   "remove students and close the room. Copy it (the button at its right), open it on your other "
+                   "device (it works once) and keep it off the projector like a password: it will not be shown again.",
+                   icon=":material/key:")
+        st.code(url, language=None, wrap_lines=True)
+        st.button("Done", key=ROOM_LINK_DONE, on_click=lambda: st.session_state.pop(ROOM_TEACHER_LINK, None))
+
+
+def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callable[[str, str, str], None],
+            teacher_url: Callable[[str, str], str]) -> None:
+    """The room's name and what it is about; the join toggle, the students, the teacher link, the history and Close."""
     with st.container(horizontal=True, vertical_alignment="center"):
         st.markdown(f"**Live room {room.code}** · {escape(input_summary(loaded.read))} · "
                     f"{escape(room.question.scoring.spec.name)}")
         st.toggle("Show how to join", key=ROOM_SHOW_JOIN)
         _students(room.code, secret)
+        st.button("Teacher link", key=ROOM_MAKE_LINK, icon=":material/key:", on_click=_make_teacher_link,
+                  args=(room.code, secret, teacher_url),
+                  help="A link that opens this room as its teacher on another device (the projector's computer), once.")
         history_button(room.code, lambda: history_csv(RoomStore().history(room.code, secret)), key=ROOM_HISTORY)  # made on click
         if st.button("Close room", key=ROOM_CLOSE, icon=":material/close:"):
             _act(lambda: RoomStore().close(room.code, secret))
@@ -255,15 +289,15 @@ def _header(room: RoomState, secret: str, loaded: LoadedInput, on_close: Callabl
 
 STORAGE_BLOCKED = ("This browser does not keep what this site stores (a private window, or site data blocked), "
                    "so it cannot keep this room's key: if this tab reloads or closes, you are no longer its "
-                   "teacher and cannot reveal or close it. Keep this tab open, or allow this site to store data "
-                   "and open a new room.")
+                   "teacher and cannot reveal or close it. Keep this tab open, or make a Teacher link now and open "
+                   "it in a browser that keeps site data.")
 
 
 def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
-         on_close: Callable[[str, str, str], None], kept: bool = True) -> None:
+         on_close: Callable[[str, str, str], None], teacher_url: Callable[[str, str], str], kept: bool = True) -> None:
     """The teacher's view of ``room`` (its input ``loaded``; ``link`` joins it); ``on_close(code,
-    input_id, secret)`` after the teacher closed it. ``kept``: the browser keeps the room's secret
-    (False: storage is blocked, which the page says)."""
+    input_id, secret)`` after the teacher closed it; ``teacher_url(code, token)``: a teacher link.
+    ``kept``: the browser keeps the room's secret (False: storage is blocked, which the page says)."""
     tree = loaded.tree
     question = room.question
     if state.first_run_for_input("room_teacher", room.code):  # a reload: the room's C and node again
@@ -271,7 +305,8 @@ def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
         st.session_state[ROOM_NODE] = question.node
         st.session_state[ROOM_SHOW_JOIN] = True
     st.html(TEACHER_CSS)
-    _header(room, secret, loaded, on_close)
+    _header(room, secret, loaded, on_close, teacher_url)
+    _shown_teacher_link(room.code)
     if not kept:
         st.warning(STORAGE_BLOCKED, icon=":material/lock:")
     # The C for the next question; at rest it names no path and no breakpoint (the room guesses them).

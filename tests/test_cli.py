@@ -1,6 +1,7 @@
 """``python -m mcts_core``: output, exit codes and the one-line error format."""
 
 import io
+import json
 import os
 import random
 import subprocess
@@ -190,3 +191,19 @@ def test_tree_gives_every_child_but_the_selected_its_visits_to_flip(monkeypatch,
     assert re.sub(r', "visits_to_flip": (\d+|null)', "", out) == without.getvalue()
     again = read_input(out).tree
     assert {again.path(n): again.total[n] for n in range(len(again))} == {tree.path(n): tree.total[n] for n in range(len(tree))}
+
+
+def test_analysis_picks_one_of_an_engine_files_analyses_and_refuses_one_it_lacks():
+    from mcts_core.inputs import read_input
+
+    stream = (ROOT / "tests" / "data" / "engines" / "leela_zero_lz_analyze.txt").read_bytes()
+    analyses = read_input(stream.decode()).analyses
+    first = json.loads(run_cli(stream, "--analysis", "1", "tree").stdout)
+    assert first["root"]["visits"] == analyses[0].root_visits != analyses[-1].root_visits
+    assert (first["rule"], first["c"]) == ("leela_zero", 0.5)
+    last = json.loads(run_cli(stream, "tree").stdout)
+    assert last["root"]["visits"] == analyses[-1].root_visits
+    refused = run_cli(stream, "--analysis", str(len(analyses) + 1), "tree")
+    assert refused.returncode == 2 and refused.stdout == b""
+    assert refused.stderr.decode().strip() == (f"error: line 1: --analysis {len(analyses) + 1}: the input has {len(analyses)} "
+                                      f"of an engine's analyses; give 1 to {len(analyses)}")

@@ -7,10 +7,15 @@ build the shown one's tree) is timed in this process, the median of several runs
 also its picture as the Explorer first makes it: the drawn nodes at the default budget (300), the
 DOT, graphviz's SVG and its tags (``ui/picture/tree_view.py``'s layout, without Streamlit).
 
+``--browser`` also uploads the response in Debian's chromium (``/usr/bin/chromium``) to our server
+and times, in the page, from the upload's last byte sent (the uploader's request done) to the new
+picture's nodes in the page and one frame painted: what a user waits for once the file is sent.
+
 Usage (from the repository root)::
 
     python bench/bench_engines.py
     python bench/bench_engines.py --repeats 20 --updates 2000
+    python bench/bench_engines.py --browser --repeats 5
 
 Nothing here is a test: numbers go into bench/RESULTS.md with the command that produced them.
 """
@@ -107,10 +112,58 @@ def opened_and_drawn(text: str, repeats: int) -> tuple[float, int]:
     return statistics.median(seconds), len(drawn)
 
 
+# The tree pictures' SVGs, in the page and in components' shadow roots.
+PICTURES = """() => [document, ...[...document.querySelectorAll('*')].filter(e => e.shadowRoot).map(e => e.shadowRoot)]
+    .flatMap(root => [...root.querySelectorAll('div.tv-root svg')])"""
+MARK_PICTURES = f"() => ({PICTURES})().forEach(svg => svg.dataset.old = '1')"
+NEW_PICTURE_PAINTED = f"""() => new Promise(done => {{
+    const shown = () => ({PICTURES})().some(svg => !svg.dataset.old && svg.querySelector('g.node'));
+    const check = () => shown() ? requestAnimationFrame(() => setTimeout(() => done(performance.now()), 0))
+                                : setTimeout(check, 2);
+    check();
+}})"""
+
+
+def in_the_browser(response: str, repeats: int) -> list[float]:
+    """Seconds from each upload of ``response`` (a fresh copy each time: a new input, read and drawn
+    anew) being sent to its picture shown and painted, in chromium on our server."""
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    from bench.harness.browser import open_app, wait_for_graph
+    from bench.harness.server import CHROMIUM_ARGS, REPO, start_streamlit, stop_streamlit
+
+    folder = Path(tempfile.mkdtemp())
+    process, url = start_streamlit(Path("app.py"), folder / "server.log", cwd=REPO)
+    seconds = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1920, "height": 1080})
+            open_app(page, url)
+            wait_for_graph(page)
+            for number in range(repeats):
+                file = folder / f"katago_{number}.jsonl"
+                file.write_text(response.replace('"id":"bench"', f'"id":"bench{number}"'))
+                page.evaluate(MARK_PICTURES)  # the picture on the page now is the old one
+                with page.expect_response(lambda r: "/_stcore/upload_file" in r.url, timeout=60_000) as sent:
+                    page.locator('.st-key-upload input[type="file"]').set_input_files(file)
+                sent.value.finished()
+                start = page.evaluate("performance.now()")
+                painted = page.evaluate(NEW_PICTURE_PAINTED)
+                seconds.append((painted - start) / 1000)
+            browser.close()
+    finally:
+        stop_streamlit(process)
+    return seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--updates", type=int, default=2000)
+    parser.add_argument("--browser", action="store_true", help="also time the response's upload to its picture")
     arguments = parser.parse_args()
     rng = random.Random(48)
     response = katago_response(rng)
@@ -118,6 +171,10 @@ def main() -> None:
           f"read_input median {timed(response, arguments.repeats) * 1000:.0f} ms")
     drawn_in, drawn = opened_and_drawn(response, arguments.repeats)
     print(f"  read and drawn ({drawn} nodes at the default budget, tagged SVG): median {drawn_in * 1000:.0f} ms")
+    if arguments.browser:
+        times = in_the_browser(response, arguments.repeats)
+        print(f"  in chromium, upload sent -> picture painted: median {statistics.median(times) * 1000:.0f} ms, "
+              f"max {max(times) * 1000:.0f} ms (n = {len(times)})")
     transcript = kata_analyze_transcript(rng, arguments.updates)
     print(f"kata-analyze transcript, {arguments.updates:,} updates of 30 moves ({len(transcript):,} bytes): "
           f"read_input median {timed(transcript, max(1, arguments.repeats // 5)) * 1000:.0f} ms")

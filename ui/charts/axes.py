@@ -24,11 +24,16 @@ def current_rule(marker: pd.DataFrame, x: Any, tooltip: list, name: str | None =
     return rule.encode(x=x, tooltip=tooltip)
 
 
+LEGEND_MOST = 30  # moves a legend names at most (Vega cuts a longer one itself, with a console warning)
+
+
 def move_colours(field: str, title: str | None = None, legend: bool = True, order: list[str] | None = None,
-                 muted: str | None = None) -> alt.Color:
+                 muted: str | None = None, named: list[str] | None = None) -> alt.Color:
     """Moves (or paths) in the moves' palette; the legend on top, its lines thick enough to tell the colours.
 
-    ``order`` fixes the moves' order (legend and colours); ``muted``, one of them, is drawn grey (a group).
+    ``order`` fixes the moves' order (legend and colours); ``muted``, one of them, is drawn grey (a group);
+    ``named``: the moves the legend names, of which it keeps the first :data:`LEGEND_MOST` (the others
+    are named by their tooltips).
     """
     scale = alt.Scale(range=MOVE_PALETTE)
     if order is not None:
@@ -36,4 +41,6 @@ def move_colours(field: str, title: str | None = None, legend: bool = True, orde
         scale = alt.Scale(domain=order, range=[MUTED_COLOUR if move == muted else colours[index % len(colours)]
                                                for index, move in enumerate(order)])
     return alt.Color(field, title=title or alt.Undefined, scale=scale, sort=order or alt.Undefined,
-                     legend=alt.Legend(orient="top", symbolStrokeWidth=4) if legend else None)
+                     legend=alt.Legend(orient="top", symbolStrokeWidth=4,
+                                       values=named[:LEGEND_MOST] if named is not None else alt.Undefined)
+                     if legend else None)

@@ -115,7 +115,9 @@ def lines_chart(envelope, on_path: pd.DataFrame, c_from: float, c_to: float, c: 
     """The node's children as lines in C (their value under ``rule``), the envelope thick, crossings
     marked, ``on_path``'s intervals of C shaded; a red rule at ``c`` unless None."""
     scale = linear_c_scale(c_from, c_to)
-    move = move_colours("move:N", title="child")
+    # A joint node can have more children than a legend names: the most visited first.
+    named = [line.move for line in sorted(envelope.lines, key=lambda line: -line.visits)]
+    move = move_colours("move:N", title="child", named=named)
     shading = (
         alt.Chart(on_path)
         .mark_rect(color="grey", opacity=0.12)  # see-through: the same light tint on a light or a dark plot

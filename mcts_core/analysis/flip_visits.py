@@ -23,6 +23,7 @@ and a held mean cannot be written to the bit, and past about 10^14 visits, where
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from ..model.tree import ROOT, Tree
 from ..selection import Scoring, Siblings, child_keys, select_child, siblings_of
@@ -88,10 +89,11 @@ class _Flips:
         self.parent_visits = tree.visits[node]
         chosen = kids[selected]
         self.base = (tree.visits[chosen], tree.total[chosen], tree.total_sq[chosen])
-        # The siblings (every visited child's mean, their visits and priors) change with the selected
-        # child's mean, which stays put once it has a visit, and its visits: made once per (mean,
-        # visits) when a rule reads the visits (the engines' rules), else once per mean.
+        # The siblings (every visited child's mean) change only with the selected child's mean, which
+        # stays put once it has a visit: made once per mean, not once per question (O(children) each).
+        # Their visits sum (the engines' rules read it) is the other children's and the selected one's.
         self.siblings: dict[str, Siblings] | None = {} if "siblings" in scoring.spec.inputs else None
+        self.other_visits = sum(tree.visits[kid] for kid in kids) - tree.visits[chosen]
 
     def passing(self, positions: list[int], more: int) -> list[tuple[bool, float]]:
         """For each child at ``positions``, after ``more`` visits to the selected one: whether it is
@@ -106,11 +108,11 @@ class _Flips:
         siblings = None
         if self.siblings is not None:
             mean = (total / visits).hex()  # to the bit: -0.0 is not 0.0 here
-            if self.scoring.spec.reads_sibling_visits:
-                mean += f" {visits}"
             siblings = self.siblings.get(mean)
             if siblings is None:
                 siblings = self.siblings[mean] = siblings_of(star, ROOT)
+            if self.scoring.spec.reads_sibling_visits:  # the visited priors stay: it has a visit
+                siblings = replace(siblings, visits=self.other_visits + visits)
         held, *others = child_keys(star, ROOT, self.scoring, [self.selected, *positions], siblings)
         return [(key < held, key[0] - held[0]) for key in others]  # a key holds minus the value
 

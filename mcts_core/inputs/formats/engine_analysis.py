@@ -66,6 +66,8 @@ class EngineAnalysis:
         columns: the engine's column names, in the order its users read them.
         scale: :data:`WINRATE` or :data:`SIGNED`.
         line: the 1-based line of the file where this analysis starts.
+        search: which search of the file it reports, counted from 0 in file order: the analyses of
+            one search (the updates of one analyze command, one query's reports) share it.
     """
 
     engine: str
@@ -79,10 +81,31 @@ class EngineAnalysis:
     columns: tuple[str, ...]
     scale: str = WINRATE
     line: int = 1
+    search: int = 0
 
     def other(self, value: float) -> float:
         """``value`` from the other player's view."""
         return 1.0 - value if self.scale == WINRATE else -value
+
+
+class SearchCounter:
+    """Numbers a stream's searches: an update starts a new search when a line other than an update
+    (a GTP command or answer, a ``go``) came since the update before it."""
+
+    def __init__(self):
+        self.number = -1
+        self._fresh = True
+
+    def boundary(self) -> None:
+        """A line that ends the search under way: the next update starts another."""
+        self._fresh = True
+
+    def update(self) -> int:
+        """The search number of an update read now."""
+        if self._fresh:
+            self.number += 1
+            self._fresh = False
+        return self.number
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ class Input:
 
     def search_updates(self) -> tuple[tuple[Tree, ...], tuple[int, ...], tuple[dict, ...]]:
         """The analyses of the search the shown one reports (its file's analyses with its ``search``, in
-        file order): their trees, their numbers among the file's analyses (1-based) and the settings
+        file order): their trees (the root and its children), their numbers among the file's analyses (1-based) and the settings
         each states (:func:`~mcts_core.analysis.update_series`'s arguments); nothing for an input
         that is not an engine's.
 
@@ -78,7 +78,8 @@ class Input:
         numbers = tuple(number for number, analysis in enumerate(self.analyses, 1)
                         if analysis.search == self.engine.search)
         updates = [self.analyses[number - 1] for number in numbers]
-        trees = tuple(self.tree if analysis is self.engine else analysis_tree(analysis) for analysis in updates)
+        # The root and its children only: the series and the root's selection read nothing below.
+        trees = tuple(analysis_tree(analysis, lines=False) for analysis in updates)
         return trees, numbers, tuple(dict(analysis.settings) for analysis in updates)
 
 
@@ -151,14 +152,14 @@ def engine_input(analyses: tuple[EngineAnalysis, ...], index: int) -> Input:
     return Input(tree, None, ENGINE, c, analysis.rule, dict(analysis.settings), engine=analysis, analyses=analyses)
 
 
-def analysis_tree(analysis: EngineAnalysis) -> Tree:
-    """The tree ``analysis`` describes.
+def analysis_tree(analysis: EngineAnalysis, *, lines: bool = True) -> Tree:
+    """The tree ``analysis`` describes (``lines``: with each child's PV, :func:`engine_tree`).
 
     Raises:
         ParseError: on its line, when its numbers do not make a tree (a child with more visits than the root).
     """
     try:
-        return engine_tree(analysis)
+        return engine_tree(analysis, lines=lines)
     except ValueError as problem:
         raise ParseError(analysis.line, str(problem)) from None
 

@@ -124,8 +124,9 @@ class EngineReader:
     read: Callable[[str], tuple[EngineAnalysis, ...]]
 
 
-def engine_tree(analysis: EngineAnalysis, *, max_nodes: int = MAX_PLAYOUTS) -> Tree:
-    """The partial tree ``analysis`` describes (module docstring): two players, ties to the first child."""
+def engine_tree(analysis: EngineAnalysis, *, max_nodes: int = MAX_PLAYOUTS, lines: bool = True) -> Tree:
+    """The partial tree ``analysis`` describes (module docstring): two players, ties to the first child.
+    Without ``lines``, the root and its children only (what the root's selection reads)."""
     children = []
     for move in analysis.moves:
         node: dict[str, Any] = {"move": move.move, "visits": move.visits}
@@ -135,7 +136,7 @@ def engine_tree(analysis: EngineAnalysis, *, max_nodes: int = MAX_PLAYOUTS) -> T
             node["value"] = move.value
         line_nodes = []
         value, visits = move.value, move.visits
-        for depth, pv_move in enumerate(move.pv):
+        for depth, pv_move in enumerate(move.pv if lines else ()):
             value = None if value is None else analysis.other(value)
             given = move.pv_visits[depth] if move.pv_visits is not None and depth < len(move.pv_visits) else 0
             visits = min(given, visits)  # a PV node has no more visits than its parent

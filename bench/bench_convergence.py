@@ -72,7 +72,7 @@ def measure(count: int, repeats: int) -> dict:
         """Both charts' specs, k left out, with the changes of the selected child at a new C."""
         return over_time_specs(grouped, series.change_points(series.most_visited),
                                series.change_points(selected_over_time(tree, series, scoring)), "the root", "mean",
-                               "playout")
+                               "playouts read")
 
     built = specs()
 

@@ -1,6 +1,8 @@
 """Playback: watch the tree grow playout by playout, and the root children's statistics race; on
 request, the path the sidebar's rule selects at C in each frame's tree, with C's live slider; the
-search over time at a node (its children against its visits), which a click moves k to."""
+search over time at a node (its children against its visits), which a click moves k to. An engine's
+file has nothing to replay: the page shows its search over time, update by update, a click showing
+that update."""
 
 import io
 from dataclasses import replace
@@ -8,8 +10,17 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from mcts_core import Scoring
-from mcts_core.analysis import NAMED_CHILDREN, OTHERS, Convergence, GroupedSeries, convergence, selected_over_time
+from mcts_core import ROOT, ParseError, Scoring
+from mcts_core.analysis import (
+    NAMED_CHILDREN,
+    OTHERS,
+    Convergence,
+    GroupedSeries,
+    NoOrder,
+    convergence,
+    selected_over_time,
+    update_series,
+)
 from mcts_core.model import Playback, default_stride, race
 from mcts_core.drawing import drawn_nodes, hidden_count, visible_nodes
 from ui.c import c_control, live_text, selected_path
@@ -22,6 +33,7 @@ from ui.common.metric_row import metric_row
 from ui.common.wording import RunWords, folded_caption, mean_header, node_file_stem, node_label, run_words
 from ui.picture.drawn_nodes import BUDGET_HELP, LIMIT_RANGES
 from ui.picture.tree_view import Picture, show_tree
+from ui.setup import input_panel
 from ui.setup.inputs import LoadedInput
 from ui.share import share, share_panel
 from ui.shell import sidebar
@@ -45,6 +57,7 @@ OVER_TIME_SHARE = state.key("playback_over_time_share")  # the charts: a click o
 OVER_TIME_VALUE = state.key("playback_over_time_value")
 OVER_TIME_CSV = state.key("playback_over_time_csv")
 
+ENGINE_VALUE_TITLE = "value (the mover's)"  # an engine's winrate, Q or utility, for the player who makes the move
 DELAYS = [0.25, 0.5, 1.0, 2.0, 3.0]  # seconds per step; a step draws a new tree in the browser
 
 
@@ -285,12 +298,13 @@ def cached_over_time(key: str, node: int, _tree, _playouts) -> tuple[Convergence
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def cached_over_time_specs(key: str, node: int, rule: str | None, c: float | None, _tree, _series: Convergence,
-                           _grouped: GroupedSeries, _scoring: Scoring | None, run: str) -> tuple[dict, dict]:
+                           _grouped: GroupedSeries, _scoring: Scoring | None, value_title: str,
+                           k_title: str) -> tuple[dict, dict]:
     """The share and value charts' specs, k left out, once per input, node, rule and C (None: no rule
     shown): the selected-at-C changes and building the charts cost more than a Play step may."""
     selected = None if _scoring is None else _series.change_points(selected_over_time(_tree, _series, _scoring))
     return over_time_specs(_grouped, _series.change_points(_series.most_visited), selected,
-                           _tree.path(node) or "the root", mean_header(_tree, node), run)
+                           _tree.path(node) or "the root", value_title, k_title)
 
 
 def over_time_node(tree) -> int:
@@ -314,12 +328,23 @@ def visits_at_k(frame_tree, path: str) -> int:
         return 0
 
 
+def picked_k(chart_key: str) -> int | None:
+    """The ``playouts`` (Playback's k) of the sample a click on the chart picked, None if none."""
+    picked = st.session_state[chart_key].selection.get(PICK) or []
+    return int(picked[0]["playouts"]) if picked and "playouts" in picked[0] else None
+
+
 def go_to_picked(chart_key: str, count: int) -> None:
     """A click on the chart: k becomes the playouts read at the picked sample."""
-    picked = st.session_state[chart_key].selection.get(PICK) or []
-    if picked and "playouts" in picked[0]:
-        st.session_state[K] = min(max(int(picked[0]["playouts"]), 1), count)
+    if (k := picked_k(chart_key)) is not None:
+        st.session_state[K] = min(max(k, 1), count)
         st.session_state[PLAYING] = False
+
+
+def show_picked_update(chart_key: str, count: int) -> None:
+    """A click on an engine's chart: the picked update becomes the analysis shown."""
+    if (number := picked_k(chart_key)) is not None:
+        input_panel.show_analysis(min(max(number, 1), count))
 
 
 def show_over_time(setup, frame_tree, k: int, rule: selected_path.SelectedPath | None, words: RunWords) -> None:
@@ -337,7 +362,8 @@ def show_over_time(setup, frame_tree, k: int, rule: selected_path.SelectedPath |
         return
     scoring = None if rule is None else rule.scoring
     specs = cached_over_time_specs(setup.input.key, node, None if scoring is None else rule_key(scoring),
-                                   None if scoring is None else scoring.c, tree, series, grouped, scoring, words.run)
+                                   None if scoring is None else scoring.c, tree, series, grouped, scoring,
+                                   mean_header(tree, node), f"{words.run}s read")
     st.caption(
         f"Each child of {escape(name)} against its visits (log axis): the {NAMED_CHILDREN} most visited in the "
         f"end named, the rest as {OTHERS}. Red: k now. Grey rules: the most visited child changed"
@@ -345,18 +371,74 @@ def show_over_time(setup, frame_tree, k: int, rule: selected_path.SelectedPath |
            " (with the rule's path on, above, teal dashed rules mark where its choice at C changed). ")
         + "Hover for the numbers; click to move k there."
     )
-    visits_now = visits_at_k(frame_tree, path)
     count = len(setup.input.playouts)
-    # The teal rules are the committed C's: dimmed while C is dragged.
-    charts = st.container() if rule is None else c_control.at_committed_c("second", "over_time")
+    over_time_charts(series, specs, visits_at_k(frame_tree, path), rule is not None, path,
+                     lambda chart_key: go_to_picked(chart_key, count))
+
+
+def over_time_charts(series: Convergence, specs: tuple[dict, dict], visits_now: int, at_c: bool, path: str,
+                     on_pick) -> None:
+    """The share and value charts side by side, the red rule at ``visits_now``, a click handed to
+    ``on_pick`` with the chart's key; the series as CSV. With ``at_c``, the charts are dimmed while C
+    is dragged (their teal rules are the committed C's)."""
+    charts = c_control.at_committed_c("second", "over_time") if at_c else st.container()
     for column, chart_key, spec in zip(charts.columns(2), (OVER_TIME_SHARE, OVER_TIME_VALUE), specs):
         column.vega_lite_chart(spec=with_k(spec, visits_now), width="stretch", height=300, key=chart_key,
-                               selection_mode=PICK, on_select=lambda chart_key=chart_key: go_to_picked(chart_key, count))
+                               selection_mode=PICK, on_select=lambda chart_key=chart_key: on_pick(chart_key))
     st.download_button(
         "Download the series (CSV)", lambda: csv_of(series), file_name=f"over_time_{node_file_stem(path)}.csv",
         mime="text/csv", key=OVER_TIME_CSV,
         on_click="ignore",  # no rerun: it would give the file made on click a new id (see the Explorer's)
     )
+
+
+@st.cache_resource(max_entries=4, show_spinner="Reading the engine's updates…")
+def cached_update_series(key: str, _read) -> tuple[Convergence, GroupedSeries]:
+    """The root over the updates of one search of an engine's file, and its chart rows, once per file
+    and search (every analysis of the search shows the same series).
+
+    Raises:
+        NoOrder: the search is a single snapshot.
+        ParseError: an update's numbers do not make a tree.
+    """
+    series = update_series(*_read.search_updates())
+    return series, series.grouped(NAMED_CHILDREN)
+
+
+def show_engine_search(setup) -> None:
+    """An engine's file has no simulations to replay: the search over time of the shown analysis's
+    search, one sample per update the engine printed; a click shows that update."""
+    read = setup.input.read
+    st.subheader("The search over time")
+    try:
+        series, grouped = cached_update_series(f"{setup.input.input_id}:{read.engine.search}", read)
+    except NoOrder:
+        st.info(
+            "This analysis is a single snapshot of the engine's search (no other update of the same search is in "
+            "the file): it has no order of updates to show. Playback follows an engine's search through a stream "
+            "of its updates: an lz-analyze or kata-analyze stream, KataGo's reportDuringSearchEvery reports, "
+            "lc0's repeated move stats."
+        )
+        return
+    except ParseError as error:
+        st.error(escape(str(error)))
+        return
+    selected = selected_path.choose(setup, setup.input, show_changes=False, role="second", path_label="Path at C")
+    scoring = selected.scoring
+    specs = cached_over_time_specs(f"{setup.input.input_id}:{read.engine.search}", ROOT, rule_key(scoring),
+                                   scoring.c, setup.tree, series, grouped, scoring, ENGINE_VALUE_TITLE,
+                                   "analysis (in the file)")
+    st.caption(
+        f"The root's children at each of the {len(series.visits):,} updates the engine printed of this search "
+        f"(analyses {series.playouts[0]:,} to {series.playouts[-1]:,} of the file), against the root's visits "
+        f"(log axis): the {NAMED_CHILDREN} most visited at the end named, the rest as {OTHERS}; values as the "
+        "engine reported them, for the player who makes the move. Red: the analysis shown. Grey rules: the most "
+        "visited child changed; teal dashed: the child the sidebar's rule selects at C changed. Hover for the "
+        "numbers; click to show that update."
+    )
+    count = len(read.analyses)
+    over_time_charts(series, specs, setup.tree.visits[ROOT], True, "",
+                     lambda chart_key: show_picked_update(chart_key, count))
 
 
 def csv_of(series: Convergence) -> str:
@@ -366,6 +448,11 @@ def csv_of(series: Convergence) -> str:
 
 
 setup = sidebar.require()
+if setup.input.read.engine is not None:
+    st.caption("An engine's analysis reports its search; it holds no simulations to replay. What it shows over "
+               "time is the search as the engine reported it, update by update.")
+    show_engine_search(setup)
+    st.stop()
 if setup.input.playouts is None or not len(setup.input.playouts):
     st.info(
         "This input is a finished tree (a JSON tree dump): it has no simulations to replay, nor a search over "

@@ -477,3 +477,68 @@ def test_with_the_rule_s_path_shown_the_charts_mark_where_the_rule_s_choice_chan
     changes = over_time_layers(app)["rule"]
     shown = changes[changes["choice"] == "selected at C"]
     assert want and [tuple(row) for row in shown[["visits", "playouts", "before", "after"]].itertuples(index=False)] == want
+
+
+# An engine's file: nothing to replay; its search over time, one sample per update the engine printed.
+
+def open_engine_file(app, name: str):
+    """Upload tests/data/engines' ``name``; returns its input as read (the last analysis shown)."""
+    from pathlib import Path
+
+    from mcts_core.inputs import read_input
+
+    data = (Path(__file__).parent / "data" / "engines" / name).read_bytes()
+    app.file_uploader(key="upload").set_value((name, data, "text/plain")).run()
+    assert not app.exception and not app.error
+    return read_input(data.decode())
+
+
+@pytest.mark.parametrize("name, updates", [("leela_zero_lz_analyze.txt", 8), ("katago_during_search.jsonl", 13),
+                                           ("katago_genmove_analyze.txt", 95)])
+def test_an_engine_stream_shows_its_search_update_by_update_with_nothing_to_replay(app, name, updates):
+    from mcts_core import ROOT
+    from mcts_core.analysis import update_series
+
+    read = open_engine_file(app, name)
+    series = update_series(*read.search_updates())
+    assert len(series.visits) == updates
+    want = series.grouped()
+    for key, statistic in (("playback_over_time_share", "share"), ("playback_over_time_value", "value")):
+        layers = over_time_layers(app, key)
+        lines = layers["line"]
+        assert list(lines["move"]) == want.columns["move"] and list(lines[statistic]) == want.columns[statistic]
+        assert list(lines["playouts"]) == want.columns["playouts"]  # each sample's analysis in the file
+        changes = layers["rule"]
+        assert [tuple(row) for row in changes[changes["choice"] == "most visited"][
+            ["visits", "playouts", "before", "after"]].itertuples(index=False)] == series.change_points(series.most_visited)
+        assert list(layers["now"]["visits"]) == [read.tree.visits[ROOT]]  # the analysis shown: the last
+    assert not [slider for slider in app.slider if slider.key == "playback_k"] and not app.button
+    assert any("no simulations to replay" in caption.value for caption in app.caption)
+
+
+def test_an_engine_s_teal_rules_are_the_rule_s_choice_on_each_update_and_the_mark_follows_the_analysis(app):
+    from mcts_core import ROOT, Scoring
+    from mcts_core.analysis import update_series
+    from mcts_core.inputs import engine_input
+    from bench.harness.apptest import set_c
+
+    read = open_engine_file(app, "leela_zero_lz_analyze.txt")
+    set_c(app, 0.05)
+    assert not app.exception
+    scoring = Scoring(read.rule, 0.05, read.settings)
+    series = update_series(*read.search_updates(), scoring=scoring)
+    changes = over_time_layers(app)["rule"]
+    shown = changes[changes["choice"] == "selected at C"]
+    assert [tuple(row) for row in shown[["visits", "playouts", "before", "after"]].itertuples(index=False)] == \
+        series.change_points(series.selected)
+    app.selectbox(key="analysis").select(3).run()  # an update of the same search: the same series, marked there
+    assert not app.exception
+    assert list(over_time_layers(app)["line"]["share"]) == series.grouped().columns["share"]
+    assert list(over_time_layers(app)["now"]["visits"]) == [engine_input(read.analyses, 2).tree.visits[ROOT]]
+
+
+@pytest.mark.parametrize("name", ["leela_zero_dump.txt", "lc0_pr1268_node.txt"])
+def test_an_engine_snapshot_says_it_has_no_order_to_show(app, name):
+    open_engine_file(app, name)
+    assert not app.get("vega_lite_chart")
+    assert "single snapshot" in app.info[0].value and "no order of updates to show" in app.info[0].value

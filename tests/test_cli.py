@@ -146,6 +146,36 @@ def test_convergence_of_a_simultaneous_log_follows_its_joint_moves(monkeypatch, 
     assert status == 0 and out.splitlines()[-3:] == ["3,R|P,1,-1.0", "3,P|R,1,1.0", "3,P|P,1,0.0"]
 
 
+ENGINES = ROOT / "tests" / "data" / "engines"
+
+
+def test_convergence_of_an_engine_stream_prints_the_root_at_each_update_of_the_chosen_search(monkeypatch, capsys):
+    stream = (ENGINES / "leela_zero_lz_analyze.txt").read_text()
+    status, out, err = run_in_process(monkeypatch, capsys, stream, "convergence")
+    rows = out.splitlines()
+    # The first update as lz-analyze printed it: visits 103, 8, 6 (root = their sum + 1), winrates / 10,000.
+    assert (status, err) == (0, "") and rows[:4] == [
+        "visits,move,child_visits,value", "118,D16,103,0.5059", "118,K10,8,0.3854", "118,R3,6,0.4154"]
+    assert rows[-3:] == ["974,D16,463,0.4754", "974,K10,29,0.323", "974,R3,481,0.5038"]
+    # Every update of the one lz-analyze command is one search: --analysis 2 gives the same series.
+    assert run_in_process(monkeypatch, capsys, stream, "convergence", "--analysis", "2") == (0, out, "")
+    during = (ENGINES / "katago_during_search.jsonl").read_text()
+    status, out, _ = run_in_process(monkeypatch, capsys, during, "convergence")
+    visits = [int(row.split(",")[0]) for row in out.splitlines()[1:]]
+    assert status == 0 and visits[0] == 14 and len(set(visits)) == 13  # 12 reports during the search, the final one
+
+
+@pytest.mark.parametrize("name, args, message", [
+    ("katago_budgets.jsonl", ("convergence", "--analysis", "3"),
+     "error: this search is a single snapshot of the engine's analysis: it has no order of updates to follow\n"),
+    ("leela_zero_lz_analyze.txt", ("convergence", "--node", "D16"),
+     "error: --node: an engine reports its search at the root only: leave --node out\n"),
+])
+def test_convergence_of_an_engine_snapshot_or_below_its_root_is_refused_in_one_line(monkeypatch, capsys, name,
+                                                                                    args, message):
+    assert run_in_process(monkeypatch, capsys, (ENGINES / name).read_text(), *args) == (2, "", message)
+
+
 @pytest.mark.parametrize("stdin, args, message", [
     (STATEMENT_EXAMPLE, ("convergence", "--node", "bx"), "error: --node: no move 'x' after 'b'\n"),
     ('{"mcts_tree": 1, "root": {"visits": 1, "children": [{"move": "a", "visits": 1}]}}', ("convergence",),

@@ -1,15 +1,19 @@
 """The search over time (``mcts_core.analysis.convergence``): every sample equals the tree built from
-the playouts read by then, for the root and deeper nodes, puzzle text and logs with declared nodes."""
+the playouts read by then, for the root and deeper nodes, puzzle text and logs with declared nodes;
+for an engine's search, every update's numbers as read."""
 
 import json
+import math
 import random
+from pathlib import Path
 
 import pytest
 
 from cases import random_puzzle
 from mcts_core import ROOT, Scoring, build_tree, select_child
-from mcts_core.analysis import NO_CHILD, NoOrder, convergence, log_grid
-from mcts_core.inputs.loading import read_input
+from mcts_core.analysis import NO_CHILD, NoOrder, convergence, log_grid, update_series
+from mcts_core.inputs.formats.engine_analysis import engine_tree
+from mcts_core.inputs.loading import engine_input, read_input
 
 
 def random_log(rng: random.Random) -> str:
@@ -135,3 +139,100 @@ def test_change_points_name_the_choice_before_and_after():
     read = read_input("a 1\nb 5\nb 5\na 1\na 1\na 1\n")
     series = convergence(read.tree, read.playouts)
     assert series.change_points(series.most_visited) == [(3, 3, "a", "b"), (4, 4, "b", "a")]  # a tie: the smaller move
+
+
+# --- An engine's search, followed through its updates -----------------------------------------------
+
+ENGINES = Path(__file__).parent / "data" / "engines"
+
+
+def random_lz_analyze(rng: random.Random, commands: int) -> str:
+    """A GTP transcript of ``commands`` lz-analyze commands, each with a few updates whose visits grow;
+    moves appear in later updates, winrates and the order change."""
+    lines = []
+    for _ in range(commands):
+        lines += [f"lz-analyze {rng.randint(1, 50)}", "="]
+        moves = rng.sample(["D4", "Q16", "C3", "K10", "R3"], 5)
+        visits = {move: 0 for move in moves}
+        for _ in range(rng.randint(1, 6)):
+            for move in rng.sample(moves, rng.randint(1, 5)):
+                visits[move] += rng.randint(1, 30)
+            listed = sorted((move for move in moves if visits[move]), key=lambda move: -visits[move])
+            lines.append(" ".join(
+                f"info move {move} visits {visits[move]} winrate {rng.randint(0, 10000)} prior {rng.randint(0, 3000)} "
+                f"lcb {rng.randint(0, 5000)} order {order} pv {move} {rng.choice(moves)}"
+                for order, move in enumerate(listed)))
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def assert_series_is_each_update_as_read(read, scoring):
+    trees, numbers, settings = read.search_updates()
+    search = read.engine.search
+    assert [analysis.search for analysis in (read.analyses[n - 1] for n in numbers)] == [search] * len(numbers)
+    assert sum(analysis.search == search for analysis in read.analyses) == len(numbers)
+    if len(numbers) < 2:
+        with pytest.raises(NoOrder, match="single snapshot"):
+            update_series(trees, numbers, settings)
+        return
+    series = update_series(trees, numbers, settings, scoring=scoring)
+    assert series.playouts.tolist() == list(numbers) and series.kids == tuple(range(len(series.moves)))
+    for sample, number in enumerate(numbers):
+        analysis = read.analyses[number - 1]
+        tree = engine_tree(analysis)
+        assert series.visits[sample] == analysis.root_visits == tree.visits[ROOT]
+        got = {series.moves[i]: (int(series.child_visits[sample, i]), float(series.value[sample, i]))
+               for i in range(len(series.moves)) if series.exists[sample, i]}
+        want = {move.move: (move.visits, tree.mean(kid)) for move, kid in zip(analysis.moves, tree.children[ROOT])}
+        assert got.keys() == want.keys()
+        for move, (visits, value) in want.items():  # the tree's value is the reader's, total / visits
+            assert got[move][0] == visits and (got[move][1] == value or math.isnan(value) and math.isnan(got[move][1]))
+        for move in analysis.moves:
+            if move.visits:
+                assert got[move.move][1] == pytest.approx(move.value, rel=1e-12)
+        top = max(analysis.moves, key=lambda move: move.visits)  # max: the first of the most visited
+        assert series.moves[series.most_visited[sample]] == top.move
+        own = Scoring(scoring.rule, scoring.c, {**scoring.settings, **{
+            name: value for name, value in analysis.settings.items() if name in scoring.settings}})
+        picked = select_child(tree, ROOT, own)
+        assert series.moves[series.selected[sample]] == tree.move[picked]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_each_update_of_an_lz_analyze_search_is_its_analysis_as_read(seed):
+    rng = random.Random(seed)
+    text = random_lz_analyze(rng, rng.randint(1, 3))
+    first = read_input(text)
+    for index in range(len(first.analyses)):
+        read = engine_input(first.analyses, index)
+        assert_series_is_each_update_as_read(read, Scoring(read.rule, rng.choice([0.1, 0.5, 3.0]), read.settings))
+
+
+@pytest.mark.parametrize("name", ["leela_zero_lz_analyze.txt", "katago_during_search.jsonl",
+                                  "katago_genmove_analyze.txt", "leela_zero_dump.txt", "katago_budgets.jsonl"])
+def test_each_update_of_a_recorded_search_is_its_analysis_as_read(name):
+    first = read_input((ENGINES / name).read_text())
+    for index in sorted({0, len(first.analyses) // 2, len(first.analyses) - 1}):
+        read = engine_input(first.analyses, index)
+        for c in (0.05, read.c, 5.0):
+            assert_series_is_each_update_as_read(read, Scoring(read.rule, c, read.settings))
+
+
+def test_a_search_is_one_analyze_command_one_query_and_turn_or_the_blocks_of_one_go():
+    lz = read_input(random_lz_analyze(random.Random(1), 3))
+    assert [a.search for a in lz.analyses] == sorted(a.search for a in lz.analyses)
+    assert len({a.search for a in lz.analyses}) == 3
+    # KataGo's analysis engine answers queries in any order: its reports go by id and turn; a final
+    # response ends its search, so the same id and turn asked again is another.
+    response = '{{"id":"{0}","turnNumber":{1},"isDuringSearch":{2},"moveInfos":[{{"move":"D4","visits":{3},' \
+               '"winrate":0.5,"utility":0.1,"prior":0.5,"order":0,"pv":["D4"]}}],"rootInfo":{{"visits":{4}}}}}'
+    lines = [response.format("a", 0, "true", 3, 4), response.format("b", 0, "true", 5, 6),
+             response.format("a", 0, "false", 9, 10), response.format("b", 0, "false", 9, 10),
+             response.format("a", 0, "true", 1, 2), response.format("a", 1, "false", 2, 3)]
+    katago = read_input("\n".join(lines) + "\n")
+    assert [a.search for a in katago.analyses] == [0, 1, 0, 1, 2, 3]
+    # lc0: the blocks between two `go`s are one search.
+    block = "info string d2d4 (293 ) N: {0} (+ 0) (P: 13.20%) (Q: -0.01) (U: 0.21) (S: 0.20) (V: -0.02)\n"
+    lc0 = read_input("go nodes 10\n" + block.format(3) + "info depth 1\n" + block.format(7)
+                     + "position startpos\ngo nodes 10\n" + block.format(4))
+    assert [a.search for a in lc0.analyses] == [0, 0, 1]

@@ -26,13 +26,15 @@ from ui.common.navigation import PAGES
 @dataclass(frozen=True)
 class UserInput:
     """An input as a user brings it: an upload (or, ``statement``, the text box's statement example);
-    a tree dump and an engine's analysis have no simulations to replay, a simultaneous log is what
+    a tree dump has no simulations to replay, an engine's analysis neither (``engine``: Playback shows
+    its search over time, update by update, with no replay controls), a simultaneous log is what
     the Simultaneous page shows. ``browser``: the browser tour takes it too (one engine format
     stands for the others there: their pages are the same components)."""
 
     name: str
     upload: bool = True
     dump: bool = False
+    engine: bool = False
     simultaneous: bool = False
     browser: bool = True
 
@@ -45,11 +47,11 @@ USER_INPUTS = (
     UserInput("our search log"),
     UserInput("simultaneous log", simultaneous=True),
     UserInput("200,000 playouts"),
-    UserInput("Leela Zero search dump", dump=True, browser=False),
-    UserInput("lz-analyze stream", dump=True),
-    UserInput("lc0 verbose move stats", dump=True, browser=False),
-    UserInput("KataGo analysis during a search", dump=True, browser=False),
-    UserInput("kata-genmove_analyze transcript", dump=True, browser=False),
+    UserInput("Leela Zero search dump", engine=True, browser=False),
+    UserInput("lz-analyze stream", engine=True),
+    UserInput("lc0 verbose move stats", engine=True, browser=False),
+    UserInput("KataGo analysis during a search", engine=True, browser=False),
+    UserInput("kata-genmove_analyze transcript", engine=True, browser=False),
 )
 INPUT_NAMES = [given.name for given in USER_INPUTS]
 BROWSER_INPUTS = tuple(given for given in USER_INPUTS if given.browser)

@@ -26,6 +26,7 @@ from .convergence import (
     convergence,
     log_grid,
     selected_over_time,
+    update_series,
 )
 from .drawn_values import DrawnValues, json_number
 from ..selection import ucb1_latex  # UCB1's formula with the numbers filled in, for the Classroom's why
@@ -53,5 +54,5 @@ __all__ = [
     "OutlineRow", "breakpoints", "breakpoints_of", "child_lines", "compare_paths",
     "comparison_rows", "convergence", "drag_payload", "explain_choice", "fit_to_breakpoints", "held_statistics", "inspected_terms",
     "interval_at", "intervals_below", "json_number", "key_step", "log_grid", "neighbouring_intervals", "nice_ceiling", "node_envelope", "outline_children",
-    "path_intervals", "principal_variation", "range_problem", "selected_over_time", "suggest_c_range", "ucb1_latex", "visits_to_flip",
+    "path_intervals", "principal_variation", "range_problem", "selected_over_time", "suggest_c_range", "ucb1_latex", "update_series", "visits_to_flip",
 ]

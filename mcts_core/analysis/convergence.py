@@ -7,13 +7,16 @@ child's visits and total there for ``k`` on a log grid, in one pass over the pla
 through the node, grouped by the child they enter, each child's returns summed in playout order as
 the builder sums them, so every number is the built tree's bit for bit. A tree dump is a finished
 tree with no order to replay (:class:`NoOrder`).
+
+An engine's search is reported, not replayed: :func:`update_series` follows the root through its
+updates (each update's tree as read), one sample per update, its numbers the update's as printed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, TextIO
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..model.playouts import Playouts
 from ..model.tree import DECLARED, ROOT, Tree
@@ -40,10 +43,12 @@ class Convergence:
 
     Attributes:
         node: the node (in the whole input's tree).
-        kids: its children in the whole tree, in the node's order; columns below follow them.
+        kids: its children in the whole tree, in the node's order; columns below follow them (an
+            engine's updates share no tree: there, the children's places, in order of first report).
         moves: their moves.
         visits: the node's visits at each sample (k, rising; the last is all of them).
-        playouts: the playouts read by then (the node's k-th visit is playout ``playouts - 1``).
+        playouts: the playouts read by then (the node's k-th visit is playout ``playouts - 1``); for
+            an engine's updates, each update's number among the file's analyses (1-based).
         child_visits: ``[sample, child]`` the child's visits.
         total: ``[sample, child]`` the sum of its returns, from the view of the player who moved into it.
         total_sq: ``[sample, child]`` the sum of their squares.
@@ -52,6 +57,8 @@ class Convergence:
             tree's tie order; :data:`NO_CHILD` while there is none.
         selected: per sample, the index of the child the scoring selects (:data:`NO_CHILD` while
             there is none); None when no scoring was given.
+        updates: for an engine's search, each update's tree and the settings its file states
+            (:func:`update_series`); None for a replay.
     """
 
     node: int
@@ -65,6 +72,7 @@ class Convergence:
     exists: np.ndarray
     most_visited: np.ndarray
     selected: np.ndarray | None
+    updates: tuple[tuple[Tree, Mapping[str, Any]], ...] | None = None
 
     @property
     def value(self) -> np.ndarray:
@@ -225,10 +233,73 @@ def convergence(tree: Tree, playouts: Playouts | None, node: int = ROOT, *, scor
     )
 
 
+def update_series(trees: Sequence[Tree], numbers: Sequence[int], settings: Sequence[Mapping[str, Any]], *,
+                  scoring: Scoring | None = None) -> Convergence:
+    """The root of an engine's search over its updates: one sample per update, its numbers as read.
+
+    Args:
+        trees: each update's tree, in the order the engine reported them.
+        numbers: each update's number among its file's analyses (1-based): the samples' ``playouts``.
+        settings: the rule settings each update's file states (its root value...).
+        scoring: the rule whose selected child each sample records, if any (:func:`selected_over_time`).
+
+    Returns:
+        The series: at sample j the root's visits, each child's visits and total, the most visited
+        child (ties to the first in the update's order) and the child selected are update j's; a
+        child is listed from the first update that reports it, by its move.
+
+    Raises:
+        NoOrder: a single update (a snapshot) has no order to follow.
+    """
+    import numpy as np
+
+    if len(trees) < 2:
+        raise NoOrder("this search is a single snapshot of the engine's analysis: it has no order of updates to follow")
+
+    places: dict[str, int] = {}
+    for tree in trees:
+        for kid in tree.children[ROOT]:
+            places.setdefault(tree.move[kid], len(places))
+    samples, width = len(trees), len(places)
+    child_visits = np.zeros((samples, width), dtype=np.int64)
+    total = np.zeros((samples, width))
+    total_sq = np.zeros((samples, width))
+    exists = np.zeros((samples, width), dtype=bool)
+    most_visited = np.full(samples, NO_CHILD, dtype=np.int64)
+    for sample, tree in enumerate(trees):
+        for kid in tree.children[ROOT]:
+            index = places[tree.move[kid]]
+            child_visits[sample, index] = tree.visits[kid]
+            total[sample, index] = tree.total[kid]
+            total_sq[sample, index] = tree.total_sq[kid]
+            exists[sample, index] = True
+        order = tree.tie_order(ROOT)
+        if order:
+            most_visited[sample] = places[tree.move[max(order, key=lambda kid: tree.visits[kid])]]  # max: the first
+    series = Convergence(
+        node=ROOT,
+        kids=tuple(range(width)),
+        moves=tuple(places),
+        visits=np.array([tree.visits[ROOT] for tree in trees], dtype=np.int64),
+        playouts=np.array(numbers, dtype=np.int64),
+        child_visits=child_visits,
+        total=total,
+        total_sq=total_sq,
+        exists=exists,
+        most_visited=most_visited,
+        selected=None,
+        updates=tuple(zip(trees, settings)),
+    )
+    return series if scoring is None else replace(series, selected=selected_over_time(trees[-1], series, scoring))
+
+
 def selected_over_time(tree: Tree, series: Convergence, scoring: Scoring) -> np.ndarray:
     """Per sample of ``series``, the index of the child ``scoring`` selects (:data:`NO_CHILD` while there
     is none): ``convergence(..., scoring=scoring).selected`` for a series made without a scoring, so a
-    new C need not replay the playouts."""
+    new C need not replay the playouts. For an engine's updates, the rule's selection on each update's
+    tree (:func:`_selected_on_updates`; ``tree`` is not read)."""
+    if series.updates is not None:
+        return _selected_on_updates(series, scoring)
     return _selected(tree, series.node, series.kids, scoring, series.child_visits, series.total, series.total_sq,
                      series.exists, series.visits)
 
@@ -302,4 +373,25 @@ def _selected(tree: Tree, node: int, kids: tuple[int, ...], scoring: Scoring, ch
             star.total_sq[place] = float(total_sq[sample, index])
         pick = select_child(star, ROOT, scoring)
         chosen[sample] = present[pick - 1]
+    return chosen
+
+
+def _selected_on_updates(series: Convergence, scoring: Scoring) -> np.ndarray:
+    """Per update, the index of the child ``scoring`` selects on the update's tree. A setting the
+    files state that differs between the updates (the root's value, where first-play values start)
+    is each update's own; the rest are ``scoring``'s."""
+    import numpy as np
+
+    places = {move: index for index, move in enumerate(series.moves)}
+    trees = [tree for tree, _ in series.updates]
+    stated = [stated for _, stated in series.updates]
+    varying = {name for name in set().union(*stated) if name in scoring.spec.defaults
+               and len({repr(update.get(name)) for update in stated}) > 1}
+    chosen = np.full(len(trees), NO_CHILD, dtype=np.int64)
+    for sample, (tree, own) in enumerate(zip(trees, stated)):
+        mine = {name: own[name] for name in varying if name in own}
+        at_update = replace(scoring, settings={**scoring.settings, **mine}) if mine else scoring
+        pick = select_child(tree, ROOT, at_update)
+        if pick is not None:
+            chosen[sample] = places[tree.move[pick]]
     return chosen

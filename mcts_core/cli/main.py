@@ -23,8 +23,10 @@ Usage and help name the command as it was invoked. ``mcts-explorer app`` serves 
   per child of the node (the root by default) per sample of the node's visits on a log grid: the
   child's visits and mean in the tree after the node's ``visits``-th visit
   (:mod:`mcts_core.analysis.convergence`); a simultaneous log by its joint moves. A tree dump has no
-  order: exit 2 and one line. ``--c`` and ``--rule`` are checked as for the other commands; the
-  CSV depends on neither.
+  order: exit 2 and one line. An engine's stream gives one sample per update of the search the
+  chosen analysis (``--analysis N``, default the last) reports, the root's numbers as printed; a
+  single snapshot has no order (exit 2). ``--c`` and ``--rule`` are checked as for the other
+  commands; the CSV depends on neither.
 * ``python -m mcts_core export --out bundle.zip [--c C] [--rule R]``: the bundle the app's
   "Download bundle" gives (:mod:`mcts_core.inputs.bundle`): input, tree, node statistics, picture,
   settings; uploading it in the app opens that view.
@@ -137,7 +139,8 @@ def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
         commands, "convergence",
         "Print how the node's children's visits and values grow with the node's visits, as CSV "
         "visits,move,child_visits,value: one row per child per sample, the samples on a log grid of the node's "
-        "visits (a few hundred at most). Needs an input with an order (playouts or a log, not a tree dump).",
+        "visits (a few hundred at most). Needs an input with an order (playouts or a log, not a tree dump); an "
+        "engine's stream gives the root at each update of the search --analysis N reports.",
         "print each child's visits and value over the node's visits as CSV",
     )
     convergence_parser.add_argument("--node", default="", metavar="MOVES",
@@ -353,15 +356,21 @@ def _sweep(arguments: argparse.Namespace, read) -> int:
 
 def _convergence(arguments: argparse.Namespace, read) -> int:
     """``convergence``: the CSV of the node's children over its visits, or one line saying why there is none."""
-    from ..analysis.convergence import NoOrder, convergence
+    from ..analysis.convergence import NoOrder, convergence, update_series
 
+    if read.engine is not None and arguments.node.strip():
+        print("error: --node: an engine reports its search at the root only: leave --node out", file=sys.stderr)
+        return 2
     try:
         node = read.tree.find(arguments.node)
     except KeyError as error:
         print(f"error: --node: {error.args[0]}", file=sys.stderr)
         return 2
     try:
-        series = convergence(read.tree, read.playouts, node)
+        if read.engine is not None:  # the updates of the search the chosen analysis reports
+            series = update_series(*read.search_updates())
+        else:
+            series = convergence(read.tree, read.playouts, node)
     except NoOrder as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -64,6 +64,24 @@ class Input:
             return None
         return next(number for number, analysis in enumerate(self.analyses, 1) if analysis is self.engine)
 
+    def search_updates(self) -> tuple[tuple[Tree, ...], tuple[int, ...], tuple[dict, ...]]:
+        """The analyses of the search the shown one reports (its file's analyses with its ``search``, in
+        file order): their trees (the root and its children), their numbers among the file's analyses (1-based) and the settings
+        each states (:func:`~mcts_core.analysis.update_series`'s arguments); nothing for an input
+        that is not an engine's.
+
+        Raises:
+            ParseError: on an analysis's line, when its numbers do not make a tree.
+        """
+        if self.engine is None:
+            return (), (), ()
+        numbers = tuple(number for number, analysis in enumerate(self.analyses, 1)
+                        if analysis.search == self.engine.search)
+        updates = [self.analyses[number - 1] for number in numbers]
+        # The root and its children only: the series and the root's selection read nothing below.
+        trees = tuple(analysis_tree(analysis, lines=False) for analysis in updates)
+        return trees, numbers, tuple(dict(analysis.settings) for analysis in updates)
+
 
 def input_kind(text: str) -> str:
     """Which format ``text`` is in, from its first characters."""
@@ -127,14 +145,23 @@ def engine_input(analyses: tuple[EngineAnalysis, ...], index: int) -> Input:
             visits than the root).
     """
     analysis = analyses[index]
-    try:
-        tree = engine_tree(analysis)
-    except ValueError as problem:
-        raise ParseError(analysis.line, str(problem)) from None
+    tree = analysis_tree(analysis)
     # The engine's C: the file's, else its rule's default (what the engine ran with unless told),
     # never the C of whatever the user looked at before.
     c = analysis.c if analysis.c is not None else RULES[analysis.rule].defaults["c"]
     return Input(tree, None, ENGINE, c, analysis.rule, dict(analysis.settings), engine=analysis, analyses=analyses)
+
+
+def analysis_tree(analysis: EngineAnalysis, *, lines: bool = True) -> Tree:
+    """The tree ``analysis`` describes (``lines``: with each child's PV, :func:`engine_tree`).
+
+    Raises:
+        ParseError: on its line, when its numbers do not make a tree (a child with more visits than the root).
+    """
+    try:
+        return engine_tree(analysis, lines=lines)
+    except ValueError as problem:
+        raise ParseError(analysis.line, str(problem)) from None
 
 
 def bounded_tree(reading: Reading, playouts: Playouts, log: SimultaneousLog | None = None) -> Tree:

@@ -240,3 +240,24 @@ def test_a_click_on_the_search_over_time_moves_playback_there(page, app_url, tmp
     k = shown_k(page)
     assert k > 100 and slider_k(page) == k  # on a log axis 80% across is far beyond the first playouts
     watched.assert_clean()
+
+
+def test_a_click_on_an_engine_s_search_over_time_shows_that_update(page, app_url):
+    """An lz-analyze stream: a click early on the share chart picks an early update, which the input
+    panel's Analysis menu then shows (its tree on every page); the red rule moves there."""
+    server = ServerMessages(page)
+    watched = open_app(page, app_url, "/playback")
+    page.locator('.st-key-upload input[type="file"]').set_input_files(REPO / "tests" / "data" / "engines" /
+                                                                      "leela_zero_lz_analyze.txt")
+    menu = page.locator(".st-key-analysis").get_by_role("combobox")
+    expect(menu).to_have_value(re.compile(r"^8\. Leela Zero lz-analyze, 974 visits"), timeout=LOAD_TIMEOUT)
+    server.settle()
+    chart = page.locator(".st-key-playback_over_time_share .vega-embed").first  # a few points: drawn as SVG
+    chart.scroll_into_view_if_needed()
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.5)  # the first updates
+    server.settle()
+    expect(menu).to_have_value(re.compile(r"^[1-3]\. Leela Zero lz-analyze, (118|233|357) visits"))
+    assert page.get_by_text("no simulations to replay").is_visible()
+    watched.assert_clean()

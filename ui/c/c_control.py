@@ -269,7 +269,8 @@ def render(
     keep()
     # The widgets' callbacks (a commit, a typed C) ran before this script: C is final here.
     scoring = Scoring(rule, current_c(), settings)
-    max_c, step = slider_range(loaded, scoring) if show_changes else suggest_c_range(loaded.score_range, scoring.c)
+    max_c, step = (slider_range(loaded, scoring) if show_changes
+                   else suggest_c_range(loaded.score_range, _reach(loaded, scoring.c)))
     slider, exact = st.columns([5, 2], vertical_alignment="bottom")
     # A keyed container gives the contract's class st-key-c; C itself stays a plain float in state.
     with slider, st.container(key=C):

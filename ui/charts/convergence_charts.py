@@ -33,11 +33,11 @@ def changes_frame(most_visited: list[tuple[int, int, str, str]],
 
 
 def over_time_spec(series: GroupedSeries, statistic: str, title: str, number_format: str,
-                   changes: pd.DataFrame, node: str, run: str) -> dict:
+                   changes: pd.DataFrame, node: str, k_title: str) -> dict:
     """One statistic ("share" or "value") of each group against the node's visits (log axis), as a
     Vega-Lite spec for ``st.vega_lite_chart`` (its datasets as Arrow bytes): a rule where a choice
     changed (grey: the most visited child, teal dashed: the selected one), a click picks the nearest
-    sample (:data:`PICK`, by its ``playouts``), and a place for the red rule at Playback's k that
+    sample (:data:`PICK`, by its ``playouts``, which the tooltips call ``k_title``), and a place for the red rule at Playback's k that
     :func:`with_k` fills. Made once per series and C: Play moves k every step, and building a chart
     in Altair takes a tenth of a second."""
     rows = pd.DataFrame(series.columns)
@@ -46,7 +46,7 @@ def over_time_spec(series: GroupedSeries, statistic: str, title: str, number_for
     tooltip = [
         alt.Tooltip("move:N", title="child"),
         alt.Tooltip("visits:Q", title=f"visits to {node}", format=","),
-        alt.Tooltip("playouts:Q", title=f"{run}s read", format=","),
+        alt.Tooltip("playouts:Q", title=k_title, format=","),
         alt.Tooltip("child_visits:Q", title="its visits", format=","),
         alt.Tooltip("share:Q", format=".1%"),
         alt.Tooltip("value:Q", format=".4g"),
@@ -66,7 +66,7 @@ def over_time_spec(series: GroupedSeries, statistic: str, title: str, number_for
                                   legend=None),
         tooltip=[alt.Tooltip("choice:N", title="change of"), alt.Tooltip("before:N", title="from"),
                  alt.Tooltip("after:N", title="to"), alt.Tooltip("visits:Q", title=f"visits to {node}", format=","),
-                 alt.Tooltip("playouts:Q", title=f"{run}s read", format=",")],
+                 alt.Tooltip("playouts:Q", title=k_title, format=",")],
     )
     lines = alt.Chart(rows).mark_line(strokeWidth=2).encode(x=x, y=y, color=colour)
     pick = alt.selection_point(name=PICK, on="click", nearest=True, fields=["playouts"], clear=False)
@@ -87,12 +87,12 @@ def over_time_spec(series: GroupedSeries, statistic: str, title: str, number_for
 
 def over_time_specs(series: GroupedSeries, most_visited: list[tuple[int, int, str, str]],
                     selected: list[tuple[int, int, str, str]] | None, node: str, value_title: str,
-                    run: str) -> tuple[dict, dict]:
+                    k_title: str) -> tuple[dict, dict]:
     """The share chart's and the value chart's specs (:func:`over_time_spec`), both marking the same
     changes (:func:`changes_frame`)."""
     changes = changes_frame(most_visited, selected)
-    return (over_time_spec(series, "share", f"share of {node}'s visits", ".0%", changes, node, run),
-            over_time_spec(series, "value", value_title, ".3~g", changes, node, run))
+    return (over_time_spec(series, "share", f"share of {node}'s visits", ".0%", changes, node, k_title),
+            over_time_spec(series, "value", value_title, ".3~g", changes, node, k_title))
 
 
 def with_k(spec: dict, visits_now: int) -> dict:

@@ -305,6 +305,12 @@ def _chosen_analysis(loaded: LoadedInput) -> LoadedInput | InputError:
         return InputError(f"{loaded.key}#{number}", loaded.source, error)
 
 
+def show_analysis(number: int) -> None:
+    """Show the current engine file's analysis ``number`` (1-based) from the next run on, as if picked
+    in the Analysis menu (call it from a widget's callback: the menu is drawn later in the run)."""
+    st.session_state[ANALYSIS] = number
+
+
 def current_data() -> Callable[[], str | bytes]:
     """A function giving the current input as given (text or bytes), for a download made on click."""
     return st.session_state[CURRENT_INPUT_DATA]

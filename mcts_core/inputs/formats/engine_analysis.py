@@ -66,6 +66,8 @@ class EngineAnalysis:
         columns: the engine's column names, in the order its users read them.
         scale: :data:`WINRATE` or :data:`SIGNED`.
         line: the 1-based line of the file where this analysis starts.
+        search: which search of the file it reports, counted from 0 in file order: the analyses of
+            one search (the updates of one analyze command, one query's reports) share it.
     """
 
     engine: str
@@ -79,10 +81,31 @@ class EngineAnalysis:
     columns: tuple[str, ...]
     scale: str = WINRATE
     line: int = 1
+    search: int = 0
 
     def other(self, value: float) -> float:
         """``value`` from the other player's view."""
         return 1.0 - value if self.scale == WINRATE else -value
+
+
+class SearchCounter:
+    """Numbers a stream's searches: an update starts a new search when a line other than an update
+    (a GTP command or answer, a ``go``) came since the update before it."""
+
+    def __init__(self):
+        self.number = -1
+        self._fresh = True
+
+    def boundary(self) -> None:
+        """A line that ends the search under way: the next update starts another."""
+        self._fresh = True
+
+    def update(self) -> int:
+        """The search number of an update read now."""
+        if self._fresh:
+            self.number += 1
+            self._fresh = False
+        return self.number
 
 
 @dataclass(frozen=True)
@@ -101,8 +124,9 @@ class EngineReader:
     read: Callable[[str], tuple[EngineAnalysis, ...]]
 
 
-def engine_tree(analysis: EngineAnalysis, *, max_nodes: int = MAX_PLAYOUTS) -> Tree:
-    """The partial tree ``analysis`` describes (module docstring): two players, ties to the first child."""
+def engine_tree(analysis: EngineAnalysis, *, max_nodes: int = MAX_PLAYOUTS, lines: bool = True) -> Tree:
+    """The partial tree ``analysis`` describes (module docstring): two players, ties to the first child.
+    Without ``lines``, the root and its children only (what the root's selection reads)."""
     children = []
     for move in analysis.moves:
         node: dict[str, Any] = {"move": move.move, "visits": move.visits}
@@ -112,7 +136,7 @@ def engine_tree(analysis: EngineAnalysis, *, max_nodes: int = MAX_PLAYOUTS) -> T
             node["value"] = move.value
         line_nodes = []
         value, visits = move.value, move.visits
-        for depth, pv_move in enumerate(move.pv):
+        for depth, pv_move in enumerate(move.pv if lines else ()):
             value = None if value is None else analysis.other(value)
             given = move.pv_visits[depth] if move.pv_visits is not None and depth < len(move.pv_visits) else 0
             visits = min(given, visits)  # a PV node has no more visits than its parent

@@ -36,12 +36,13 @@ import math
 import re
 from sys import intern
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from ...common.input_rules import ParseError
 from ...common.json_input import key_text, load_json, shown
 from ...selection.rules.katago_puct import RULE
-from .engine_analysis import SIGNED, EngineAnalysis, EngineMove, EngineReader
+from .engine_analysis import SIGNED, EngineAnalysis, EngineMove, EngineReader, SearchCounter
 from .lines import numbered_lines
 
 ENGINE = "KataGo"
@@ -105,8 +106,25 @@ def read_json(text: str) -> tuple[EngineAnalysis, ...]:
         said = f": KataGo answered {shown(errors[0])}" if errors else ""
         raise ParseError(1, f"no KataGo analysis in the input (no line with moveInfos){said}")
     several_ids = len({str(record.get("id")) for _, record, _ in responses}) > 1
-    return tuple(_analysis(record, number, BLACK, title_id=several_ids, query_settings=settings)
-                 for number, record, settings in responses)
+    searches = _search_numbers([record for _, record, _ in responses])
+    return tuple(replace(_analysis(record, number, BLACK, title_id=several_ids, query_settings=settings), search=search)
+                 for (number, record, settings), search in zip(responses, searches))
+
+
+def _search_numbers(records: list[dict]) -> list[int]:
+    """Each response's search: one per query id and turn, its reports during the search and its final
+    response; the same id and turn after a final response is another search."""
+    numbers: list[int] = []
+    under_way: dict[tuple[str, str], int] = {}
+    searches = 0
+    for record in records:
+        key = (str(record.get("id")), str(record.get("turnNumber")))
+        if key not in under_way:
+            under_way[key], searches = searches, searches + 1
+        numbers.append(under_way[key])
+        if record.get("isDuringSearch") is not True:
+            del under_way[key]
+    return numbers
 
 
 def read_stream(text: str) -> tuple[EngineAnalysis, ...]:
@@ -117,13 +135,20 @@ def read_stream(text: str) -> tuple[EngineAnalysis, ...]:
             utility or winrate, a number that is not finite or out of range, naming the line and key.
     """
     analyses = []
+    searches = SearchCounter()
     for number, line in numbered_lines(text):
         stripped = line.strip()
+        if GTP_ANSWER.match(stripped):  # a command's answer: its updates are another search
+            searches.boundary()
         stripped = GTP_ANSWER.sub("", stripped)  # a response's first line may carry the first update
         if stripped.startswith("info"):
             record = _stream_record(stripped, number)
-            analyses.append(_analysis(record, number, SIDE_TO_MOVE, update=len(analyses) + 1))
-        elif stripped[:1] == "{":
+            analyses.append(replace(_analysis(record, number, SIDE_TO_MOVE, update=len(analyses) + 1),
+                                    search=searches.update()))
+            continue
+        if stripped:
+            searches.boundary()
+        if stripped[:1] == "{":
             raise ParseError(number, "a JSON line in a kata-analyze stream: one file holds one format")
         elif stripped and not stripped.startswith("?") and not GTP_LINE.match(stripped):
             raise ParseError(number, f"not a line of a kata-analyze stream or GTP transcript: {shown(stripped[:40])}")

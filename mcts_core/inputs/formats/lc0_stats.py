@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from datetime import date, datetime
 
 from ...common.input_rules import ParseError
 from ...selection.rules.lc0_puct import RULE
-from .engine_analysis import SIGNED, EngineAnalysis, EngineMove, EngineReader
+from .engine_analysis import SIGNED, EngineAnalysis, EngineMove, EngineReader, SearchCounter
 from .lines import numbered_lines
 
 ENGINE = "lc0"
@@ -39,6 +40,9 @@ BANNER = re.compile(r"\|_\| v0\.(?P<minor>\d+)\.\d+\S*(?: built (?P<built>[A-Z][
 FLAG = re.compile(r"--(?P<name>cpuct|cpuct-base|cpuct-factor|fpu-value|fpu-strategy)=(?P<value>\S+)")
 SETOPTION = re.compile(r"setoption name (?P<name>CPuct|CPuctBase|CPuctFactor|FpuValue|FpuStrategy) value (?P<value>\S+)")
 # Another engine's analysis line: a JSON object (KataGo), a GTP analysis update, a Leela Zero dump line.
+# A UCI command that starts another search (``go``; ``position`` and ``ucinewgame`` a new position), as
+# typed or as a log echoes it (``<< go nodes 400``, ``...] << go``).
+NEW_SEARCH = re.compile(r"^(?:.*\]\s*)?(?:<<\s*)?(?:go|position|ucinewgame)(?:\s|$)")
 FOREIGN = re.compile(r"^\s*(?:\{|info move |=?\s*\S+ ->\s+\d+ \(V:)")
 
 # The UCI option each constant is, and the rule setting it feeds ("c" is CPuct).
@@ -149,11 +153,13 @@ def read(text: str) -> tuple[EngineAnalysis, ...]:
     version: dict = {}  # the constants of the build the banner names
     options: dict = {}  # the constants the command line or setoption set: over the version's
     first = 0
+    searches = SearchCounter()  # the blocks between two `go`s are one search
 
     def close(node: dict | None = None) -> None:
         nonlocal rows, pvs
         if rows:  # a block uses the PVs printed before it
-            analyses.append(analysis_of(first, rows, node, pvs, {**version, **options}))
+            analyses.append(replace(analysis_of(first, rows, node, pvs, {**version, **options}),
+                                    search=searches.update()))
             rows, pvs = [], {}
 
     for line, content in numbered_lines(text):
@@ -163,6 +169,8 @@ def read(text: str) -> tuple[EngineAnalysis, ...]:
                 raise ParseError(line, "this is not lc0's output: another engine's line in an lc0 log")
             if content.strip():
                 close()
+            if NEW_SEARCH.match(content.strip()):
+                searches.boundary()
             tokens = content.split()
             if "info" in tokens and "string" not in tokens:
                 pv = pv_of(tokens)

@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from decimal import Decimal
 
 from ...common.input_rules import ParseError
 from ...selection.rules import leela_zero_puct as rule
-from .engine_analysis import WINRATE, EngineAnalysis, EngineMove, EngineReader
+from .engine_analysis import WINRATE, EngineAnalysis, EngineMove, EngineReader, SearchCounter
 from .lines import numbered_lines
 
 ENGINE = "Leela Zero"
@@ -71,8 +72,11 @@ def read_leela_zero(text: str) -> tuple[EngineAnalysis, ...]:
     root_eval: float | None = None  # the latest NN eval: the root's network value
     dump: list[EngineMove] = []
     dump_line = 0
+    searches = SearchCounter()  # each dump is a search of its own; an lz-analyze's updates are one
     for number, raw in numbered_lines(text):
         line = raw.strip()
+        if line and not line.startswith("info"):
+            searches.boundary()
         if line.startswith(NN_EVAL):
             root_eval = _number(line[len(NN_EVAL):], number, "NN eval", 1.0)
             dump_line = number
@@ -82,10 +86,11 @@ def read_leela_zero(text: str) -> tuple[EngineAnalysis, ...]:
             dump.append(_dump_move(line, number, dump))
         elif (end := DUMP_END.match(line)) is not None:
             if dump:
-                analyses.append(_dump_analysis(dump, int(end.group(1)), root_eval, dump_line, number))
+                analyses.append(replace(_dump_analysis(dump, int(end.group(1)), root_eval, dump_line, number),
+                                        search=searches.update()))
             dump, dump_line = [], 0
         elif line.startswith("info"):
-            analyses.append(_analyze_update(line, number, root_eval))
+            analyses.append(replace(_analyze_update(line, number, root_eval), search=searches.update()))
         elif line.startswith("{"):
             raise ParseError(number, "a JSON line (another engine's analysis?) in a Leela Zero file")
     if dump:

@@ -1,17 +1,22 @@
-"""Coverage of the fitted best C's 95 % interval on synthetic score curves (mcts_core.strength.best_c).
+"""Coverage of the best C's 95 % intervals on synthetic score curves (mcts_core.strength: best_c,
+best_set, local_peak).
 
 Each trial draws every C's games from a known score curve, fits, and asks whether the true best C
-lies inside the reported interval. Compared: Fieller's interval (what best_c reports) against the
-delta method's, and the dispersion best_c uses (the pairs' own, widened to the fit's Pearson
-chi-square when larger) against the pairs' own alone. Curves:
+lies inside each reported interval. Compared: the quadratic's Fieller interval (what best_c reports;
+coverage over the trials whose quadratic peaks inside the grid, as issue 36 measured it, then over
+every trial), the delta method's, the quadratic with the pairs' own dispersion alone, the model-free
+range of best_set, and the local fit of local_peak (every trial; an open end holds whatever lies past
+it, which is what "cannot tell yet" says). Curves, x = ln C - ln 1.6:
 
-- ``quadratic``: the model itself, logistic(0.4 - 0.6 (ln C - ln 1.6)^2), games won or lost;
+- ``quadratic``: the model itself, logistic(0.4 - 0.6 x^2), games won or lost;
 - ``draws``: the same score with draws: a game is drawn w.p. d = 0.8 min(p, 1 - p), won w.p. p - d/2;
 - ``paired``: games in pairs sharing a seed: both games of a pair have the same result w.p. 0.5;
-- ``skewed``: not a quadratic in log C: logistic(0.4 - 0.5 |x|^1.5 - 0.3 x), x = ln C - ln 1.6,
-  peaking at C = 1.36 (the model's shape is wrong: how far off is the fit, and does its lack-of-fit
-  test say so?);
-- ``flat``: logistic(0.2 - 0.1 (ln C - ln 1.6)^2), a curvature few games can see.
+- ``skewed``: logistic(0.4 - 0.5 |x|^1.5 - 0.3 x), peak 1.36, falling off faster below it;
+- ``skewed_up``: logistic(0.4 - 0.5 |x|^1.5 + 0.3 x), peak 1.88, falling off faster above it;
+- ``flat``: logistic(0.2 - 0.1 x^2), a curvature few games can see;
+- ``plateau``: logistic(0.4 - 0.6 max(|x| - 0.5, 0)^2), every C from 0.97 to 2.64 best (an interval
+  holds a true best C when it meets that range);
+- ``edge``: logistic(0.4 - 0.6 (ln C - ln 6.3)^2), a peak between the default grid's last two C values.
 
     python bench/bench_best_c.py [--trials 400] [--games 100] [--grid 0.1,0.5,1,1.4,2,4,10] [--curves skewed]
 """
@@ -26,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mcts_core.strength.best_c import FitError, ScorePoint, _fieller, fit_best_c  # noqa: E402
+from mcts_core.strength.local_peak import local_peak  # noqa: E402
 
 GRID = (0.1, 0.5, 1.0, 1.4, 2.0, 4.0, 10.0)
 Z = 1.959963984540054
@@ -35,18 +41,33 @@ def logistic(x):
     return 1 / (1 + math.exp(-x))
 
 
+def x(c, at=1.6):
+    return math.log(c / at)
+
+
+def quadratic(c):
+    return logistic(0.4 - 0.6 * x(c) ** 2)
+
+
+# name: (score at C, draw share, chance a pair's second game copies the first)
 CURVES = {
-    "quadratic": (lambda c: logistic(0.4 - 0.6 * (math.log(c / 1.6)) ** 2), 1.6, 0.0, 0.0),
-    "draws": (lambda c: logistic(0.4 - 0.6 * (math.log(c / 1.6)) ** 2), 1.6, 0.4, 0.0),
-    "paired": (lambda c: logistic(0.4 - 0.6 * (math.log(c / 1.6)) ** 2), 1.6, 0.0, 0.5),
-    "skewed": (lambda c: logistic(0.4 - 0.5 * abs(math.log(c / 1.6)) ** 1.5 - 0.3 * math.log(c / 1.6)), None, 0.0, 0.0),
-    "flat": (lambda c: logistic(0.2 - 0.1 * (math.log(c / 1.6)) ** 2), 1.6, 0.0, 0.0),
+    "quadratic": (quadratic, 0.0, 0.0),
+    "draws": (quadratic, 0.4, 0.0),
+    "paired": (quadratic, 0.0, 0.5),
+    "skewed": (lambda c: logistic(0.4 - 0.5 * abs(x(c)) ** 1.5 - 0.3 * x(c)), 0.0, 0.0),
+    "skewed_up": (lambda c: logistic(0.4 - 0.5 * abs(x(c)) ** 1.5 + 0.3 * x(c)), 0.0, 0.0),
+    "flat": (lambda c: logistic(0.2 - 0.1 * x(c) ** 2), 0.0, 0.0),
+    "plateau": (lambda c: logistic(0.4 - 0.6 * max(abs(x(c)) - 0.5, 0.0) ** 2), 0.0, 0.0),
+    "edge": (lambda c: logistic(0.4 - 0.6 * x(c, 6.3) ** 2), 0.0, 0.0),
 }
 
 
 def true_best(score):
-    candidates = [math.exp(math.log(0.1) + (math.log(10) - math.log(0.1)) * i / 20000) for i in range(20001)]
-    return max(candidates, key=score)
+    """The range of C where the curve is highest (one C but on a plateau), searched over 0.01 to 100."""
+    candidates = [math.exp(math.log(0.01) + (math.log(100) - math.log(0.01)) * i / 40000) for i in range(40001)]
+    top = max(map(score, candidates))
+    best = [c for c in candidates if score(c) >= top - 1e-12]
+    return best[0], best[-1]
 
 
 def play(rng, p, draw, same, games):
@@ -65,6 +86,11 @@ def play(rng, p, draw, same, games):
     return mean, 2 * sum((x - mean) ** 2 for x in pair_scores) / len(pair_scores)
 
 
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2] if values else math.nan
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=400)
@@ -75,14 +101,21 @@ def main() -> None:
     grid = [float(c) for c in arguments.grid.split(",")]
     print(f"{arguments.trials} trials per curve, {arguments.games} games per C, C grid {', '.join(f'{c:g}' for c in grid)}")
     print()
-    print("| curve | true best C | fits | peak inside the grid | Fieller (reported) | Fieller, pairs' dispersion only "
-          "| delta method | median interval ends (reported) | median fitted best | misfit < 0.05 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+    print("| curve | true best C | quadratic peaks inside | Fieller (issue 36) | Fieller, every trial | pairs' dispersion only "
+          "| delta method | median quadratic best | quadratic misfit < 0.05 | quadratic peak outside the local interval "
+          "| model-free range | median range | local fit | settled | local fit when settled | median local interval "
+          "| median local best |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|")
     for name in arguments.curves.split(","):
-        score, best, draw, same = CURVES[name]
-        best = best or true_best(score)
-        counts = dict(fits=0, interior=0, fieller=0, pure=0, delta=0, misfit=0)
-        lows, highs, bests = [], [], []
+        score, draw, same = CURVES[name]
+        first, last = true_best(score)
+
+        def holds(low, high):
+            return low <= last and high >= first
+
+        counts = dict(interior=0, fieller=0, pure=0, delta=0, misfit=0, outside=0, set=0, local=0, settled=0,
+                      settled_held=0)
+        bests, local_bests, ranges, locals_ = [], [], [], []
         start = time.perf_counter()
         for trial in range(arguments.trials):
             rng = random.Random(f"{name}/{trial}")
@@ -91,35 +124,49 @@ def main() -> None:
                 mean, variance = play(rng, score(c), draw, same, arguments.games)
                 points.append(ScorePoint(c, mean, arguments.games, variance))
             try:
+                peak = local_peak(points)
+            except FitError:
+                peak = None
+            if peak is not None:
+                found = peak.best_set
+                counts["set"] += holds(found.low, found.high)
+                ranges.append((found.high / found.low if found.low > 0 else math.inf, f"{found.low:.3g} to {found.high:.3g}"))
+                counts["local"] += holds(peak.low, peak.high)
+                counts["settled"] += peak.settled
+                counts["settled_held"] += peak.settled and holds(peak.low, peak.high)
+                local_bests.append(peak.best)
+                locals_.append((peak.high / peak.low if peak.low > 0 else math.inf, f"{peak.low:.3g} to {peak.high:.3g}"))
+            try:
                 fit = fit_best_c(points)
             except FitError:
                 continue
-            counts["fits"] += 1
             counts["misfit"] += fit.misfit < 0.05
             bests.append(fit.best)
+            counts["outside"] += peak is not None and not peak.low <= fit.best <= peak.high
             if not fit.interior:
                 continue
             counts["interior"] += 1
-            counts["fieller"] += fit.low <= best <= fit.high
-            lows.append(fit.low)
-            highs.append(fit.high)
+            counts["fieller"] += holds(fit.low, fit.high)
             curve = fit.curve
             _, b1, b2 = curve.coefficients
             binomial = sum(p.games * p.score * (1 - p.score) for p in points)
             within = sum(p.games * p.game_variance for p in points) / binomial
             pure = [[value * within / fit.dispersion for value in row] for row in curve.covariance]
             low, high = (curve.c_of(t) for t in _fieller(b1, b2, pure, -b1 / (2 * b2), Z))
-            counts["pure"] += low <= best <= high
-            peak = -b1 / (2 * b2)
+            counts["pure"] += holds(low, high)
+            peak_t = -b1 / (2 * b2)
             gradient = (0.0, -1 / (2 * b2), b1 / (2 * b2 * b2))
             variance = sum(gradient[i] * curve.covariance[i][j] * gradient[j] for i in range(3) for j in range(3))
-            low, high = (curve.c_of(peak + sign * Z * math.sqrt(variance)) for sign in (-1, 1))
-            counts["delta"] += low <= best <= high
-        lows.sort(), highs.sort(), bests.sort()
-        n = counts["interior"] or 1
-        print(f"| {name} | {best:.3g} | {counts['fits']} | {counts['interior']} | {counts['fieller'] / n:.1%} | "
-              f"{counts['pure'] / n:.1%} | {counts['delta'] / n:.1%} | {lows[len(lows) // 2]:.3g} to "
-              f"{highs[len(highs) // 2]:.3g} | {bests[len(bests) // 2]:.3g} | {counts['misfit'] / counts['fits']:.0%} |")
+            low, high = (curve.c_of(peak_t + sign * Z * math.sqrt(variance)) for sign in (-1, 1))
+            counts["delta"] += holds(low, high)
+        n, inside = arguments.trials, counts["interior"] or 1
+        truth = f"{first:.3g}" if first == last else f"{first:.3g} to {last:.3g}"
+        print(f"| {name} | {truth} | {counts['interior']} | {counts['fieller'] / inside:.1%} | {counts['fieller'] / n:.1%} "
+              f"| {counts['pure'] / inside:.1%} | {counts['delta'] / inside:.1%} | {median(bests):.3g} "
+              f"| {counts['misfit'] / n:.0%} | {counts['outside'] / n:.0%} | {counts['set'] / n:.1%} "
+              f"| {median(ranges)[1] if ranges else '-'} | {counts['local'] / n:.1%} | {counts['settled'] / n:.0%} "
+              f"| {counts['settled_held'] / (counts['settled'] or 1):.1%} | {median(locals_)[1] if locals_ else '-'} "
+              f"| {median(local_bests):.3g} |", flush=True)
         print(f"<!-- {name}: {time.perf_counter() - start:.1f} s -->", file=sys.stderr)
 
 

@@ -28,6 +28,8 @@ Usage and help name the command as it was invoked. ``mcts-explorer app`` serves 
 * ``python -m mcts_core export --out bundle.zip [--c C] [--rule R]``: the bundle the app's
   "Download bundle" gives (:mod:`mcts_core.inputs.bundle`): input, tree, node statistics, picture,
   settings; uploading it in the app opens that view.
+* ``python -m mcts_core fit``: arena CSV on stdin, its rows with the best C's columns added, one fit
+  per ``simulations`` (:mod:`mcts_core.cli.fit_command`).
 * ``python -m mcts_core search --game G [--moves M] --simulations N [--seconds S] [--c C]
   [--rule R] [--seed K] [--solve] [--algorithm sequential|duct|smitsimax] [--progress]``: runs our MCTS
   on an OpenSpiel game and writes its JSON Lines log to stdout as it goes (reads no input); duct and
@@ -148,6 +150,16 @@ def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
         "write a bundle zip the app can reopen",
     )
     export_parser.add_argument("--out", required=True, help="the zip file to write")
+    commands.add_parser(
+        "fit", help="fit the best C to arena CSV on stdin: the rows with the fit's columns added",
+        description="Read arena CSV on stdin (at least the columns c,games,wins,draws,losses,score,pairs,ll,ld,dd_wl,"
+        "wd,ww,simulations) and print its rows with the fit's columns added, one fit per simulations value: "
+        "the quadratic's (fit_score,fit_low,fit_high,fit_best_c,fit_best_low,fit_best_high,fit_safe_c,fit_misfit,"
+        "fit_shape), the local fit's best C to trust (best_c,best_low,best_high,best_verdict,next_c) and the "
+        "model-free set (set_member,set_low,set_high). An interval end the data leave open is 0 or inf; a best "
+        "C the data cannot tell yet is nan, with the C values to play next.",
+        allow_abbrev=False,
+    )
     _search_commands(commands)
     arguments = parser.parse_args(argv)
     if arguments.command == "app":
@@ -401,6 +413,10 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
 
         return game_commands.run(arguments)
     try:
+        if arguments.command == "fit":
+            from .fit_command import run as run_fit
+
+            return run_fit()
         data = sys.stdin.buffer.read()
         text = decode_text(data)
         if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):

@@ -79,12 +79,12 @@ class ScoreCurve:
         return 0.0 if t == -math.inf else math.inf if t == math.inf else math.exp(self.centre + self.half_range * t)
 
     def logit(self, t: float) -> float:
-        return sum(b * x for b, x in zip(self.coefficients, _powers(t)))
+        return sum(b * x for b, x in zip(self.coefficients, powers(t)))
 
     def score_at(self, c: float, *, z: float = Z_95) -> tuple[float, float, float]:
         """The fitted score at C with its pointwise 95 % band: ``(score, low, high)``."""
         t = self.t_of(c)
-        spread = z * math.sqrt(max(_quadratic_form(self.covariance, _powers(t)), 0.0))
+        spread = z * math.sqrt(max(_quadratic_form(self.covariance, powers(t)), 0.0))
         eta = self.logit(t)
         return _logistic(eta), _logistic(eta - spread), _logistic(eta + spread)
 
@@ -237,7 +237,7 @@ def describe(fit: BestC) -> str:
     return text
 
 
-def _powers(t: float, degree: int = 2) -> tuple[float, ...]:
+def powers(t: float, degree: int = 2) -> tuple[float, ...]:
     """1, t, t^2, ... t^degree (each the one before times t)."""
     powers = [1.0]
     for _ in range(degree):
@@ -292,7 +292,7 @@ def fit_logistic_polynomial(ts: Sequence[float], scores: Sequence[float], games:
     """
     if all(y == scores[0] for y in scores) and scores[0] in (0.0, 1.0):
         raise FitError(_NO_PEAK)
-    xs = [_powers(t, degree) for t in ts]
+    xs = [powers(t, degree) for t in ts]
     size = degree + 1
 
     def log_likelihood(beta):  # sum n (y log p + (1 - y) log(1 - p)), kept finite for large |eta|
@@ -356,7 +356,7 @@ def dispersion_and_misfit(points: Sequence[ScorePoint], ts: Sequence[float],
         return within, math.nan
     pearson = 0.0
     for point, t in zip(points, ts):
-        p = _logistic(sum(b * x for b, x in zip(beta, _powers(t, len(beta) - 1))))
+        p = _logistic(sum(b * x for b, x in zip(beta, powers(t, len(beta) - 1))))
         pearson += point.games * (point.score - p) ** 2 / (p * (1 - p))
     misfit = chi_square_tail(pearson / within, freedom) if within > 0 else (1.0 if pearson == 0 else 0.0)
     return max(within, pearson / freedom), misfit

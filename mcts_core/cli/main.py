@@ -226,7 +226,7 @@ def _search_commands(commands) -> None:
         "c,games,wins,draws,losses,score,low,high,elo,elo_error,los,draw_ratio, the pentanomial pairs "
         "(pairs,ll,ld,dd_wl,wd,ww,pair_elo,pair_elo_error,pair_los), elo_low,elo_high (the score interval low..high "
         "in Elo: infinite only where it reaches a score of 0 or 1), with --sprt llr,llr_low,llr_high,sprt, "
-        "then simulations,entropy,depth,top_share (then round,best with --tune, the fit's columns with --fit). One-player games: c,games,mean_return,return_low,return_high; "
+        "then simulations,entropy,depth,top_share (then round,best with --tune, the fit's columns with --fit, as the fit command writes them). One-player games: c,games,mean_return,return_low,return_high; "
         "three or more players (seats rotated) add win_share,win_low,win_high; then the same last four.",
         allow_abbrev=False,
     )
@@ -276,14 +276,19 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         "normalized (normalised Elo: the score's t-value, the same whatever the draw ratio) "
                         f"(default {defaults.ARENA_SPRT_MODEL})")
     parser.add_argument("--fit", action="store_true",
-                        help="fit the score against log C (a quadratic through a logistic link, weighted by the "
-                        "games) for each budget: adds the columns "
+                        help="fit the best C to the scores for each budget, as the fit command does: adds the columns "
                         # Written out, not imported: importing the strength package here would load the search
-                        # for every puzzle run (tests/test_arena.py checks the list is best_c.FIT_COLUMNS).
-                        "fit_score,fit_low,fit_high,fit_best_c,fit_best_low,fit_best_high,fit_safe_c (the fitted score "
-                        "at the row's C with its 95%% band, the budget's best C with its 95%% interval, nan when "
-                        "there is no peak inside the grid, and the conservative C) and says the best C on stderr "
-                        "(two players, at least 3 C values above 0)")
+                        # for every puzzle run (tests/test_arena.py checks the list is ANSWER_COLUMNS).
+                        "fit_score, fit_low, fit_high, fit_best_c, fit_best_low, fit_best_high, fit_safe_c, fit_misfit, "
+                        "fit_shape, best_c, best_low, best_high, best_verdict, next_c, set_member, set_low, set_high "
+                        "(the quadratic in log C through a logistic link over the grid: the fitted score at the row's "
+                        "C with its 95%% band, its best C with its 95%% interval, nan when there is no peak inside the "
+                        "grid, the conservative C, its lack-of-fit p and whether its shape fits; then the best C to "
+                        "trust, from a local fit around the best measured C, with its 95%% interval, 0 or inf where "
+                        "open, nan when the data cannot tell yet, and the C values to play next; whether the row's "
+                        "C is not significantly below the best measured one, and the range that holds the best C "
+                        "if the score rises then falls) and says the best C on stderr (two players, at least 3 C "
+                        "values above 0)")
     parser.add_argument("--tune", action="store_true",
                         help="find the best C among --c by successive halving with --games games in all; "
                         "adds the columns round (the last round a C played) and best")

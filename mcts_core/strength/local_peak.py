@@ -15,8 +15,8 @@ side and its interval misses the true best C (bench/RESULTS.md, issue 52: 18% co
   it where the slope, b1 + 2 b2 t + 3 b3 t^2, is not significantly different from 0 (Fieller's test
   at each t, the connected stretch holding the peak), kept inside the model-free range. An end of
   the window reached by that stretch is the range's end there: 0 or inf where the range is open.
-- Settled: both ends of the interval and of the model-free range closed. Otherwise the data cannot tell the best C yet; :func:`next_grid` says
-  what to play next.
+- Settled: both ends of the interval and of the model-free range closed. Otherwise the data cannot
+  tell the best C yet; :func:`next_grid` says what to play next.
 """
 
 from __future__ import annotations

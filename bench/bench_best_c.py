@@ -5,8 +5,10 @@ Each trial draws every C's games from a known score curve, fits, and asks whethe
 lies inside each reported interval. Compared: the quadratic's Fieller interval (what best_c reports;
 coverage over the trials whose quadratic peaks inside the grid, as issue 36 measured it, then over
 every trial), the delta method's, the quadratic with the pairs' own dispersion alone, the model-free
-range of best_set, and the local fit of local_peak (every trial; an open end holds whatever lies past
-it, which is what "cannot tell yet" says). The curves: bench/harness/score_curves.py.
+range of best_set, the local fit of local_peak, and the answer best_c_answer reports (the local fit's
+interval, or the model-free range when the quadratic's shape is wrong; every trial: an open end holds
+whatever lies past it, which is what "cannot tell yet" says; "found": both ends closed and the shape
+right). The curves: bench/harness/score_curves.py.
 
     python bench/bench_best_c.py [--trials 400] [--games 100] [--grid 0.1,0.5,1,1.4,2,4,10] [--curves skewed]
 """
@@ -21,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mcts_core.strength.best_c import FitError, _fieller, fit_best_c  # noqa: E402
+from mcts_core.strength.best_c_answer import BestCAnswer  # noqa: E402
 from mcts_core.strength.local_peak import local_peak  # noqa: E402
 from bench.harness.score_curves import CURVES, score_points, true_best  # noqa: E402
 
@@ -45,17 +48,17 @@ def main() -> None:
     print()
     print("| curve | true best C | quadratic peaks inside | Fieller (issue 36) | Fieller, every trial | pairs' dispersion only "
           "| delta method | median quadratic best | quadratic misfit < 0.05 | quadratic peak outside the local interval "
-          "| model-free range | median range | local fit | settled | local fit when settled | median local interval "
-          "| median local best |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---:|")
+          "| model-free range | median range | local fit | median local best | answer | found | answer when found "
+          "| median answer |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|")
     for name in arguments.curves.split(","):
         first, last = true_best(CURVES[name][0])
 
         def holds(low, high):
             return low <= last and high >= first
 
-        counts = dict(interior=0, fieller=0, pure=0, delta=0, misfit=0, outside=0, set=0, local=0, settled=0,
-                      settled_held=0)
+        counts = dict(interior=0, fieller=0, pure=0, delta=0, misfit=0, outside=0, set=0, local=0, answer=0, found=0,
+                      found_held=0)
         bests, local_bests, ranges, locals_ = [], [], [], []
         start = time.perf_counter()
         for trial in range(arguments.trials):
@@ -69,13 +72,19 @@ def main() -> None:
                 counts["set"] += holds(found.low, found.high)
                 ranges.append((found.high / found.low if found.low > 0 else math.inf, f"{found.low:.3g} to {found.high:.3g}"))
                 counts["local"] += holds(peak.low, peak.high)
-                counts["settled"] += peak.settled
-                counts["settled_held"] += peak.settled and holds(peak.low, peak.high)
                 local_bests.append(peak.best)
-                locals_.append((peak.high / peak.low if peak.low > 0 else math.inf, f"{peak.low:.3g} to {peak.high:.3g}"))
             try:
                 fit = fit_best_c(points)
-            except FitError:
+            except FitError as error:
+                fit = error
+            if peak is not None:
+                answer = BestCAnswer(fit, peak, tuple(grid))
+                low, high = answer.interval
+                counts["answer"] += holds(low, high)
+                counts["found"] += answer.found
+                counts["found_held"] += answer.found and holds(low, high)
+                locals_.append((high / low if low > 0 else math.inf, f"{low:.3g} to {high:.3g}"))
+            if isinstance(fit, FitError):
                 continue
             counts["misfit"] += fit.misfit < 0.05
             bests.append(fit.best)
@@ -98,12 +107,13 @@ def main() -> None:
             counts["delta"] += holds(low, high)
         n, inside = arguments.trials, counts["interior"] or 1
         truth = f"{first:.3g}" if first == last else f"{first:.3g} to {last:.3g}"
+        when_found = f"{counts['found_held'] / counts['found']:.1%}" if counts["found"] else "-"
         print(f"| {name} | {truth} | {counts['interior']} | {counts['fieller'] / inside:.1%} | {counts['fieller'] / n:.1%} "
               f"| {counts['pure'] / inside:.1%} | {counts['delta'] / inside:.1%} | {median(bests):.3g} "
               f"| {counts['misfit'] / n:.0%} | {counts['outside'] / n:.0%} | {counts['set'] / n:.1%} "
-              f"| {median(ranges)[1] if ranges else '-'} | {counts['local'] / n:.1%} | {counts['settled'] / n:.0%} "
-              f"| {counts['settled_held'] / (counts['settled'] or 1):.1%} | {median(locals_)[1] if locals_ else '-'} "
-              f"| {median(local_bests):.3g} |", flush=True)
+              f"| {median(ranges)[1] if ranges else '-'} | {counts['local'] / n:.1%} | {median(local_bests):.3g} "
+              f"| {counts['answer'] / n:.1%} | {counts['found'] / n:.0%} | {when_found} "
+              f"| {median(locals_)[1] if locals_ else '-'} |", flush=True)
         print(f"<!-- {name}: {time.perf_counter() - start:.1f} s -->", file=sys.stderr)
 
 

@@ -87,9 +87,9 @@ def test_the_bonferroni_correction_widens_the_set_with_more_c_values():
 def test_an_open_answer_says_cannot_tell_and_names_what_to_play_next():
     flat = local_peak(points([0.5, 0.52, 0.53, 0.52, 0.51, 0.5, 0.52], games=20))
     assert not flat.settled and (flat.low == 0 or flat.high == math.inf)
-    assert next_grid(flat, GRID) == (0.1, 0.32, 1.0, 3.2, 10.0)  # noise: play the same range again, more games
+    assert next_grid(flat.best_set.best, (flat.low, flat.high), GRID) == (0.1, 0.32, 1.0, 3.2, 10.0)  # noise: play the same range again, more games
     rising = local_peak(points([0.1, 0.2, 0.3, 0.35, 0.4, 0.5, 0.6]))
-    assert rising.high == math.inf and next_grid(rising, GRID)[-1] == 40.0  # the best measured is the last C
+    assert rising.high == math.inf and next_grid(rising.best_set.best, (rising.low, rising.high), GRID)[-1] == 40.0  # the best measured is the last C
 
 
 def test_a_clear_peak_is_found_inside_the_grid():
@@ -118,8 +118,8 @@ def run_fit(monkeypatch, capsys, text):
 
 
 def test_cli_fit_adds_the_answer_per_budget(monkeypatch, capsys):
-    clear = [(c, round(4000 * s), 0, 4000 - round(4000 * s), 100) for c, s in
-             zip(GRID, [0.2, 0.5, 0.58, 0.6, 0.57, 0.4, 0.1])]
+    quadratic = CURVES["quadratic"][0]  # the quadratic's own shape: it fits, and the answer is found
+    clear = [(c, round(4000 * quadratic(c)), 0, 4000 - round(4000 * quadratic(c)), 100) for c in GRID]
     unclear = [(c, 11, 0, 9, 800) if c == 1.4 else (c, 10, 0, 10, 800) for c in GRID]
     status, out, err = run_fit(monkeypatch, capsys, arena_csv(clear + unclear))
     assert status == 0
@@ -127,13 +127,15 @@ def test_cli_fit_adds_the_answer_per_budget(monkeypatch, capsys):
     assert header == [*FIT_INPUT_COLUMNS, *ANSWER_COLUMNS]
     rows = [dict(zip(header, row)) for row in rows]
     found = [row for row in rows if row["simulations"] == "100"]
-    assert {row["best_verdict"] for row in found} == {FOUND} and 1.0 < float(found[0]["best_c"]) < 2.0
-    assert [row["set_member"] for row in found] == ["0", "0", "1", "1", "0", "0", "0"]
+    assert {row["best_verdict"] for row in found} == {FOUND} and {row["fit_shape"] for row in found} == {"fits"}
+    low, best, high = (float(found[0][name]) for name in ("best_low", "best_c", "best_high"))
+    assert low < best < high and best == pytest.approx(1.6, rel=0.05)
+    assert [row["set_member"] for row in found] == ["0", "0", "0", "1", "1", "0", "0"]
     unsure = [row for row in rows if row["simulations"] == "800"]
     assert {row["best_verdict"] for row in unsure} == {CANNOT_TELL}
     assert unsure[0]["best_c"] == "nan" and (unsure[0]["best_low"], unsure[0]["best_high"]) == ("0.0", "inf")
     assert unsure[0]["next_c"] == "0.1 0.32 1 3.2 10"
-    assert err.splitlines()[0].startswith("fit: 100 simulations: best C 1.")
+    assert err.splitlines()[0].startswith("fit: 100 simulations: best C 1.6 (95% interval ")
     assert err.splitlines()[1].startswith("fit: 800 simulations: cannot tell the best C yet: it lies between 0 and "
                                           "infinity; play next C = 0.1, 0.32, 1, 3.2, 10")
 
@@ -146,13 +148,15 @@ def test_cli_fit_refits_its_own_output_and_keeps_other_columns(monkeypatch, caps
     assert again == first and first.splitlines()[0].startswith(CSV_HEADER + ",extra,fit_score")
 
 
-def test_a_lopsided_quadratic_fit_is_called_a_misfit():
-    # Plenty of games on the skewed curve: the quadratic's peak lies outside the local interval.
+def test_a_lopsided_curve_the_points_show_is_called_a_misfit_and_answered_by_the_model_free_range():
+    # 4,000 games per C on the skewed curve: the quadratic misses, and a cubic over 0.5 to 4 is biased too.
     from mcts_core.strength.best_c_answer import BestCAnswer
 
-    rng = random.Random(1)
-    pts = score_points(rng, "skewed", GRID, 4000)
-    assert BestCAnswer(fit_best_c(pts), local_peak(pts), GRID).shape == MISFIT
+    pts = score_points(random.Random(1), "skewed", GRID, 4000)
+    answer = BestCAnswer(fit_best_c(pts), local_peak(pts), GRID)
+    assert answer.shape == MISFIT and not answer.found
+    assert answer.interval == (answer.peak.best_set.low, answer.peak.best_set.high) and answer.interval[0] <= 1.36 <= (
+        answer.interval[1])
 
 
 @pytest.mark.parametrize("change, message", [

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 MIN_POINTS = 3
 CURVE_POINTS = 241  # the drawn curve, and the search for the conservative best, over the grid's range
+MAX_EXPONENT = 709.0  # e^709 is near the largest float: a C beyond it is inf
 RUNAWAY_LOGIT = 30.0  # a fitted score within 1e-13 of 0 or 1: the likelihood has no maximum there
 
 
@@ -76,7 +77,8 @@ class ScoreCurve:
 
     def c_of(self, t: float) -> float:
         """C of a scaled log C (0 and inf for the open ends)."""
-        return 0.0 if t == -math.inf else math.inf if t == math.inf else math.exp(self.centre + self.half_range * t)
+        exponent = self.centre + self.half_range * t
+        return math.inf if exponent > MAX_EXPONENT else math.exp(exponent)  # e^-inf is 0.0; a Fieller root far out is inf
 
     def logit(self, t: float) -> float:
         return sum(b * x for b, x in zip(self.coefficients, powers(t)))

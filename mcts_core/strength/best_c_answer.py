@@ -1,10 +1,13 @@
 """The best C as the CLI and the page report it: the quadratic over the grid (the curve drawn), the local fit
 (the best C to trust, :mod:`.local_peak`), the model-free set (:mod:`.best_set`) and the verdicts.
 
-- Best C: the local fit's, when its interval is closed on both sides ("found"); otherwise the data
-  cannot tell yet (nan in the CSV), and :func:`.local_peak.next_grid` says what to play next.
 - The quadratic's shape is wrong ("misfit") when its lack-of-fit test says so (p < 0.05) or its peak
   lies outside the local fit's interval (it was pulled to the flatter side of a lopsided curve).
+- Best C: the local fit's with its interval, when both are closed on both sides ("found"). When the
+  quadratic's shape is wrong the curve is lopsided enough for the points to show it, and the local
+  cubic is biased too (bench/RESULTS.md, issue 52: 72-80% coverage at 1,000 games per C): the interval
+  is then the model-free range and the data cannot tell yet. Otherwise too the best C is nan in the
+  CSV, and :meth:`BestCAnswer.next_c` says what to play next.
 """
 
 from __future__ import annotations
@@ -45,7 +48,17 @@ class BestCAnswer:
 
     @property
     def found(self) -> bool:
-        return isinstance(self.peak, LocalPeak) and self.peak.settled
+        return isinstance(self.peak, LocalPeak) and self.peak.settled and self.shape != MISFIT
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The best C's 95 % interval: the local fit's, or the model-free range when the quadratic's shape is
+        wrong; (nan, nan) without a local fit."""
+        if not isinstance(self.peak, LocalPeak):
+            return math.nan, math.nan
+        if self.shape == MISFIT:
+            return self.peak.best_set.low, self.peak.best_set.high
+        return self.peak.low, self.peak.high
 
     @property
     def verdict(self) -> str:
@@ -64,7 +77,9 @@ class BestCAnswer:
 
     def next_c(self) -> tuple[float, ...]:
         """The C values to play next when the best C is not found (none when found or when there is no fit)."""
-        return () if self.found or not isinstance(self.peak, LocalPeak) else next_grid(self.peak, self.grid)
+        if self.found or not isinstance(self.peak, LocalPeak):
+            return ()
+        return next_grid(self.peak.best_set.best, self.interval, self.grid)
 
 
 def answers_by_budget(rows: Sequence[ArenaRow]) -> dict[int, BestCAnswer]:
@@ -95,7 +110,7 @@ def answer_cells(answer: BestCAnswer | None, c: float) -> list:
     if not isinstance(peak, LocalPeak):
         return [*cells, math.nan, math.nan, math.nan, CANNOT_TELL, "", math.nan, math.nan, math.nan]
     found = peak.best_set
-    return [*cells, peak.best if peak.settled else math.nan, peak.low, peak.high, answer.verdict,
+    return [*cells, peak.best if answer.found else math.nan, *answer.interval, answer.verdict,
             " ".join(f"{value:g}" for value in answer.next_c()), int(c in found.members), found.low, found.high]
 
 
@@ -106,16 +121,18 @@ def describe_answer(answer: BestCAnswer) -> str:
     if not isinstance(peak, LocalPeak):
         return f"no best C: {peak}"
     found = peak.best_set
+    low, high = answer.interval
     if answer.found:
-        text = f"best C {peak.best:.3g} (95% interval {peak.low:.3g} to {peak.high:.3g}, from the points around it)"
+        text = f"best C {peak.best:.3g} (95% interval {low:.3g} to {high:.3g}, from the points around it)"
     else:
-        text = (f"cannot tell the best C yet: it lies between {_end(peak.low)} and {_end(peak.high)}; play next "
+        text = (f"cannot tell the best C yet: it lies between {_end(low)} and {_end(high)}; play next "
                 f"C = {', '.join(f'{value:g}' for value in answer.next_c())}")
     text += (f". Not significantly below the best measured C ({found.best:g}): "
              f"{', '.join(f'{value:g}' for value in found.members)}")
     if isinstance(answer.fit, BestC):
         if answer.shape == MISFIT:
-            text += ". The quadratic over the whole grid does not fit the points' shape: its curve is drawn, not trusted"
+            text += (". The score is lopsided around its peak: the quadratic over the whole grid does not fit it "
+                     "(its curve is drawn, not trusted)")
         text += f". The quadratic over the whole grid: {describe(answer.fit)}"
     return text
 

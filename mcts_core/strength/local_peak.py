@@ -110,14 +110,15 @@ def _slope_not_significant(beta: Sequence[float], unscaled, dispersion: float, t
     return slope * slope <= z * z * variance
 
 
-def next_grid(peak: LocalPeak, grid: Sequence[float]) -> tuple[float, ...]:
-    """What to play next when the best C is not settled: :data:`NEXT_POINTS` C values evenly spaced in
-    log C over the interval, each to 2 significant digits. An open end is the grid's end there, widened
+def next_grid(best: float, interval: tuple[float, float], grid: Sequence[float]) -> tuple[float, ...]:
+    """What to play next when the best C is not found: :data:`NEXT_POINTS` C values evenly spaced in log C
+    over the interval, each to 2 significant digits. An open end is the grid's end there, widened
     :data:`WIDEN` times (its lowest C above 0 divided, its highest multiplied) when the best measured C
-    is that end (the peak may lie past it)."""
+    ``best`` is that end (the peak may lie past it)."""
     positive = [c for c in grid if c > 0]
     first, last = min(positive), max(positive)
-    low = peak.low if peak.low > 0 else first / WIDEN if peak.best_set.best <= first else first
-    high = peak.high if peak.high < math.inf else last * WIDEN if peak.best_set.best >= last else last
+    low, high = interval
+    low = low if low > 0 else first / WIDEN if best <= first else first
+    high = high if high < math.inf else last * WIDEN if best >= last else last
     step = (math.log(high) - math.log(low)) / (NEXT_POINTS - 1)
     return tuple(dict.fromkeys(float(f"{math.exp(math.log(low) + step * i):.2g}") for i in range(NEXT_POINTS)))

@@ -172,3 +172,9 @@ def test_a_lopsided_curve_the_points_show_is_called_a_misfit_and_answered_by_the
 def test_cli_fit_refuses_bad_input_in_one_line_naming_line_and_column(monkeypatch, capsys, change, message):
     status, out, err = run_fit(monkeypatch, capsys, change(arena_csv([(c, 10, 0, 10, 30) for c in GRID])))
     assert (status, out) == (2, "") and err.startswith(f"error: {message}") and err.count("\n") == 1
+
+
+def test_a_fieller_end_past_the_largest_float_is_inf_not_an_error():
+    # 20 games per C on skewed_up, seed 177: one root of Fieller's quadratic lies at t = 357 (C = e^822).
+    fit = fit_best_c(score_points(random.Random("skewed_up/177"), "skewed_up", GRID, 20))
+    assert fit.interior and fit.high == math.inf and 1.0 < fit.low < 10.0

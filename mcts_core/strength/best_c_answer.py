@@ -51,6 +51,16 @@ class BestCAnswer:
         return isinstance(self.peak, LocalPeak) and self.peak.settled and self.shape != MISFIT
 
     @property
+    def best(self) -> float:
+        """The best C found; nan when the data cannot tell yet."""
+        return self.peak.best if self.found else math.nan
+
+    @property
+    def near_best(self) -> tuple[float, ...]:
+        """The C values not significantly below the best measured one (none without a local fit)."""
+        return self.peak.best_set.members if isinstance(self.peak, LocalPeak) else ()
+
+    @property
     def interval(self) -> tuple[float, float]:
         """The best C's 95 % interval: the local fit's, or the model-free range when the quadratic's shape is
         wrong; (nan, nan) without a local fit."""
@@ -110,7 +120,7 @@ def answer_cells(answer: BestCAnswer | None, c: float) -> list:
     if not isinstance(peak, LocalPeak):
         return [*cells, math.nan, math.nan, math.nan, CANNOT_TELL, "", math.nan, math.nan, math.nan]
     found = peak.best_set
-    return [*cells, peak.best if answer.found else math.nan, *answer.interval, answer.verdict,
+    return [*cells, answer.best, *answer.interval, answer.verdict,
             " ".join(f"{value:g}" for value in answer.next_c()), int(c in found.members), found.low, found.high]
 
 

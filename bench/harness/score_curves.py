@@ -74,3 +74,16 @@ def score_points(rng, name, grid, games):
         mean, variance = play(rng, score(c), draw, same, games)
         points.append(ScorePoint(c, mean, games, variance))
     return points
+
+
+def pair_result(rng, name, plus, minus):
+    """Two games of MCTS at C = e^plus against MCTS at C = e^minus (no draws): the plus side's wins less
+    losses. Its chance to win one is the logistic of the two C values' Elo difference against the curve's
+    opponent (each C's score as Elo)."""
+    score = CURVES[name][0]
+
+    def logit(p):
+        return math.log(p / (1 - p))
+
+    p = 1 / (1 + math.exp(logit(score(math.exp(minus))) - logit(score(math.exp(plus)))))
+    return sum(1 if rng.random() < p else -1 for _ in range(2))

@@ -8,7 +8,8 @@ and mean-return rows; :mod:`.arena` checks settings and runs a grid (budgets x C
 :mod:`.tuner` finds the best C by successive halving; :mod:`.best_c` fits the score against log C
 and names the best C with its interval; :mod:`.best_set` and :mod:`.local_peak` answer it on any
 curve shape, :mod:`.best_c_answer` reports it and :mod:`.arena_csv` reads arena CSV back for a fit;
-:mod:`.result_store` keeps finished games in SQLite so a rerun resumes. May import search, selection, inputs (the data folder) and defaults.
+:mod:`.spsa` is fishtest's SPSA (the games from its caller); :mod:`.result_store` keeps finished games in
+SQLite so a rerun resumes. May import search, selection, inputs (the data folder) and defaults.
 """
 
 from .arena import (

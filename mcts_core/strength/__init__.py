@@ -16,7 +16,7 @@ from .arena import (
     MAX_GAMES, MAX_SERIES, MAX_TOTAL_GAMES, MAX_WORKERS, arena, check_grid, parse_budgets, parse_opponent, plan,
 )
 from .arena_games import GameResult, GameTask, game_tasks, play_chunk, play_game
-from .best_c import BestC, FitError, describe, fit_best_c, fits_by_budget
+from .best_c import BestC, FitError, describe, fit_best_c
 from .best_c_answer import MISFIT, BestCAnswer, answers_by_budget, describe_answer
 from .elo import SprtSettings
 from .result_store import ArenaKey, ResultStore
@@ -27,7 +27,7 @@ from .tuner import HalvingRound, TuneResult, games_each, tune, tune_rounds
 __all__ = [
     "MAX_GAMES", "MAX_SERIES", "MAX_TOTAL_GAMES", "MAX_WORKERS", "MISFIT", "ArenaKey", "ArenaRow", "BestC",
     "BestCAnswer", "FitError", "answers_by_budget", "describe_answer",
-    "GameResult", "GameTask", "describe", "fit_best_c", "fits_by_budget",
+    "GameResult", "GameTask", "describe", "fit_best_c",
     "ResultStore", "SprtSettings", "arena", "check_grid", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
     "plan", "play_chunk", "play_game", "HalvingRound", "TuneResult", "games_each", "tune", "tune_rounds",
     "wilson_interval",

@@ -145,17 +145,6 @@ def check_fit(game: str, players: int, c_values: Sequence[float]) -> None:
         raise ValueError(f"fitting the best C needs at least {MIN_POINTS} C values above 0 (log C has no 0)")
 
 
-def fits_by_budget(rows: Sequence[ArenaRow]) -> dict[int, BestC | FitError]:
-    """Each budget's fit over its rows (two players), or the FitError saying why there is none."""
-    fits: dict[int, BestC | FitError] = {}
-    for simulations in dict.fromkeys(row.simulations for row in rows):
-        try:
-            fits[simulations] = fit_best_c(points_from_rows([row for row in rows if row.simulations == simulations]))
-        except FitError as error:
-            fits[simulations] = error
-    return fits
-
-
 def fit_cells(fit: BestC | FitError | None, c: float) -> list[float]:
     """A row's :data:`FIT_COLUMNS` (nan where there is no fit, or at C = 0)."""
     if not isinstance(fit, BestC):

@@ -42,10 +42,6 @@ class BestSet:
     low: float
     high: float
 
-    def narrows(self, grid: Sequence[float]) -> bool:
-        """Whether the range leaves out part of the grid's range (it says something yet)."""
-        return self.low > 0.0 and self.low >= min(grid) or self.high < math.inf and self.high <= max(grid)
-
 
 def best_set(points: Sequence[ScorePoint], *, alpha: float = ALPHA) -> BestSet:
     """The set of C values not significantly below the best measured one, and the range it implies.

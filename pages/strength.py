@@ -32,8 +32,8 @@ from mcts_core import RULES, defaults, parse_c
 from mcts_core.common import StoreError
 from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import (
-    ArenaRow, BestC, FitError, HalvingRound, ResultStore, SprtSettings, arena, columns, describe, fits_by_budget,
-    games_each, llr_curve, parse_budgets, plan, tune, tune_rounds,
+    ArenaRow, BestC, BestCAnswer, HalvingRound, ResultStore, SprtSettings, answers_by_budget, arena,
+    columns, describe_answer, games_each, llr_curve, parse_budgets, plan, tune, tune_rounds,
 )
 from ui.charts.strength_charts import (
     STATISTICS, best_c_chart, best_per_budget, fit_chart, heatmap, interval_chart, llr_chart, score_chart,
@@ -414,19 +414,19 @@ def tuned(job: ArenaJob) -> None:
                    f"to {best.return_high:.3f}) from {best.games:,} games; {result.games:,} games in all.",
                    icon=":material/emoji_events:")
     if best.players == 2:
-        fit = fits_by_budget(result.rows)[best.simulations]
-        st.markdown(f"Fitted over every C's games: {escape(describe(fit))}." if isinstance(fit, BestC)
-                    else f"No fitted best C over every C's games: {escape(str(fit))}.")
+        answer = answers_by_budget(result.rows)[best.simulations]
+        st.markdown(f"Fitted over every C's games: {escape(describe_answer(answer))}.")
     for sentence in job.rounds:
         st.caption(sentence)
     names = columns(best.players)
     frame = rows_frame(result.rows, names).assign(round=[result.rounds[row.c] for row in result.rows])
     rows_table(frame.sort_values("c"))
-    if best.players == 2 and isinstance(fit, BestC):
-        st.altair_chart(fit_chart(frame, job.settings["c_values"], fit), width="stretch")
+    if best.players == 2 and isinstance(answer.fit, BestC):
+        st.altair_chart(fit_chart(frame, job.settings["c_values"], answer.fit, answer), width="stretch")
         st.caption("The tuner's C values with their scores and 95% intervals (C values dropped early played fewer "
-                   "games), the score fitted against log C over all of them, its best C (green) and conservative C "
-                   "(purple triangle).")
+                   "games; green rings: not significantly below the best measured score), the quadratic fitted "
+                   "against log C over all of them (dashed where its shape does not fit), its conservative C (purple "
+                   "triangle), and the best C with its 95% interval (green).")
 
 
 def results(choice: tuple[str, dict[str, Any]] | None) -> None:
@@ -500,15 +500,15 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
                    "game was lost (or none won): that end, like an infinite Elo, is left out. LOS, the draw ratio "
                    "and the pairs' pentanomial view are in the table; the CSV adds cutechess-cli's symmetric ± "
                    "(elo_error).")
-        fits = fits_by_budget(rows) if len(set(frame["simulations"])) == 1 else {}
-        fit = next(iter(fits.values()), None)
-        if isinstance(fit, BestC):
-            score_with_fit(frame, grid, fit, opponent)
+        answers = answers_by_budget(rows) if len(set(frame["simulations"])) == 1 else {}
+        answer = next(iter(answers.values()), None)
+        if answer is not None and isinstance(answer.fit, BestC):
+            score_with_fit(frame, grid, answer, opponent)
         else:
             st.subheader(f"Score against {opponent}")
             st.altair_chart(score_chart(frame, grid), width="stretch")
-            if isinstance(fit, FitError):
-                st.caption(f"No fitted best C: {escape(str(fit))}.")
+            if answer is not None:
+                st.caption(f"No fitted best C: {escape(str(answer.fit))}.")
     else:
         title = "Mean return" if players == 1 else f"Mean return and win share against {opponent}"
         st.subheader(title)
@@ -536,28 +536,30 @@ def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None
                        mime="text/csv", key=STRENGTH_CSV, on_click="ignore")
 
 
-def score_with_fit(frame: pd.DataFrame, grid: list[float], fit: BestC, opponent: str) -> None:
-    """The score chart with the fitted curve, and the fitted best C in words above it."""
+def score_with_fit(frame: pd.DataFrame, grid: list[float], answer: BestCAnswer, opponent: str) -> None:
+    """The score chart with the fitted curve, and the best C in words above it."""
     st.subheader(f"Score against {opponent}, and the best C fitted to it")
-    st.markdown(f"**Fit: {escape(describe(fit))}.**")
-    st.altair_chart(fit_chart(frame, grid, fit), width="stretch")
+    st.markdown(f"**Fit: {escape(describe_answer(answer))}.**")
+    st.altair_chart(fit_chart(frame, grid, answer.fit, answer), width="stretch")
     st.caption(
-        "Dots: each C's score with its 95% interval. Orange: the score fitted against log C (a quadratic through a "
-        "logistic link, weighted by each C's games) with its 95% band. Green line and shading: where the fitted "
-        "score peaks, the best C, with its 95% interval (Fieller's: the C values where the curve's slope could be "
-        "0). Purple triangle: the conservative C, whose fitted score has the highest 95% lower bound. Uncertainty is "
-        "measured from the game pairs themselves; C = 0 is left out of the fit (log C).")
+        "Dots: each C's score with its 95% interval; green rings: the C values whose score is not significantly "
+        "below the best measured one (paired, corrected for the number of comparisons). Orange: the score fitted "
+        "against log C over the grid (a quadratic through a logistic link, weighted by each C's games) with its "
+        "95% band, dashed when its shape does not fit the points. Green shading: the best C's 95% interval, from a "
+        "curve fitted only to the points around the best measured C (it holds on lopsided curves too), with a "
+        "line at the best C once the data tell it. Purple triangle: the conservative C, whose fitted score has the "
+        "highest 95% lower bound. Uncertainty is measured from the game pairs themselves; C = 0 is left out of the "
+        "fits (log C).")
 
 
 def fitted_per_budget(rows: list[ArenaRow], grid: list[float]) -> None:
-    """The budget x C map's fitted best C for each budget: in words, and as a chart when two or more peak inside."""
-    fits = fits_by_budget(rows)
+    """The budget x C map's best C for each budget: in words, and as a chart when two or more are found."""
+    answers = answers_by_budget(rows)
     st.markdown("**Fitted best C per budget** (the score against log C at each budget):\n" + "".join(
-        f"\n- {budget:,} simulations: {escape(describe(fit)) if isinstance(fit, BestC) else f'no fit: {escape(str(fit))}'}."
-        for budget, fit in sorted(fits.items())))
-    inside = {budget: fit for budget, fit in fits.items() if isinstance(fit, BestC) and fit.interior}
-    if len(inside) >= 2:
-        st.altair_chart(best_c_chart(inside, grid), width="stretch")
+        f"\n- {budget:,} simulations: {escape(describe_answer(answer))}." for budget, answer in sorted(answers.items())))
+    found = {budget: answer for budget, answer in answers.items() if answer.found}
+    if len(found) >= 2:
+        st.altair_chart(best_c_chart(found, grid), width="stretch")
 
 
 def sprt_section(settings: dict[str, Any], rows: list[ArenaRow]) -> None:

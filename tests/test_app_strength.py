@@ -292,30 +292,33 @@ FIT_GRID = "0.02, 0.3, 3, 30"  # tic-tac-toe at 20 simulations against C = 1.4: 
 
 
 def fitted(table, budget=None):
-    """The fit of the table's rows (those of one budget), from their counts: what the page should say."""
+    """The answer from the table's rows (those of one budget), from their counts: what the page should say."""
     from types import SimpleNamespace
 
-    from mcts_core.strength.best_c import fit_best_c, points_from_rows
+    from mcts_core.strength import answers_by_budget
 
     chosen = table if budget is None else table[table["simulations"] == budget]
-    return fit_best_c(points_from_rows([SimpleNamespace(**row) for row in chosen.to_dict("records")]))
+    (answer,) = answers_by_budget([SimpleNamespace(**row) for row in chosen.to_dict("records")]).values()
+    return answer
 
 
 def test_a_grid_draws_the_score_fitted_against_log_c_and_names_the_best_c(app):
-    from mcts_core.strength.best_c import describe
+    from mcts_core.strength import describe_answer
 
     small_grid(app, c_values=FIT_GRID, games=16, simulations=20)
     app.button(key="strength_run").click().run()
     finish(app)
     assert not app.exception
-    fit = fitted(rows(app))
-    assert fit.interior and fit.low < fit.best < fit.high
+    answer = fitted(rows(app))
+    assert answer.fit.interior and answer.near_best
     assert any(header.value == "Score against MCTS at C = 1.4, and the best C fitted to it" for header in app.subheader)
     sentence = next(plain(text.value).strip("*") for text in app.markdown if text.value.startswith("**Fit: "))
-    assert sentence == f"Fit: {describe(fit)}."
+    assert sentence == f"Fit: {describe_answer(answer)}."
+    assert "Not significantly below the best measured C" in sentence  # the model-free set, beside the fit
     chart = next(c for c in app.get("vega_lite_chart") if "fitted score" in c.proto.spec)
     data = " ".join(map(str, chart.proto.datasets)) + chart.proto.spec
-    assert "fitted best C" in data and "conservative C" in data  # the peak's interval and the triangle
+    assert answer.verdict in data and "conservative C" in data  # the best C's interval and the triangle
+    assert "not significantly below the best" in data  # the rings' tooltip
     assert len(app.get("vega_lite_chart")) == 5  # the fitted chart takes the score chart's place
 
 
@@ -329,7 +332,7 @@ def test_a_grid_without_three_c_values_above_zero_says_why_there_is_no_fit(app):
 
 
 def test_the_budget_map_names_each_budgets_fitted_best_c(app):
-    from mcts_core.strength.best_c import describe
+    from mcts_core.strength import describe_answer
 
     small_grid(app, c_values=FIT_GRID, games=16)
     app.segmented_control(key="strength_mode").set_value("map").run()
@@ -340,9 +343,9 @@ def test_the_budget_map_names_each_budgets_fitted_best_c(app):
     table = rows(app)
     text = next(plain(text.value) for text in app.markdown if "Fitted best C per budget" in text.value)
     for budget in (10, 20):
-        assert f"{budget:,} simulations: {describe(fitted(table, budget))}" in text
-    inside = sum(fitted(table, budget).interior for budget in (10, 20))
-    assert any("fitted best C" in chart.proto.spec for chart in app.get("vega_lite_chart")) == (inside == 2)
+        assert f"{budget:,} simulations: {describe_answer(fitted(table, budget))}" in text
+    found = sum(fitted(table, budget).found for budget in (10, 20))
+    assert any("best C (log scale)" in chart.proto.spec for chart in app.get("vega_lite_chart")) == (found == 2)
 
 
 def test_a_too_large_budget_map_is_refused_in_one_sentence(app):
@@ -368,15 +371,15 @@ def test_the_tuner_reports_the_best_c_with_its_interval_and_the_games_spent(app)
 
 
 def test_the_tuner_also_fits_the_score_over_every_c_it_played(app):
-    from mcts_core.strength.best_c import describe
+    from mcts_core.strength import describe_answer
 
     small_grid(app, c_values=FIT_GRID, games=32, simulations=20)
     app.segmented_control(key="strength_mode").set_value("tune").run()
     app.button(key="strength_run").click().run()
     finish(app)
     assert not app.exception
-    fit = fitted(rows(app))  # every C's games, 4 to 12 each: the fit weighs them by their games
-    assert any(plain(text.value) == f"Fitted over every C's games: {describe(fit)}." for text in app.markdown)
+    answer = fitted(rows(app))  # every C's games, 4 to 12 each: the fit weighs them by their games
+    assert any(plain(text.value) == f"Fitted over every C's games: {describe_answer(answer)}." for text in app.markdown)
     assert any("fitted score" in chart.proto.spec for chart in app.get("vega_lite_chart"))
 
 

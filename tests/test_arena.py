@@ -328,18 +328,20 @@ def test_cli_sprt_model_normalized_takes_the_llr_in_normalised_elo(tmp_path):
 
 def test_cli_fit_adds_the_fitted_curve_and_each_budgets_best_c(tmp_path):
     from mcts_core.strength import arena
-    from mcts_core.strength.best_c import FIT_COLUMNS, describe, fit_best_c, points_from_rows
+    from mcts_core.strength.best_c import fit_best_c, points_from_rows
+    from mcts_core.strength.best_c_answer import ANSWER_COLUMNS, answers_by_budget, describe_answer
 
     settings = ["--game", "tic_tac_toe", "--c", "0,0.2,1,5", "--games", "12", "--simulations", "8,16", "--workers", "1"]
     status, out, err = run_cli(tmp_path, *settings, "--fit")
     assert status == 0
     header = out.splitlines()[0].split(",")
-    assert header[-len(FIT_COLUMNS):] == list(FIT_COLUMNS)
+    assert header[-len(ANSWER_COLUMNS):] == list(ANSWER_COLUMNS)
     rows = list(csv.DictReader(io.StringIO(out)))
     played = arena("tic_tac_toe", c_values=[0, 0.2, 1, 5], games=12, simulations=[8, 16], workers=1)
+    answers = answers_by_budget(played)
     for budget in (8, 16):
         fit = fit_best_c(points_from_rows([row for row in played if row.simulations == budget]))
-        assert f"fit: {budget:,} simulations: {describe(fit)}" in err.splitlines()
+        assert f"fit: {budget:,} simulations: {describe_answer(answers[budget])}" in err.splitlines()
         for row in (row for row in rows if row["simulations"] == str(budget)):
             assert float(row["fit_best_c"]) == pytest.approx(fit.best) and float(row["fit_safe_c"]) == pytest.approx(
                 fit.conservative)
@@ -349,7 +351,7 @@ def test_cli_fit_adds_the_fitted_curve_and_each_budgets_best_c(tmp_path):
                 low, score, high = (float(row[name]) for name in ("fit_low", "fit_score", "fit_high"))
                 assert low <= score <= high and score == pytest.approx(fit.curve.score_at(float(row["c"]))[0])
     status, plain, _ = run_cli(tmp_path, *settings)
-    assert status == 0 and [line.split(",")[:len(header) - 7] for line in out.splitlines()] == [
+    assert status == 0 and [line.split(",")[:len(header) - len(ANSWER_COLUMNS)] for line in out.splitlines()] == [
         line.split(",") for line in plain.splitlines()]  # --fit only adds columns
 
 
@@ -411,7 +413,7 @@ def test_cli_help_states_the_defaults_and_names_sprt_and_cluster():
     assert f"default {defaults.ARENA_GAMES}" in text and f"default {defaults.ARENA_SIMULATIONS}" in text
     assert f"default {defaults.ARENA_OPPONENT}" in text
     assert "default " + ",".join(f"{c:g}" for c in defaults.ARENA_C_VALUES) in text
-    from mcts_core.strength.best_c import FIT_COLUMNS
+    from mcts_core.strength.best_c_answer import ANSWER_COLUMNS
 
-    # The columns --fit writes (argparse may wrap the list after a column).
-    assert "adds the columns " + ",".join(FIT_COLUMNS) + " " in text.replace(" ,", ",")
+    # The columns --fit writes, a space after each comma (argparse wraps there, not inside a name).
+    assert "adds the columns " + ", ".join(ANSWER_COLUMNS) + " " in text

@@ -16,8 +16,8 @@
   with one line once the cluster has had no live worker for ``--cluster-wait`` seconds (default
   60), the finished games stored; ``--sprt`` stops each C at its SPRT's verdict; ``--tune`` runs
   successive halving over the C values (and says on stderr the best C fitted over every C's
-  games); ``--fit`` fits the score against log C per budget (:mod:`mcts_core.strength.best_c`):
-  its columns last, and the best C in words on stderr.
+  games); ``--fit`` fits the score against log C per budget (:mod:`mcts_core.strength.best_c_answer`):
+  its columns last, and the best C in words on stderr (as the ``fit`` command writes them).
 
 ``--moves`` takes action ids or names separated by spaces (a token of digits is an action id), or
 a JSON array for names with spaces in them: ``--moves '["roll", "Roll 3"]'``. Progress goes to
@@ -126,7 +126,8 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
 def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     from .. import defaults
     from ..strength import ResultStore, SprtSettings, arena, check_grid, columns, parse_budgets, plan
-    from ..strength.best_c import FIT_COLUMNS, check_fit, describe, fit_cells, fits_by_budget
+    from ..strength.best_c import check_fit
+    from ..strength.best_c_answer import ANSWER_COLUMNS, answer_cells, answers_by_budget, describe_answer
     from ..strength.tuner import games_each, tune
 
     progress_line = False  # a progress line is on stderr, without its line end yet
@@ -179,16 +180,16 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
         raise
     if _progress_wanted(arguments):
         print(file=sys.stderr)
-    fits = fits_by_budget(rows) if players == 2 and (arguments.fit or arguments.tune) else {}
-    for simulations, fit in fits.items():  # the tuner always says what the fit over its rows finds
+    answers = answers_by_budget(rows) if players == 2 and (arguments.fit or arguments.tune) else {}
+    for simulations, answer in answers.items():  # the tuner always says what the fit over its rows finds
         where = "tune: fitted over every C's games" if arguments.tune else f"fit: {simulations:,} simulations"
-        print(f"{where}: {describe(fit) if not isinstance(fit, ValueError) else f'no fit: {fit}'}", file=sys.stderr)
+        print(f"{where}: {describe_answer(answer)}", file=sys.stderr)
     names = columns(players, sprt is not None)
     writer = csv.writer(sys.stdout, lineterminator="\n")
-    writer.writerow([*names, *(("round", "best") if arguments.tune else ()), *(FIT_COLUMNS if arguments.fit else ())])
+    writer.writerow([*names, *(("round", "best") if arguments.tune else ()), *(ANSWER_COLUMNS if arguments.fit else ())])
     for row in rows:
         writer.writerow([getattr(row, column) for column in names] + list(extra.get(row.c, ()))
-                        + (fit_cells(fits.get(row.simulations), row.c) if arguments.fit else []))
+                        + (answer_cells(answers.get(row.simulations), row.c) if arguments.fit else []))
     return 0
 
 

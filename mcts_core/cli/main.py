@@ -30,6 +30,8 @@ Usage and help name the command as it was invoked. ``mcts-explorer app`` serves 
 * ``python -m mcts_core export --out bundle.zip [--c C] [--rule R]``: the bundle the app's
   "Download bundle" gives (:mod:`mcts_core.inputs.bundle`): input, tree, node statistics, picture,
   settings; uploading it in the app opens that view.
+* ``python -m mcts_core fit``: arena CSV on stdin, its rows with the best C's columns added, one fit
+  per ``simulations`` (:mod:`mcts_core.cli.fit_command`).
 * ``python -m mcts_core search --game G [--moves M] --simulations N [--seconds S] [--c C]
   [--rule R] [--seed K] [--solve] [--algorithm sequential|duct|smitsimax] [--progress]``: runs our MCTS
   on an OpenSpiel game and writes its JSON Lines log to stdout as it goes (reads no input); duct and
@@ -151,6 +153,16 @@ def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
         "write a bundle zip the app can reopen",
     )
     export_parser.add_argument("--out", required=True, help="the zip file to write")
+    commands.add_parser(
+        "fit", help="fit the best C to arena CSV on stdin: the rows with the fit's columns added",
+        description="Read arena CSV on stdin (at least the columns c,games,wins,draws,losses,score,pairs,ll,ld,dd_wl,"
+        "wd,ww,simulations) and print its rows with the fit's columns added, one fit per simulations value: "
+        "the quadratic's (fit_score,fit_low,fit_high,fit_best_c,fit_best_low,fit_best_high,fit_safe_c,fit_misfit,"
+        "fit_shape), the local fit's best C to trust (best_c,best_low,best_high,best_verdict,next_c) and the "
+        "model-free set (set_member,set_low,set_high). An interval end the data leave open is 0 or inf; a best "
+        "C the data cannot tell yet is nan, with the C values to play next.",
+        allow_abbrev=False,
+    )
     _search_commands(commands)
     arguments = parser.parse_args(argv)
     if arguments.command == "app":
@@ -217,7 +229,7 @@ def _search_commands(commands) -> None:
         "c,games,wins,draws,losses,score,low,high,elo,elo_error,los,draw_ratio, the pentanomial pairs "
         "(pairs,ll,ld,dd_wl,wd,ww,pair_elo,pair_elo_error,pair_los), elo_low,elo_high (the score interval low..high "
         "in Elo: infinite only where it reaches a score of 0 or 1), with --sprt llr,llr_low,llr_high,sprt, "
-        "then simulations,entropy,depth,top_share (then round,best with --tune, the fit's columns with --fit). One-player games: c,games,mean_return,return_low,return_high; "
+        "then simulations,entropy,depth,top_share (then round,best with --tune, the fit's columns with --fit, as the fit command writes them). One-player games: c,games,mean_return,return_low,return_high; "
         "three or more players (seats rotated) add win_share,win_low,win_high; then the same last four.",
         allow_abbrev=False,
     )
@@ -267,14 +279,19 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         "normalized (normalised Elo: the score's t-value, the same whatever the draw ratio) "
                         f"(default {defaults.ARENA_SPRT_MODEL})")
     parser.add_argument("--fit", action="store_true",
-                        help="fit the score against log C (a quadratic through a logistic link, weighted by the "
-                        "games) for each budget: adds the columns "
+                        help="fit the best C to the scores for each budget, as the fit command does: adds the columns "
                         # Written out, not imported: importing the strength package here would load the search
-                        # for every puzzle run (tests/test_arena.py checks the list is best_c.FIT_COLUMNS).
-                        "fit_score,fit_low,fit_high,fit_best_c,fit_best_low,fit_best_high,fit_safe_c (the fitted score "
-                        "at the row's C with its 95%% band, the budget's best C with its 95%% interval, nan when "
-                        "there is no peak inside the grid, and the conservative C) and says the best C on stderr "
-                        "(two players, at least 3 C values above 0)")
+                        # for every puzzle run (tests/test_arena.py checks the list is ANSWER_COLUMNS).
+                        "fit_score, fit_low, fit_high, fit_best_c, fit_best_low, fit_best_high, fit_safe_c, fit_misfit, "
+                        "fit_shape, best_c, best_low, best_high, best_verdict, next_c, set_member, set_low, set_high "
+                        "(the quadratic in log C through a logistic link over the grid: the fitted score at the row's "
+                        "C with its 95%% band, its best C with its 95%% interval, nan when there is no peak inside the "
+                        "grid, the conservative C, its lack-of-fit p and whether its shape fits; then the best C to "
+                        "trust, from a local fit around the best measured C, with its 95%% interval, 0 or inf where "
+                        "open, nan when the data cannot tell yet, and the C values to play next; whether the row's "
+                        "C is not significantly below the best measured one, and the range that holds the best C "
+                        "if the score rises then falls) and says the best C on stderr (two players, at least 3 C "
+                        "values above 0)")
     parser.add_argument("--tune", action="store_true",
                         help="find the best C among --c by successive halving with --games games in all; "
                         "adds the columns round (the last round a C played) and best")
@@ -410,6 +427,10 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
 
         return game_commands.run(arguments)
     try:
+        if arguments.command == "fit":
+            from .fit_command import run as run_fit
+
+            return run_fit()
         data = sys.stdin.buffer.read()
         text = decode_text(data)
         if arguments.command is None and arguments.rule is None and not text.lstrip().startswith("{"):

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 MIN_POINTS = 3
 CURVE_POINTS = 241  # the drawn curve, and the search for the conservative best, over the grid's range
+MAX_EXPONENT = 709.0  # e^709 is near the largest float: a C beyond it is inf
 RUNAWAY_LOGIT = 30.0  # a fitted score within 1e-13 of 0 or 1: the likelihood has no maximum there
 
 
@@ -76,15 +77,16 @@ class ScoreCurve:
 
     def c_of(self, t: float) -> float:
         """C of a scaled log C (0 and inf for the open ends)."""
-        return 0.0 if t == -math.inf else math.inf if t == math.inf else math.exp(self.centre + self.half_range * t)
+        exponent = self.centre + self.half_range * t
+        return math.inf if exponent > MAX_EXPONENT else math.exp(exponent)  # e^-inf is 0.0; a Fieller root far out is inf
 
     def logit(self, t: float) -> float:
-        return sum(b * x for b, x in zip(self.coefficients, _powers(t)))
+        return sum(b * x for b, x in zip(self.coefficients, powers(t)))
 
     def score_at(self, c: float, *, z: float = Z_95) -> tuple[float, float, float]:
         """The fitted score at C with its pointwise 95 % band: ``(score, low, high)``."""
         t = self.t_of(c)
-        spread = z * math.sqrt(max(_quadratic_form(self.covariance, _powers(t)), 0.0))
+        spread = z * math.sqrt(max(_quadratic_form(self.covariance, powers(t)), 0.0))
         eta = self.logit(t)
         return _logistic(eta), _logistic(eta - spread), _logistic(eta + spread)
 
@@ -143,17 +145,6 @@ def check_fit(game: str, players: int, c_values: Sequence[float]) -> None:
         raise ValueError(f"fitting the best C needs at least {MIN_POINTS} C values above 0 (log C has no 0)")
 
 
-def fits_by_budget(rows: Sequence[ArenaRow]) -> dict[int, BestC | FitError]:
-    """Each budget's fit over its rows (two players), or the FitError saying why there is none."""
-    fits: dict[int, BestC | FitError] = {}
-    for simulations in dict.fromkeys(row.simulations for row in rows):
-        try:
-            fits[simulations] = fit_best_c(points_from_rows([row for row in rows if row.simulations == simulations]))
-        except FitError as error:
-            fits[simulations] = error
-    return fits
-
-
 def fit_cells(fit: BestC | FitError | None, c: float) -> list[float]:
     """A row's :data:`FIT_COLUMNS` (nan where there is no fit, or at C = 0)."""
     if not isinstance(fit, BestC):
@@ -195,8 +186,8 @@ def fit_best_c(points: Sequence[ScorePoint], *, z: float = Z_95) -> BestC:
     logs = [math.log(point.c) for point in used]
     centre, half_range = (logs[0] + logs[-1]) / 2, (logs[-1] - logs[0]) / 2
     ts = [(u - centre) / half_range for u in logs]
-    beta, unscaled = _fit_logistic_quadratic(ts, [point.score for point in used], [point.games for point in used])
-    dispersion, misfit = _dispersion(used, ts, beta)
+    beta, unscaled = fit_logistic_polynomial(ts, [point.score for point in used], [point.games for point in used])
+    dispersion, misfit = dispersion_and_misfit(used, ts, beta)
     covariance = tuple(tuple(dispersion * value for value in row) for row in unscaled)
     curve = ScoreCurve(centre, half_range, tuple(beta), covariance, (used[0].c, used[-1].c))
     _, b1, b2 = beta
@@ -237,8 +228,12 @@ def describe(fit: BestC) -> str:
     return text
 
 
-def _powers(t: float) -> tuple[float, float, float]:
-    return 1.0, t, t * t
+def powers(t: float, degree: int = 2) -> tuple[float, ...]:
+    """1, t, t^2, ... t^degree (each the one before times t)."""
+    powers = [1.0]
+    for _ in range(degree):
+        powers.append(powers[-1] * t)
+    return tuple(powers)
 
 
 def _logistic(eta: float) -> float:
@@ -251,34 +246,36 @@ def _softplus(x: float) -> float:
 
 
 def _quadratic_form(matrix: Sequence[Sequence[float]], x: Sequence[float]) -> float:
-    return sum(x[i] * matrix[i][j] * x[j] for i in range(3) for j in range(3))
+    return sum(x[i] * matrix[i][j] * x[j] for i in range(len(x)) for j in range(len(x)))
 
 
 def _solve(matrix: list[list[float]], right: list[float]) -> list[float]:
     inverse = _inverse(matrix)
-    return [sum(inverse[i][j] * right[j] for j in range(3)) for i in range(3)]
+    return [sum(inverse[i][j] * right[j] for j in range(len(right))) for i in range(len(right))]
 
 
 def _inverse(matrix: list[list[float]]) -> list[list[float]]:
-    """The inverse of a 3 x 3 matrix by Gauss-Jordan with partial pivoting; FitError when singular."""
-    work = [list(map(float, row)) + [float(i == j) for j in range(3)] for i, row in enumerate(matrix)]
+    """The inverse of a square matrix by Gauss-Jordan with partial pivoting; FitError when singular."""
+    size = len(matrix)
+    work = [list(map(float, row)) + [float(i == j) for j in range(size)] for i, row in enumerate(matrix)]
     scale = max(abs(value) for row in matrix for value in row) or 1.0
-    for column in range(3):
-        pivot = max(range(column, 3), key=lambda row: abs(work[row][column]))
+    for column in range(size):
+        pivot = max(range(column, size), key=lambda row: abs(work[row][column]))
         if abs(work[pivot][column]) <= 1e-13 * scale:
-            raise FitError("the C values do not determine a curve (fewer than 3 distinct ones with games)")
+            raise FitError(f"the C values do not determine a curve (fewer than {size} distinct ones with games)")
         work[column], work[pivot] = work[pivot], work[column]
         head = work[column][column]
         work[column] = [value / head for value in work[column]]
-        for row in range(3):
+        for row in range(size):
             if row != column and work[row][column] != 0.0:
                 factor = work[row][column]
                 work[row] = [value - factor * top for value, top in zip(work[row], work[column])]
-    return [row[3:] for row in work]
+    return [row[size:] for row in work]
 
 
-def _fit_logistic_quadratic(ts: Sequence[float], scores: Sequence[float], games: Sequence[int]):
-    """Maximum-likelihood (b0, b1, b2) of the binomial GLM with a logit link, and (X'WX)^-1 there.
+def fit_logistic_polynomial(ts: Sequence[float], scores: Sequence[float], games: Sequence[int], degree: int = 2):
+    """Maximum-likelihood (b0, b1, ... b_degree) of the binomial GLM with a logit link on the powers of t,
+    and (X'WX)^-1 there.
 
     Newton's method (the same as IRLS for a logit link) from a least-squares fit of the empirical
     logits, halving any step that lowers the likelihood. FitError when the likelihood has no
@@ -286,7 +283,8 @@ def _fit_logistic_quadratic(ts: Sequence[float], scores: Sequence[float], games:
     """
     if all(y == scores[0] for y in scores) and scores[0] in (0.0, 1.0):
         raise FitError(_NO_PEAK)
-    xs = [_powers(t) for t in ts]
+    xs = [powers(t, degree) for t in ts]
+    size = degree + 1
 
     def log_likelihood(beta):  # sum n (y log p + (1 - y) log(1 - p)), kept finite for large |eta|
         total = 0.0
@@ -296,18 +294,18 @@ def _fit_logistic_quadratic(ts: Sequence[float], scores: Sequence[float], games:
         return total
 
     def information_and_gradient(beta):
-        information, gradient = [[0.0] * 3 for _ in range(3)], [0.0] * 3
+        information, gradient = [[0.0] * size for _ in range(size)], [0.0] * size
         for x, y, n in zip(xs, scores, games):
             p = _logistic(sum(b * xi for b, xi in zip(beta, x)))
-            for i in range(3):
+            for i in range(size):
                 gradient[i] += n * (y - p) * x[i]
-                for j in range(3):
+                for j in range(size):
                     information[i][j] += n * p * (1.0 - p) * x[i] * x[j]
         return information, gradient
 
     logits = [math.log((n * y + 0.5) / (n * (1.0 - y) + 0.5)) for y, n in zip(scores, games)]  # 0 and 1 pulled in
-    beta = _solve([[sum(n * x[i] * x[j] for x, n in zip(xs, games)) for j in range(3)] for i in range(3)],
-                  [sum(n * x[i] * logit for x, n, logit in zip(xs, games, logits)) for i in range(3)])
+    beta = _solve([[sum(n * x[i] * x[j] for x, n in zip(xs, games)) for j in range(size)] for i in range(size)],
+                  [sum(n * x[i] * logit for x, n, logit in zip(xs, games, logits)) for i in range(size)])
     current = log_likelihood(beta)
     for _ in range(100):
         try:
@@ -334,21 +332,22 @@ _NO_PEAK = ("the scores leave the fit nothing to follow: they are at or next to 
             "(a stronger opponent or fewer simulations spreads them)")
 
 
-def _dispersion(points: Sequence[ScorePoint], ts: Sequence[float], beta: Sequence[float]) -> tuple[float, float]:
-    """phi and the lack-of-fit test's p-value.
+def dispersion_and_misfit(points: Sequence[ScorePoint], ts: Sequence[float],
+                          beta: Sequence[float]) -> tuple[float, float]:
+    """phi and the lack-of-fit test's p-value for the fitted logistic polynomial ``beta``.
 
     phi is the pairs' own variance against the binomial one, or the fit's Pearson chi-square per
     degree of freedom when that is larger (the points stray from the curve beyond their noise). The
-    p-value is that of the Pearson chi-square over the pairs' own phi, on len(points) - 3 degrees of
-    freedom."""
+    p-value is that of the Pearson chi-square over the pairs' own phi, on len(points) - len(beta)
+    degrees of freedom (nan with none)."""
     binomial = sum(point.games * point.score * (1 - point.score) for point in points)
     within = sum(point.games * point.game_variance for point in points) / binomial if binomial > 0 else 1.0
-    freedom = len(points) - 3
+    freedom = len(points) - len(beta)
     if freedom <= 0:
         return within, math.nan
     pearson = 0.0
     for point, t in zip(points, ts):
-        p = _logistic(sum(b * x for b, x in zip(beta, _powers(t))))
+        p = _logistic(sum(b * x for b, x in zip(beta, powers(t, len(beta) - 1))))
         pearson += point.games * (point.score - p) ** 2 / (p * (1 - p))
     misfit = chi_square_tail(pearson / within, freedom) if within > 0 else (1.0 if pearson == 0 else 0.0)
     return max(within, pearson / freedom), misfit

@@ -4,10 +4,12 @@ the trees' statistics."""
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
 import pandas as pd
 
-from mcts_core.strength import BestC
+from mcts_core.strength import MISFIT, BestC, BestCAnswer
 from ui.common.colours import MOVE_PALETTE
 
 # Mid tones that read on the light and the dark theme alike.
@@ -69,62 +71,74 @@ def score_chart(frame: pd.DataFrame, grid: list[float]) -> alt.LayerChart:
     return alt.layer(band, even, line).properties(height=320)
 
 
-def fit_chart(frame: pd.DataFrame, grid: list[float], fit: BestC) -> alt.LayerChart:
-    """Each C's score with its 95% interval, the fitted curve with its 95% band, the fitted best C with its
-    interval (shaded, cut at the axis's ends) and the conservative C (a triangle on the curve)."""
+def fit_chart(frame: pd.DataFrame, grid: list[float], fit: BestC, answer: BestCAnswer) -> alt.LayerChart:
+    """Each C's score with its 95% interval (a green ring on the C values not significantly below the best
+    measured one), the quadratic fitted over the grid with its 95% band and its conservative C (a triangle on
+    the curve), and the answer's best C (a line, when found) with its 95% interval (shaded, cut at the axis's
+    ends)."""
     x = c_axis(grid)
     curve = pd.DataFrame(fit.curve.points(), columns=["c", "fit", "fit_low", "fit_high"])
     fitted_tips = [alt.Tooltip("c:Q", title="C", format=".3~g"), alt.Tooltip("fit:Q", title="fitted score", format=".3f"),
                    alt.Tooltip("fit_low:Q", title="95% band from", format=".3f"),
                    alt.Tooltip("fit_high:Q", title="95% band to", format=".3f")]
     layers = []
-    if fit.interior:
+    low, high = answer.interval
+    if not math.isnan(low):  # there is a local fit
         first, last = c_domain(grid)
-        shade = pd.DataFrame({"from": [max(fit.low, first if first > 0 else 0.0)], "to": [min(fit.high, last)],
-                              "best": [fit.best], "low": [fit.low], "high": [fit.high]})
-        best_tips = [alt.Tooltip("best:Q", title="fitted best C", format=".3~g"),
+        best = answer.best if answer.found else None
+        shade = pd.DataFrame({"from": [max(low, first if first > 0 else 0.0)], "to": [min(high, last)],
+                              "best": [best], "low": [low], "high": [high], "verdict": [answer.verdict]})
+        best_tips = [alt.Tooltip("verdict:N", title="best C"), alt.Tooltip("best:Q", title="best C", format=".3~g"),
                      alt.Tooltip("low:Q", title="95% interval from", format=".3~g"),
                      alt.Tooltip("high:Q", title="95% interval to", format=".3~g")]
-        layers += [alt.Chart(shade).mark_rect(opacity=0.12, color=BEST_COLOUR).encode(
-                       x=alt.X("from:Q", scale=c_scale(grid)), x2="to:Q", tooltip=best_tips),
-                   alt.Chart(shade).mark_rule(color=BEST_COLOUR, strokeWidth=2).encode(
-                       x=alt.X("best:Q", scale=c_scale(grid)), tooltip=best_tips)]
+        layers.append(alt.Chart(shade).mark_rect(opacity=0.12, color=BEST_COLOUR).encode(
+            x=alt.X("from:Q", scale=c_scale(grid)), x2="to:Q", tooltip=best_tips))
+        if best is not None:
+            layers.append(alt.Chart(shade).mark_rule(color=BEST_COLOUR, strokeWidth=2).encode(
+                x=alt.X("best:Q", scale=c_scale(grid)), tooltip=best_tips))
     even = even_score_rule()
     score = alt.Scale(domain=[0, 1])
     band = alt.Chart(curve).mark_area(opacity=0.2, color=FIT_COLOUR).encode(
         x=x, y=alt.Y("fit_low:Q", title="score", scale=score), y2="fit_high:Q", tooltip=fitted_tips)
-    line = alt.Chart(curve).mark_line(color=FIT_COLOUR, strokeWidth=2).encode(
-        x=x, y=alt.Y("fit:Q", title="score", scale=score), tooltip=fitted_tips)
+    line = alt.Chart(curve).mark_line(color=FIT_COLOUR, strokeWidth=2, strokeDash=[6, 4] if answer.shape == MISFIT
+                                      else [1, 0]).encode(x=x, y=alt.Y("fit:Q", title="score", scale=score),
+                                                          tooltip=fitted_tips)
     safe = pd.DataFrame({"c": [fit.conservative], "fit": [fit.curve.score_at(fit.conservative)[0]],
                          "floor": [fit.conservative_low]})
     triangle = alt.Chart(safe).mark_point(shape="triangle-up", size=160, filled=True, color=SAFE_COLOUR, opacity=1).encode(
         x=x, y="fit:Q", tooltip=[alt.Tooltip("c:Q", title="conservative C", format=".3~g"),
                                  alt.Tooltip("floor:Q", title="score at least (95%)", format=".3f")])
+    data = frame.assign(near_best=frame["c"].isin(answer.near_best).map({True: "yes", False: "no"}))
     tips = [alt.Tooltip("c:Q", title="C", format="~g"), alt.Tooltip("games:Q"), alt.Tooltip("score:Q", format=".3f"),
             alt.Tooltip("low:Q", title="95% interval from", format=".3f"),
-            alt.Tooltip("high:Q", title="95% interval to", format=".3f")]
-    bars = alt.Chart(frame).mark_errorbar(ticks=True, color=POINT_COLOUR).encode(
+            alt.Tooltip("high:Q", title="95% interval to", format=".3f"),
+            alt.Tooltip("near_best:N", title="not significantly below the best")]
+    bars = alt.Chart(data).mark_errorbar(ticks=True, color=POINT_COLOUR).encode(
         x=x, y=alt.Y("low:Q", title="score", scale=score), y2="high:Q", tooltip=tips)
-    points = alt.Chart(frame).mark_point(filled=True, size=70, color=POINT_COLOUR, opacity=1).encode(
+    points = alt.Chart(data).mark_point(filled=True, size=70, color=POINT_COLOUR, opacity=1).encode(
         x=x, y=alt.Y("score:Q", title="score", scale=score), tooltip=tips)
-    return alt.layer(*layers, even, band, line, bars, points, triangle).properties(height=320)
+    rings = alt.Chart(data[data["near_best"] == "yes"]).mark_point(size=260, color=BEST_COLOUR, strokeWidth=2,
+                                                                    opacity=1).encode(
+        x=x, y=alt.Y("score:Q", title="score", scale=score), tooltip=tips)
+    return alt.layer(*layers, even, band, line, bars, points, rings, triangle).properties(height=320)
 
 
-def best_c_chart(fits: dict[int, BestC], grid: list[float]) -> alt.LayerChart:
-    """Each budget's fitted best C with its 95% interval (cut at the grid's ends), budgets on a log axis."""
+def best_c_chart(answers: dict[int, BestCAnswer], grid: list[float]) -> alt.LayerChart:
+    """Each budget's best C found with its 95% interval (cut at the grid's ends), budgets on a log axis."""
     first, last = c_domain(grid)
-    data = pd.DataFrame([{"simulations": budget, "best": fit.best, "from": max(fit.low, first), "to": min(fit.high, last),
-                          "low": fit.low, "high": fit.high} for budget, fit in fits.items()])
-    x = alt.X("simulations:Q", scale=alt.Scale(type="log", domain=[min(fits) / 1.3, max(fits) * 1.3], nice=False),
-              title="simulations per move", axis=alt.Axis(values=sorted(fits), format="~g"))
+    data = pd.DataFrame([{"simulations": budget, "best": answer.best, "from": max(answer.interval[0], first),
+                          "to": min(answer.interval[1], last), "low": answer.interval[0], "high": answer.interval[1]}
+                         for budget, answer in answers.items()])
+    x = alt.X("simulations:Q", scale=alt.Scale(type="log", domain=[min(answers) / 1.3, max(answers) * 1.3], nice=False),
+              title="simulations per move", axis=alt.Axis(values=sorted(answers), format="~g"))
     scale = alt.Scale(type="log", domain=[first, last], nice=False)
     axis = alt.Axis(values=sorted(c for c in grid if c > 0), format="~g")
-    tips = [alt.Tooltip("simulations:Q"), alt.Tooltip("best:Q", title="fitted best C", format=".3~g"),
+    tips = [alt.Tooltip("simulations:Q"), alt.Tooltip("best:Q", title="best C", format=".3~g"),
             alt.Tooltip("low:Q", title="95% interval from", format=".3~g"),
             alt.Tooltip("high:Q", title="95% interval to", format=".3~g")]
     base = alt.Chart(data).encode(x=x, tooltip=tips)
     bars = base.mark_errorbar(ticks=True, color=BEST_COLOUR).encode(
-        y=alt.Y("from:Q", scale=scale, axis=axis, title="fitted best C (log scale)"), y2="to:Q")
+        y=alt.Y("from:Q", scale=scale, axis=axis, title="best C (log scale)"), y2="to:Q")
     line = base.mark_line(color=BEST_COLOUR, point=alt.OverlayMarkDef(size=70, filled=True, color=BEST_COLOUR)).encode(
         y=alt.Y("best:Q", scale=scale))
     return alt.layer(bars, line).properties(height=240)

@@ -40,7 +40,6 @@ from ui.shell import sidebar
 
 # Session-state keys this module owns.
 K = state.key("playback_k")
-K_SHOWN = state.key("_playback_k_shown")  # the k the slider was last drawn with
 PLAYING = state.key("playback_playing")
 PLAYBACK_STRIDE = state.key("playback_stride")
 PLAYBACK_DELAY = state.key("playback_delay")
@@ -146,13 +145,7 @@ def stepper(count: int, words: RunWords) -> int:
         counted_steps.button("◀ Previous", key=PLAYBACK_PREVIOUS, group=STEP_GROUP, step=-stride, value=k, low=1,
                              high=count)
     if count > 1:
-        if st.session_state.get(K_SHOWN) != k:
-            # Set in this run, so the slider is sent its value: a run that set k (a fast click's)
-            # can be stopped by the next click before it draws the slider, and the next run, which
-            # finds k already set, would leave the browser's slider at the old k.
-            st.session_state[K] = k
         row[1].slider(f"{words.runs_title} replayed (k)", 1, count, key=K, persist_state="session")
-        st.session_state[K_SHOWN] = k
     else:
         row[1].caption(f"The input has a single {words.run}.")
     with row[2]:

@@ -73,7 +73,7 @@ def test_another_analysis_from_the_menu_is_its_own_tree_and_its_link_names_it(st
     assert sorted(children_frame(reopened)["visits"]) == sorted(move.visits for move in first.moves)
 
 
-def test_an_lc0_block_shows_lc0s_u_and_s_beside_our_terms_at_the_files_constants(monkeypatch):
+def test_an_lc0_block_shows_lc0s_printed_u_in_the_engines_own_table_on_lc0s_rule(monkeypatch):
     app = upload(start_app(monkeypatch), LC0_STATS)
     read = read_input(LC0_STATS.read_text())
     assert app.selectbox(key="rule").value == "lc0"

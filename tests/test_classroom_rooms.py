@@ -519,7 +519,7 @@ def test_idle_rooms_are_forgotten_on_the_timer_s_call(store, clock):
 
 
 def test_a_timer_forgets_idle_rooms_without_a_new_room_opening(tmp_path, clock):
-    import time
+    import threading
 
     from mcts_core.classroom import clean_on_a_timer
 
@@ -527,18 +527,21 @@ def test_a_timer_forgets_idle_rooms_without_a_new_room_opening(tmp_path, clock):
     code, _ = store.open_room(INPUT_ID, statement_question())
     store.join(code, STUDENT_A, "here")
     clock.now += 4.1 * 3600
+    cleaned = threading.Event()  # set when the timer's thread has run a clean through
+    forget_idle = store.forget_idle
+
+    def forget_and_say():
+        forgotten = forget_idle()
+        cleaned.set()
+        return forgotten
+
+    store.forget_idle = forget_and_say
     stop = clean_on_a_timer(store, every=0.01)
     try:
         assert clean_on_a_timer(RoomStore(store.path), every=0.01) is None  # one timer per file and process
-
-        def rooms_on_disk():
-            with store._read() as connection:
-                return connection.execute("SELECT COUNT(*) FROM rooms").fetchone()[0]
-
-        deadline = time.monotonic() + 30  # bounds a failing wait only: the state is what is waited on
-        while rooms_on_disk() and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert rooms_on_disk() == 0
+        assert cleaned.wait(30), "the timer never cleaned"
+        with store._read() as connection:
+            assert connection.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] == 0
     finally:
         stop.set()
 

@@ -1,6 +1,6 @@
 """What every stage shares: the input limits and ParseError, reading a user's JSON, one rule for numbers
-a person types (C included), SQLite files shared between processes, and handing freed memory back
-to the system.
+a person types (C included), SQLite files shared between processes, handing freed memory back
+to the system, and Gauss-Jordan elimination (``linear``).
 
 Imports only the standard library.
 """

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
+from ..common.linear import gauss_jordan
+
 MAX_KERNELS = 50_000  # square submatrices tried for the value before giving up
 
 
@@ -157,18 +159,6 @@ def _kernel(a: list[list[Fraction]], rows: tuple[int, ...], columns: tuple[int, 
 
 
 def _solve(system: list[list[Fraction]]) -> list[Fraction] | None:
-    """Gauss-Jordan on an augmented square system of fractions; None when it is singular."""
-    size = len(system)
-    rows = [row[:] for row in system]
-    for col in range(size):
-        pivot = next((r for r in range(col, size) if rows[r][col] != 0), None)
-        if pivot is None:
-            return None
-        rows[col], rows[pivot] = rows[pivot], rows[col]
-        lead = rows[col][col]
-        rows[col] = [v / lead for v in rows[col]]
-        for r in range(size):
-            if r != col and rows[r][col] != 0:
-                factor = rows[r][col]
-                rows[r] = [v - factor * p for v, p in zip(rows[r], rows[col])]
-    return [row[-1] for row in rows]
+    """The solution of an augmented square system of fractions; None when it is singular."""
+    solved = gauss_jordan(system, lambda value: value == 0)
+    return None if solved is None else [row[-1] for row in solved]

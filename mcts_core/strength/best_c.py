@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..common.linear import gauss_jordan
 from .elo import Z_95
 
 if TYPE_CHECKING:
@@ -255,22 +256,14 @@ def _solve(matrix: list[list[float]], right: list[float]) -> list[float]:
 
 
 def _inverse(matrix: list[list[float]]) -> list[list[float]]:
-    """The inverse of a square matrix by Gauss-Jordan with partial pivoting; FitError when singular."""
+    """The inverse of a square matrix (:func:`~mcts_core.common.linear.gauss_jordan`); FitError when singular."""
     size = len(matrix)
-    work = [list(map(float, row)) + [float(i == j) for j in range(size)] for i, row in enumerate(matrix)]
     scale = max(abs(value) for row in matrix for value in row) or 1.0
-    for column in range(size):
-        pivot = max(range(column, size), key=lambda row: abs(work[row][column]))
-        if abs(work[pivot][column]) <= 1e-13 * scale:
-            raise FitError(f"the C values do not determine a curve (fewer than {size} distinct ones with games)")
-        work[column], work[pivot] = work[pivot], work[column]
-        head = work[column][column]
-        work[column] = [value / head for value in work[column]]
-        for row in range(size):
-            if row != column and work[row][column] != 0.0:
-                factor = work[row][column]
-                work[row] = [value - factor * top for value, top in zip(work[row], work[column])]
-    return [row[size:] for row in work]
+    inverse = gauss_jordan([list(map(float, row)) + [float(i == j) for j in range(size)] for i, row in enumerate(matrix)],
+                           lambda pivot: abs(pivot) <= 1e-13 * scale)
+    if inverse is None:
+        raise FitError(f"the C values do not determine a curve (fewer than {size} distinct ones with games)")
+    return inverse
 
 
 def fit_logistic_polynomial(ts: Sequence[float], scores: Sequence[float], games: Sequence[int], degree: int = 2):

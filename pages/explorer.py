@@ -5,7 +5,7 @@ import streamlit as st
 from mcts_core import ROOT, score_children
 from mcts_core.inputs import TEXT
 from mcts_core.analysis import explain_choice, principal_variation
-from mcts_core.drawing import COLOURINGS, drawn_nodes, fits_top_down, hidden_count, path_json, render_tree
+from mcts_core.drawing import COLOURINGS, arrange, drawn_nodes, hidden_count, path_json, render_tree
 from mcts_core.tables import VISITS_TO_FLIP, children_table, engine_table, next_flip
 from ui.c import c_control, live_text, selected_path
 from ui.common import state
@@ -43,7 +43,7 @@ DOWNLOAD_DOT = state.key("download_dot")
 LINK_LIMITS = {"budget": BUDGET, "depth": MAX_DEPTH, "topk": TOP_K, "unvisited": SHOW_UNVISITED, "colour": COLOUR_BY}
 LIMIT_DEFAULTS = {BUDGET: 300, MAX_DEPTH: 0, TOP_K: 0, SHOW_UNVISITED: False, COLOUR_BY: "none"}
 PICTURE_HEIGHT = 560  # px: the picture and the table side by side fit a 768 px projector
-WIDE_PICTURE_HEIGHT = 620  # a tree drawn left to right takes the page's width
+WIDE_PICTURE_HEIGHT = 620  # a tree drawn across the page (wide or left to right) takes its width
 
 
 def open_linked_view(tree) -> None:
@@ -305,7 +305,7 @@ def limits_panel() -> None:
         )
 
 
-def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_down: bool, pv):
+def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, arrangement, pv):
     """The tree view of ``drawn`` and its DOT download; returns the function that makes the DOT."""
     scoring, path = selected.scoring, selected.path
     # Its bold "C = x" follows a drag of C, as the red path does.
@@ -318,13 +318,13 @@ def picture_panel(tree, layout_key: str, drawn, selected, inspected: int, top_do
         tree,
         drawn,
         layout_key=layout_key,
-        direction="TB" if top_down else "LR",
+        arrangement=arrangement,
         colouring=st.session_state[COLOUR_BY],
         path=path,
         inspected=inspected,
         principal_variation=pv,
         scoring=scoring,
-        height=PICTURE_HEIGHT if top_down else WIDE_PICTURE_HEIGHT,
+        height=PICTURE_HEIGHT if arrangement.beside else WIDE_PICTURE_HEIGHT,
     )
     show_tree(picture, key=EXPLORER_TREE, on_click=lambda node: set_inspect(tree.path(node)))
 
@@ -346,10 +346,10 @@ def explore(setup) -> None:
     selected = selected_path.select(setup)
     share_slot, pv = answer_row(tree, selected)
     visible = cached_visible_nodes(setup.input.key, tree, *drawing_limits())
-    top_down = fits_top_down(tree, visible)
-    if top_down:
+    arrangement = arrange(tree, visible)
+    if arrangement.beside:
         picture, details = st.columns([1, 1], gap="medium")
-    else:  # a wide tree drawn left to right needs the page's full width to stay readable
+    else:  # a wide or deep tree needs the page's full width to stay readable
         picture, details = st.container(), st.container()
     with details:
         inspected = inspect_panel(tree, selected, setup.input)
@@ -357,7 +357,7 @@ def explore(setup) -> None:
         limits_panel()
         slider_paths = c_control.slider_path_nodes(setup.input, selected.scoring, visible)
         drawn = drawn_nodes(tree, visible, selected.path, slider_paths, inspected=inspected)
-        drawn_dot = picture_panel(tree, setup.input.key, drawn, selected, inspected, top_down, pv)
+        drawn_dot = picture_panel(tree, setup.input.key, drawn, selected, inspected, arrangement, pv)
     with share_slot:
         share_panel.render(
             setup.input, selected.scoring, "", inspected=tree.path_moves(inspected), dot=drawn_dot,

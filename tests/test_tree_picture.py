@@ -2,7 +2,7 @@
 again only when what the layout depends on changes."""
 
 from mcts_core import Scoring, build_tree, parse_playouts, selected_nodes
-from mcts_core.drawing import drawn_nodes, fits_top_down, visible_nodes
+from mcts_core.drawing import ACROSS_PAGE, BESIDE_TABLE, LEFT_TO_RIGHT, arrange, drawn_nodes, visible_nodes
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE, deep_tree
 from ui.common.lru import BoundedLRU
 from ui.picture.tree_view import Picture
@@ -24,13 +24,31 @@ def test_a_picture_keeps_its_own_copies_of_the_callers_nodes():
     assert made.path == made.line == made.principal_variation == tuple(PATH)
 
 
-def test_the_direction_is_top_down_when_the_drawing_fits_unless_given():
+def two_level_tree(first: str, second: str) -> str:
+    """Playouts that grow every two-move word over the two alphabets (the first letters first)."""
+    words = [a + second[0] for a in first] + [a + b for a in first for b in second]
+    return f"{len(words)} 1.4\n" + "".join(f"{word} {k % 7}\n" for k, word in enumerate(words))
+
+
+def test_a_picture_is_arranged_by_what_fits_at_1366_unless_given():
     wide = build_tree(parse_playouts(deep_tree(1500, 7)))
     drawn = drawn_nodes(wide, visible_nodes(wide, budget=300))
-    assert not fits_top_down(wide, drawn)
+    assert arrange(wide, drawn) == LEFT_TO_RIGHT  # deep: depth along the page's width
     assert Picture(wide, drawn, layout_key="wide").direction == "LR"
-    assert picture().direction == "TB"
-    assert picture(direction="LR").direction == "LR"
+    assert picture().arrangement == BESIDE_TABLE and picture().direction == "TB"
+    assert picture(arrangement=LEFT_TO_RIGHT).direction == "LR"
+    # 21 nodes, 16 leaves two moves down: left to right they stood 950 points tall in a picture of
+    # 340 px at 1366x768; top down, one fact a label line, they fit the page's width at 12 px.
+    leaves16 = build_tree(parse_playouts(two_level_tree("abcd", "abcd")))
+    assert len(leaves16) == 21 and arrange(leaves16, range(21)) == ACROSS_PAGE
+    # Narrower levels sit beside the table; a level too wide even so goes left to right.
+    assert arrange(*_whole(two_level_tree("ab", "ab"))) == BESIDE_TABLE
+    assert arrange(*_whole(two_level_tree("abcdef", "abcdef"))) == LEFT_TO_RIGHT
+
+
+def _whole(text: str):
+    tree = build_tree(parse_playouts(text))
+    return tree, range(len(tree))
 
 
 def test_only_the_drawing_and_its_straight_line_lay_the_picture_out_again():
@@ -39,7 +57,7 @@ def test_only_the_drawing_and_its_straight_line_lay_the_picture_out_again():
                      principal_variation=PATH, path_follows_c=False, opening="inspected", label_px=18)
     assert marked.layout_id == plain.layout_id  # highlights and hovers move in the browser
     assert picture(path=PATH[:1], line=PATH).layout_id == plain.layout_id  # the line, not the path, is straight
-    for other in (picture(path=PATH[:1]), picture(path=PATH, colouring="mean"), picture(path=PATH, direction="LR"),
+    for other in (picture(path=PATH[:1]), picture(path=PATH, colouring="mean"), picture(path=PATH, arrangement=LEFT_TO_RIGHT),
                   Picture(TREE, PATH, layout_key="example", path=PATH), Picture(TREE, plain.drawn, layout_key="other", path=PATH)):
         assert other.layout_id != plain.layout_id
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import Counter
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 import graphviz
 from graphviz import quoting
@@ -106,6 +106,7 @@ def render_tree(
     colouring: str = "none",
     tooltips: bool = True,
     lines: Sequence[Sequence[int]] | None = None,
+    stacked: bool | None = None,
 ) -> graphviz.Digraph:
     """Draw the visible nodes, the selected path(s) and the inspected node.
 
@@ -127,8 +128,9 @@ def render_tree(
         lines: None: ``dot`` lays the drawing out. Else node paths from the root, most important
             first, that the drawing keeps straight: the positions come from
             :func:`.layout.tree_layout` (the first line is the main line) and graphviz only draws
-            them (``layout=nop2``: seconds faster on thousands of nodes). Left to right, a label
-            then puts one fact on each line, so the main line's boxes are narrow.
+            them (``layout=nop2``: seconds faster on thousands of nodes).
+        stacked: a label puts one fact on each line (narrow boxes: the main line's, left to right;
+            a wide level's, top down across the page); None: when laid out by ``lines`` left to right.
 
     Returns:
         A Digraph; node ids are ``n<index>`` (keys ``legend_<k>`` and ``key_<k>``), never user
@@ -140,7 +142,8 @@ def render_tree(
     on_second -= on_both
     drawn = drawn_nodes(tree, visible, path, second_path, inspected=inspected)
 
-    stacked = lines is not None and direction == "LR"
+    if stacked is None:
+        stacked = lines is not None and direction == "LR"
     order = _depth_first_by_move(tree, drawn)
     labels = {node: _label_lines(tree, node, decimals, _hidden_children(tree, node, drawn), stacked) for node in order}
     fills = node_fills(tree, order, colouring)
@@ -431,15 +434,52 @@ def hidden_count(tree: Tree, drawn: Collection[int]) -> int:
     return len(tree) - len(drawn)
 
 
-def fits_top_down(tree: Tree, visible: Collection[int], *, max_rank_width: int = 12, max_depth: int = 3) -> bool:
-    """Whether a top-down drawing of ``visible`` stays readable in a page column.
+# Widths in points (1 px a point at 12 px labels) that a top-down drawing must fit at 1366x768 with the
+# sidebar open: the picture beside the table (483 px) or across the page (1000 px), less the view's
+# 24 px margins (tree_view.js VIEW_MARGIN).
+BESIDE_TABLE_POINTS = 435.0
+ACROSS_PAGE_POINTS = 950.0
+MAX_TOP_DOWN_DEPTH = 3  # a deeper path is taller than the picture at 1366x768 (four boxes down)
 
-    A level with many boxes is wider than a column, and a path of more than ``max_depth`` moves
-    taller than a picture beside the table at 1366x768 (four boxes down): such trees read better
-    left to right, where depth runs along the page's width.
-    """
-    width_at_depth = Counter(tree.depth[node] for node in visible)
-    return max(width_at_depth.values()) <= max_rank_width and max(width_at_depth) <= max_depth
+
+@dataclass(frozen=True)
+class Arrangement:
+    """How a picture is laid out: its ``direction`` (``"TB"`` or ``"LR"``), ``stacked`` labels (one
+    fact a line: narrow boxes) and whether it sits ``beside`` the table (else across the page)."""
+
+    direction: str
+    stacked: bool
+    beside: bool
+
+
+BESIDE_TABLE = Arrangement("TB", stacked=False, beside=True)
+ACROSS_PAGE = Arrangement("TB", stacked=True, beside=False)
+LEFT_TO_RIGHT = Arrangement("LR", stacked=True, beside=False)
+
+
+def arrange(tree: Tree, visible: Collection[int]) -> Arrangement:
+    """The first arrangement whose drawing of ``visible`` is readable at 1366x768: top down beside
+    the table, else top down across the page with one fact a label line (a wide level of a shallow
+    tree: a 21-node tree of 16 leaves is 880 points wide so, where left to right it stood 950 tall
+    in a 340-pixel picture), else left to right (deep trees: depth runs along the page's width)."""
+    if max(tree.depth[node] for node in visible) > MAX_TOP_DOWN_DEPTH:
+        return LEFT_TO_RIGHT
+    if top_down_width(tree, visible, stacked=False) <= BESIDE_TABLE_POINTS:
+        return BESIDE_TABLE
+    if top_down_width(tree, visible, stacked=True) <= ACROSS_PAGE_POINTS:
+        return ACROSS_PAGE
+    return LEFT_TO_RIGHT
+
+
+def top_down_width(tree: Tree, drawn: Collection[int], *, stacked: bool) -> float:
+    """The width in points of :func:`render_tree`'s top-down drawing of ``drawn`` (on its most
+    visited line; another main line packs the same boxes a little differently)."""
+    drawn = set(drawn)
+    sizes = {node: box_size(_label_lines(tree, node, 2, _hidden_children(tree, node, drawn), stacked))
+             for node in drawn}
+    centres = tree_layout(tree, drawn, sizes, left_to_right=False).centres
+    return max(x + sizes[node][0] / 2 for node, (x, _) in centres.items()) - min(
+        x - sizes[node][0] / 2 for node, (x, _) in centres.items())
 
 
 def dot_available() -> bool:

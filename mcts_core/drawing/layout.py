@@ -66,7 +66,7 @@ def box_size(lines: Sequence[str], font_size: float = FONT_SIZE) -> tuple[float,
 NODE_GAP = 8.0  # points between neighbouring boxes of one column
 # Points between depths, where the edges run: an edge needs its bend and its arrowhead (ARROW).
 # Left to right, 12 keeps a 12-move path's 13 columns inside a 1366-pixel screen's picture at 12 px
-# labels (24 fitted 10); top down (at most 3 levels, see ``fits_top_down``) rows keep more air.
+# labels (24 fitted 10); top down (at most 3 levels, see ``dot.arrange``) rows keep more air.
 COLUMN_GAP = 12.0
 ROW_GAP = 24.0
 ARROW = 6.0  # points: graphviz's arrowhead at arrowsize 0.6

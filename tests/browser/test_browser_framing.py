@@ -38,6 +38,7 @@ MEASURE = """root => {
     root: box(svg.querySelector("g.node[data-path='[]']")),
     path: nodes.filter(n => n.matches('.tv-path, .tv-both')).map(n => [n.getAttribute('data-path'), box(n)]),
     children: nodes.filter(n => JSON.parse(n.getAttribute('data-path')).length === 1).map(n => box(n)),
+    nodes: nodes.map(n => box(n)),
     pv: nodes.filter(n => n.matches('.tv-pv')).map(n => [n.getAttribute('data-path'), box(n)]),
     inspected: nodes.filter(n => n.matches('.tv-inspected')).map(n => [n.getAttribute('data-path'), box(n)]),
     labels: [...svg.querySelectorAll('g.node[data-path] text')].filter(t => showing(box(t)))
@@ -130,7 +131,11 @@ def logs(tmp_path_factory) -> dict[str, Path]:
     ttt.write_text(search("tic_tac_toe", scoring=Scoring(c=1.4), simulations=300, seed=3).log)
     chess = folder / "chess.jsonl"
     chess.write_text(chess_log())
-    return {"deep": deep, "ttt": ttt, "chess": chess}
+    # 21 nodes: four moves, each answered by four (a class's small example, 16 leaves wide).
+    words = [a + "a" for a in "abcd"] + [a + b for a in "abcd" for b in "abcd"]
+    wide = folder / "sixteen_leaves.txt"
+    wide.write_text("".join(f"{word} {k % 7}\n" for k, word in enumerate(words)))
+    return {"deep": deep, "ttt": ttt, "chess": chess, "wide": wide}
 
 
 def chess_log() -> str:
@@ -176,6 +181,19 @@ def test_a_hand_written_chess_log_opens_on_the_selected_path_among_the_other_mov
     after = press(projector, "Selected path")
     assert_path_in_view(projector, after)
     assert min(after["labels"]) >= READABLE_PX - 0.01
+
+
+def test_a_two_move_tree_of_sixteen_leaves_opens_whole_and_readable(projector, app_url, logs):
+    """Left to right its 16 leaves stood 950 px tall in a 340 px picture (cut until Fit, at 8 px);
+    top down across the page, one fact a label line, all 21 nodes show at 12 px."""
+    open_app(projector, app_url)
+    upload(projector, logs["wide"], 20)
+    view = settled(projector)
+    assert_opening_view(projector, view)
+    frame = visible_picture(projector, view["picture"])
+    assert len(view["nodes"]) == 21
+    outside = [rect for rect in view["nodes"] if not inside(rect, frame)]
+    assert not outside, f"{len(outside)} of 21 nodes outside the picture's visible part {frame}: {outside}"
 
 
 @pytest.mark.parametrize(("log", "root_visits"), [("deep", 5000), ("ttt", 300)])

@@ -29,7 +29,7 @@ import streamlit as st
 
 from mcts_core import Scoring, Tree
 from mcts_core.analysis import DrawnValues, inspected_terms
-from mcts_core.drawing import DotRun, SvgTagger, dot_available, fits_top_down, node_infos, render_tree
+from mcts_core.drawing import Arrangement, DotRun, SvgTagger, arrange, dot_available, node_infos, render_tree
 from ui.common import state
 from ui.common.components import asset_component, strict_json
 from ui.common.lru import BoundedLRU
@@ -71,14 +71,15 @@ LAYOUT_BYTES = 48 * 2**20  # laid-out SVGs kept for all sessions: ~30 drawings o
 class Picture:
     """One tree picture: what to draw, its limits and its marks. Nodes are the tree's nodes, paths
     and lines run root first; the sequences are kept as tuples and ``drawn`` as a frozenset, and a
-    ``direction`` of None is decided when the picture is made, so a picture never changes.
+    ``arrangement`` of None is decided when the picture is made, so a picture never changes.
 
     Attributes:
         tree: the tree.
         drawn: every node to draw, the paths and the inspected node's ancestors included
             (:func:`mcts_core.drawing.dot.drawn_nodes`); a node's "+k more" line counts its children left out.
         layout_key: identifies the tree (the input's key; a playback frame adds its k).
-        direction: ``"TB"`` or ``"LR"``; None: top-down when the drawing fits the width.
+        arrangement: its direction and labels (:func:`mcts_core.drawing.dot.arrange`); None: the
+            first that ``drawn`` fits readably at 1366x768.
         colouring: ``"none"``, ``"mean"`` or ``"visits"`` (a key of the colours is drawn).
         label_px: the smallest label size, in CSS px, the picture's views zoom to (more on a projector).
         height: the picture's height in pixels without graphviz's ``dot``; the interactive picture
@@ -107,7 +108,7 @@ class Picture:
     drawn: Collection[int] = field(repr=False)
     _: KW_ONLY
     layout_key: str
-    direction: str | None = None
+    arrangement: Arrangement | None = None
     colouring: str = "none"
     # Its limits.
     label_px: float = 12
@@ -132,8 +133,13 @@ class Picture:
             fix("principal_variation", tuple(self.principal_variation))
         if self.line is not None:
             fix("line", tuple(self.line))
-        if self.direction is None:
-            fix("direction", "TB" if fits_top_down(self.tree, self.drawn) else "LR")
+        if self.arrangement is None:
+            fix("arrangement", arrange(self.tree, self.drawn))
+
+    @property
+    def direction(self) -> str:
+        """``"TB"`` (top down) or ``"LR"`` (left to right)."""
+        return self.arrangement.direction
 
     @cached_property
     def drawn_key(self) -> str:
@@ -150,7 +156,7 @@ class Picture:
     def layout_id(self) -> tuple:
         """What the laid-out SVG depends on, and nothing else (no highlight: a click, or a C that
         keeps the main line, never needs a new one)."""
-        return (self.layout_key, self.drawn_key, self.direction, self.colouring, self.lines)
+        return (self.layout_key, self.drawn_key, self.arrangement, self.colouring, self.lines)
 
     @cached_property
     def at_one(self) -> Scoring | None:
@@ -200,7 +206,8 @@ def _start_layout(picture: Picture) -> Callable[[], tuple[bytes, str]]:
     returned waits for it and keeps it, with its id, under the picture's ``layout_id``."""
     tree, drawn = picture.tree, picture.drawn
     dot = render_tree(
-        tree, drawn, direction=picture.direction, colouring=picture.colouring, tooltips=False, lines=picture.lines
+        tree, drawn, direction=picture.direction, colouring=picture.colouring, tooltips=False, lines=picture.lines,
+        stacked=picture.arrangement.stacked,
     ).source
     run = DotRun(dot)  # graphviz draws while the caller makes the hover values
 
@@ -258,6 +265,7 @@ def _show_in_browser_layout(picture: Picture) -> None:
     graph = render_tree(
         picture.tree, picture.drawn, path=picture.path, second_path=picture.second_path,
         inspected=picture.inspected, direction=picture.direction, colouring=picture.colouring,
+        stacked=picture.arrangement.stacked,
     )
     st.caption(INSTALL_GRAPHVIZ)
     with st.container(height=picture.height):

@@ -425,6 +425,7 @@ def show_engine_search(setup) -> None:
         return
     selected = selected_path.choose(setup, setup.input, show_changes=False, role="second", path_label="Path at C")
     scoring = selected.scoring
+    share_panel.render(setup.input, scoring, "playback")  # the link names the analysis shown and C
     specs = cached_over_time_specs(f"{setup.input.input_id}:{read.engine.search}", ROOT, rule_key(scoring),
                                    scoring.c, setup.tree, series, grouped, scoring, ENGINE_VALUE_TITLE,
                                    "analysis (in the file)")

@@ -535,8 +535,9 @@ def test_an_engine_s_teal_rules_are_the_rule_s_choice_on_each_update_and_the_mar
     assert not app.exception
     assert list(over_time_layers(app)["line"]["share"]) == series.grouped().columns["share"]
     assert list(over_time_layers(app)["now"]["visits"]) == [engine_input(read.analyses, 2).tree.visits[ROOT]]
-    # Share links to this view: the update shown and the C on screen (the analysis opened on its cpuct).
-    assert (app.query_params["analysis"], float(app.query_params["c"])) == ("3", app.session_state["c"])
+    # Another update of the same search keeps the C on screen; Share links to it and the update shown.
+    assert app.session_state["c"] == 0.05
+    assert (app.query_params["analysis"], app.query_params["c"]) == ("3", "0.05")
     assert [popover.proto.popover.label for popover in app.get("popover")] == ["Share"]
 
 

@@ -22,6 +22,7 @@ from ui.share import share
 
 # Session-state keys this module owns.
 SETUP = state.key("_setup")
+ADOPTED_C = state.key("_adopted_c")  # (the input's id, the C it stated) last adopted
 
 
 def render() -> None:
@@ -32,14 +33,24 @@ def render() -> None:
         recent.render(loaded.key)
         good = loaded if isinstance(loaded, LoadedInput) else None
         if good is not None and state.first_run_for_input("sidebar", good.key):
-            c_control.adopt_header_c(good.read.c)  # a new input's own C and rule, when it states them
-            if good.read.rule is not None:
-                rule_panel.adopt_rule(good.read.rule, good.read.settings)
+            _adopt_inputs_own(good)
         _open_linked_settings()
         st.header("Selection rule")
         rule, settings = rule_panel.render(good.annotations if good else {}, set_c=c_control.set_c)
         recent.remember(good.key if good is not None else None)  # a bad input is not worth reopening
     st.session_state[SETUP] = Setup(good, rule, settings) if good is not None else loaded
+
+
+def _adopt_inputs_own(good: LoadedInput) -> None:
+    """A new input's own C and rule, when it states them. Another analysis of the same file keeps
+    the C on screen unless it states another one: a user comparing a search's updates at their C
+    keeps it (each analysis's settings, such as its root value, are its own data)."""
+    stated = (good.input_id, good.read.c)
+    if st.session_state.get(ADOPTED_C) != stated:
+        c_control.adopt_header_c(good.read.c)
+    st.session_state[ADOPTED_C] = stated
+    if good.read.rule is not None:
+        rule_panel.adopt_rule(good.read.rule, good.read.settings)
 
 
 def _open_linked_settings() -> None:

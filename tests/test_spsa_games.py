@@ -1,0 +1,68 @@
+"""SPSA with arena games: each iteration plays the arena's pair at C+ and at C-, is stored as it ends, and a
+stopped run resumes to end where an uninterrupted one ends."""
+
+import math
+
+import pytest
+
+import required
+
+required.module("pyspiel")
+
+from mcts_core.strength import ResultStore, game_tasks, play_game  # noqa: E402
+from mcts_core.strength.spsa_games import spsa_columns, spsa_plan, spsa_rows, spsa_run  # noqa: E402
+
+SETTINGS = dict(iterations=12, simulations=10, workers=1, seed=4)
+
+
+def test_a_run_stopped_and_started_again_ends_where_an_uninterrupted_run_ends(tmp_path):
+    whole = spsa_run(spsa_plan("tic_tac_toe", **SETTINGS))
+    store = ResultStore(tmp_path / "arena.sqlite3")
+    played = []
+    first = spsa_run(spsa_plan("tic_tac_toe", **SETTINGS), store=store, on_step=played.append,
+                     should_stop=lambda: len(played) >= 5)
+    assert len(first) == 5 and first == whole[:5]
+    again = []
+    resumed = spsa_run(spsa_plan("tic_tac_toe", **SETTINGS), store=store, on_step=again.append)
+    assert resumed == whole and [step.k for step in again] == list(range(6, 13))  # only the rest was played
+    assert spsa_run(spsa_plan("tic_tac_toe", **SETTINGS), store=store, on_step=again.append) == whole
+    assert len(again) == 7  # a finished run is read back, not played
+
+
+def test_each_iteration_plays_the_arenas_pair_at_c_plus_and_at_c_minus_against_the_opponent():
+    plan = spsa_plan("tic_tac_toe", **{**SETTINGS, "iterations": 3}, opponent="mcts:1.4")
+    steps = spsa_run(plan)
+    for step in steps:
+        scores = []
+        for values in (step.plus, step.minus):
+            tasks = game_tasks("tic_tac_toe", (), "ucb1", {}, math.exp(values[0]), 1.4, 10, 4, 2,
+                               [2 * step.k - 2, 2 * step.k - 1])
+            scores.append(sum(play_game(task).outcome for task in tasks))
+        assert step.result == scores[0] - scores[1]
+    rows = spsa_rows(plan, steps)
+    assert list(rows[0]) == list(spsa_columns(plan))
+    assert rows[0]["theta"] == pytest.approx(1.0) and rows[0]["plus"] * rows[0]["minus"] == pytest.approx(1.0)
+
+
+def test_a_rules_second_constant_is_tuned_beside_c_in_its_range():
+    plan = spsa_plan("tic_tac_toe", **{**SETTINGS, "simulations": 30}, rule="katago", tune_setting="cpuct_base")
+    steps = spsa_run(plan)
+    rows = spsa_rows(plan, steps)
+    assert rows[0]["cpuct_base"] == pytest.approx(500.0)  # the rule's default
+    for step, row in zip(steps, rows):  # the plus side's games at its own cpuct_base
+        assert dict(plan.tasks(step.k, step.plus)[0].settings)["cpuct_base"] == row["cpuct_base_plus"]
+    assert all(10.0 <= row["cpuct_base_after"] <= 100000.0 for row in rows)
+    assert any(row["cpuct_base_after"] != row["cpuct_base"] for row in rows)
+
+
+@pytest.mark.parametrize("settings, words", [
+    (dict(game="pig(players=3,winscore=10)"), "two players"),
+    (dict(start_c=20.0), "outside SPSA's range"),
+    (dict(c_range=(0.0, 10.0)), "C range"),
+    (dict(iterations=0), "iterations"),
+    (dict(tune_setting="cpuct_base"), "no second constant"),
+    (dict(rule="katago", tune_setting="fpu"), "cpuct_base"),
+])
+def test_bad_settings_are_one_sentence(settings, words):
+    with pytest.raises(ValueError, match=words):
+        spsa_plan(**{"game": "tic_tac_toe", **settings})

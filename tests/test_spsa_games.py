@@ -1,6 +1,8 @@
 """SPSA with arena games: each iteration plays the arena's pair at C+ and at C-, is stored as it ends, and a
 stopped run resumes to end where an uninterrupted one ends."""
 
+import csv
+import io
 import math
 
 import pytest
@@ -66,3 +68,39 @@ def test_a_rules_second_constant_is_tuned_beside_c_in_its_range():
 def test_bad_settings_are_one_sentence(settings, words):
     with pytest.raises(ValueError, match=words):
         spsa_plan(**{"game": "tic_tac_toe", **settings})
+
+
+def spsa_cli(capsys, *args: str) -> tuple[int, str, str]:
+    from mcts_core.cli import main
+
+    try:
+        status = main(["spsa", "--game", "tic_tac_toe", "--simulations", "10", "--workers", "1", "--seed", "4", *args])
+    except SystemExit as exit:  # argparse's refusals
+        status = exit.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_prints_a_row_per_iteration_and_the_end_point_and_resumes_from_its_store(capsys, tmp_path):
+    store = str(tmp_path / "spsa.sqlite3")
+    status, out, err = spsa_cli(capsys, "--iterations", "12", "--store", store)
+    assert status == 0 and err == f"spsa: C = {float(out.splitlines()[-1].split(',')[-1])!r} after 12 iterations\n"
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert out.splitlines()[0] == "k,c_k,theta,plus,minus,result,after" and [row["k"] for row in rows] == [
+        str(k) for k in range(1, 13)]
+    whole = spsa_run(spsa_plan("tic_tac_toe", **SETTINGS))
+    assert [float(row["after"]) for row in rows] == [math.exp(step.after[0]) for step in whole]
+    assert spsa_cli(capsys, "--iterations", "12", "--store", store) == (status, out, err)  # read back: the same
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--iterations", "0"), "iterations must be"),
+    (("--c", "50"), "the start C 50 is outside"),
+    (("--c-range", "1"), "--c-range takes two"),
+    (("--opponent", "strong"), "opponent must be"),
+    (("--tune-setting", "cpuct_base"), "no second constant"),
+    (("--c", "-1"), "--c"),
+])
+def test_cli_bad_input_exits_2_with_one_line(capsys, tmp_path, args, words):
+    status, out, err = spsa_cli(capsys, "--store", str(tmp_path / "spsa.sqlite3"), *args)
+    assert (status, out) == (2, "") and err.startswith("error: ") and words in err and err.count("\n") == 1

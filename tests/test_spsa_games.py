@@ -60,7 +60,7 @@ def test_a_rules_second_constant_is_tuned_beside_c_in_its_range():
 @pytest.mark.parametrize("settings, words", [
     (dict(game="pig(players=3,winscore=10)"), "two players"),
     (dict(start_c=20.0), "outside SPSA's range"),
-    (dict(c_range=(0.0, 10.0)), "C range"),
+    (dict(c_range=(0.0, 10.0)), "two finite C values above 0"),
     (dict(iterations=0), "iterations"),
     (dict(tune_setting="cpuct_base"), "no second constant"),
     (dict(rule="katago", tune_setting="fpu"), "cpuct_base"),

@@ -269,17 +269,7 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         f"(default {defaults.ARENA_SIMULATIONS})")
     parser.add_argument("--opponent", default=defaults.ARENA_OPPONENT,
                         help=f"random or mcts:C, in every other seat (default {defaults.ARENA_OPPONENT})")
-    parser.add_argument("--seed", type=int, default=defaults.ARENA_SEED,
-                        help=f"seed of the games (default {defaults.ARENA_SEED})")
-    parser.add_argument("--workers", type=int, default=defaults.ARENA_WORKERS,
-                        help=f"local worker processes (default {defaults.ARENA_WORKERS})")
-    parser.add_argument("--cluster", default=None,
-                        help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
-                        f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
-    parser.add_argument("--cluster-wait", type=float, metavar="SECONDS",
-                        help="with --cluster: give up (exit 2, the finished games stored) once the cluster has had no "
-                        f"live worker for this long (default ${defaults.ARENA_CLUSTER_WAIT_VARIABLE} if set, else "
-                        f"{defaults.ARENA_CLUSTER_WAIT:g})")
+    _where_games_run(parser, "the games", "the finished games")
     parser.add_argument("--sprt", action="store_true",
                         help="SPRT: each C stops as soon as the LLR of its pairs passes a bound (two players), "
                         "decided as fishtest decides (the exact GSPRT after every pair, its overshoot correction)")
@@ -316,6 +306,21 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         help="neither reuse nor store results in the data folder")
 
 
+def _where_games_run(parser: argparse.ArgumentParser, seeded: str, kept: str) -> None:
+    """``--seed`` (of ``seeded``), ``--workers``, ``--cluster`` and ``--cluster-wait`` (``kept`` stored on giving up)."""
+    parser.add_argument("--seed", type=int, default=defaults.ARENA_SEED,
+                        help=f"seed of {seeded} (default {defaults.ARENA_SEED})")
+    parser.add_argument("--workers", type=int, default=defaults.ARENA_WORKERS,
+                        help=f"local worker processes (default {defaults.ARENA_WORKERS})")
+    parser.add_argument("--cluster", default=None,
+                        help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
+                        f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
+    parser.add_argument("--cluster-wait", type=float, metavar="SECONDS",
+                        help=f"with --cluster: give up (exit 2, {kept} stored) once the cluster has had no "
+                        f"live worker for this long (default ${defaults.ARENA_CLUSTER_WAIT_VARIABLE} if set, else "
+                        f"{defaults.ARENA_CLUSTER_WAIT:g})")
+
+
 def _spsa_options(parser: argparse.ArgumentParser) -> None:
     """SPSA's own options; the arena's where they mean the same (:mod:`mcts_core.defaults`)."""
     low, high = defaults.SPSA_C_RANGE
@@ -336,16 +341,7 @@ def _spsa_options(parser: argparse.ArgumentParser) -> None:
                         help=f"the last iteration's perturbation, in ln C (default {defaults.SPSA_C_END:g})")
     parser.add_argument("--r-end", type=float, default=defaults.SPSA_R_END,
                         help=f"the last iteration's a_k / c_k^2 (default {defaults.SPSA_R_END:g})")
-    parser.add_argument("--seed", type=int, default=defaults.ARENA_SEED,
-                        help=f"seed of the games and the perturbations (default {defaults.ARENA_SEED})")
-    parser.add_argument("--workers", type=int, default=defaults.ARENA_WORKERS,
-                        help=f"local worker processes (default {defaults.ARENA_WORKERS})")
-    parser.add_argument("--cluster", default=None,
-                        help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
-                        f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
-    parser.add_argument("--cluster-wait", type=float, metavar="SECONDS",
-                        help="with --cluster: give up (exit 2, the finished iterations stored) once the cluster has "
-                        f"had no live worker for this long (default {defaults.ARENA_CLUSTER_WAIT:g})")
+    _where_games_run(parser, "the games and the perturbations", "the finished iterations")
     parser.add_argument("--store", metavar="FILE",
                         help="the result store to resume from and write to (default: arena.sqlite3 in the data folder)")
     parser.add_argument("--no-store", action="store_true", help="neither resume from nor store iterations")

@@ -14,6 +14,7 @@ games; :mod:`.result_store` keeps finished games and SPSA steps in SQLite so a r
 
 from .arena import (
     MAX_GAMES, MAX_SERIES, MAX_TOTAL_GAMES, MAX_WORKERS, arena, check_grid, parse_budgets, parse_opponent, plan,
+    stored_grid,
 )
 from .arena_games import GameResult, GameTask, game_tasks, play_chunk, play_game
 from .best_c import BestC, FitError, describe, fit_best_c
@@ -30,7 +31,7 @@ __all__ = [
     "MAX_GAMES", "MAX_SERIES", "MAX_TOTAL_GAMES", "MAX_WORKERS", "MISFIT", "ArenaKey", "ArenaRow", "BestC",
     "BestCAnswer", "FitError", "answers_by_budget", "describe_answer",
     "GameResult", "GameTask", "describe", "fit_best_c",
-    "ResultStore", "SpsaPlan", "SpsaStep", "SprtSettings", "spsa_columns", "spsa_plan", "spsa_rows", "spsa_run", "arena", "check_grid", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
+    "ResultStore", "SpsaPlan", "SpsaStep", "SprtSettings", "spsa_columns", "spsa_plan", "spsa_rows", "spsa_run", "stored_grid", "arena", "check_grid", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
     "plan", "play_chunk", "play_game", "HalvingRound", "TuneResult", "games_each", "tune", "tune_rounds",
     "wilson_interval",
 ]

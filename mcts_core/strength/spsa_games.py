@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -73,11 +73,12 @@ class SpsaPlan:
 
 
 def spsa_plan(game: Any, *, start_c: float = defaults.SPSA_START_C,
-              c_range: tuple[float, float] = defaults.SPSA_C_RANGE, iterations: int = defaults.SPSA_ITERATIONS,
+              c_range: Sequence[float] = defaults.SPSA_C_RANGE, iterations: int = defaults.SPSA_ITERATIONS,
               simulations: int = defaults.ARENA_SIMULATIONS, tune_setting: str | None = None,
               c_end: float = defaults.SPSA_C_END, r_end: float = defaults.SPSA_R_END, **settings: Any) -> SpsaPlan:
     """Checks an SPSA run's settings; ``settings`` are :func:`.arena.plan`'s (moves, rule, settings, opponent,
-    seed, workers, cluster, cluster_wait).
+    seed, workers, cluster, cluster_wait). C stays between the smallest of ``c_range`` above 0 and the largest
+    (a grid's C values give its ends).
 
     Raises:
         ValueError: bad settings, in one sentence naming the value.
@@ -88,9 +89,11 @@ def spsa_plan(game: Any, *, start_c: float = defaults.SPSA_START_C,
     check_budget(simulations, None)
     if isinstance(iterations, bool) or not isinstance(iterations, int) or not 1 <= iterations <= MAX_ITERATIONS:
         raise ValueError(f"iterations must be a whole number from 1 to {MAX_ITERATIONS:,}, got {iterations!r}")
-    low, high = c_range
-    if not 0 < low < high < math.inf:
-        raise ValueError(f"SPSA's C range must go from a C above 0 to a larger finite one, got {low:g} to {high:g}")
+    above_0 = [float(c) for c in c_range if c > 0]
+    low, high = (min(above_0), max(above_0)) if above_0 else (math.nan, math.nan)
+    if not (len(above_0) >= 2 and low < high < math.inf):
+        given = ", ".join(f"{c:g}" for c in c_range)
+        raise ValueError(f"SPSA keeps C between two finite C values above 0, the smallest and the largest given; got {given}")
     if not low <= start_c <= high:
         raise ValueError(f"the start C {start_c:g} is outside SPSA's range {low:g} to {high:g}")
     parameters = [SpsaParameter("ln C", math.log(start_c), math.log(low), math.log(high), c_end, r_end)]

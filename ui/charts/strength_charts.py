@@ -1,6 +1,6 @@
 """The C and strength page's charts: a value with its 95% interval against C on a log axis, the score
-with its fitted curve and best C, each budget's fitted best C, the SPRT's LLR, the budget x C map, and
-the trees' statistics."""
+with its fitted curve and best C, each budget's fitted best C, the SPRT's LLR, the budget x C map, the
+trees' statistics, and SPSA's C over its iterations."""
 
 from __future__ import annotations
 
@@ -203,3 +203,41 @@ def statistic_chart(frame: pd.DataFrame, grid: list[float], column: str) -> alt.
         tooltip=[alt.Tooltip("c:Q", title="C", format="~g"), alt.Tooltip(f"{column}:Q", title=title, format=".3f"),
                  alt.Tooltip("games:Q")],
     ).properties(height=220)
+
+
+def spsa_chart(frame: pd.DataFrame, grid: list[float], answer: BestCAnswer | None) -> alt.LayerChart:
+    """SPSA's C over its iterations (``frame``: :func:`mcts_core.strength.spsa_rows`' rows): C after each
+    iteration as a line, the two C values each iteration played faint, and the grid's answer (``answer``, None
+    without a grid): its best C's 95% interval shaded (cut at the axis's ends), a rule at its best C once found."""
+    first, last = c_domain(grid)
+    played = frame[["plus", "minus"]]
+    domain = [min(first, float(played.min().min())), max(last, float(played.max().max()))]
+    scale = alt.Scale(type="log", domain=domain, nice=False)
+    x = alt.X("k:Q", title="iteration", axis=alt.Axis(format="d", tickMinStep=1))
+    y_title = "C (log scale)"
+    tips = [alt.Tooltip("k:Q", title="iteration"), alt.Tooltip("theta:Q", title="C before", format=".4~g"),
+            alt.Tooltip("plus:Q", title="C+ played", format=".4~g"), alt.Tooltip("minus:Q", title="C− played", format=".4~g"),
+            alt.Tooltip("result:Q", title="C+ did better by (W − L)"), alt.Tooltip("after:Q", title="C after", format=".4~g")]
+    layers = []
+    low, high = answer.interval if answer is not None else (math.nan, math.nan)
+    if not math.isnan(low):
+        best = answer.best if answer.found else None
+        shade = pd.DataFrame({"from": [max(low, domain[0])], "to": [min(high, domain[1])], "best": [best],
+                              "low": [low], "high": [high if math.isfinite(high) else None],  # open: no end
+                              "verdict": [answer.verdict]})
+        best_tips = [alt.Tooltip("verdict:N", title="the grid's best C"),
+                     alt.Tooltip("best:Q", title="the grid's best C", format=".3~g"),
+                     alt.Tooltip("low:Q", title="95% interval from", format=".3~g"),
+                     alt.Tooltip("high:Q", title="95% interval to", format=".3~g")]
+        layers.append(alt.Chart(shade).mark_rect(opacity=0.12, color=BEST_COLOUR).encode(
+            y=alt.Y("from:Q", scale=scale, title=y_title), y2="to:Q", tooltip=best_tips))
+        if best is not None:
+            layers.append(alt.Chart(shade).mark_rule(color=BEST_COLOUR, strokeWidth=2, strokeDash=[6, 4]).encode(
+                y=alt.Y("best:Q", scale=scale, title=y_title), tooltip=best_tips))
+    sides = frame.melt(id_vars=["k"], value_vars=["plus", "minus"], var_name="side", value_name="c")
+    layers.append(alt.Chart(sides).mark_point(size=18, filled=True, opacity=0.3, color=POINT_COLOUR).encode(
+        x=x, y=alt.Y("c:Q", scale=scale, title=y_title),
+        tooltip=[alt.Tooltip("k:Q", title="iteration"), alt.Tooltip("side:N"), alt.Tooltip("c:Q", title="C", format=".4~g")]))
+    layers.append(alt.Chart(frame).mark_line(color=FIT_COLOUR, strokeWidth=2).encode(
+        x=x, y=alt.Y("after:Q", scale=scale, title=y_title), tooltip=tips))
+    return alt.layer(*layers).properties(height=320)

@@ -298,7 +298,8 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         except ValueError as error:
             problems.append(str(error))
     rule, settings = sidebar.rule_choice()
-    st.caption(f"Rule: **{escape(RULES[rule].name)}** with the sidebar's settings (C is the grid's). Score = "
+    st.caption(f"Rule: **{escape(RULES[rule].name)}** with the sidebar's settings (C is "
+               f"{'SPSA' if mode == 'spsa' else 'the grid'}'s). Score = "
                "(wins + draws / 2) / games and Elo, from the tested side's view.")
     if not game:
         problems.append("type the name of an OpenSpiel game")

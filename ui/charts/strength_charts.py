@@ -215,6 +215,7 @@ def spsa_chart(frame: pd.DataFrame, grid: list[float], answer: BestCAnswer | Non
     scale = alt.Scale(type="log", domain=domain, nice=False)
     x = alt.X("k:Q", title="iteration", axis=alt.Axis(format="d", tickMinStep=1))
     y_title = "C (log scale)"
+    y_axis = alt.Axis(values=sorted(c for c in grid if c > 0), format="~g")  # ticks at the grid's C values
     tips = [alt.Tooltip("k:Q", title="iteration"), alt.Tooltip("theta:Q", title="C before", format=".4~g"),
             alt.Tooltip("plus:Q", title="C+ played", format=".4~g"), alt.Tooltip("minus:Q", title="C− played", format=".4~g"),
             alt.Tooltip("result:Q", title="C+ did better by (W − L)"), alt.Tooltip("after:Q", title="C after", format=".4~g")]
@@ -230,14 +231,14 @@ def spsa_chart(frame: pd.DataFrame, grid: list[float], answer: BestCAnswer | Non
                      alt.Tooltip("low:Q", title="95% interval from", format=".3~g"),
                      alt.Tooltip("high:Q", title="95% interval to", format=".3~g")]
         layers.append(alt.Chart(shade).mark_rect(opacity=0.12, color=BEST_COLOUR).encode(
-            y=alt.Y("from:Q", scale=scale, title=y_title), y2="to:Q", tooltip=best_tips))
+            y=alt.Y("from:Q", scale=scale, title=y_title, axis=y_axis), y2="to:Q", tooltip=best_tips))
         if best is not None:
             layers.append(alt.Chart(shade).mark_rule(color=BEST_COLOUR, strokeWidth=2, strokeDash=[6, 4]).encode(
-                y=alt.Y("best:Q", scale=scale, title=y_title), tooltip=best_tips))
+                y=alt.Y("best:Q", scale=scale, title=y_title, axis=y_axis), tooltip=best_tips))
     sides = frame.melt(id_vars=["k"], value_vars=["plus", "minus"], var_name="side", value_name="c")
-    layers.append(alt.Chart(sides).mark_point(size=18, filled=True, opacity=0.3, color=POINT_COLOUR).encode(
-        x=x, y=alt.Y("c:Q", scale=scale, title=y_title),
+    layers.append(alt.Chart(sides).mark_point(size=24, filled=True, opacity=0.35, color=POINT_COLOUR).encode(
+        x=x, y=alt.Y("c:Q", scale=scale, title=y_title, axis=y_axis),
         tooltip=[alt.Tooltip("k:Q", title="iteration"), alt.Tooltip("side:N"), alt.Tooltip("c:Q", title="C", format=".4~g")]))
     layers.append(alt.Chart(frame).mark_line(color=FIT_COLOUR, strokeWidth=2).encode(
-        x=x, y=alt.Y("after:Q", scale=scale, title=y_title), tooltip=tips))
+        x=x, y=alt.Y("after:Q", scale=scale, title=y_title, axis=y_axis), tooltip=tips))
     return alt.layer(*layers).properties(height=320)

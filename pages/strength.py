@@ -99,7 +99,8 @@ class ArenaJob(BackgroundJob):
 
     Attributes:
         mode: a key of :data:`MODES`.
-        settings: the keyword arguments given to :func:`arena` or :func:`tune` (but the callbacks and the store).
+        settings: the keyword arguments given to :func:`arena` or :func:`tune` (but the callbacks and the store);
+            for SPSA the page's settings :func:`spsa_settings` reads.
         rounds: the tuner's finished rounds, one sentence each, as they end.
     """
 
@@ -522,7 +523,8 @@ def spsa_section(job: ArenaJob | None, settings: dict[str, Any]) -> None:
         steps = store.load_spsa_steps(run.run_key())[: run.iterations]
         grid = stored_grid(run.arena, settings["c_values"], run.simulations, store)
     except (ValueError, StoreError) as error:
-        show_problem(str(error))
+        if job is None or job.error != str(error):  # a run of these settings said it already
+            show_problem(str(error))
         return
     same = job is not None and (job.mode, job.settings) == ("spsa", settings)
     busy = job is not None and job.running

@@ -84,6 +84,8 @@ def test_a_start_c_outside_the_c_values_range_is_one_sentence(app):
     app.number_input(key="strength_spsa_start").set_value(50.0).run()
     assert [plain(error.value) for error in app.error] == ["The start C 50 is outside SPSA's range 0.02 to 30"]
     assert not app.get("vega_lite_chart")
+    run(app)  # Run says it once too
+    assert [plain(error.value) for error in app.error] == ["The start C 50 is outside SPSA's range 0.02 to 30"]
 
 
 def test_spsa_needs_two_c_values_above_zero_for_its_range(app):

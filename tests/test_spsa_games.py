@@ -104,3 +104,26 @@ def test_cli_prints_a_row_per_iteration_and_the_end_point_and_resumes_from_its_s
 def test_cli_bad_input_exits_2_with_one_line(capsys, tmp_path, args, words):
     status, out, err = spsa_cli(capsys, "--store", str(tmp_path / "spsa.sqlite3"), *args)
     assert (status, out) == (2, "") and err.startswith("error: ") and words in err and err.count("\n") == 1
+
+
+def test_cli_ctrl_c_keeps_the_finished_iterations_and_exits_130(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from bench.harness.dask_processes import REPO
+
+    store = tmp_path / "spsa.sqlite3"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mcts_core", "spsa", "--game", "connect_four", "--iterations", "500", "--simulations",
+         "50", "--workers", "1", "--store", str(store)], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    header, first = process.stdout.readline(), process.stdout.readline()  # an iteration is done and stored
+    os.kill(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130 and header.startswith("k,c_k,") and first.startswith("1,")
+    assert err == f"interrupted; finished iterations are stored in {store} and a rerun resumes\n"
+    done = 1 + len(out.splitlines())
+    plan = spsa_plan("connect_four", iterations=500, simulations=50, workers=1)
+    assert len(ResultStore(store).load_spsa_steps(plan.run_key())) == done

@@ -157,17 +157,18 @@ def spsa_run(spsa_settings: SpsaPlan, *, store: ResultStore | None = None,
                 return sum(game.outcome for game in pairs[0]) - sum(game.outcome for game in pairs[1])
 
             start = steps[-1].after if steps else None
-            for step in spsa_steps(spsa_settings.parameters, iterations, play_pair, seed=arena_plan.seed,
-                                   start=start, first=len(steps) + 1):
-                steps.append(step)
-                if store is not None:
-                    store.save_spsa_step(run, step)
-                if on_step is not None:
-                    on_step(step)
-                if progress is not None:
-                    progress(len(steps), iterations)
-    except _Stopped:  # during an iteration's games: the run ends after the last finished one
-        pass
+            try:
+                for step in spsa_steps(spsa_settings.parameters, iterations, play_pair, seed=arena_plan.seed,
+                                       start=start, first=len(steps) + 1):
+                    steps.append(step)
+                    if store is not None:
+                        store.save_spsa_step(run, step)
+                    if on_step is not None:
+                        on_step(step)
+                    if progress is not None:
+                        progress(len(steps), iterations)
+            except _Stopped:  # during an iteration's games: the run ends after the last finished one (Ctrl-C:
+                pass  # KeyboardInterrupt as the block ends)
     except NoLiveWorkers as lost:
         kept = ("the finished iterations are stored and a rerun resumes from them" if store is not None
                 else "without a result store the finished iterations are lost")

@@ -64,6 +64,8 @@ def test_a_rules_second_constant_is_tuned_beside_c_in_its_range():
     (dict(iterations=0), "iterations"),
     (dict(tune_setting="cpuct_base"), "no second constant"),
     (dict(rule="katago", tune_setting="fpu"), "cpuct_base"),
+    (dict(rule="katago", settings={"cpuct_base": 2e5}, tune_setting="cpuct_base"), "cpuct_base 200000 is outside"),
+    (dict(c_end=float("inf")), "c_end and r_end"),
 ])
 def test_bad_settings_are_one_sentence(settings, words):
     with pytest.raises(ValueError, match=words):

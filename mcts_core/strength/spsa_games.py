@@ -96,6 +96,8 @@ def spsa_plan(game: Any, *, start_c: float = defaults.SPSA_START_C,
         raise ValueError(f"SPSA keeps C between two finite C values above 0, the smallest and the largest given; got {given}")
     if not low <= start_c <= high:
         raise ValueError(f"the start C {start_c:g} is outside SPSA's range {low:g} to {high:g}")
+    if not (0 < c_end < math.inf and 0 < r_end < math.inf):
+        raise ValueError(f"c_end and r_end must be finite numbers above 0, got {c_end:g} and {r_end:g}")
     parameters = [SpsaParameter("ln C", math.log(start_c), math.log(low), math.log(high), c_end, r_end)]
     if tune_setting is not None:
         parameters.append(_setting_parameter(arena_plan, tune_setting, c_end, r_end))
@@ -116,6 +118,8 @@ def _setting_parameter(arena_plan: ArenaPlan, name: str, c_end: float, r_end: fl
         offered = f"its tunable constants: {', '.join(tunable)}" if tunable else "it has no second constant to tune"
         raise ValueError(f"{rule.name} has no constant {name!r} SPSA can tune ({offered})")
     start = float(arena_plan.settings.get(name, setting.default))
+    if not setting.low <= start <= setting.high:
+        raise ValueError(f"{name} {start:g} is outside the range SPSA tunes it in, {setting.low:g} to {setting.high:g}")
     return SpsaParameter(f"ln {name}", math.log(start), math.log(setting.low), math.log(setting.high), c_end, r_end)
 
 

@@ -1,6 +1,6 @@
 """C and strength: our MCTS at each C plays games against an opponent; Elo, score and tree statistics vs C.
 
-Four modes share the settings: a C grid (Elo with its 95% interval vs C, W/D/L, LOS and the pairs'
+Five modes share the settings: a C grid (Elo with its 95% interval vs C, W/D/L, LOS and the pairs'
 pentanomial, the score with the curve fitted against log C and the best C it names; for one- and
 many-player games the mean return and win share), an SPRT per C (fishtest's LLR against games with
 both bounds, in logistic or normalised Elo), a budget x C map (a heatmap of Elo with each budget's
@@ -253,7 +253,8 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         else "Games per C",
         1, 100_000, step=10, key=STRENGTH_GAMES, **persist,
         help="A multiple of the number of players: two-player games are played in pairs (same seed, seats "
-        "swapped), others in groups that rotate the seats. The tuner shares this many games among its rounds.")
+        "swapped), others in groups that rotate the seats. The tuner shares this many games among its rounds; "
+        "SPSA plays this many iterations of 4 games.")
     if mode == "map":
         budget_text = row[2].text_input("Simulation budgets", key=STRENGTH_BUDGETS, **persist,
                                         help="Simulations per move, separated by commas: one row of the map each.")

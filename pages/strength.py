@@ -35,11 +35,11 @@ from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import (
     ArenaRow, BestC, BestCAnswer, HalvingRound, ResultStore, SpsaPlan, SprtSettings, answers_by_budget, arena,
     columns, describe_answer, games_each, llr_curve, parse_budgets, plan, spsa_columns, spsa_plan, spsa_rows,
-    spsa_run, stored_grid, tune, tune_rounds,
+    spsa_run, stored_grid, tunable_settings, tune, tune_rounds,
 )
 from ui.charts.strength_charts import (
     STATISTICS, best_c_chart, best_per_budget, fit_chart, heatmap, interval_chart, llr_chart, score_chart,
-    spsa_chart, statistic_chart,
+    spsa_chart, spsa_constant_chart, statistic_chart,
 )
 from ui.common import jobs, scroll_to_top, state
 from ui.common.jobs import BackgroundJob
@@ -74,6 +74,7 @@ STRENGTH_SPRT_BETA = state.key("strength_sprt_beta")
 STRENGTH_SPRT_MODEL = state.key("strength_sprt_model")
 STRENGTH_SPSA_START = state.key("strength_spsa_start")
 STRENGTH_SPSA_CSV = state.key("strength_spsa_csv")
+STRENGTH_SPSA_SECOND = state.key("strength_spsa_second")  # also tune the rule's second constant
 STRENGTH_SETTINGS_OPEN = state.key("strength_settings_open")  # the settings panel is open (Run folds it)
 STRENGTH_TOP = state.key("strength_top")  # the component that scrolls to the top when a run starts
 
@@ -130,6 +131,7 @@ def spsa_settings(settings: dict[str, Any]) -> SpsaPlan:
     iterations (ValueError: settings it cannot run, in one sentence)."""
     return spsa_plan(settings["game"], start_c=settings["start_c"], c_range=settings["c_values"],
                      iterations=settings["games"], simulations=settings["simulations"],
+                     tune_setting=settings["tune_setting"],
                      **{name: settings[name] for name in ("moves", "rule", "settings", "opponent", "seed", "workers",
                                                           "cluster")})
 
@@ -303,6 +305,13 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     st.caption(f"Rule: **{escape(RULES[rule].name)}** with the sidebar's settings (C is "
                f"{'SPSA' if mode == 'spsa' else 'the grid'}'s). Score = "
                "(wins + draws / 2) / games and Elo, from the tested side's view.")
+    tune_setting = None
+    tunable = tunable_settings(rule) if mode == "spsa" else {}
+    if tunable:  # the rule's second constant, such as KataGo's cpuct base
+        name, label = next(iter(tunable.items()))
+        if st.checkbox(f"Also tune {label}", key=STRENGTH_SPSA_SECOND, **persist,
+                       help=f"SPSA moves {label} beside C, in log scale, from the sidebar's value."):
+            tune_setting = name
     if not game:
         problems.append("type the name of an OpenSpiel game")
     try:
@@ -328,7 +337,7 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     chosen = dict(game=game, moves=moves, c_values=c_values, games=int(games), simulations=budgets,
                   rule=rule, settings=settings, opponent=f"mcts:{opponent_c!r}" if kind == "mcts" else "random",
                   seed=int(seed), workers=int(workers), cluster=cluster or None, sprt=sprt)
-    return mode, chosen if start_c is None else {**chosen, "start_c": float(start_c)}
+    return mode, chosen if start_c is None else {**chosen, "start_c": float(start_c), "tune_setting": tune_setting}
 
 
 def stored_rows(settings: dict[str, Any]) -> list[ArenaRow]:
@@ -559,6 +568,11 @@ def spsa_section(job: ArenaJob | None, settings: dict[str, Any]) -> None:
                "each against the opponent on the same seeds; C moves towards the one that did better, by steps "
                "that shrink as fishtest's schedules shrink (in log C). Green shading: the 95% interval of the best "
                "C fitted to the grid's games, with a dashed line at that best C once the grid tells it.")
+    if run.setting is not None:
+        label = tunable_settings(run.arena.rule)[run.setting]
+        st.markdown(f"**{escape(label)}** ends at {rows[-1][run.setting + '_after']:.4g}, tuned beside C: each side "
+                    f"played its own {escape(label)} as well as its own C.")
+        st.altair_chart(spsa_constant_chart(frame, run.setting, label), width="stretch")
     st.download_button("Download the iterations (CSV)", lambda: frame.to_csv(index=False), file_name="c_spsa.csv",
                        mime="text/csv", key=STRENGTH_SPSA_CSV, on_click="ignore")
 

@@ -92,3 +92,21 @@ def test_spsa_needs_two_c_values_above_zero_for_its_range(app):
     settings(app, "spsa", 10)
     app.text_input(key="strength_c_values").input("0, 1").run()
     assert any("SPSA keeps C between two finite C values above 0" in plain(error.value) for error in app.error)
+
+
+def test_a_rules_second_constant_can_be_tuned_beside_c_and_gets_its_own_chart(app):
+    from mcts_core.strength import spsa_plan, spsa_rows, spsa_run
+
+    app.selectbox(key="rule").select("katago").run()
+    settings(app, "spsa", 6, simulations=30)
+    app.checkbox(key="strength_spsa_second").check().run()
+    job = run(app)
+    assert job.error is None
+    expected = spsa_plan("tic_tac_toe", c_range=[0.02, 30], iterations=6, simulations=30, workers=1, rule="katago",
+                         tune_setting="cpuct_base")
+    end = spsa_rows(expected, spsa_run(expected))[-1]["cpuct_base_after"]
+    assert any(plain(text.value) == f"**cpuctExplorationBase** ends at {end:.4g}, tuned beside C: each side played "
+               "its own cpuctExplorationBase as well as its own C." for text in app.markdown)
+    assert any("cpuctExplorationBase (log scale)" in chart.proto.spec for chart in app.get("vega_lite_chart"))
+    app.selectbox(key="rule").select("ucb1").run()  # a rule without one: no checkbox
+    assert not app.get("checkbox") or all(box.key != "strength_spsa_second" for box in app.checkbox)

@@ -104,6 +104,13 @@ def spsa_plan(game: Any, *, start_c: float = defaults.SPSA_START_C,
     return SpsaPlan(arena_plan, simulations, iterations, tuple(parameters), tune_setting)
 
 
+def tunable_settings(rule: str) -> dict[str, str]:
+    """The rule's constants besides C that SPSA can tune beside it (numbers with a range above 0), by name: their
+    labels (KataGo's and lc0's cpuct_base, Leela Zero's logconst)."""
+    return {one.name: one.label for one in RULE_REGISTRY[rule].settings
+            if one.kind == "float" and one.name != "c" and (one.low or 0) > 0 and one.high is not None}
+
+
 def _setting_parameter(arena_plan: ArenaPlan, name: str, c_end: float, r_end: float) -> SpsaParameter:
     """The rule's setting ``name`` as a second parameter, in log scale within the rule's range for it.
 
@@ -112,8 +119,7 @@ def _setting_parameter(arena_plan: ArenaPlan, name: str, c_end: float, r_end: fl
     """
     rule = RULE_REGISTRY[arena_plan.rule]
     setting = next((one for one in rule.settings if one.name == name), None)
-    tunable = [one.name for one in rule.settings
-               if one.kind == "float" and one.name != "c" and (one.low or 0) > 0 and one.high is not None]
+    tunable = tunable_settings(arena_plan.rule)
     if setting is None or setting.name not in tunable:
         offered = f"its tunable constants: {', '.join(tunable)}" if tunable else "it has no second constant to tune"
         raise ValueError(f"{rule.name} has no constant {name!r} SPSA can tune ({offered})")

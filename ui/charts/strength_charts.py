@@ -213,12 +213,8 @@ def spsa_chart(frame: pd.DataFrame, grid: list[float], answer: BestCAnswer | Non
     played = frame[["plus", "minus"]]
     domain = [min(first, float(played.min().min())), max(last, float(played.max().max()))]
     scale = alt.Scale(type="log", domain=domain, nice=False)
-    x = alt.X("k:Q", title="iteration", axis=alt.Axis(format="d", tickMinStep=1))
     y_title = "C (log scale)"
     y_axis = alt.Axis(values=sorted(c for c in grid if c > 0), format="~g")  # ticks at the grid's C values
-    tips = [alt.Tooltip("k:Q", title="iteration"), alt.Tooltip("theta:Q", title="C before", format=".4~g"),
-            alt.Tooltip("plus:Q", title="C+ played", format=".4~g"), alt.Tooltip("minus:Q", title="C− played", format=".4~g"),
-            alt.Tooltip("result:Q", title="C+ did better by (W − L)"), alt.Tooltip("after:Q", title="C after", format=".4~g")]
     layers = []
     low, high = answer.interval if answer is not None else (math.nan, math.nan)
     if not math.isnan(low):
@@ -235,10 +231,37 @@ def spsa_chart(frame: pd.DataFrame, grid: list[float], answer: BestCAnswer | Non
         if best is not None:
             layers.append(alt.Chart(shade).mark_rule(color=BEST_COLOUR, strokeWidth=2, strokeDash=[6, 4]).encode(
                 y=alt.Y("best:Q", scale=scale, title=y_title, axis=y_axis), tooltip=best_tips))
-    sides = frame.melt(id_vars=["k"], value_vars=["plus", "minus"], var_name="side", value_name="c")
-    layers.append(alt.Chart(sides).mark_point(size=24, filled=True, opacity=0.35, color=POINT_COLOUR).encode(
-        x=x, y=alt.Y("c:Q", scale=scale, title=y_title, axis=y_axis),
-        tooltip=[alt.Tooltip("k:Q", title="iteration"), alt.Tooltip("side:N"), alt.Tooltip("c:Q", title="C", format=".4~g")]))
-    layers.append(alt.Chart(frame).mark_line(color=FIT_COLOUR, strokeWidth=2).encode(
-        x=x, y=alt.Y("after:Q", scale=scale, title=y_title, axis=y_axis), tooltip=tips))
+    layers += spsa_path(frame, ("theta", "plus", "minus", "after"), "C", scale, y_title, y_axis)
     return alt.layer(*layers).properties(height=320)
+
+
+def spsa_constant_chart(frame: pd.DataFrame, name: str, label: str) -> alt.LayerChart:
+    """A second constant's path under SPSA (its columns in ``frame`` named after ``name``), on a log axis."""
+    columns = (name, f"{name}_plus", f"{name}_minus", f"{name}_after")
+    scale = alt.Scale(type="log", zero=False)
+    return alt.layer(*spsa_path(frame, columns, label, scale, f"{label} (log scale)", alt.Axis(format="~g"))).properties(
+        height=220)
+
+
+def spsa_path(frame: pd.DataFrame, columns: tuple[str, str, str, str], what: str, scale: alt.Scale, title: str,
+              axis: alt.Axis) -> list[alt.Chart]:
+    """One tuned value's path: after each iteration as a line, the two values each iteration played faint.
+
+    ``columns``: the value before each iteration, the plus and minus sides' and the value after.
+    """
+    before, plus, minus, after = columns
+    x = alt.X("k:Q", title="iteration", axis=alt.Axis(format="d", tickMinStep=1))
+    sides = frame.rename(columns={plus: "plus side", minus: "minus side"}).melt(
+        id_vars=["k"], value_vars=["plus side", "minus side"], var_name="side", value_name="played")
+    faint = alt.Chart(sides).mark_point(size=24, filled=True, opacity=0.35, color=POINT_COLOUR).encode(
+        x=x, y=alt.Y("played:Q", scale=scale, title=title, axis=axis),
+        tooltip=[alt.Tooltip("k:Q", title="iteration"), alt.Tooltip("side:N"),
+                 alt.Tooltip("played:Q", title=f"{what} played", format=".4~g")])
+    tips = [alt.Tooltip("k:Q", title="iteration"), alt.Tooltip(f"{before}:Q", title=f"{what} before", format=".4~g"),
+            alt.Tooltip(f"{plus}:Q", title=f"{what}+ played", format=".4~g"),
+            alt.Tooltip(f"{minus}:Q", title=f"{what}− played", format=".4~g"),
+            alt.Tooltip("result:Q", title="the plus side did better by (W − L)"),
+            alt.Tooltip(f"{after}:Q", title=f"{what} after", format=".4~g")]
+    line = alt.Chart(frame).mark_line(color=FIT_COLOUR, strokeWidth=2).encode(
+        x=x, y=alt.Y(f"{after}:Q", scale=scale, title=title, axis=axis), tooltip=tips)
+    return [faint, line]

@@ -566,12 +566,13 @@ def spsa_section(job: ArenaJob | None, settings: dict[str, Any]) -> None:
     st.altair_chart(spsa_chart(frame, settings["c_values"], answer), width="stretch")
     st.caption("Orange: C after each iteration; faint dots: the two C values each iteration played, a game pair "
                "each against the opponent on the same seeds; C moves towards the one that did better, by steps "
-               "that shrink as fishtest's schedules shrink (in log C). Green shading: the 95% interval of the best "
-               "C fitted to the grid's games, with a dashed line at that best C once the grid tells it.")
+               "that shrink as fishtest's schedules shrink (in log C)." + (
+                   " Green shading: the 95% interval of the best C fitted to the grid's games, with a dashed line at "
+                   "that best C once the grid tells it." if answer is not None else ""))
     if run.setting is not None:
         label = tunable_settings(run.arena.rule)[run.setting]
         st.markdown(f"**{escape(label)}** ends at {rows[-1][run.setting + '_after']:.4g}, tuned beside C: each side "
-                    f"played its own {escape(label)} as well as its own C.")
+                    f"played its own {escape(label)} as well as its own C (on a log scale, as C).")
         st.altair_chart(spsa_constant_chart(frame, run.setting, label), width="stretch")
     st.download_button("Download the iterations (CSV)", lambda: frame.to_csv(index=False), file_name="c_spsa.csv",
                        mime="text/csv", key=STRENGTH_SPSA_CSV, on_click="ignore")

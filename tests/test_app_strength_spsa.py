@@ -106,7 +106,7 @@ def test_a_rules_second_constant_can_be_tuned_beside_c_and_gets_its_own_chart(ap
                          tune_setting="cpuct_base")
     end = spsa_rows(expected, spsa_run(expected))[-1]["cpuct_base_after"]
     assert any(plain(text.value) == f"**cpuctExplorationBase** ends at {end:.4g}, tuned beside C: each side played "
-               "its own cpuctExplorationBase as well as its own C." for text in app.markdown)
-    assert any("cpuctExplorationBase (log scale)" in chart.proto.spec for chart in app.get("vega_lite_chart"))
+               "its own cpuctExplorationBase as well as its own C (on a log scale, as C)." for text in app.markdown)
+    assert len(app.get("vega_lite_chart")) == 2 and "cpuctExplorationBase after" in app.get("vega_lite_chart")[1].proto.spec
     app.selectbox(key="rule").select("ucb1").run()  # a rule without one: no checkbox
     assert not app.get("checkbox") or all(box.key != "strength_spsa_second" for box in app.checkbox)

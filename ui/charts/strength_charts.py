@@ -239,8 +239,8 @@ def spsa_constant_chart(frame: pd.DataFrame, name: str, label: str) -> alt.Layer
     """A second constant's path under SPSA (its columns in ``frame`` named after ``name``), on a log axis."""
     columns = (name, f"{name}_plus", f"{name}_minus", f"{name}_after")
     scale = alt.Scale(type="log", zero=False)
-    return alt.layer(*spsa_path(frame, columns, label, scale, f"{label} (log scale)", alt.Axis(format="~g"))).properties(
-        height=220)
+    # The label alone as the title: with "(log scale)" a long one (cpuctExplorationBase) was cut at this height.
+    return alt.layer(*spsa_path(frame, columns, label, scale, label, alt.Axis(format="~g"))).properties(height=240)
 
 
 def spsa_path(frame: pd.DataFrame, columns: tuple[str, str, str, str], what: str, scale: alt.Scale, title: str,

@@ -36,3 +36,13 @@ ARENA_CLUSTER_VARIABLE = "MCTS_EXPLORER_CLUSTER"
 ARENA_CLUSTER_WAIT = 60.0
 # Environment variable overriding ARENA_CLUSTER_WAIT (the CLI's --cluster-wait overrides both).
 ARENA_CLUSTER_WAIT_VARIABLE = "MCTS_EXPLORER_CLUSTER_WAIT"
+
+# SPSA (fishtest's, in ln C): the start, the range it stays in and the iterations of a run (4 games each:
+# 100 iterations are 400 games, about what the grid spends on four C values).
+SPSA_START_C = 1.0
+SPSA_C_RANGE = (0.1, 10.0)  # the default grid's ends
+SPSA_ITERATIONS = 100
+# The last iteration's perturbation (0.2 in ln C: C x 1.22) and step ratio R = a / c^2: issue 52's bench
+# (bench/bench_spsa.py) ends within 22% of the true best C in most runs with these.
+SPSA_C_END = 0.2
+SPSA_R_END = 0.05

@@ -1,11 +1,12 @@
 """C and strength: our MCTS at each C plays games against an opponent; Elo, score and tree statistics vs C.
 
-Four modes share the settings: a C grid (Elo with its 95% interval vs C, W/D/L, LOS and the pairs'
+Five modes share the settings: a C grid (Elo with its 95% interval vs C, W/D/L, LOS and the pairs'
 pentanomial, the score with the curve fitted against log C and the best C it names; for one- and
 many-player games the mean return and win share), an SPRT per C (fishtest's LLR against games with
 both bounds, in logistic or normalised Elo), a budget x C map (a heatmap of Elo with each budget's
-best C, and each budget's fitted best C), and a tuner (successive halving over the grid, its rounds
-shown while it runs, then the fit over every C it played). A Dask
+best C, and each budget's fitted best C), a tuner (successive halving over the grid, its rounds
+shown while it runs, then the fit over every C it played) and SPSA (fishtest's, from a start C within
+the grid's range: C over the iterations beside the best C fitted to the grid's stored games). A Dask
 scheduler address in the Cluster field runs the games on that cluster. Run folds the settings panel
 (a line beside Run sums them up) and scrolls back to the top, so that on a 1366x768 screen the
 progress, then the verdict or the first chart, sit in view right below it.
@@ -32,12 +33,13 @@ from mcts_core import RULES, defaults, parse_c
 from mcts_core.common import StoreError
 from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import (
-    ArenaRow, BestC, BestCAnswer, HalvingRound, ResultStore, SprtSettings, answers_by_budget, arena,
-    columns, describe_answer, games_each, llr_curve, parse_budgets, plan, tune, tune_rounds,
+    ArenaRow, BestC, BestCAnswer, HalvingRound, ResultStore, SpsaPlan, SprtSettings, answers_by_budget, arena,
+    columns, describe_answer, games_each, llr_curve, parse_budgets, plan, spsa_columns, spsa_plan, spsa_rows,
+    spsa_run, stored_grid, tunable_settings, tune, tune_rounds,
 )
 from ui.charts.strength_charts import (
     STATISTICS, best_c_chart, best_per_budget, fit_chart, heatmap, interval_chart, llr_chart, score_chart,
-    statistic_chart,
+    spsa_chart, spsa_constant_chart, statistic_chart,
 )
 from ui.common import jobs, scroll_to_top, state
 from ui.common.jobs import BackgroundJob
@@ -70,6 +72,9 @@ STRENGTH_SPRT_ELO1 = state.key("strength_sprt_elo1")
 STRENGTH_SPRT_ALPHA = state.key("strength_sprt_alpha")
 STRENGTH_SPRT_BETA = state.key("strength_sprt_beta")
 STRENGTH_SPRT_MODEL = state.key("strength_sprt_model")
+STRENGTH_SPSA_START = state.key("strength_spsa_start")
+STRENGTH_SPSA_CSV = state.key("strength_spsa_csv")
+STRENGTH_SPSA_SECOND = state.key("strength_spsa_second")  # also tune the rule's second constant
 STRENGTH_SETTINGS_OPEN = state.key("strength_settings_open")  # the settings panel is open (Run folds it)
 STRENGTH_TOP = state.key("strength_top")  # the component that scrolls to the top when a run starts
 
@@ -84,7 +89,7 @@ GAMES = {
 DEFAULT_C_VALUES = ", ".join(f"{c:g}" for c in defaults.ARENA_C_VALUES)
 DEFAULT_BUDGETS = "50, 100, 200"
 POLL_SECONDS = 0.5
-MODES = {"grid": "C grid", "sprt": "SPRT per C", "map": "Budget × C map", "tune": "Tuner"}
+MODES = {"grid": "C grid", "sprt": "SPRT per C", "map": "Budget × C map", "tune": "Tuner", "spsa": "SPSA"}
 ELO_MODELS = {"logistic": "Logistic", "normalized": "Normalised"}
 
 sidebar.ensure_app_shell()
@@ -95,7 +100,8 @@ class ArenaJob(BackgroundJob):
 
     Attributes:
         mode: a key of :data:`MODES`.
-        settings: the keyword arguments given to :func:`arena` or :func:`tune` (but the callbacks and the store).
+        settings: the keyword arguments given to :func:`arena` or :func:`tune` (but the callbacks and the store);
+            for SPSA the page's settings :func:`spsa_settings` reads.
         rounds: the tuner's finished rounds, one sentence each, as they end.
     """
 
@@ -103,6 +109,9 @@ class ArenaJob(BackgroundJob):
         self.mode, self.settings, self.rounds = mode, settings, []
 
         def work(progress, should_stop):
+            if mode == "spsa":
+                return spsa_run(spsa_settings(settings), store=ResultStore(), progress=progress,
+                                should_stop=should_stop)
             if mode == "tune":
                 tuned = {name: value for name, value in settings.items() if name != "sprt"}
                 return tune(**tuned, store=ResultStore(), progress=progress, should_stop=should_stop,
@@ -115,6 +124,16 @@ class ArenaJob(BackgroundJob):
         kept = ", ".join(f"{row.c:g}" for row in ranked[: -(-len(ranked) // 2)])
         self.rounds.append(f"Round {number} of {rounds}: {len(ranked)} C values with {games_each(ranked)} games each; "
                            f"best so far C = {ranked[0].c:g}" + (f"; going on: {kept}." if number < rounds else "."))
+
+
+def spsa_settings(settings: dict[str, Any]) -> SpsaPlan:
+    """The page's settings as an SPSA run: from the start C within the C values' range, the games field's
+    iterations (ValueError: settings it cannot run, in one sentence)."""
+    return spsa_plan(settings["game"], start_c=settings["start_c"], c_range=settings["c_values"],
+                     iterations=settings["games"], simulations=settings["simulations"],
+                     tune_setting=settings["tune_setting"],
+                     **{name: settings[name] for name in ("moves", "rule", "settings", "opponent", "seed", "workers",
+                                                          "cluster")})
 
 
 def parse_c_values(text: str) -> list[float]:
@@ -156,6 +175,7 @@ def set_defaults() -> None:
                          (STRENGTH_SEED, defaults.ARENA_SEED),
                          (STRENGTH_WORKERS, min(defaults.ARENA_WORKERS, os.cpu_count() or 1)),
                          (STRENGTH_MODE, "grid"), (STRENGTH_BUDGETS, DEFAULT_BUDGETS),
+                         (STRENGTH_SPSA_START, defaults.SPSA_START_C),
                          (STRENGTH_CLUSTER, os.environ.get(defaults.ARENA_CLUSTER_VARIABLE, "")),
                          (STRENGTH_SPRT_ELO0, defaults.ARENA_SPRT_ELO0),
                          (STRENGTH_SPRT_ELO1, defaults.ARENA_SPRT_ELO1),
@@ -172,10 +192,14 @@ def settings_summary() -> str:
     parts = [MODES.get(mode, ""), escape(GAMES.get(game) or state[STRENGTH_GAME_NAME].strip() or "no game yet")]
     if state[STRENGTH_MOVES].strip():
         parts.append(f"after {escape(state[STRENGTH_MOVES].strip())}")
-    parts.append(f"C = {escape(state[STRENGTH_C_VALUES].strip())}")
     games = int(state[STRENGTH_GAMES])
-    parts.append(f"{games:,} games in all" if mode == "tune" else f"at most {games:,} games per C" if mode == "sprt"
-                 else f"{games:,} games per C")
+    if mode == "spsa":
+        parts.append(f"from C = {float(state[STRENGTH_SPSA_START]):g} within {escape(state[STRENGTH_C_VALUES].strip())}")
+        parts.append(f"{games:,} iterations of 4 games")
+    else:
+        parts.append(f"C = {escape(state[STRENGTH_C_VALUES].strip())}")
+        parts.append(f"{games:,} games in all" if mode == "tune" else f"at most {games:,} games per C"
+                     if mode == "sprt" else f"{games:,} games per C")
     parts.append(f"budgets {escape(state[STRENGTH_BUDGETS].strip())}" if mode == "map"
                  else f"{int(state[STRENGTH_SIMULATIONS]):,} simulations per move")
     parts.append(f"against MCTS at C = {float(state[STRENGTH_OPPONENT_C]):g}" if state[STRENGTH_OPPONENT] == "mcts"
@@ -196,7 +220,9 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         "What to measure", list(MODES), key=STRENGTH_MODE, **persist, required=True,
         format_func=MODES.get,
         help="C grid: a fixed number of games per C. SPRT per C: each C stops as soon as its test decides. "
-        "Budget × C map: the grid at several simulation budgets. Tuner: successive halving finds the best C.",
+        "Budget × C map: the grid at several simulation budgets. Tuner: successive halving finds the best C. "
+        "SPSA: C moves from a start towards the better of two nearby C values, iteration by iteration, as "
+        "fishtest tunes engines.",
     )
     row = st.columns([2, 2, 3], vertical_alignment="bottom")
     game, _ = game_picker(row[0], row[1], GAMES, game_key=STRENGTH_GAME, name_key=STRENGTH_GAME_NAME,
@@ -213,14 +239,24 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
             st.button(f"Use the last search's game and position: {last.label()}", key=STRENGTH_FROM_SEARCH,
                       icon=":material/play_arrow:", on_click=take_last_search, args=from_search)
 
-    row = st.columns([4, 2, 2], vertical_alignment="bottom")
-    c_text = row[0].text_input("C values", key=STRENGTH_C_VALUES, **persist,
-                               help="The MCTS side's exploration constants, separated by commas.")
+    row = st.columns([4, 2, 2] if mode != "spsa" else [3, 2, 2, 2], vertical_alignment="bottom")
+    c_text = row[0].text_input(
+        "C values", key=STRENGTH_C_VALUES, **persist,
+        help="SPSA keeps C between the smallest (above 0) and the largest, and its chart marks the best C "
+        "fitted to the games these C values have stored." if mode == "spsa"
+        else "The MCTS side's exploration constants, separated by commas.")
+    start_c = None
+    if mode == "spsa":
+        start_c = row.pop(1).number_input(
+            "Start C", min_value=0.0, step=0.1, format="%.4g", key=STRENGTH_SPSA_START, **persist,
+            help="Where SPSA starts; each iteration plays a game pair at a C above it and one at a C below it.")
     games = row[1].number_input(
-        "Games in all" if mode == "tune" else "Most games per C" if mode == "sprt" else "Games per C",
+        "Iterations" if mode == "spsa" else "Games in all" if mode == "tune" else "Most games per C" if mode == "sprt"
+        else "Games per C",
         1, 100_000, step=10, key=STRENGTH_GAMES, **persist,
         help="A multiple of the number of players: two-player games are played in pairs (same seed, seats "
-        "swapped), others in groups that rotate the seats. The tuner shares this many games among its rounds.")
+        "swapped), others in groups that rotate the seats. The tuner shares this many games among its rounds; "
+        "SPSA plays this many iterations of 4 games.")
     if mode == "map":
         budget_text = row[2].text_input("Simulation budgets", key=STRENGTH_BUDGETS, **persist,
                                         help="Simulations per move, separated by commas: one row of the map each.")
@@ -266,8 +302,16 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         except ValueError as error:
             problems.append(str(error))
     rule, settings = sidebar.rule_choice()
-    st.caption(f"Rule: **{escape(RULES[rule].name)}** with the sidebar's settings (C is the grid's). Score = "
+    st.caption(f"Rule: **{escape(RULES[rule].name)}** with the sidebar's settings (C is "
+               f"{'SPSA' if mode == 'spsa' else 'the grid'}'s). Score = "
                "(wins + draws / 2) / games and Elo, from the tested side's view.")
+    tune_setting = None
+    tunable = tunable_settings(rule) if mode == "spsa" else {}
+    if tunable:  # the rule's second constant, such as KataGo's cpuct base
+        name, label = next(iter(tunable.items()))
+        if st.checkbox(f"Also tune {label}", key=STRENGTH_SPSA_SECOND, **persist,
+                       help=f"SPSA moves {label} beside C, in log scale, from the sidebar's value."):
+            tune_setting = name
     if not game:
         problems.append("type the name of an OpenSpiel game")
     try:
@@ -290,9 +334,10 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         for problem in problems:
             st.error(core_sentence(problem), icon="⚠️")
         return None
-    return mode, dict(game=game, moves=moves, c_values=c_values, games=int(games), simulations=budgets,
-                      rule=rule, settings=settings, opponent=f"mcts:{opponent_c!r}" if kind == "mcts" else "random",
-                      seed=int(seed), workers=int(workers), cluster=cluster or None, sprt=sprt)
+    chosen = dict(game=game, moves=moves, c_values=c_values, games=int(games), simulations=budgets,
+                  rule=rule, settings=settings, opponent=f"mcts:{opponent_c!r}" if kind == "mcts" else "random",
+                  seed=int(seed), workers=int(workers), cluster=cluster or None, sprt=sprt)
+    return mode, chosen if start_c is None else {**chosen, "start_c": float(start_c), "tune_setting": tune_setting}
 
 
 def stored_rows(settings: dict[str, Any]) -> list[ArenaRow]:
@@ -360,7 +405,10 @@ def running(job: ArenaJob) -> None:
     """The progress bar, Stop and (for the tuner) the finished rounds."""
     bar, stop = st.columns([5, 1], vertical_alignment="center")
     elapsed = time.monotonic() - job.started
-    if job.total:  # known from the start of the games (the arena reports 0 of them first)
+    if job.total and job.mode == "spsa":
+        bar.progress(min(job.done / job.total, 1.0), text=f"Playing: {job.done:,} of {job.total:,} iterations, "
+                     f"{elapsed:.0f} s (each is stored as it ends)")
+    elif job.total:  # known from the start of the games (the arena reports 0 of them first)
         what = "this round's" if job.mode == "tune" else "the"
         bar.progress(min(job.done / job.total, 1.0), text=f"Playing: {job.done:,} of {what} {job.total:,} games, "
                      f"{elapsed:.0f} s (games are stored as they finish)")
@@ -439,6 +487,9 @@ def results(choice: tuple[str, dict[str, Any]] | None) -> None:
     if choice is None:
         return
     mode, settings = choice
+    if mode == "spsa":
+        spsa_section(job, settings)
+        return
     if mode == "tune":
         if job is not None and not job.running and (job.mode, job.settings) == choice and job.error is None:
             tuned(job)
@@ -472,6 +523,59 @@ def results(choice: tuple[str, dict[str, Any]] | None) -> None:
         st.caption("From the result store: these settings were played before.")
     if rows:
         show_rows(mode, settings, rows)
+
+
+def spsa_section(job: ArenaJob | None, settings: dict[str, Any]) -> None:
+    """SPSA's path so far (from the store) with its end point, beside the best C fitted to the grid's stored games."""
+    try:
+        run = spsa_settings(settings)
+        store = ResultStore()
+        steps = store.load_spsa_steps(run.run_key())[: run.iterations]
+        grid = stored_grid(run.arena, settings["c_values"], run.simulations, store)
+    except (ValueError, StoreError) as error:
+        if job is None or job.error != str(error):  # a run of these settings said it already
+            show_problem(str(error))
+        return
+    same = job is not None and (job.mode, job.settings) == ("spsa", settings)
+    busy = job is not None and job.running
+    if not steps:
+        if not busy:
+            st.info(f"No iteration is stored for these settings yet: Run plays {run.iterations:,} iterations of 4 "
+                    f"games ({4 * run.iterations:,} games).", icon=":material/info:")
+        return
+    rows = spsa_rows(run, steps)
+    end = rows[-1]["after"]
+    if len(steps) < run.iterations:
+        if same and not busy and job.stop.is_set():
+            st.warning(f"Stopped after {len(steps):,} of {run.iterations:,} iterations; Run goes on from there.",
+                       icon=":material/stop:")
+        elif not busy:
+            st.info(f"{len(steps):,} of {run.iterations:,} iterations are stored for these settings; Run plays the "
+                    "rest.", icon=":material/info:")
+        st.markdown(f"**SPSA: C = {end:.3g} after {len(steps):,} of {run.iterations:,} iterations.**")
+    else:
+        st.success(f"SPSA: C = {end:.3g} after {run.iterations:,} iterations ({4 * run.iterations:,} games), "
+                   f"from C = {settings['start_c']:g}.", icon=":material/emoji_events:")
+    answer = answers_by_budget(grid).get(run.simulations) if grid else None
+    if answer is not None:
+        st.markdown(f"The grid's stored games ({len(grid)} C values): {escape(describe_answer(answer))}.")
+    else:
+        st.caption("No grid of these C values is stored for these settings: run the C grid to draw its best C "
+                   "beside SPSA's path.")
+    frame = pd.DataFrame(rows, columns=list(spsa_columns(run)))
+    st.altair_chart(spsa_chart(frame, settings["c_values"], answer), width="stretch")
+    st.caption("Orange: C after each iteration; faint dots: the two C values each iteration played, a game pair "
+               "each against the opponent on the same seeds; C moves towards the one that did better, by steps "
+               "that shrink as fishtest's schedules shrink (in log C)." + (
+                   " Green shading: the 95% interval of the best C fitted to the grid's games, with a dashed line at "
+                   "that best C once the grid tells it." if answer is not None else ""))
+    if run.setting is not None:
+        label = tunable_settings(run.arena.rule)[run.setting]
+        st.markdown(f"**{escape(label)}** ends at {rows[-1][run.setting + '_after']:.4g}, tuned beside C: each side "
+                    f"played its own {escape(label)} as well as its own C (on a log scale, as C).")
+        st.altair_chart(spsa_constant_chart(frame, run.setting, label), width="stretch")
+    st.download_button("Download the iterations (CSV)", lambda: frame.to_csv(index=False), file_name="c_spsa.csv",
+                       mime="text/csv", key=STRENGTH_SPSA_CSV, on_click="ignore")
 
 
 def show_rows(mode: str, settings: dict[str, Any], rows: list[ArenaRow]) -> None:

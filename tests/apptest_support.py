@@ -100,6 +100,17 @@ def children_cells(app, key: str = "children_table") -> list[list[str]]:
     return [row["cells"] for row in tree_view_data(app, key)["rows"]]
 
 
+def small_grid(app, c_values: str = "0.5, 2", games: int = 4, simulations: int = 20, game: str = "tic_tac_toe"):
+    """C and strength's settings of a grid that plays in well under a second, in this process."""
+    app.selectbox(key="strength_game").select(game)
+    app.text_input(key="strength_c_values").input(c_values)
+    app.number_input(key="strength_games").set_value(games)
+    app.number_input(key="strength_simulations").set_value(simulations)
+    app.number_input(key="strength_workers").set_value(1)
+    app.run()
+    assert not app.exception
+
+
 def wait_for_job(app, key: str, timeout: float = 300.0):
     """Rerun as a page's polling fragment does until its background job (session key ``key``) ends.
 

@@ -9,7 +9,7 @@ import required
 
 required.module("pyspiel")
 
-from apptest_support import plain, start_app, wait_for_job  # noqa: E402
+from apptest_support import plain, small_grid, start_app, wait_for_job  # noqa: E402
 
 PAGE = "pages/strength.py"
 
@@ -19,17 +19,6 @@ def data_folder(tmp_path, monkeypatch):
     """The result store in a temporary data folder (set before the app fixture's first run)."""
     monkeypatch.setenv("MCTS_EXPLORER_DATA", str(tmp_path))
     return tmp_path
-
-
-def small_grid(app, c_values: str = "0.5, 2", games: int = 4, simulations: int = 20, game: str = "tic_tac_toe"):
-    """Settings of a grid that plays in well under a second, in this process."""
-    app.selectbox(key="strength_game").select(game)
-    app.text_input(key="strength_c_values").input(c_values)
-    app.number_input(key="strength_games").set_value(games)
-    app.number_input(key="strength_simulations").set_value(simulations)
-    app.number_input(key="strength_workers").set_value(1)
-    app.run()
-    assert not app.exception
 
 
 def finish(app, timeout: float = 300.0):

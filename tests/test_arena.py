@@ -417,3 +417,13 @@ def test_cli_help_states_the_defaults_and_names_sprt_and_cluster():
 
     # The columns --fit writes, a space after each comma (argparse wraps there, not inside a name).
     assert "adds the columns " + ", ".join(ANSWER_COLUMNS) + " " in text
+
+
+def test_the_stored_grid_is_each_c_values_row_over_its_stored_games(tmp_path):
+    from mcts_core.strength import plan, stored_grid
+
+    store = ResultStore(tmp_path / "arena.sqlite3")
+    rows = arena("tic_tac_toe", c_values=[0.5, 2.0], games=4, simulations=10, workers=1, store=store)
+    arena("tic_tac_toe", c_values=[4.0], games=2, simulations=10, workers=1, store=store)
+    grid = stored_grid(plan("tic_tac_toe"), [0.5, 2.0, 4.0, 8.0], 10, store)
+    assert grid[:2] == rows and [(row.c, row.games) for row in grid] == [(0.5, 4), (2.0, 4), (4.0, 2)]  # 8: none

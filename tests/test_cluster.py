@@ -1,6 +1,6 @@
 """The arena on a real Dask cluster (a `dask scheduler` and `dask worker` processes on 127.0.0.1).
 
-Same seeds give the same rows as local processes; a worker killed mid-run has its games played
+Same seeds give the same rows (and SPSA steps) as local processes; a worker killed mid-run has its games played
 by another; Stop cancels the games on the cluster; an unreachable scheduler is one sentence; a
 cluster whose every worker died gives up after its wait with one sentence, the finished games stored.
 """
@@ -24,7 +24,7 @@ required.module("distributed")
 from bench.harness.dask_processes import REPO, dask_cluster, start_scheduler, start_worker, stop, wait_for_workers  # noqa: E402
 from distributed import Client  # noqa: E402
 
-from mcts_core.strength import ResultStore, arena, plan  # noqa: E402
+from mcts_core.strength import ResultStore, arena, plan, spsa_plan, spsa_run  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +42,12 @@ def test_one_and_three_player_games_run_on_the_cluster_too(cluster):
     for game, games in (("catch", 4), ("pig(players=3,winscore=10)", 3)):
         settings = dict(c_values=[1.0], games=games, simulations=10, opponent="random")
         assert arena(game, cluster=cluster, **settings) == arena(game, workers=1, **settings)
+
+
+def test_spsa_plays_its_iterations_on_the_cluster_as_in_this_process(cluster):
+    settings = dict(iterations=6, simulations=20, opponent="mcts:1.4", seed=2)
+    assert spsa_run(spsa_plan("tic_tac_toe", cluster=cluster, **settings)) == spsa_run(
+        spsa_plan("tic_tac_toe", workers=1, **settings))
 
 
 def test_a_killed_worker_has_its_games_played_by_another(cluster, tmp_path):

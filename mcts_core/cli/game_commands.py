@@ -35,12 +35,12 @@ from typing import Any
 
 from .. import defaults
 from ..common import StoreError
+from .game_output import INTERRUPTED, progress_wanted, stopped
 
-INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 
 def run(arguments: argparse.Namespace) -> int:
-    """Runs the ``search`` or ``arena`` command; returns the exit status."""
+    """Runs the ``search``, ``arena`` or ``spsa`` command; returns the exit status."""
     if arguments.command == "search" and getattr(arguments, "algorithm", "sequential") != "sequential":
         return _run_simultaneous(arguments)
     from ..search.games import SimultaneousGameError
@@ -53,13 +53,17 @@ def run(arguments: argparse.Namespace) -> int:
         rule = arguments.rule or DEFAULT_RULE
         if arguments.command == "search":
             return _search(arguments, moves, Scoring(rule, _search_c(rule, arguments.c)))
+        if arguments.command == "spsa":
+            from .spsa_command import run_spsa
+
+            return run_spsa(arguments, moves, rule)
         return _arena(arguments, moves, rule)
     except SimultaneousGameError as error:
         option = ": search it with --algorithm duct or --algorithm smitsimax" if arguments.command == "search" else ""
         print(f"error: {error}{option}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # before the work started (the commands catch it while they work)
-        _stopped(arguments, "interrupted")
+        stopped(arguments, "interrupted")
         return INTERRUPTED
     except (ValueError, StoreError) as error:  # StoreError: the arena's result store cannot be used (--no-store avoids it)
         print(f"error: {error}", file=sys.stderr)
@@ -67,15 +71,6 @@ def run(arguments: argparse.Namespace) -> int:
     except BrokenPipeError:  # the reader left (``| head``): stop quietly, as the Python docs advise
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-
-
-def _progress_wanted(arguments: argparse.Namespace) -> bool:
-    return arguments.progress or sys.stderr.isatty()
-
-
-def _stopped(arguments: argparse.Namespace, message: str) -> None:
-    """The one line Ctrl-C leaves on stderr (after ending the progress line, if one is shown)."""
-    print(("\n" if _progress_wanted(arguments) else "") + message, file=sys.stderr)
 
 
 def _search_c(rule: str, c: float | None) -> float:
@@ -106,13 +101,13 @@ def _search(arguments: argparse.Namespace, moves: list[Any], scoring: Any) -> in
         result = search(
             arguments.game, moves=moves, scoring=scoring, simulations=_budget(arguments),
             seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout, solve=arguments.solve,
-            progress=progress if _progress_wanted(arguments) else None,
+            progress=progress if progress_wanted(arguments) else None,
         )
     except KeyboardInterrupt:
         sys.stdout.flush()
-        _stopped(arguments, "interrupted: the log holds the simulations written so far")
+        stopped(arguments, "interrupted: the log holds the simulations written so far")
         return INTERRUPTED
-    if _progress_wanted(arguments):
+    if progress_wanted(arguments):
         print(file=sys.stderr)
     if result.simulations == 0:
         print("search: no simulation finished in time (a random game from this position did not end), so the log "
@@ -151,7 +146,7 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     if arguments.fit:
         check_fit(checked.game, players, arguments.c_values)
     store = None if arguments.no_store else ResultStore()
-    shown = progress if _progress_wanted(arguments) else None
+    shown = progress if progress_wanted(arguments) else None
     extra: dict[float, tuple[int, int]] = {}
     try:
         if arguments.tune:
@@ -172,13 +167,13 @@ def _arena(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
                          sprt=sprt, store=store, progress=shown, **shared)
     except KeyboardInterrupt:
         kept = f"; finished games are stored in {store.path} and a rerun resumes" if store else ""
-        _stopped(arguments, f"interrupted{kept}")
+        stopped(arguments, f"interrupted{kept}")
         return INTERRUPTED
     except ValueError:  # a cluster left without workers: its sentence goes on a line of its own
         if progress_line:
             print(file=sys.stderr)
         raise
-    if _progress_wanted(arguments):
+    if progress_wanted(arguments):
         print(file=sys.stderr)
     answers = answers_by_budget(rows) if players == 2 and (arguments.fit or arguments.tune) else {}
     for simulations, answer in answers.items():  # the tuner always says what the fit over its rows finds
@@ -240,11 +235,11 @@ def _run_simultaneous(arguments: argparse.Namespace) -> int:
         search_simultaneous(
             arguments.game, algorithm=arguments.algorithm, moves=moves, scoring=scoring,
             simulations=_budget(arguments), seconds=arguments.seconds, seed=arguments.seed, out=sys.stdout,
-            progress=progress if _progress_wanted(arguments) else None,
+            progress=progress if progress_wanted(arguments) else None,
         )
     except KeyboardInterrupt:
         sys.stdout.flush()
-        _stopped(arguments, "interrupted: the log holds the simulations written so far")
+        stopped(arguments, "interrupted: the log holds the simulations written so far")
         return INTERRUPTED
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -252,6 +247,6 @@ def _run_simultaneous(arguments: argparse.Namespace) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    if _progress_wanted(arguments):
+    if progress_wanted(arguments):
         print(file=sys.stderr)
     return 0

@@ -41,6 +41,10 @@ Usage and help name the command as it was invoked. ``mcts-explorer app`` serves 
   random|mcts:C] [--seed K] [--workers W] [--cluster tcp://HOST:8786] [--sprt ...] [--tune] [--fit] [--no-store]
   [--progress]``: playing strength at each C (and budget), as CSV with a header row (see
   :mod:`mcts_core.cli.game_commands`). Ctrl-C stops it with exit status 130.
+* ``python -m mcts_core spsa --game G [--c START] [--iterations N] [--simulations S] [--opponent
+  random|mcts:C] [--tune-setting NAME] [--store FILE | --no-store] [--seed K] [--workers W] [--cluster ...]``:
+  C tuned by fishtest's SPSA with arena games, one CSV row per iteration and the end point on stderr
+  (:mod:`mcts_core.cli.spsa_command`); a rerun resumes from the stored iterations.
 
 C comes from ``--c``, else from the input; the rule from ``--rule``, else from the input, else UCB1;
 its settings from the input when the input names that rule, else the rule's defaults. A subcommand's
@@ -176,7 +180,7 @@ def _arguments(argv: list[str] | None, prog: str) -> argparse.Namespace:
         from ..simultaneous.rules import ALL_RULES
 
         # Regret matching and EXP3 score simultaneous moves only: a sequential search cannot use them.
-        sequential_search = arguments.command == "arena" or getattr(arguments, "algorithm", "") == "sequential"
+        sequential_search = arguments.command in ("arena", "spsa") or getattr(arguments, "algorithm", "") == "sequential"
         known = RULES if sequential_search else ALL_RULES
         if arguments.rule not in known:
             parser.error(f"unknown rule {arguments.rule!r}; known: {', '.join(known)}")
@@ -235,6 +239,19 @@ def _search_commands(commands) -> None:
     )
     game_options(arena_parser)
     _arena_options(arena_parser)
+    spsa_parser = commands.add_parser(
+        "spsa", help="tune C by SPSA as fishtest tunes: one CSV row per iteration, the end point on stderr",
+        description="Tune C (and with --tune-setting a rule's second constant) by SPSA as fishtest tunes, in ln C "
+        "with fishtest's schedules (alpha 0.602, gamma 0.101, A = iterations / 10): at iteration k our MCTS plays "
+        "the arena's game pair k at C+ = C e^c_k and at C- = C e^-c_k against the opponent, on the same seeds, and C "
+        "moves towards the side that did better. Prints CSV k,c_k,theta,plus,minus,result,after (c_k in ln C; "
+        "theta, plus, minus and after as C; result the plus side's wins less losses less the minus side's, -4 to "
+        "4; a second constant adds the same columns after its name), one row per iteration as it ends, and the end "
+        "point on stderr. Iterations are stored as they end: a rerun with the same settings resumes.",
+        allow_abbrev=False,
+    )
+    game_options(spsa_parser)
+    _spsa_options(spsa_parser)
 
 
 def _arena_options(parser: argparse.ArgumentParser) -> None:
@@ -252,17 +269,7 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         f"(default {defaults.ARENA_SIMULATIONS})")
     parser.add_argument("--opponent", default=defaults.ARENA_OPPONENT,
                         help=f"random or mcts:C, in every other seat (default {defaults.ARENA_OPPONENT})")
-    parser.add_argument("--seed", type=int, default=defaults.ARENA_SEED,
-                        help=f"seed of the games (default {defaults.ARENA_SEED})")
-    parser.add_argument("--workers", type=int, default=defaults.ARENA_WORKERS,
-                        help=f"local worker processes (default {defaults.ARENA_WORKERS})")
-    parser.add_argument("--cluster", default=None,
-                        help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
-                        f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
-    parser.add_argument("--cluster-wait", type=float, metavar="SECONDS",
-                        help="with --cluster: give up (exit 2, the finished games stored) once the cluster has had no "
-                        f"live worker for this long (default ${defaults.ARENA_CLUSTER_WAIT_VARIABLE} if set, else "
-                        f"{defaults.ARENA_CLUSTER_WAIT:g})")
+    _where_games_run(parser, "the games", "the finished games")
     parser.add_argument("--sprt", action="store_true",
                         help="SPRT: each C stops as soon as the LLR of its pairs passes a bound (two players), "
                         "decided as fishtest decides (the exact GSPRT after every pair, its overshoot correction)")
@@ -297,6 +304,47 @@ def _arena_options(parser: argparse.ArgumentParser) -> None:
                         "adds the columns round (the last round a C played) and best")
     parser.add_argument("--no-store", action="store_true",
                         help="neither reuse nor store results in the data folder")
+
+
+def _where_games_run(parser: argparse.ArgumentParser, seeded: str, kept: str) -> None:
+    """``--seed`` (of ``seeded``), ``--workers``, ``--cluster`` and ``--cluster-wait`` (``kept`` stored on giving up)."""
+    parser.add_argument("--seed", type=int, default=defaults.ARENA_SEED,
+                        help=f"seed of {seeded} (default {defaults.ARENA_SEED})")
+    parser.add_argument("--workers", type=int, default=defaults.ARENA_WORKERS,
+                        help=f"local worker processes (default {defaults.ARENA_WORKERS})")
+    parser.add_argument("--cluster", default=None,
+                        help="a Dask scheduler address, tcp://HOST:8786: the games run on that cluster "
+                        f"(default: ${defaults.ARENA_CLUSTER_VARIABLE} if set, else local processes)")
+    parser.add_argument("--cluster-wait", type=float, metavar="SECONDS",
+                        help=f"with --cluster: give up (exit 2, {kept} stored) once the cluster has had no "
+                        f"live worker for this long (default ${defaults.ARENA_CLUSTER_WAIT_VARIABLE} if set, else "
+                        f"{defaults.ARENA_CLUSTER_WAIT:g})")
+
+
+def _spsa_options(parser: argparse.ArgumentParser) -> None:
+    """SPSA's own options; the arena's where they mean the same (:mod:`mcts_core.defaults`)."""
+    low, high = defaults.SPSA_C_RANGE
+    parser.add_argument("--c", dest="start_c", type=_c_argument, default=defaults.SPSA_START_C, metavar="C",
+                        help=f"the C to start from (default {defaults.SPSA_START_C:g})")
+    parser.add_argument("--c-range", type=_c_list, default=[low, high], metavar="LOW,HIGH",
+                        help=f"the range C stays in (default {low:g},{high:g})")
+    parser.add_argument("--iterations", type=int, default=defaults.SPSA_ITERATIONS,
+                        help=f"iterations, 4 games each (default {defaults.SPSA_ITERATIONS})")
+    parser.add_argument("--simulations", type=int, default=defaults.ARENA_SIMULATIONS,
+                        help=f"simulations per search (default {defaults.ARENA_SIMULATIONS})")
+    parser.add_argument("--opponent", default=defaults.ARENA_OPPONENT,
+                        help=f"random or mcts:C, whom both sides play (default {defaults.ARENA_OPPONENT})")
+    parser.add_argument("--tune-setting", metavar="NAME",
+                        help="also tune this constant of the rule, in log scale within its range (katago's and "
+                        "lc0's cpuct_base)")
+    parser.add_argument("--c-end", type=float, default=defaults.SPSA_C_END,
+                        help=f"the last iteration's perturbation, in ln C (default {defaults.SPSA_C_END:g})")
+    parser.add_argument("--r-end", type=float, default=defaults.SPSA_R_END,
+                        help=f"the last iteration's a_k / c_k^2 (default {defaults.SPSA_R_END:g})")
+    _where_games_run(parser, "the games and the perturbations", "the finished iterations")
+    parser.add_argument("--store", metavar="FILE",
+                        help="the result store to resume from and write to (default: arena.sqlite3 in the data folder)")
+    parser.add_argument("--no-store", action="store_true", help="neither resume from nor store iterations")
 
 
 def _c_list(text: str) -> list[float]:
@@ -422,7 +470,7 @@ def main(argv: list[str] | None = None, *, prog: str = INSTALLED_COMMAND) -> int
 
         return run_app(given[1:])
     arguments = _arguments(argv, prog)
-    if arguments.command in ("search", "arena"):
+    if arguments.command in ("search", "arena", "spsa"):
         from . import game_commands
 
         return game_commands.run(arguments)

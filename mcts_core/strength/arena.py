@@ -247,6 +247,19 @@ def arena(
             for one in series if one.done]
 
 
+def stored_grid(arena_plan: ArenaPlan, c_values: Sequence[float], simulations: int, store: ResultStore) -> list[ArenaRow]:
+    """Each C's row over the games the store holds for it, from the first up to the first one missing (whole
+    groups); C values with none are left out. What a grid of these C values has played, whatever its games per C."""
+    rows = []
+    for c in c_values:
+        games = store.load(arena_plan.key(), simulations, float(c))
+        count = next(index for index in range(len(games) + 1) if index not in games)
+        count -= count % arena_plan.players
+        if count:
+            rows.append(make_row(float(c), simulations, arena_plan.players, [games[i] for i in range(count)]))
+    return rows
+
+
 def parse_budgets(text: str) -> list[int]:
     """Simulation budgets separated by commas or spaces.
 

@@ -1,11 +1,13 @@
-"""Arena games on disk (SQLite), so finished games reappear at once and an interrupted run resumes.
+"""Arena games and SPSA steps on disk (SQLite), so finished games reappear at once and an interrupted run resumes.
 
 Every finished game is stored under its key: the game (its full string with parameters), the start
 position (as action ids), the rule with its settings (canonical JSON), the opponent and the seed,
 then the simulations per search, C and the game's index. Rows are made from stored games, so a
 run of more games, an SPRT or a tuner reuses every game played before with the same settings.
 The file is in WAL mode, and every call opens its own connection and writes in one transaction,
-so threads and processes may share the file. (The tables of earlier versions, played under other
+so threads and processes may share the file. An SPSA run's iterations are stored in ``spsa_steps``
+under the run's settings as canonical JSON (:mod:`.spsa_games`), one row per iteration with its
+values as JSON (floats in ``repr``, read back bit for bit). (The tables of earlier versions, played under other
 seedings, are left as they were: ``arena_rows``, rows of whole series; ``arena_games``, games whose
 two sides shared one RNG.)
 """
@@ -23,6 +25,7 @@ from typing import Any
 from ..common.sqlite_files import StoreError, failure_words, use_wal
 from ..inputs.data_folder import data_folder
 from .arena_games import GameResult
+from .spsa import SpsaStep
 
 FILE_NAME = "arena.sqlite3"
 KEY_COLUMNS = ("game", "moves", "rule", "opponent", "seed")
@@ -33,6 +36,13 @@ CREATE TABLE IF NOT EXISTS arena_games_v2 (
     simulations INTEGER NOT NULL, c REAL NOT NULL, game_index INTEGER NOT NULL,
     seat INTEGER NOT NULL, returns TEXT NOT NULL, entropy REAL, depth INTEGER, top_share REAL,
     PRIMARY KEY (game, moves, rule, opponent, seed, simulations, c, game_index)
+)
+"""
+SPSA_SCHEMA = """
+CREATE TABLE IF NOT EXISTS spsa_steps (
+    run TEXT NOT NULL, k INTEGER NOT NULL, theta TEXT NOT NULL, plus TEXT NOT NULL, minus TEXT NOT NULL,
+    result INTEGER NOT NULL, after TEXT NOT NULL,
+    PRIMARY KEY (run, k)
 )
 """
 
@@ -64,6 +74,7 @@ class ResultStore:
         self.path = Path(path) if path is not None else data_folder() / FILE_NAME
         with self._connection() as connection:
             connection.execute(SCHEMA)
+            connection.execute(SPSA_SCHEMA)
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
@@ -109,3 +120,24 @@ class ResultStore:
                               None if entropy is None else (entropy, depth, top_share))
             for index, seat, returns, entropy, depth, top_share in found
         }
+
+    def save_spsa_step(self, run: str, step: SpsaStep) -> None:
+        """Stores one SPSA iteration under ``run`` (the run's settings as canonical JSON)."""
+        with self._connection() as connection:
+            connection.execute(
+                "INSERT OR REPLACE INTO spsa_steps (run, k, theta, plus, minus, result, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (run, step.k, *(json.dumps(values) for values in (step.theta, step.plus, step.minus)), step.result,
+                 json.dumps(step.after)))
+
+    def load_spsa_steps(self, run: str) -> list[SpsaStep]:
+        """The iterations stored under ``run`` from the first on, up to the first one missing."""
+        with self._connection() as connection:
+            found = connection.execute(
+                "SELECT k, theta, plus, minus, result, after FROM spsa_steps WHERE run = ? ORDER BY k", (run,)).fetchall()
+        steps = []
+        for k, theta, plus, minus, result, after in found:
+            if k != len(steps) + 1:
+                break
+            steps.append(SpsaStep(k, *(tuple(json.loads(values)) for values in (theta, plus, minus)), result,
+                                  tuple(json.loads(after))))
+        return steps

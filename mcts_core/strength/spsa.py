@@ -2,7 +2,9 @@
 
 Every parameter is perturbed at once by +-c_k (each sign a fair coin), the side at theta + c_k flip
 plays a game pair (seats swapped) against the side at theta - c_k flip, and every parameter moves by
-R_k c_k result flip, result the plus side's wins less losses over the pair (-2 to 2). The schedules
+R_k c_k result flip, result the plus side's wins less losses over the pair (-2 to 2). (Against a common
+opponent instead, :mod:`.spsa_games`, result is the plus side's wins less losses less the minus side's
+over the same seeds, -4 to 4.) The schedules
 are fishtest's classic SPSA's (after Spall): c_k = c / k^gamma and
 a_k = a / (A + k)^alpha for k = 1 .. N, R_k = a_k / c_k^2, alpha 0.602, gamma 0.101, A = N / 10,
 where each parameter's c and a come from its ``c_end`` (the perturbation at the last iteration) and
@@ -17,7 +19,7 @@ any C); a rule's second constant in its own scale. Pure: the games come from the
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 ALPHA = 0.602
@@ -72,17 +74,28 @@ def spsa(parameters: Sequence[SpsaParameter], iterations: int, play_pair: Callab
     """Runs iterations ``first`` .. ``iterations`` from ``start`` (the parameters' own starts by default).
 
     Args:
-        play_pair: (k, plus values, minus values) -> the plus side's wins less losses over a game pair.
+        play_pair: (k, plus values, minus values) -> how much better the plus side did over iteration k's
+            games: its wins less losses over a pair against the minus side, or against a common opponent
+            its wins less losses less the minus side's.
         seed: the flips' seed; iteration k's flips come from (seed, k) alone, so a run resumed at
             ``first`` with the values it had reached flips as the whole run would have.
 
     Raises:
         ValueError: no parameters, or fewer than 1 iteration.
     """
+    return list(spsa_steps(parameters, iterations, play_pair, seed=seed, start=start, first=first))
+
+
+def spsa_steps(parameters: Sequence[SpsaParameter], iterations: int, play_pair: Callable[[int, tuple, tuple], int],
+               *, seed: int = 0, start: Sequence[float] | None = None, first: int = 1) -> Iterator[SpsaStep]:
+    """:func:`spsa`'s steps one at a time, each as soon as its games are in (the caller may stop between them).
+
+    Raises:
+        ValueError: no parameters, or fewer than 1 iteration (on the first step asked for).
+    """
     if not parameters or iterations < 1:
         raise ValueError("SPSA needs at least one parameter and one iteration")
     theta = tuple(start) if start is not None else tuple(p.start for p in parameters)
-    steps = []
     for k in range(first, iterations + 1):
         flips = [random.Random(f"{seed}/{k}/{i}").choice((-1, 1)) for i in range(len(parameters))]
         shifts = [c_k(p, k, iterations) * flip for p, flip in zip(parameters, flips)]
@@ -91,6 +104,5 @@ def spsa(parameters: Sequence[SpsaParameter], iterations: int, play_pair: Callab
         result = play_pair(k, plus, minus)
         after = tuple(min(max(value + a_k(p, k, iterations) / c_k(p, k, iterations) * result * flip, p.low), p.high)
                       for p, value, flip in zip(parameters, theta, flips))
-        steps.append(SpsaStep(k, theta, plus, minus, result, after))
+        yield SpsaStep(k, theta, plus, minus, result, after)
         theta = after
-    return steps

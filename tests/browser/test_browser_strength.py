@@ -160,3 +160,34 @@ def test_after_a_run_its_results_are_in_view_on_a_1366x768_projector(page, store
         rows = pd.read_csv(download.value.path())
         assert sorted(rows["c"]) == [0.5, 2.0] and set(rows["simulations"]) == {12}
     watched.assert_clean()
+
+
+def test_a_tiny_grid_then_a_tiny_spsa_show_the_verdict_and_c_over_the_iterations_at_1366x768(page, app_url,
+                                                                                             output_dir):
+    from bench.harness.browser import cut_off
+
+    page.set_viewport_size({"width": 1366, "height": 768})
+    watched = open_on_tic_tac_toe(page, app_url)
+    commit_grid(page, "0.02, 0.3, 3, 30", "8", "11")  # a budget no other test stores: this run plays it
+    commit(page, "strength_workers", "1")
+    page.locator(".st-key-strength_run button").click()
+    expect(page.get_by_text(re.compile(r"^Fit: (best C |cannot tell the best C yet: )"))).to_be_visible(timeout=120_000)
+    watched.assert_clean()
+
+    watched = open_on_tic_tac_toe(page, app_url)  # a new visit: the grid is in the store
+    choose_mode(page, "SPSA")
+    commit_grid(page, "0.02, 0.3, 3, 30", "12", "11")  # 12 iterations
+    commit(page, "strength_workers", "1")
+    page.locator(".st-key-strength_run button").click()
+    expect(page.get_by_text(re.compile(r"^SPSA: C = \S+ after 12 iterations \(48 games\), from C = 1\."))).to_be_visible(
+        timeout=120_000)
+    expect(page.get_by_text("The grid's stored games (4 C values): ", exact=False)).to_be_visible()
+    chart = page.locator('[data-testid="stVegaLiteChart"]')
+    expect(chart).to_have_count(1)
+    expect(chart.locator("g.mark-line.role-mark path")).to_have_count(1)  # C after each iteration
+    expect(chart.locator("g.mark-symbol.role-mark path")).to_have_count(24)  # C+ and C- of each iteration
+    expect(page.locator('[data-testid="stProgress"]')).to_have_count(0)
+    wait_idle(page)
+    assert cut_off(page) == []
+    page.screenshot(path=output_dir / "strength_spsa_1366.png")
+    watched.assert_clean()

@@ -1,6 +1,6 @@
 """The C and strength page's charts: a value with its 95% interval against C on a log axis, the score
-with its fitted curve and best C, each budget's fitted best C, the SPRT's LLR, the budget x C map, and
-the trees' statistics."""
+with its fitted curve and best C, each budget's fitted best C, the SPRT's LLR, the budget x C map, the
+trees' statistics, and SPSA's C over its iterations."""
 
 from __future__ import annotations
 
@@ -203,3 +203,65 @@ def statistic_chart(frame: pd.DataFrame, grid: list[float], column: str) -> alt.
         tooltip=[alt.Tooltip("c:Q", title="C", format="~g"), alt.Tooltip(f"{column}:Q", title=title, format=".3f"),
                  alt.Tooltip("games:Q")],
     ).properties(height=220)
+
+
+def spsa_chart(frame: pd.DataFrame, grid: list[float], answer: BestCAnswer | None) -> alt.LayerChart:
+    """SPSA's C over its iterations (``frame``: :func:`mcts_core.strength.spsa_rows`' rows): C after each
+    iteration as a line, the two C values each iteration played faint, and the grid's answer (``answer``, None
+    without a grid): its best C's 95% interval shaded (cut at the axis's ends), a rule at its best C once found."""
+    first, last = c_domain(grid)
+    played = frame[["plus", "minus"]]
+    domain = [min(first, float(played.min().min())), max(last, float(played.max().max()))]
+    scale = alt.Scale(type="log", domain=domain, nice=False)
+    y_title = "C (log scale)"
+    y_axis = alt.Axis(values=sorted(c for c in grid if c > 0), format="~g")  # ticks at the grid's C values
+    layers = []
+    low, high = answer.interval if answer is not None else (math.nan, math.nan)
+    if not math.isnan(low):
+        best = answer.best if answer.found else None
+        shade = pd.DataFrame({"from": [max(low, domain[0])], "to": [min(high, domain[1])], "best": [best],
+                              "low": [low], "high": [high if math.isfinite(high) else None],  # open: no end
+                              "verdict": [answer.verdict]})
+        best_tips = [alt.Tooltip("verdict:N", title="the grid's best C"),
+                     alt.Tooltip("best:Q", title="the grid's best C", format=".3~g"),
+                     alt.Tooltip("low:Q", title="95% interval from", format=".3~g"),
+                     alt.Tooltip("high:Q", title="95% interval to", format=".3~g")]
+        layers.append(alt.Chart(shade).mark_rect(opacity=0.12, color=BEST_COLOUR).encode(
+            y=alt.Y("from:Q", scale=scale, title=y_title, axis=y_axis), y2="to:Q", tooltip=best_tips))
+        if best is not None:
+            layers.append(alt.Chart(shade).mark_rule(color=BEST_COLOUR, strokeWidth=2, strokeDash=[6, 4]).encode(
+                y=alt.Y("best:Q", scale=scale, title=y_title, axis=y_axis), tooltip=best_tips))
+    layers += spsa_path(frame, ("theta", "plus", "minus", "after"), "C", scale, y_title, y_axis)
+    return alt.layer(*layers).properties(height=320)
+
+
+def spsa_constant_chart(frame: pd.DataFrame, name: str, label: str) -> alt.LayerChart:
+    """A second constant's path under SPSA (its columns in ``frame`` named after ``name``), on a log axis."""
+    columns = (name, f"{name}_plus", f"{name}_minus", f"{name}_after")
+    scale = alt.Scale(type="log", zero=False)
+    # The label alone as the title: with "(log scale)" a long one (cpuctExplorationBase) was cut at this height.
+    return alt.layer(*spsa_path(frame, columns, label, scale, label, alt.Axis(format="~g"))).properties(height=240)
+
+
+def spsa_path(frame: pd.DataFrame, columns: tuple[str, str, str, str], what: str, scale: alt.Scale, title: str,
+              axis: alt.Axis) -> list[alt.Chart]:
+    """One tuned value's path: after each iteration as a line, the two values each iteration played faint.
+
+    ``columns``: the value before each iteration, the plus and minus sides' and the value after.
+    """
+    before, plus, minus, after = columns
+    x = alt.X("k:Q", title="iteration", axis=alt.Axis(format="d", tickMinStep=1))
+    sides = frame.rename(columns={plus: "plus side", minus: "minus side"}).melt(
+        id_vars=["k"], value_vars=["plus side", "minus side"], var_name="side", value_name="played")
+    faint = alt.Chart(sides).mark_point(size=24, filled=True, opacity=0.35, color=POINT_COLOUR).encode(
+        x=x, y=alt.Y("played:Q", scale=scale, title=title, axis=axis),
+        tooltip=[alt.Tooltip("k:Q", title="iteration"), alt.Tooltip("side:N"),
+                 alt.Tooltip("played:Q", title=f"{what} played", format=".4~g")])
+    tips = [alt.Tooltip("k:Q", title="iteration"), alt.Tooltip(f"{before}:Q", title=f"{what} before", format=".4~g"),
+            alt.Tooltip(f"{plus}:Q", title=f"{what}+ played", format=".4~g"),
+            alt.Tooltip(f"{minus}:Q", title=f"{what}− played", format=".4~g"),
+            alt.Tooltip("result:Q", title="the plus side did better by (W − L)"),
+            alt.Tooltip(f"{after}:Q", title=f"{what} after", format=".4~g")]
+    line = alt.Chart(frame).mark_line(color=FIT_COLOUR, strokeWidth=2).encode(
+        x=x, y=alt.Y(f"{after}:Q", scale=scale, title=title, axis=axis), tooltip=tips)
+    return [faint, line]

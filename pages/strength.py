@@ -76,6 +76,7 @@ STRENGTH_SPSA_START = state.key("strength_spsa_start")
 STRENGTH_SPSA_CSV = state.key("strength_spsa_csv")
 STRENGTH_SPSA_SECOND = state.key("strength_spsa_second")  # also tune the rule's second constant
 STRENGTH_SETTINGS_OPEN = state.key("strength_settings_open")  # the settings panel is open (Run folds it)
+STRENGTH_FOLDED = state.key("_strength_folded")  # Run has folded the settings once this session
 STRENGTH_TOP = state.key("strength_top")  # the component that scrolls to the top when a run starts
 
 
@@ -210,6 +211,7 @@ def settings_summary() -> str:
 def fold_settings() -> None:
     """Run folds the settings away, so that the progress and then the results are in view."""
     st.session_state[STRENGTH_SETTINGS_OPEN] = False
+    st.session_state[STRENGTH_FOLDED] = True
 
 
 def settings_panel() -> tuple[str, dict[str, Any]] | None:
@@ -700,8 +702,10 @@ job = jobs.latest("strength")
 # Open until the first run of the session; Run folds it, so that the results fill the screen below it.
 # Its label stays "Settings": a label that changed with the settings would redraw the panel on every
 # commit, and the field the user had tabbed to would lose its focus and what was typed into it.
-with st.expander("Settings", expanded=job is None, key=STRENGTH_SETTINGS_OPEN, on_change="rerun",
-                 icon=":material/tune:"):
+# Its default changes in Run's callback, not with the job made later in that run: a default that
+# changed one run after the fold made the browser fold it again when a click next opened it.
+with st.expander("Settings", expanded=not st.session_state.get(STRENGTH_FOLDED), key=STRENGTH_SETTINGS_OPEN,
+                 on_change="rerun", icon=":material/tune:"):
     choice = settings_panel()
 busy = job is not None and job.running
 run_row = st.container(horizontal=True, vertical_alignment="center", gap="medium")

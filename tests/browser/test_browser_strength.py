@@ -174,7 +174,13 @@ def test_a_tiny_grid_then_a_tiny_spsa_show_the_verdict_and_c_over_the_iterations
     expect(page.get_by_text(re.compile(r"^Fit: (best C |cannot tell the best C yet: )"))).to_be_visible(timeout=120_000)
     watched.assert_clean()
 
-    watched = open_on_tic_tac_toe(page, app_url)  # a new visit: the grid is in the store
+    # Run folded the settings; one click on their title opens them again, and they stay open (the
+    # browser folded them again when the panel's default changed a run after Run's fold).
+    expect(page.locator(".st-key-strength_mode")).to_be_hidden()
+    page.locator('[data-testid="stExpander"] summary').filter(has_text="Settings").click()
+    wait_idle(page)  # the run the click started has drawn the page
+    expect(page.locator(".st-key-strength_mode")).to_be_visible()
+    expect(page.locator('[data-testid="stExpander"] details').first).to_have_attribute("open", "")
     choose_mode(page, "SPSA")
     commit_grid(page, "0.02, 0.3, 3, 30", "12", "11")  # 12 iterations
     commit(page, "strength_workers", "1")

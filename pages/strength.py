@@ -75,6 +75,7 @@ STRENGTH_SPRT_MODEL = state.key("strength_sprt_model")
 STRENGTH_SPSA_START = state.key("strength_spsa_start")
 STRENGTH_SPSA_CSV = state.key("strength_spsa_csv")
 STRENGTH_SPSA_SECOND = state.key("strength_spsa_second")  # also tune the rule's second constant
+STRENGTH_SPSA_HEAD_TO_HEAD = state.key("strength_spsa_head_to_head")  # C+ plays C- (fishtest's way)
 STRENGTH_SETTINGS_OPEN = state.key("strength_settings_open")  # the settings panel is open (Run folds it)
 STRENGTH_FOLDED = state.key("_strength_folded")  # Run has folded the settings once this session
 STRENGTH_TOP = state.key("strength_top")  # the component that scrolls to the top when a run starts
@@ -132,7 +133,7 @@ def spsa_settings(settings: dict[str, Any]) -> SpsaPlan:
     iterations (ValueError: settings it cannot run, in one sentence)."""
     return spsa_plan(settings["game"], start_c=settings["start_c"], c_range=settings["c_values"],
                      iterations=settings["games"], simulations=settings["simulations"],
-                     tune_setting=settings["tune_setting"],
+                     tune_setting=settings["tune_setting"], head_to_head=settings["head_to_head"],
                      **{name: settings[name] for name in ("moves", "rule", "settings", "opponent", "seed", "workers",
                                                           "cluster")})
 
@@ -196,15 +197,18 @@ def settings_summary() -> str:
     games = int(state[STRENGTH_GAMES])
     if mode == "spsa":
         parts.append(f"from C = {float(state[STRENGTH_SPSA_START]):g} within {escape(state[STRENGTH_C_VALUES].strip())}")
-        parts.append(f"{games:,} iterations of 4 games")
+        parts.append(f"{games:,} iterations of {2 if state.get(STRENGTH_SPSA_HEAD_TO_HEAD) else 4} games")
     else:
         parts.append(f"C = {escape(state[STRENGTH_C_VALUES].strip())}")
         parts.append(f"{games:,} games in all" if mode == "tune" else f"at most {games:,} games per C"
                      if mode == "sprt" else f"{games:,} games per C")
     parts.append(f"budgets {escape(state[STRENGTH_BUDGETS].strip())}" if mode == "map"
                  else f"{int(state[STRENGTH_SIMULATIONS]):,} simulations per move")
-    parts.append(f"against MCTS at C = {float(state[STRENGTH_OPPONENT_C]):g}" if state[STRENGTH_OPPONENT] == "mcts"
-                 else "against a random player")
+    if mode == "spsa" and state.get(STRENGTH_SPSA_HEAD_TO_HEAD):
+        parts.append("C+ against C−")
+    else:
+        parts.append(f"against MCTS at C = {float(state[STRENGTH_OPPONENT_C]):g}" if state[STRENGTH_OPPONENT] == "mcts"
+                     else "against a random player")
     return " · ".join(parts)
 
 
@@ -258,7 +262,7 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         1, 100_000, step=10, key=STRENGTH_GAMES, **persist,
         help="A multiple of the number of players: two-player games are played in pairs (same seed, seats "
         "swapped), others in groups that rotate the seats. The tuner shares this many games among its rounds; "
-        "SPSA plays this many iterations of 4 games.")
+        "SPSA plays this many iterations of 4 games (2 when C+ plays C−).")
     if mode == "map":
         budget_text = row[2].text_input("Simulation budgets", key=STRENGTH_BUDGETS, **persist,
                                         help="Simulations per move, separated by commas: one row of the map each.")
@@ -307,9 +311,15 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     st.caption(f"Rule: **{escape(RULES[rule].name)}** with the sidebar's settings (C is "
                f"{'SPSA' if mode == 'spsa' else 'the grid'}'s). Score = "
                "(wins + draws / 2) / games and Elo, from the tested side's view.")
-    tune_setting = None
-    tunable = tunable_settings(rule) if mode == "spsa" else {}
-    if tunable:  # the rule's second constant, such as KataGo's cpuct base
+    tune_setting, head_to_head = None, False
+    if mode == "spsa":
+        head_to_head = st.checkbox(
+            "C+ plays C− (fishtest's way)", key=STRENGTH_SPSA_HEAD_TO_HEAD, **persist,
+            help="Each iteration's pair is the side at the higher C against the side at the lower, as fishtest "
+            "tunes an engine: 2 games, and no opponent. Off: each side plays the opponent, so SPSA answers the "
+            "grid's question (the best C against it).")
+    tunable = tunable_settings(rule) if mode == "spsa" and not head_to_head else {}
+    if tunable:  # the rule's second constant, such as KataGo's cpuct base (both sides share it head to head)
         name, label = next(iter(tunable.items()))
         if st.checkbox(f"Also tune {label}", key=STRENGTH_SPSA_SECOND, **persist,
                        help=f"SPSA moves {label} beside C, in log scale, from the sidebar's value."):
@@ -339,7 +349,8 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     chosen = dict(game=game, moves=moves, c_values=c_values, games=int(games), simulations=budgets,
                   rule=rule, settings=settings, opponent=f"mcts:{opponent_c!r}" if kind == "mcts" else "random",
                   seed=int(seed), workers=int(workers), cluster=cluster or None, sprt=sprt)
-    return mode, chosen if start_c is None else {**chosen, "start_c": float(start_c), "tune_setting": tune_setting}
+    return mode, chosen if start_c is None else {**chosen, "start_c": float(start_c), "tune_setting": tune_setting,
+                                                 "head_to_head": head_to_head}
 
 
 def stored_rows(settings: dict[str, Any]) -> list[ArenaRow]:
@@ -542,8 +553,9 @@ def spsa_section(job: ArenaJob | None, settings: dict[str, Any]) -> None:
     busy = job is not None and job.running
     if not steps:
         if not busy:
-            st.info(f"No iteration is stored for these settings yet: Run plays {run.iterations:,} iterations of 4 "
-                    f"games ({4 * run.iterations:,} games).", icon=":material/info:")
+            st.info(f"No iteration is stored for these settings yet: Run plays {run.iterations:,} iterations of "
+                    f"{run.games_per_iteration} games ({run.games_per_iteration * run.iterations:,} games).",
+                    icon=":material/info:")
         return
     rows = spsa_rows(run, steps)
     end = rows[-1]["after"]
@@ -556,7 +568,8 @@ def spsa_section(job: ArenaJob | None, settings: dict[str, Any]) -> None:
                     "rest.", icon=":material/info:")
         st.markdown(f"**SPSA: C = {end:.3g} after {len(steps):,} of {run.iterations:,} iterations.**")
     else:
-        st.success(f"SPSA: C = {end:.3g} after {run.iterations:,} iterations ({4 * run.iterations:,} games), "
+        games = run.games_per_iteration * run.iterations
+        st.success(f"SPSA: C = {end:.3g} after {run.iterations:,} iterations ({games:,} games), "
                    f"from C = {settings['start_c']:g}.", icon=":material/emoji_events:")
     answer = answers_by_budget(grid).get(run.simulations) if grid else None
     if answer is not None:

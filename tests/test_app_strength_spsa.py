@@ -110,3 +110,20 @@ def test_a_rules_second_constant_can_be_tuned_beside_c_and_gets_its_own_chart(ap
     assert len(app.get("vega_lite_chart")) == 2 and "cpuctExplorationBase after" in app.get("vega_lite_chart")[1].proto.spec
     app.selectbox(key="rule").select("ucb1").run()  # a rule without one: no checkbox
     assert not app.get("checkbox") or all(box.key != "strength_spsa_second" for box in app.checkbox)
+
+
+def test_head_to_head_c_plus_plays_c_minus_in_pairs_of_two_games_and_tunes_c_only(app):
+    from mcts_core.strength import spsa_plan, spsa_rows, spsa_run
+
+    app.selectbox(key="rule").select("katago").run()
+    settings(app, "spsa", 4, simulations=30)
+    assert any(box.key == "strength_spsa_second" for box in app.checkbox)
+    app.checkbox(key="strength_spsa_head_to_head").check().run()
+    assert all(box.key != "strength_spsa_second" for box in app.checkbox)  # both sides share the rule's base
+    assert "C+ against C−" in " ".join(plain(caption.value) for caption in app.caption)
+    job = run(app)
+    assert job.error is None
+    expected = spsa_plan("tic_tac_toe", c_range=[0.02, 30], iterations=4, simulations=30, workers=1, rule="katago",
+                         head_to_head=True)
+    end = spsa_rows(expected, spsa_run(expected))[-1]["after"]
+    assert plain(app.success[0].value) == f"SPSA: C = {end:.3g} after 4 iterations (8 games), from C = 1."

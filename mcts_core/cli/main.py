@@ -334,6 +334,9 @@ def _spsa_options(parser: argparse.ArgumentParser) -> None:
                         help=f"simulations per search (default {defaults.ARENA_SIMULATIONS})")
     parser.add_argument("--opponent", default=defaults.ARENA_OPPONENT,
                         help=f"random or mcts:C, whom both sides play (default {defaults.ARENA_OPPONENT})")
+    parser.add_argument("--head-to-head", action="store_true",
+                        help="the side at C+ plays the side at C-, one pair an iteration, as fishtest's SPSA does "
+                        "(C only; --opponent plays no game); default: each side plays --opponent")
     parser.add_argument("--tune-setting", metavar="NAME",
                         help="also tune this constant of the rule, in log scale within its range (katago's and "
                         "lc0's cpuct_base)")

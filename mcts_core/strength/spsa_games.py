@@ -5,7 +5,9 @@ Iteration k plays the arena's game pair k - 1 (games 2k - 2 and 2k - 1, the seat
 (seed, pair) as every arena game) twice: once by our MCTS at the plus side's values and once at the
 minus side's, each against the plan's opponent. Both meet the same dice and the same opponent seeds, so
 the result, the plus side's wins less losses less the minus side's (-4 to 4), measures the two sides and
-little else; and SPSA answers the grid's question, the best C against that opponent. C is tuned as
+little else; and SPSA answers the grid's question, the best C against that opponent. ``head_to_head``
+plays as fishtest's SPSA does instead: the plus side against the minus side, one pair per iteration (its
+result the plus side's wins less losses, -2 to 2; C only, as both sides share the rule's other settings). C is tuned as
 ln C, a second constant (``tune_setting``, such as KataGo's or lc0's ``cpuct_base``) as the log of its
 value, within the rule's range for it.
 
@@ -49,13 +51,22 @@ class SpsaPlan:
     iterations: int
     parameters: tuple[SpsaParameter, ...]  # ln C first, then ln of ``setting``
     setting: str | None
+    head_to_head: bool = False  # the plus side plays the minus side (else each plays the opponent)
+
+    @property
+    def games_per_iteration(self) -> int:
+        """4: a pair for each side; head to head, the one pair they play each other."""
+        return 2 if self.head_to_head else 4
 
     def run_key(self) -> str:
         """What the run's iterations depend on, as canonical JSON: the key they are stored under."""
         key = self.arena.key()
-        return json.dumps({"game": key.game, "moves": list(key.moves), "rule": key.rule, "opponent": key.opponent,
-                           "seed": key.seed, "simulations": self.simulations, "iterations": self.iterations,
-                           "parameters": [asdict(p) for p in self.parameters]}, sort_keys=True)
+        run = {"game": key.game, "moves": list(key.moves), "rule": key.rule, "opponent": key.opponent,
+               "seed": key.seed, "simulations": self.simulations, "iterations": self.iterations,
+               "parameters": [asdict(p) for p in self.parameters]}
+        if self.head_to_head:  # the opponent plays no game: the key says so (and keeps the other runs' keys)
+            run.update(opponent=None, head_to_head=True)
+        return json.dumps(run, sort_keys=True)
 
     def side(self, values: tuple[float, ...]) -> tuple[float, dict[str, Any]]:
         """The C and the rule's settings of a side at these (log-scale) values."""
@@ -64,18 +75,28 @@ class SpsaPlan:
             settings[self.setting] = math.exp(values[1])
         return math.exp(values[0]), settings
 
-    def tasks(self, k: int, values: tuple[float, ...]) -> list[GameTask]:
-        """Iteration k's pair for the side at these values (the arena's pair k - 1)."""
+    def tasks(self, k: int, values: tuple[float, ...], against: float | None = None) -> list[GameTask]:
+        """Iteration k's pair (the arena's pair k - 1) for the side at these values, against the plan's
+        opponent or, given, against our MCTS at C ``against``."""
         c, settings = self.side(values)
         arena_plan = self.arena
-        return game_tasks(arena_plan.game, arena_plan.moves, arena_plan.rule, settings, c, arena_plan.opponent_c,
+        opponent_c = arena_plan.opponent_c if against is None else against
+        return game_tasks(arena_plan.game, arena_plan.moves, arena_plan.rule, settings, c, opponent_c,
                           self.simulations, arena_plan.seed, arena_plan.players, [2 * k - 2, 2 * k - 1])
+
+    def chunks(self, k: int, plus: tuple[float, ...], minus: tuple[float, ...]) -> list[list[GameTask]]:
+        """Iteration k's games: the plus side's pair, then the minus side's (one pair, plus against
+        minus, head to head)."""
+        if self.head_to_head:
+            return [self.tasks(k, plus, against=self.side(minus)[0])]
+        return [self.tasks(k, values) for values in (plus, minus)]
 
 
 def spsa_plan(game: Any, *, start_c: float = defaults.SPSA_START_C,
               c_range: Sequence[float] = defaults.SPSA_C_RANGE, iterations: int = defaults.SPSA_ITERATIONS,
               simulations: int = defaults.ARENA_SIMULATIONS, tune_setting: str | None = None,
-              c_end: float = defaults.SPSA_C_END, r_end: float = defaults.SPSA_R_END, **settings: Any) -> SpsaPlan:
+              c_end: float = defaults.SPSA_C_END, r_end: float = defaults.SPSA_R_END, head_to_head: bool = False,
+              **settings: Any) -> SpsaPlan:
     """Checks an SPSA run's settings; ``settings`` are :func:`.arena.plan`'s (moves, rule, settings, opponent,
     seed, workers, cluster, cluster_wait). C stays between the smallest of ``c_range`` above 0 and the largest
     (a grid's C values give its ends).
@@ -100,8 +121,10 @@ def spsa_plan(game: Any, *, start_c: float = defaults.SPSA_START_C,
         raise ValueError(f"c_end and r_end must be finite numbers above 0, got {c_end:g} and {r_end:g}")
     parameters = [SpsaParameter("ln C", math.log(start_c), math.log(low), math.log(high), c_end, r_end)]
     if tune_setting is not None:
+        if head_to_head:
+            raise ValueError(f"head to head SPSA tunes C only: both sides share the rule's {tune_setting}")
         parameters.append(_setting_parameter(arena_plan, tune_setting, c_end, r_end))
-    return SpsaPlan(arena_plan, simulations, iterations, tuple(parameters), tune_setting)
+    return SpsaPlan(arena_plan, simulations, iterations, tuple(parameters), tune_setting, head_to_head)
 
 
 def tunable_settings(rule: str) -> dict[str, str]:
@@ -162,9 +185,8 @@ def spsa_run(spsa_settings: SpsaPlan, *, store: ResultStore | None = None,
     try:
         with interrupts_deferred() as interrupted:
             def play_pair(k: int, plus: tuple[float, ...], minus: tuple[float, ...]) -> int:
-                pairs = _both_played(pool, [spsa_settings.tasks(k, values) for values in (plus, minus)],
-                                     lambda: stop() or interrupted())
-                return sum(game.outcome for game in pairs[0]) - sum(game.outcome for game in pairs[1])
+                pairs = _both_played(pool, spsa_settings.chunks(k, plus, minus), lambda: stop() or interrupted())
+                return sum(game.outcome for game in pairs[0]) - sum(game.outcome for pair in pairs[1:] for game in pair)
 
             start = steps[-1].after if steps else None
             try:

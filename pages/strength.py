@@ -75,7 +75,7 @@ STRENGTH_SPRT_MODEL = state.key("strength_sprt_model")
 STRENGTH_SPSA_START = state.key("strength_spsa_start")
 STRENGTH_SPSA_CSV = state.key("strength_spsa_csv")
 STRENGTH_SPSA_SECOND = state.key("strength_spsa_second")  # also tune the rule's second constant
-STRENGTH_SPSA_HEAD_TO_HEAD = state.key("strength_spsa_head_to_head")  # C+ plays C- (fishtest's way)
+STRENGTH_SPSA_AGAINST = state.key("strength_spsa_against_opponent")  # SPSA's sides each play the opponent
 STRENGTH_SETTINGS_OPEN = state.key("strength_settings_open")  # the settings panel is open (Run folds it)
 STRENGTH_FOLDED = state.key("_strength_folded")  # Run has folded the settings once this session
 STRENGTH_TOP = state.key("strength_top")  # the component that scrolls to the top when a run starts
@@ -197,14 +197,14 @@ def settings_summary() -> str:
     games = int(state[STRENGTH_GAMES])
     if mode == "spsa":
         parts.append(f"from C = {float(state[STRENGTH_SPSA_START]):g} within {escape(state[STRENGTH_C_VALUES].strip())}")
-        parts.append(f"{games:,} iterations of {2 if state.get(STRENGTH_SPSA_HEAD_TO_HEAD) else 4} games")
+        parts.append(f"{games:,} iterations of {4 if state.get(STRENGTH_SPSA_AGAINST) else 2} games")
     else:
         parts.append(f"C = {escape(state[STRENGTH_C_VALUES].strip())}")
         parts.append(f"{games:,} games in all" if mode == "tune" else f"at most {games:,} games per C"
                      if mode == "sprt" else f"{games:,} games per C")
     parts.append(f"budgets {escape(state[STRENGTH_BUDGETS].strip())}" if mode == "map"
                  else f"{int(state[STRENGTH_SIMULATIONS]):,} simulations per move")
-    if mode == "spsa" and state.get(STRENGTH_SPSA_HEAD_TO_HEAD):
+    if mode == "spsa" and not state.get(STRENGTH_SPSA_AGAINST):
         parts.append("C+ against C−")
     else:
         parts.append(f"against MCTS at C = {float(state[STRENGTH_OPPONENT_C]):g}" if state[STRENGTH_OPPONENT] == "mcts"
@@ -255,14 +255,15 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     if mode == "spsa":
         start_c = row.pop(1).number_input(
             "Start C", min_value=0.0, step=0.1, format="%.4g", key=STRENGTH_SPSA_START, **persist,
-            help="Where SPSA starts; each iteration plays a game pair at a C above it and one at a C below it.")
+            help="Where SPSA starts; each iteration plays a C above it and one below it, and C moves towards "
+            "the better.")
     games = row[1].number_input(
         "Iterations" if mode == "spsa" else "Games in all" if mode == "tune" else "Most games per C" if mode == "sprt"
         else "Games per C",
         1, 100_000, step=10, key=STRENGTH_GAMES, **persist,
         help="A multiple of the number of players: two-player games are played in pairs (same seed, seats "
         "swapped), others in groups that rotate the seats. The tuner shares this many games among its rounds; "
-        "SPSA plays this many iterations of 4 games (2 when C+ plays C−).")
+        "SPSA plays this many iterations of 2 games (4 when each side plays the opponent).")
     if mode == "map":
         budget_text = row[2].text_input("Simulation budgets", key=STRENGTH_BUDGETS, **persist,
                                         help="Simulations per move, separated by commas: one row of the map each.")
@@ -270,16 +271,23 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
         simulations = row[2].number_input("Simulations per move", 1, 100_000, step=50,
                                           key=STRENGTH_SIMULATIONS, **persist,
                                           help="Each search's budget, for every move of both MCTS players.")
+    head_to_head = False
+    if mode == "spsa":
+        head_to_head = not st.checkbox(
+            "Each side plays the opponent", key=STRENGTH_SPSA_AGAINST, **persist,
+            help="Off (fishtest's way): each iteration's pair is the side at the higher C against the side at the "
+            "lower, 2 games. On: each side plays the opponent, a pair each, so SPSA answers the grid's question "
+            "(the best C against it); for the same games it ends farther from the best C.")
     row = st.columns([5, 4, 4, 4], vertical_alignment="bottom")  # room for both opponents inside the panel at 1366 px
     kind = row[0].segmented_control(
-        "Opponent", ["mcts", "random"], key=STRENGTH_OPPONENT, **persist, required=True,
+        "Opponent", ["mcts", "random"], key=STRENGTH_OPPONENT, **persist, required=True, disabled=head_to_head,
         format_func=lambda kind: {"mcts": "MCTS at a fixed C", "random": "Random"}[kind],
         help="Random plays uniformly random legal moves; MCTS is the same search, rule and budget at the "
         "opponent's C. It takes every seat but the tested one.",
     )
     opponent_c = row[1].number_input(
         "Opponent's C", min_value=0.0, step=0.1, format="%.4g", key=STRENGTH_OPPONENT_C, **persist,
-        disabled=kind != "mcts",
+        disabled=kind != "mcts" or head_to_head,
     )
     seed = row[2].number_input("Seed", 0, step=1, key=STRENGTH_SEED, **persist,
                                help="With the pair's number, seeds each game: the same settings give the same games.")
@@ -311,15 +319,9 @@ def settings_panel() -> tuple[str, dict[str, Any]] | None:
     st.caption(f"Rule: **{escape(RULES[rule].name)}** with the sidebar's settings (C is "
                f"{'SPSA' if mode == 'spsa' else 'the grid'}'s). Score = "
                "(wins + draws / 2) / games and Elo, from the tested side's view.")
-    tune_setting, head_to_head = None, False
-    if mode == "spsa":
-        head_to_head = st.checkbox(
-            "C+ plays C− (fishtest's way)", key=STRENGTH_SPSA_HEAD_TO_HEAD, **persist,
-            help="Each iteration's pair is the side at the higher C against the side at the lower, as fishtest "
-            "tunes an engine: 2 games, and no opponent. Off: each side plays the opponent, so SPSA answers the "
-            "grid's question (the best C against it).")
-    tunable = tunable_settings(rule) if mode == "spsa" and not head_to_head else {}
-    if tunable:  # the rule's second constant, such as KataGo's cpuct base (both sides share it head to head)
+    tune_setting = None
+    tunable = tunable_settings(rule) if mode == "spsa" else {}
+    if tunable:  # the rule's second constant, such as KataGo's cpuct base
         name, label = next(iter(tunable.items()))
         if st.checkbox(f"Also tune {label}", key=STRENGTH_SPSA_SECOND, **persist,
                        help=f"SPSA moves {label} beside C, in log scale, from the sidebar's value."):
@@ -579,8 +581,10 @@ def spsa_section(job: ArenaJob | None, settings: dict[str, Any]) -> None:
                    "beside SPSA's path.")
     frame = pd.DataFrame(rows, columns=list(spsa_columns(run)))
     st.altair_chart(spsa_chart(frame, settings["c_values"], answer), width="stretch")
-    st.caption("Orange: C after each iteration; faint dots: the two C values each iteration played, a game pair "
-               "each against the opponent on the same seeds; C moves towards the one that did better, by steps "
+    played = ("one game pair against each other" if run.head_to_head
+              else "a game pair each against the opponent on the same seeds")
+    st.caption("Orange: C after each iteration; faint dots: the two C values each iteration played, "
+               f"{played}; C moves towards the one that did better, by steps "
                "that shrink as fishtest's schedules shrink (in log C)." + (
                    " Green shading: the 95% interval of the best C fitted to the grid's games, with a dashed line at "
                    "that best C once the grid tells it." if answer is not None else ""))

@@ -42,13 +42,13 @@ def test_spsa_draws_c_over_its_iterations_beside_the_grids_best_c_and_reappears_
     settings(app, "grid", 16)
     run(app)
     settings(app, "spsa", 10)
-    assert "No iteration is stored for these settings yet: Run plays 10 iterations of 4 games (40 games)" in (
+    assert "No iteration is stored for these settings yet: Run plays 10 iterations of 2 games (20 games)" in (
         app.info[0].value)
     job = run(app)
     assert job.error is None and (job.done, job.total) == (10, 10)
     expected = spsa_plan("tic_tac_toe", c_range=[0.02, 30], iterations=10, simulations=20, workers=1)
     end = spsa_rows(expected, spsa_run(expected))[-1]["after"]
-    assert plain(app.success[0].value) == f"SPSA: C = {end:.3g} after 10 iterations (40 games), from C = 1."
+    assert plain(app.success[0].value) == f"SPSA: C = {end:.3g} after 10 iterations (20 games), from C = 1."
     grid = stored_grid(plan("tic_tac_toe"), [0.02, 0.3, 3, 30], 20, ResultStore())
     answer = answers_by_budget(grid)[20]
     assert any(plain(text.value) == f"The grid's stored games (4 C values): {describe_answer(answer)}."
@@ -112,18 +112,17 @@ def test_a_rules_second_constant_can_be_tuned_beside_c_and_gets_its_own_chart(ap
     assert not app.get("checkbox") or all(box.key != "strength_spsa_second" for box in app.checkbox)
 
 
-def test_head_to_head_c_plus_plays_c_minus_in_pairs_of_two_games_and_tunes_c_only(app):
+def test_each_side_against_the_opponent_plays_pairs_of_four_games_and_the_opponent_counts(app):
     from mcts_core.strength import spsa_plan, spsa_rows, spsa_run
 
-    app.selectbox(key="rule").select("katago").run()
-    settings(app, "spsa", 4, simulations=30)
-    assert any(box.key == "strength_spsa_second" for box in app.checkbox)
-    app.checkbox(key="strength_spsa_head_to_head").check().run()
-    assert all(box.key != "strength_spsa_second" for box in app.checkbox)  # both sides share the rule's base
+    settings(app, "spsa", 4, simulations=10)
+    assert app.segmented_control(key="strength_opponent").disabled  # head to head: no opponent plays
     assert "C+ against C−" in " ".join(plain(caption.value) for caption in app.caption)
+    app.checkbox(key="strength_spsa_against_opponent").check().run()
+    assert not app.segmented_control(key="strength_opponent").disabled
     job = run(app)
     assert job.error is None
-    expected = spsa_plan("tic_tac_toe", c_range=[0.02, 30], iterations=4, simulations=30, workers=1, rule="katago",
-                         head_to_head=True)
+    expected = spsa_plan("tic_tac_toe", c_range=[0.02, 30], iterations=4, simulations=10, workers=1,
+                         head_to_head=False)
     end = spsa_rows(expected, spsa_run(expected))[-1]["after"]
-    assert plain(app.success[0].value) == f"SPSA: C = {end:.3g} after 4 iterations (8 games), from C = 1."
+    assert plain(app.success[0].value) == f"SPSA: C = {end:.3g} after 4 iterations (16 games), from C = 1."

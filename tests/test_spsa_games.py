@@ -1,5 +1,5 @@
-"""SPSA with arena games: each iteration plays the arena's pair at C+ and at C-, is stored as it ends, and a
-stopped run resumes to end where an uninterrupted one ends."""
+"""SPSA with arena games: each iteration plays the arena's pair between C+ and C- (or each against the
+opponent), is stored as it ends, and a stopped run resumes to end where an uninterrupted one ends."""
 
 import csv
 import io
@@ -31,8 +31,8 @@ def test_a_run_stopped_and_started_again_ends_where_an_uninterrupted_run_ends(tm
     assert len(again) == 7  # a finished run is read back, not played
 
 
-def test_each_iteration_plays_the_arenas_pair_at_c_plus_and_at_c_minus_against_the_opponent():
-    plan = spsa_plan("tic_tac_toe", **{**SETTINGS, "iterations": 3}, opponent="mcts:1.4")
+def test_against_the_opponent_each_iteration_plays_the_arenas_pair_at_c_plus_and_at_c_minus_against_it():
+    plan = spsa_plan("tic_tac_toe", **{**SETTINGS, "iterations": 3}, opponent="mcts:1.4", head_to_head=False)
     steps = spsa_run(plan)
     for step in steps:
         scores = []
@@ -46,17 +46,17 @@ def test_each_iteration_plays_the_arenas_pair_at_c_plus_and_at_c_minus_against_t
     assert rows[0]["theta"] == pytest.approx(1.0) and rows[0]["plus"] * rows[0]["minus"] == pytest.approx(1.0)
 
 
-def test_head_to_head_the_plus_side_plays_the_minus_side_one_pair_an_iteration_as_fishtest_does(tmp_path):
-    plan = spsa_plan("tic_tac_toe", **{**SETTINGS, "iterations": 3}, head_to_head=True)
+def test_by_default_the_plus_side_plays_the_minus_side_one_pair_an_iteration_as_fishtest_does(tmp_path):
+    plan = spsa_plan("tic_tac_toe", **{**SETTINGS, "iterations": 3})
     steps = spsa_run(plan)
     for step in steps:
         tasks = game_tasks("tic_tac_toe", (), "ucb1", {}, math.exp(step.plus[0]), math.exp(step.minus[0]), 10, 4, 2,
                            [2 * step.k - 2, 2 * step.k - 1])
         assert step.result == sum(play_game(task).outcome for task in tasks)  # the plus side's W - L, -2 to 2
-    # Stored apart from the runs against an opponent, which its key does not name.
+    # Stored apart from the runs against an opponent; its key names no opponent.
     store = ResultStore(tmp_path / "arena.sqlite3")
     assert spsa_run(plan, store=store) == steps
-    against = spsa_plan("tic_tac_toe", **{**SETTINGS, "iterations": 3})
+    against = spsa_plan("tic_tac_toe", **{**SETTINGS, "iterations": 3}, head_to_head=False)
     assert store.load_spsa_steps(against.run_key()) == [] and '"opponent": null' in plan.run_key()
 
 
@@ -65,8 +65,10 @@ def test_a_rules_second_constant_is_tuned_beside_c_in_its_range():
     steps = spsa_run(plan)
     rows = spsa_rows(plan, steps)
     assert rows[0]["cpuct_base"] == pytest.approx(500.0)  # the rule's default
-    for step, row in zip(steps, rows):  # the plus side's games at its own cpuct_base
-        assert dict(plan.tasks(step.k, step.plus)[0].settings)["cpuct_base"] == row["cpuct_base_plus"]
+    for step, row in zip(steps, rows):  # the plus side at its own cpuct_base, the minus side at its own
+        game = plan.chunks(step.k, step.plus, step.minus)[0][0]
+        assert dict(game.settings)["cpuct_base"] == row["cpuct_base_plus"]
+        assert dict(game.opponent_settings)["cpuct_base"] == row["cpuct_base_minus"]
     assert all(10.0 <= row["cpuct_base_after"] <= 100000.0 for row in rows)
     assert any(row["cpuct_base_after"] != row["cpuct_base"] for row in rows)
 
@@ -80,7 +82,6 @@ def test_a_rules_second_constant_is_tuned_beside_c_in_its_range():
     (dict(rule="katago", tune_setting="fpu"), "cpuct_base"),
     (dict(rule="katago", settings={"cpuct_base": 2e5}, tune_setting="cpuct_base"), "cpuct_base 200000 is outside"),
     (dict(c_end=float("inf")), "c_end and r_end"),
-    (dict(rule="katago", tune_setting="cpuct_base", head_to_head=True), "head to head SPSA tunes C only"),
 ])
 def test_bad_settings_are_one_sentence(settings, words):
     with pytest.raises(ValueError, match=words):
@@ -108,10 +109,10 @@ def test_cli_prints_a_row_per_iteration_and_the_end_point_and_resumes_from_its_s
     whole = spsa_run(spsa_plan("tic_tac_toe", **SETTINGS))
     assert [float(row["after"]) for row in rows] == [math.exp(step.after[0]) for step in whole]
     assert spsa_cli(capsys, "--iterations", "12", "--store", store) == (status, out, err)  # read back: the same
-    status, out, _ = spsa_cli(capsys, "--iterations", "3", "--no-store", "--head-to-head")
-    head_to_head = spsa_run(spsa_plan("tic_tac_toe", **{**SETTINGS, "iterations": 3}, head_to_head=True))
+    status, out, _ = spsa_cli(capsys, "--iterations", "3", "--no-store", "--against-opponent")
+    against = spsa_run(spsa_plan("tic_tac_toe", **{**SETTINGS, "iterations": 3}, head_to_head=False))
     assert status == 0 and [int(row["result"]) for row in csv.DictReader(io.StringIO(out))] == [
-        step.result for step in head_to_head]
+        step.result for step in against]
 
 
 @pytest.mark.parametrize("args, words", [
@@ -120,7 +121,6 @@ def test_cli_prints_a_row_per_iteration_and_the_end_point_and_resumes_from_its_s
     (("--c-range", "1"), "--c-range takes two"),
     (("--opponent", "strong"), "opponent must be"),
     (("--tune-setting", "cpuct_base"), "no second constant"),
-    (("--rule", "katago", "--tune-setting", "cpuct_base", "--head-to-head"), "tunes C only"),
     (("--c", "-1"), "--c"),
 ])
 def test_cli_bad_input_exits_2_with_one_line(capsys, tmp_path, args, words):

@@ -87,3 +87,14 @@ def pair_result(rng, name, plus, minus):
 
     p = 1 / (1 + math.exp(logit(score(math.exp(minus))) - logit(score(math.exp(plus)))))
     return sum(1 if rng.random() < p else -1 for _ in range(2))
+
+
+def opponent_pairs_result(rng, name, plus, minus):
+    """Two games of MCTS at C = e^plus and two at C = e^minus, all against the curve's opponent (no
+    draws): the plus side's wins less losses less the minus side's (the app's SPSA, against an opponent)."""
+    score = CURVES[name][0]
+
+    def wins_less_losses(c):
+        return sum(1 if rng.random() < score(c) else -1 for _ in range(2))
+
+    return wins_less_losses(math.exp(plus)) - wins_less_losses(math.exp(minus))

@@ -333,10 +333,12 @@ def _spsa_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--simulations", type=int, default=defaults.ARENA_SIMULATIONS,
                         help=f"simulations per search (default {defaults.ARENA_SIMULATIONS})")
     parser.add_argument("--opponent", default=defaults.ARENA_OPPONENT,
-                        help=f"random or mcts:C, whom both sides play (default {defaults.ARENA_OPPONENT})")
-    parser.add_argument("--head-to-head", action="store_true",
-                        help="the side at C+ plays the side at C-, one pair an iteration, as fishtest's SPSA does "
-                        "(C only; --opponent plays no game); default: each side plays --opponent")
+                        help=f"with --against-opponent: random or mcts:C, whom both sides play (default "
+                        f"{defaults.ARENA_OPPONENT})")
+    parser.add_argument("--against-opponent", action="store_true",
+                        help="each side plays --opponent, a pair each an iteration (the best C against it, as the "
+                        "grid asks); default: the side at C+ plays the side at C-, one pair an iteration, as "
+                        "fishtest's SPSA does (--opponent plays no game)")
     parser.add_argument("--tune-setting", metavar="NAME",
                         help="also tune this constant of the rule, in log scale within its range (katago's and "
                         "lc0's cpuct_base)")

@@ -29,7 +29,7 @@ def run_spsa(arguments: argparse.Namespace, moves: list[Any], rule: str) -> int:
     checked = spsa_plan(arguments.game, start_c=arguments.start_c, c_range=tuple(arguments.c_range),
                         iterations=arguments.iterations, simulations=arguments.simulations,
                         tune_setting=arguments.tune_setting, c_end=arguments.c_end, r_end=arguments.r_end,
-                        head_to_head=arguments.head_to_head,
+                        head_to_head=not arguments.against_opponent,
                         moves=moves, rule=rule, opponent=arguments.opponent, seed=arguments.seed,
                         workers=arguments.workers, cluster=cluster, cluster_wait=arguments.cluster_wait)
     store = None if arguments.no_store else ResultStore(arguments.store)  # opened once every setting is checked

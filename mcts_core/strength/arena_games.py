@@ -40,6 +40,7 @@ class GameTask:
     seed: int
     index: int
     players: int  # seats in the game: the MCTS side sits in seat index % players
+    opponent_settings: tuple[tuple[str, Any], ...] | None = None  # the MCTS opponent's rule settings; None: ours
 
     @property
     def seat(self) -> int:
@@ -87,10 +88,12 @@ def game_score(result: GameResult) -> float:
 
 def game_tasks(game: str, moves: Iterable[int], rule: str, settings: Mapping[str, Any], c: float,
                opponent_c: float | None, simulations: int, seed: int, players: int,
-               indices: Iterable[int]) -> list[GameTask]:
-    """The games with these indices at one C and budget."""
+               indices: Iterable[int], opponent_settings: Mapping[str, Any] | None = None) -> list[GameTask]:
+    """The games with these indices at one C and budget (the MCTS opponent with our settings unless given)."""
     moves, frozen = tuple(moves), tuple(sorted(settings.items()))
-    return [GameTask(game, moves, rule, frozen, c, opponent_c, simulations, seed, index, players) for index in indices]
+    theirs = None if opponent_settings is None else tuple(sorted(opponent_settings.items()))
+    return [GameTask(game, moves, rule, frozen, c, opponent_c, simulations, seed, index, players, theirs)
+            for index in indices]
 
 
 @lru_cache(maxsize=8)
@@ -107,7 +110,8 @@ def play_game(task: GameTask) -> GameResult:
                                   for role in ("chance", "ours", "theirs"))
     settings = dict(task.settings)
     ours = Scoring(task.rule, task.c, settings)
-    theirs = Scoring(task.rule, task.opponent_c, settings) if task.opponent_c is not None else None
+    their_settings = settings if task.opponent_settings is None else dict(task.opponent_settings)
+    theirs = Scoring(task.rule, task.opponent_c, their_settings) if task.opponent_c is not None else None
     side = task.seat
     first_search = None
     while not state.is_terminal():

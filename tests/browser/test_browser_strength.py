@@ -185,7 +185,7 @@ def test_a_tiny_grid_then_a_tiny_spsa_show_the_verdict_and_c_over_the_iterations
     commit_grid(page, "0.02, 0.3, 3, 30", "12", "11")  # 12 iterations
     commit(page, "strength_workers", "1")
     page.locator(".st-key-strength_run button").click()
-    expect(page.get_by_text(re.compile(r"^SPSA: C = \S+ after 12 iterations \(48 games\), from C = 1\."))).to_be_visible(
+    expect(page.get_by_text(re.compile(r"^SPSA: C = \S+ after 12 iterations \(24 games\), from C = 1\."))).to_be_visible(
         timeout=120_000)
     expect(page.get_by_text("The grid's stored games (4 C values): ", exact=False)).to_be_visible()
     chart = page.locator('[data-testid="stVegaLiteChart"]')

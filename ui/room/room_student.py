@@ -76,11 +76,13 @@ def _c_box(room: RoomState) -> None:
     decimal_box.box("Your C", key=STUDENT_C, placeholder="e.g. 2.5", disabled=room.revealed)
 
 
-@st.fragment(run_every=STUDENT_POLL_SECONDS)
-def _answers(room_code: str, token: str, number: int) -> None:
+def _answers(room_code: str, token: str, number: int | None) -> None:
     """The answer controls and what the student answered; after the reveal, the verdict. Only this
     polls: the question above it changes with a new question, which reruns the whole page. A store
-    failure is a sentence until a poll finds the store back."""
+    failure is a sentence until a poll finds the store back. ``number`` None: the page shows no
+    question (nothing is drawn)."""
+    if number is None:
+        return  # a poll the browser sent before the run that stopped polling
     _answer(room_code, token, number, decimal_box.sent(STUDENT_C))  # first: the room read below has it
     try:
         room = RoomStore().state(room_code, token)
@@ -106,11 +108,20 @@ def _answers(room_code: str, token: str, number: int) -> None:
                    "teacher reveals the answer.")
 
 
+def answers(room_code: str, token: str, number: int | None) -> None:
+    """The answers' fragment, polling the room while the page shows question ``number`` (None: not
+    polling, drawing nothing). A room's page calls it once in every run, at the page's top level
+    (where its fragment id is the same whatever came before it): a poll the browser sent just before
+    the run that stopped polling then finds its fragment."""
+    st.fragment(_answers, run_every=STUDENT_POLL_SECONDS if number is not None else None)(room_code, token, number)
+
+
 def show(room_code: str, token: str, address: str, room_input: Callable[[str], LoadedInput | None], *,
-         typed: bool = False) -> None:
+         typed: bool = False) -> bool:
     """Student ``token``'s view of room ``room_code`` (``address``: where they are, for the limits on
     wrong codes and joins; ``room_input``: the room's input by its id; ``typed``: the student typed
-    the code, which a removed student needs to join again).
+    the code, which a removed student needs to join again). Returns whether it called :func:`answers`
+    (the room shows a question).
 
     Raises:
         RoomRefused: no such room, too many wrong codes or joins, the room is full, or the teacher
@@ -127,16 +138,17 @@ def show(room_code: str, token: str, address: str, room_input: Callable[[str], L
         raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired{store.restarted_note()}")
     if room.closed:
         st.info(f"The teacher closed room {room_code}. Thank you!")
-        return
+        return False
     loaded = room_input(room.input_id)
     if loaded is None:
         st.error(f"Room {room_code}'s tree is no longer on the server: tell the teacher.")
-        return
+        return False
     st.html(STUDENT_CSS)
     st.caption(f"Live room {room_code} · you are student {room.seat}" if room.seat else f"Live room {room_code}")
     tree = loaded.tree
     node = tree.find(room.question.node)
     st.markdown(question_markdown(room.question))
     st.caption(facts_caption(tree, node, room.question))
-    _answers(room_code, token, room.number)
+    answers(room_code, token, room.number)
     room_picture(tree, loaded.key, node, key=STUDENT_TREE)
+    return True

@@ -64,27 +64,38 @@ def test_a_short_tour_leaves_nothing_alarming_in_the_server_log(page, logged_ser
     assert not any(alarming(line) for line in text.splitlines()), "the server log says:\n" + text
 
 
-def test_a_poll_sent_before_the_room_closed_finds_the_student_s_fragment(page, logged_server, browser):
-    """The student's page polls the room; the poll its browser sent just before the run that stopped
-    polling (the room closed) reaches a server that still knows the poll's fragment. Streamlit logged
-    "The fragment with id ... does not exist anymore" when the page called it only while it asked."""
+def test_a_room_s_polls_sent_before_its_page_changed_find_their_fragments(page, logged_server, browser):
+    """A poll the browser sent just before a run that changed the page (the teacher's link shown above
+    the count; the room closed under a student) reaches a server that still knows the poll's fragment.
+    Streamlit logged "The fragment with id ... does not exist anymore" when the count moved down the
+    page with the link (a fragment's id is its place) and when the student's page called its answers
+    only while it asked."""
     url, log = logged_server
+    teacher = StreamRelay(page)
     link = open_room(page, url)
     student = browser.new_context(viewport=PHONE).new_page()
     socket = StreamRelay(student)
     student.goto(link)
     expect(answer_button(student, "a")).to_be_visible(timeout=LOAD_TIMEOUT)
     eventually(lambda: socket.polls > 0, True, page=student)  # a poll of the answers' fragment went out
+    page.get_by_role("button", name="Teacher link").click()
+    expect(page.locator(".st-key-room_teacher_link")).to_be_visible()
+    eventually(lambda: teacher.running, False, page=page)  # the run that drew the link has ended
+    resend_poll(teacher, log, page)  # as if sent just before that run's messages arrived
     page.get_by_role("button", name="Close room").click()
     expect(student.get_by_text("The teacher closed room")).to_be_visible(timeout=LOAD_TIMEOUT)
     eventually(lambda: socket.running, False, page=student)  # the run that stopped polling has ended
-    before = socket.fragment_runs
-    socket.send_last_poll()  # as if sent just before that run's messages arrived
-    eventually(lambda: socket.fragment_runs > before or "does not exist anymore" in log.read_text(), True,
-               page=student)
+    resend_poll(socket, log, student)
     text = log.read_text(errors="replace")
     assert not any(alarming(line) for line in text.splitlines()), "the server log says:\n" + text
     student.context.close()
+
+
+def resend_poll(relay: StreamRelay, log: Path, page) -> None:
+    """Send the page's last poll again; wait until its fragment ran, or the server logged it could not."""
+    before = relay.fragment_runs
+    relay.send_last_poll()
+    eventually(lambda: relay.fragment_runs > before or "does not exist anymore" in log.read_text(), True, page=page)
 
 
 class StreamRelay:

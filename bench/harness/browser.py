@@ -273,8 +273,13 @@ def watch_values(page: Page, selector: str) -> None:
 
 
 def shown_values(page: Page, selector: str) -> list[str]:
-    """The values the input at ``selector`` has shown since :func:`watch_values`, changes only."""
-    return page.evaluate("selector => window.__shownValues[selector]", selector)
+    """The values the input at ``selector`` has shown since :func:`watch_values`, changes only, up to
+    the next frame: a box put in the page since the last frame is read when that frame paints it (the
+    watch's callback runs first in it)."""
+    return page.evaluate(
+        "selector => new Promise(done => requestAnimationFrame(() => done(window.__shownValues[selector])))",
+        selector,
+    )
 
 
 def table_rows(page: Page) -> list[dict[str, str]]:

@@ -208,6 +208,7 @@ def open_2k_upload(page, app_url, tmp_path):
 
 
 def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp_path):
+    server = ServerMessages(page)
     tree = open_2k_upload(page, app_url, tmp_path)
     wait_idle(page)
     wait_for_graph(page)
@@ -231,11 +232,13 @@ def test_the_path_is_exact_just_below_and_at_every_breakpoint(page, app_url, tmp
     expect(page).to_have_url(re.compile(rf"[?&]c={re.escape(repr(held))}(&|$)"))
     wait_idle(page)
     # Exactly at a breakpoint (typed: the range input cannot hold every float) the control already
-    # shows the new path, as the core does.
+    # shows the new path, as the core does. Each typed C's run is waited for: just below the second
+    # breakpoint the path is the one already shown (the path from the first), so the checks alone
+    # would pass before that C reached the server and the next C would be typed over its run.
     for breakpoint in breakpoints[:2]:
         for c in (math.nextafter(breakpoint, 0.0), breakpoint):
             page.locator(EXACT).fill(repr(c))
-            page.locator(EXACT).press("Enter")
+            server.run(lambda: page.locator(EXACT).press("Enter"))
             expected = tree.split_path(select_path(tree, Scoring(c=c)))
             expect(page.locator(".st-key-c .cc-root")).to_have_attribute("data-path", json.dumps(list(expected), separators=(",", ":")))
             expect(metric_value(page, "Selected path")).to_have_text(select_path(tree, Scoring(c=c)))

@@ -3,20 +3,26 @@ the first frame; at a projector's 1366x768 every select shows its whole chosen v
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from ui.common.navigation import PAGES
 
-from bench.harness.browser import LOAD_TIMEOUT, open_app, shown_values, wait_idle, watch_values
+from bench.harness.browser import LOAD_TIMEOUT, ServerMessages, open_app, shown_values, wait_idle, watch_values
 
 
 OTHER_TITLES = [spec.title for spec in PAGES if spec.url_path != "simultaneous"]
+URL_PATHS = {spec.title: spec.url_path for spec in PAGES}
 DEMO_BOXES = {key: f".st-key-{key} input" for key in ("sim_demo_c", "sim_demo_simulations")}
 INPUT_BOXES = {key: f".st-key-{key} input" for key in ("sim_c", "sim_sweep_simulations")}
 
 
-def go_to(page, title: str) -> None:
-    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
+def go_to(page, server: ServerMessages, title: str) -> None:
+    """Open page ``title`` from the menu and wait until it is shown and its run has ended (the page
+    looks idle before that run starts: a check then still sees the page being left)."""
+    server.run(page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click)
+    expect(page).to_have_url(re.compile(rf"^[^?]*/{URL_PATHS[title]}(\?.*)?$"))
 
 
 def type_number(page, key: str, value: str) -> None:
@@ -27,15 +33,15 @@ def type_number(page, key: str, value: str) -> None:
     wait_idle(page)
 
 
-def round_trips(page, boxes: dict[str, str], expected: dict[str, str], origins: list[str]) -> dict:
+def round_trips(page, server: ServerMessages, boxes: dict[str, str], expected: dict[str, str],
+                origins: list[str]) -> dict:
     """Leave for each origin, come back through the menu; every value each box showed on each return."""
     seen = {}
     for number, origin in enumerate(origins):
-        go_to(page, origin)
-        wait_idle(page)
+        go_to(page, server, origin)
         for selector in boxes.values():
             watch_values(page, selector)
-        go_to(page, "Simultaneous")
+        go_to(page, server, "Simultaneous")
         for key, value in expected.items():
             expect(page.locator(boxes[key])).to_have_value(value, timeout=LOAD_TIMEOUT)
         wait_idle(page)
@@ -47,11 +53,12 @@ def test_the_boxes_keep_their_values_and_show_them_from_the_first_frame_after_an
     """Reached from another page, the boxes showed their minimum first (C = 0, Simulations = 1), and a
     value typed there was lost on the way (back to 1.4 and 5,000)."""
     page.set_viewport_size({"width": 1366, "height": 768})
+    server = ServerMessages(page)  # it reads the page's websocket: made before the page opens
     watched = open_app(page, app_url, "/simultaneous")
     type_number(page, "sim_demo_c", "2.5")
     type_number(page, "sim_demo_simulations", "300")
     typed = {"sim_demo_c": "2.5", "sim_demo_simulations": "300"}
-    seen = round_trips(page, DEMO_BOXES, typed, OTHER_TITLES * 2)
+    seen = round_trips(page, server, DEMO_BOXES, typed, OTHER_TITLES * 2)
     assert seen == {trip: {key: [value] for key, value in typed.items()} for trip in seen}
 
     # A simultaneous input (the demo's own search): its C and the sweep's simulations, on every return.
@@ -61,7 +68,7 @@ def test_the_boxes_keep_their_values_and_show_them_from_the_first_frame_after_an
     expect(page.locator(INPUT_BOXES["sim_c"])).to_have_value("2.5")  # the search's C, stated in its log
     type_number(page, "sim_sweep_simulations", "500")
     kept = {"sim_c": "2.5", "sim_sweep_simulations": "500"}
-    seen = round_trips(page, INPUT_BOXES, kept, OTHER_TITLES)
+    seen = round_trips(page, server, INPUT_BOXES, kept, OTHER_TITLES)
     assert seen == {trip: {key: [value] for key, value in kept.items()} for trip in seen}
     watched.assert_clean()
 

@@ -199,24 +199,41 @@ def forget_room(code: str, input_id: str, secret: str) -> None:
 
 
 def show(text: str) -> None:
-    """The room page for the URL's ``room=text``: the teacher's view, a student's, or why neither."""
+    """The room page for the URL's ``room=text``: the teacher's view, a student's, or why neither.
+
+    Every run has one skeleton: the view, a student's answers, what comes under them, the retry. So
+    each polling fragment is called once in every run at the same place (a fragment's id is its
+    place), polling only while needed: a poll the browser sent just before the run that stopped
+    polling then finds its fragment (Streamlit logs one it cannot find)."""
     if ROOM_SHELL not in st.session_state:
         run_app_shell_instead()
+    st.session_state.pop(ROOM_RETRYING, None)
+    with st.container():
+        shown, retrying = _room(text)
+    room_student.answers(shown)
+    with st.container():
+        if shown is not None:
+            room_student.picture(shown)
+    st.fragment(_try_again, run_every=STORE_RETRY_SECONDS if retrying else None)(retrying)
+
+
+def _room(text: str) -> tuple[room_student.Shown | None, bool]:
+    """The room's view down to a student's question; (that question or None, whether the page tries
+    again by itself)."""
     code = read_code(text)
     if code is None:
         st.error(escape(f"“{text[:40]}” is not a room code: a room code is 6 letters and digits."))
         join_box()
         _leave_button()
-        return
+        return None, False
     _use_teacher_link(code)
     share.publish({ROOM_PARAM: code})  # the address bar shows the join link, nothing else (no teacher link)
-    st.session_state.pop(ROOM_RETRYING, None)
     opened_here = st.session_state.get(ROOM_SECRETS, {})
     failed_for, link_problem = st.session_state.get(ROOM_LINK_PROBLEM, (None, None))
     if failed_for == code:  # the teacher's device, not a student: it joins nobody
         st.error(escape(link_problem))
         _leave_button()
-        return
+        return None, False
     browser = room_browser.keys(keep=opened_here)
     secret = opened_here.get(code) or (browser.rooms.get(code) if browser is not None else None)
     store = RoomStore()
@@ -226,32 +243,35 @@ def show(text: str) -> None:
             loaded = room_input(room.input_id) if room is not None else None
             if loaded is None:
                 st.error(f"Room {code}'s input is no longer in the store.")
-                return
+                return None, False
             room_teacher.show(room, secret, loaded, join_url(code), on_close=forget_room,
                               teacher_url=teacher_url, kept=browser is None or browser.stored)
         elif browser is None:
             st.caption(f"Opening room {code}…")  # until the browser says who this is (a moment)
         else:
-            room_student.show(code, browser.student, _address(), room_input,
-                              typed=st.session_state.get(ROOM_TYPED) == code)
+            shown = room_student.show(code, browser.student, _address(), room_input,
+                                      typed=st.session_state.get(ROOM_TYPED) == code)
             st.session_state.pop(ROOM_TYPED, None)  # joined: a later removal needs the code typed again
+            return shown, False
     except WaitToJoin as refused:
         st.error(escape(full_sentence(str(refused))))
-        if refused.wait <= SHORT_WAIT_SECONDS:  # the page tries again by itself
-            _try_again()
+        return None, refused.wait <= SHORT_WAIT_SECONDS  # the page tries again by itself
     except RoomRefused as refused:
         st.error(escape(full_sentence(str(refused))))
         join_box()
         _leave_button()
     except StoreError as error:
         st.error(escape(full_sentence(str(error))))  # the store's words name it
-        _try_again()
+        return None, True
+    return None, False
 
 
-@st.fragment(run_every=STORE_RETRY_SECONDS)
-def _try_again() -> None:
-    """After a store failure or a short wait to join: the whole page again every few seconds
-    (this draws nothing), so the page is back as soon as the store is, or the wait is over."""
+def _try_again(retrying: bool) -> None:
+    """While ``retrying`` (after a store failure or a short wait to join): the whole page again every
+    :data:`STORE_RETRY_SECONDS` (this draws nothing), so the page is back as soon as the store is, or
+    the wait is over."""
+    if not retrying:
+        return  # a poll the browser sent before the run that stopped retrying
     if st.session_state.pop(ROOM_RETRYING, False):  # a timed run, not the page's run that drew it
         st.rerun()
     st.session_state[ROOM_RETRYING] = True

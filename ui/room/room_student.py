@@ -12,9 +12,11 @@ reruns the whole page (its picture changes).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import streamlit as st
 
+from mcts_core import Tree
 from mcts_core.classroom import CHOICE, Question, RoomRefused, RoomState, RoomStore, StudentRemoved, is_right
 from mcts_core.common import StoreError
 from ui.common import decimal_box, state
@@ -76,11 +78,13 @@ def _c_box(room: RoomState) -> None:
     decimal_box.box("Your C", key=STUDENT_C, placeholder="e.g. 2.5", disabled=room.revealed)
 
 
-@st.fragment(run_every=STUDENT_POLL_SECONDS)
-def _answers(room_code: str, token: str, number: int) -> None:
+def _answers(room_code: str, token: str, number: int | None) -> None:
     """The answer controls and what the student answered; after the reveal, the verdict. Only this
     polls: the question above it changes with a new question, which reruns the whole page. A store
-    failure is a sentence until a poll finds the store back."""
+    failure is a sentence until a poll finds the store back. ``number`` None: the page shows no
+    question (nothing is drawn)."""
+    if number is None:
+        return  # a poll the browser sent before the run that stopped polling
     _answer(room_code, token, number, decimal_box.sent(STUDENT_C))  # first: the room read below has it
     try:
         room = RoomStore().state(room_code, token)
@@ -106,11 +110,36 @@ def _answers(room_code: str, token: str, number: int) -> None:
                    "teacher reveals the answer.")
 
 
+class Shown(NamedTuple):
+    """The question a student's page shows: its answers poll the room under it, its picture comes last."""
+
+    room_code: str
+    token: str
+    number: int
+    tree: Tree
+    input_key: str
+    node: int
+
+
+def answers(shown: Shown | None) -> None:
+    """The answers' fragment, polling the room while the page shows a question (None: not polling,
+    drawing nothing). A room's page calls it once in every run, at the same place (a fragment's id is
+    its place): a poll the browser sent just before the run that stopped polling then finds it."""
+    args = (shown.room_code, shown.token, shown.number) if shown is not None else ("", "", None)
+    st.fragment(_answers, run_every=STUDENT_POLL_SECONDS if shown is not None else None)(*args)
+
+
+def picture(shown: Shown) -> None:
+    """The tree under the answers: the path to the question's node, its children drawn."""
+    room_picture(shown.tree, shown.input_key, shown.node, key=STUDENT_TREE)
+
+
 def show(room_code: str, token: str, address: str, room_input: Callable[[str], LoadedInput | None], *,
-         typed: bool = False) -> None:
-    """Student ``token``'s view of room ``room_code`` (``address``: where they are, for the limits on
-    wrong codes and joins; ``room_input``: the room's input by its id; ``typed``: the student typed
-    the code, which a removed student needs to join again).
+         typed: bool = False) -> Shown | None:
+    """Student ``token``'s view of room ``room_code`` down to the question (``address``: where they
+    are, for the limits on wrong codes and joins; ``room_input``: the room's input by its id;
+    ``typed``: the student typed the code, which a removed student needs to join again). Returns the
+    question shown, whose :func:`answers` and :func:`picture` the page draws under it (None: none).
 
     Raises:
         RoomRefused: no such room, too many wrong codes or joins, the room is full, or the teacher
@@ -127,16 +156,15 @@ def show(room_code: str, token: str, address: str, room_input: Callable[[str], L
         raise RoomRefused(f"room {room_code} is gone: it was closed long ago, or it expired{store.restarted_note()}")
     if room.closed:
         st.info(f"The teacher closed room {room_code}. Thank you!")
-        return
+        return None
     loaded = room_input(room.input_id)
     if loaded is None:
         st.error(f"Room {room_code}'s tree is no longer on the server: tell the teacher.")
-        return
+        return None
     st.html(STUDENT_CSS)
     st.caption(f"Live room {room_code} · you are student {room.seat}" if room.seat else f"Live room {room_code}")
     tree = loaded.tree
     node = tree.find(room.question.node)
     st.markdown(question_markdown(room.question))
     st.caption(facts_caption(tree, node, room.question))
-    _answers(room_code, token, room.number)
-    room_picture(tree, loaded.key, node, key=STUDENT_TREE)
+    return Shown(room_code, token, room.number, tree, loaded.key, node)

@@ -306,11 +306,16 @@ def show(room: RoomState, secret: str, loaded: LoadedInput, link: str, *,
         st.session_state[ROOM_SHOW_JOIN] = True
     st.html(TEACHER_CSS)
     _header(room, secret, loaded, on_close, teacher_url)
-    _shown_teacher_link(room.code)
-    if not kept:
-        st.warning(STORAGE_BLOCKED, icon=":material/lock:")
-    # The C for the next question; at rest it names no path and no breakpoint (the room guesses them).
-    scoring = selected_path.select(Setup(loaded, question.rule, dict(question.settings)), reveal_at_rest=False).scoring
+    # One block whatever it holds (the teacher link, a typed C's error): the polling count below keeps
+    # its place in the page, and so its fragment id (a poll sent just before a run that moved it
+    # would find no fragment).
+    with st.container():
+        _shown_teacher_link(room.code)
+        if not kept:
+            st.warning(STORAGE_BLOCKED, icon=":material/lock:")
+        # The C for the next question; at rest it names no path and no breakpoint (the room guesses them).
+        scoring = selected_path.select(Setup(loaded, question.rule, dict(question.settings)),
+                                       reveal_at_rest=False).scoring
     node = tree.find(question.node)
     # Beside the picture: how to join while the question is open (unless hidden), the rule's terms
     # and why once it is revealed.

@@ -2,7 +2,7 @@
 again only when what the layout depends on changes."""
 
 from mcts_core import Scoring, build_tree, parse_playouts, selected_nodes
-from mcts_core.drawing import ACROSS_PAGE, BESIDE_TABLE, LEFT_TO_RIGHT, arrange, drawn_nodes, visible_nodes
+from mcts_core.drawing import ACROSS_PAGE, BESIDE_TABLE, BESIDE_TABLE_STACKED, LEFT_TO_RIGHT, arrange, drawn_nodes, visible_nodes
 from mcts_core.inputs.examples import STATEMENT_EXAMPLE, deep_tree
 from ui.common.lru import BoundedLRU
 from ui.picture.tree_view import Picture
@@ -41,8 +41,10 @@ def test_a_picture_is_arranged_by_what_fits_at_1366_unless_given():
     # 340 px at 1366x768; top down, one fact a label line, they fit the page's width at 12 px.
     leaves16 = build_tree(parse_playouts(two_level_tree("abcd", "abcd")))
     assert len(leaves16) == 21 and arrange(leaves16, range(21)) == ACROSS_PAGE
-    # Narrower levels sit beside the table; a level too wide even so goes left to right.
+    # Narrower levels sit beside the table (the table's rows above the fold), seven children one
+    # fact a label line; a level too wide even so goes left to right.
     assert arrange(*_whole(two_level_tree("ab", "ab"))) == BESIDE_TABLE
+    assert arrange(*_whole("".join(f"{move} {k}\n" for k, move in enumerate("abcdefg")))) == BESIDE_TABLE_STACKED
     assert arrange(*_whole(two_level_tree("abcdef", "abcdef"))) == LEFT_TO_RIGHT
 
 

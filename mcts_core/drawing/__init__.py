@@ -10,6 +10,7 @@ does not import this package. May import model and selection.
 from .dot import (
     ACROSS_PAGE,
     BESIDE_TABLE,
+    BESIDE_TABLE_STACKED,
     COLOURINGS,
     LEFT_TO_RIGHT,
     INSPECTED_COLOR,
@@ -38,7 +39,7 @@ from .graphviz_run import DotRun, dot_svg
 from .tagged_svg import NodeInfo, SvgTagger, node_infos, path_json, tag_svg, tagged_svg
 
 __all__ = [
-    "ACROSS_PAGE", "Arrangement", "BESIDE_TABLE", "COLOURINGS", "DotRun", "LEFT_TO_RIGHT", "INSPECTED_COLOR", "MEAN_PALETTE", "PATH_COLOR", "PATH_FILL", "SECOND_PATH_COLOR",
+    "ACROSS_PAGE", "Arrangement", "BESIDE_TABLE", "BESIDE_TABLE_STACKED", "COLOURINGS", "DotRun", "LEFT_TO_RIGHT", "INSPECTED_COLOR", "MEAN_PALETTE", "PATH_COLOR", "PATH_FILL", "SECOND_PATH_COLOR",
     "SECOND_PATH_FILL", "SHARED_COLOR", "SHARED_FILL", "VISITS_PALETTE", "NodeInfo", "SvgTagger", "colour_key",
     "colour_scale", "dot_available", "dot_svg", "drawn_nodes", "arrange", "hidden_count", "layout_svg",
     "node_fills", "node_infos", "path_json", "path_neighbourhood", "render_tree", "tag_svg",

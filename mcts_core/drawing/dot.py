@@ -453,20 +453,25 @@ class Arrangement:
 
 
 BESIDE_TABLE = Arrangement("TB", stacked=False, beside=True)
+BESIDE_TABLE_STACKED = Arrangement("TB", stacked=True, beside=True)
 ACROSS_PAGE = Arrangement("TB", stacked=True, beside=False)
 LEFT_TO_RIGHT = Arrangement("LR", stacked=True, beside=False)
 
 
 def arrange(tree: Tree, visible: Collection[int]) -> Arrangement:
     """The first arrangement whose drawing of ``visible`` is readable at 1366x768: top down beside
-    the table, else top down across the page with one fact a label line (a wide level of a shallow
+    the table (the table's rows stay above the fold), with one fact a label line if need be (7 or 8
+    children of the root); else top down across the page, one fact a line (a wide level of a shallow
     tree: a 21-node tree of 16 leaves is 880 points wide so, where left to right it stood 950 tall
-    in a 340-pixel picture), else left to right (deep trees: depth runs along the page's width)."""
+    in a 340-pixel picture); else left to right (deep trees: depth runs along the page's width)."""
     if max(tree.depth[node] for node in visible) > MAX_TOP_DOWN_DEPTH:
         return LEFT_TO_RIGHT
     if top_down_width(tree, visible, stacked=False) <= BESIDE_TABLE_POINTS:
         return BESIDE_TABLE
-    if top_down_width(tree, visible, stacked=True) <= ACROSS_PAGE_POINTS:
+    stacked_width = top_down_width(tree, visible, stacked=True)
+    if stacked_width <= BESIDE_TABLE_POINTS:
+        return BESIDE_TABLE_STACKED
+    if stacked_width <= ACROSS_PAGE_POINTS:
         return ACROSS_PAGE
     return LEFT_TO_RIGHT
 

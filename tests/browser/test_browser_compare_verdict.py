@@ -97,7 +97,10 @@ def test_dragging_a_s_c_moves_the_verdict_and_its_sentence_before_release(page, 
     value, shape, sentence = expected_verdict(c)
     expect(metric_value(page, "Paths")).to_have_text(value)
     expect_sentence(page, shape, sentence)
-    # From a split: the sentence's node and moves follow while it stays a split below the root.
+    # From a split: the sentence's node and moves follow while it stays a split below the root. The
+    # page at rest first: a run the commit's run asked for could go out during the drag (a CI run
+    # counted one).
+    server.settle()
     before = len(sent)
     grab_thumb(page, slider)
     for target in (44.0, 52.0, 80.0):

@@ -34,8 +34,8 @@ from mcts_core.common import StoreError
 from mcts_core.search import format_moves, parse_moves
 from mcts_core.strength import (
     ArenaRow, BestC, BestCAnswer, HalvingRound, ResultStore, SpsaPlan, SprtSettings, answers_by_budget, arena,
-    columns, describe_answer, games_each, llr_curve, parse_budgets, plan, spsa_columns, spsa_plan, spsa_rows,
-    spsa_run, stored_grid, tunable_settings, tune, tune_rounds,
+    columns, describe_answer, games_each, games_per_iteration, llr_curve, parse_budgets, plan, spsa_columns,
+    spsa_plan, spsa_rows, spsa_run, stored_grid, tunable_settings, tune, tune_rounds,
 )
 from ui.charts.strength_charts import (
     STATISTICS, best_c_chart, best_per_budget, fit_chart, heatmap, interval_chart, llr_chart, score_chart,
@@ -197,7 +197,7 @@ def settings_summary() -> str:
     games = int(state[STRENGTH_GAMES])
     if mode == "spsa":
         parts.append(f"from C = {float(state[STRENGTH_SPSA_START]):g} within {escape(state[STRENGTH_C_VALUES].strip())}")
-        parts.append(f"{games:,} iterations of {4 if state.get(STRENGTH_SPSA_AGAINST) else 2} games")
+        parts.append(f"{games:,} iterations of {games_per_iteration(not state.get(STRENGTH_SPSA_AGAINST))} games")
     else:
         parts.append(f"C = {escape(state[STRENGTH_C_VALUES].strip())}")
         parts.append(f"{games:,} games in all" if mode == "tune" else f"at most {games:,} games per C"

@@ -23,7 +23,7 @@ from .elo import SprtSettings
 from .result_store import ArenaKey, ResultStore
 from .rows import ArenaRow, columns, wilson_interval
 from .spsa import SpsaStep
-from .spsa_games import SpsaPlan, spsa_columns, spsa_plan, spsa_rows, spsa_run, tunable_settings
+from .spsa_games import SpsaPlan, games_per_iteration, spsa_columns, spsa_plan, spsa_rows, spsa_run, tunable_settings
 from .sprt import llr_curve
 from .tuner import HalvingRound, TuneResult, games_each, tune, tune_rounds
 
@@ -31,7 +31,7 @@ __all__ = [
     "MAX_GAMES", "MAX_SERIES", "MAX_TOTAL_GAMES", "MAX_WORKERS", "MISFIT", "ArenaKey", "ArenaRow", "BestC",
     "BestCAnswer", "FitError", "answers_by_budget", "describe_answer",
     "GameResult", "GameTask", "describe", "fit_best_c",
-    "ResultStore", "SpsaPlan", "SpsaStep", "SprtSettings", "spsa_columns", "spsa_plan", "spsa_rows", "spsa_run", "stored_grid", "tunable_settings", "arena", "check_grid", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
+    "ResultStore", "SpsaPlan", "SpsaStep", "SprtSettings", "games_per_iteration", "spsa_columns", "spsa_plan", "spsa_rows", "spsa_run", "stored_grid", "tunable_settings", "arena", "check_grid", "columns", "game_tasks", "llr_curve", "parse_budgets", "parse_opponent",
     "plan", "play_chunk", "play_game", "HalvingRound", "TuneResult", "games_each", "tune", "tune_rounds",
     "wilson_interval",
 ]

@@ -30,8 +30,10 @@ def _replayed_chunk(record: logging.LogRecord) -> bool:
 
 
 def _gather_cut_by_close(record: logging.LogRecord) -> bool:
-    """False for tornado's report of a results gather that our own close cut short (Ctrl-C, Stop, the
-    run's end: its chunks were cancelled first); its traceback would be a stray on the CLI's stderr."""
+    """False for tornado's report of a closed connection under a results gather, once a pool has closed:
+    our own close cuts such gathers short (Ctrl-C, Stop, the run's end; its chunks were cancelled
+    first), and a scheduler lost during a run is :class:`NoLiveWorkers`' sentence, so the traceback
+    would only be a stray on the CLI's stderr."""
     error = record.exc_info[1] if record.exc_info else None
     return type(error).__name__ not in ("CommClosedError", "StreamClosedError")
 

@@ -57,8 +57,8 @@ class SpsaPlan:
 
     @property
     def games_per_iteration(self) -> int:
-        """4: a pair for each side; head to head, the one pair they play each other."""
-        return 2 if self.head_to_head else 4
+        """Games an iteration plays (:func:`games_per_iteration`)."""
+        return games_per_iteration(self.head_to_head)
 
     def run_key(self) -> str:
         """What the run's iterations depend on, as canonical JSON: the key they are stored under."""
@@ -93,6 +93,11 @@ class SpsaPlan:
         if self.head_to_head:
             return [self.tasks(k, plus, against=minus)]
         return [self.tasks(k, values) for values in (plus, minus)]
+
+
+def games_per_iteration(head_to_head: bool) -> int:
+    """2 head to head (the one pair the two sides play each other), else 4 (a pair for each side)."""
+    return 2 if head_to_head else 4
 
 
 def spsa_plan(game: Any, *, start_c: float = defaults.SPSA_START_C,
